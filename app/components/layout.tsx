@@ -1,0 +1,60 @@
+import { Link, NavLink } from "@remix-run/react";
+import type { ReactNode } from "react";
+import { useTranslation } from "react-i18next";
+import { BackIcon, FollowIcon, HomeIcon, OrderIcon, RankIcon, TradeIcon, UserIcon } from "~/components/icons";
+
+export const TAB_PATHS = ["/", "/trade", "/follow", "/rank", "/order", "/user"];
+
+const TABS = [
+  { to: "/", label: "tabs.home", Icon: HomeIcon, end: true },
+  { to: "/trade", label: "tabs.trade", Icon: TradeIcon, end: false },
+  { to: "/follow", label: "tabs.follow", Icon: FollowIcon, end: false },
+  { to: "/rank", label: "tabs.rank", Icon: RankIcon, end: false },
+  { to: "/order", label: "tabs.order", Icon: OrderIcon, end: false },
+  { to: "/user", label: "tabs.user", Icon: UserIcon, end: false },
+] as const;
+
+/** Bottom tab bar on phones; a side rail on desktop widths. */
+export function TabBar() {
+  const { t } = useTranslation();
+  return (
+    <nav className="tabbar" aria-label={t("tabs.label")}>
+      {TABS.map(({ to, label, Icon, end }) => (
+        <NavLink key={to} to={to} end={end} prefetch="intent" className={({ isActive }) => (isActive ? "tab active" : "tab")}>
+          <Icon />
+          <span>{t(label)}</span>
+        </NavLink>
+      ))}
+    </nav>
+  );
+}
+
+export function PageHeader({ title, back, actions }: { title: ReactNode; back?: string; actions?: ReactNode }) {
+  const { t } = useTranslation();
+  return (
+    <header className="page-header">
+      {back ? (
+        <Link to={back} className="icon-button" aria-label={t("common.back")}>
+          <BackIcon />
+        </Link>
+      ) : (
+        <span className="icon-spacer" />
+      )}
+      <h1>{title}</h1>
+      <div className="header-actions">{actions ?? <span className="icon-spacer" />}</div>
+    </header>
+  );
+}
+
+export function EmptyState({ title, children }: { title: string; children?: ReactNode }) {
+  return (
+    <div className="empty-state" role="status">
+      <svg viewBox="0 0 64 64" width="64" height="64" aria-hidden="true">
+        <rect x="12" y="14" width="40" height="36" rx="4" fill="none" stroke="currentColor" strokeWidth="2" />
+        <path d="M20 26h24M20 34h16" stroke="currentColor" strokeWidth="2" />
+      </svg>
+      <p>{title}</p>
+      {children}
+    </div>
+  );
+}

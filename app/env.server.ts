@@ -1,0 +1,76 @@
+/**
+ * Configuration, checked with valibot at the edge of the app. Secrets arrive per request in
+ * `env` (never read at module load). Local mode (ENVIRONMENT=local, set by `npm start` and the
+ * tests) fills in development defaults; production refuses to run without real secrets.
+ */
+import * as v from "valibot";
+
+export const LOCAL_SESSION_SECRET = "local-only-session-secret-not-for-production-use";
+export const LOCAL_PEPPER = "local-only-password-pepper";
+export const LOCAL_OPERATOR_EMAIL = "operator@bourse.local";
+export const LOCAL_OPERATOR_PASSWORD = "operator-local-only";
+
+const EnvSchema = v.object({
+  ENVIRONMENT: v.optional(v.picklist(["local", "production"]), "production"),
+  SESSION_SECRET: v.optional(v.string()),
+  PASSWORD_PEPPER: v.optional(v.string()),
+  PBKDF2_ITERATIONS: v.optional(v.string()),
+  MAIL_PROVIDER: v.optional(v.picklist(["outbox", "http"]), "outbox"),
+  MAIL_HTTP_URL: v.optional(v.pipe(v.string(), v.url())),
+  MAIL_HTTP_TOKEN: v.optional(v.string()),
+  MAIL_FROM: v.optional(v.string(), "Bourse <no-reply@bourse.local>"),
+  SMS_HTTP_URL: v.optional(v.pipe(v.string(), v.url())),
+  SMS_HTTP_TOKEN: v.optional(v.string()),
+});
+
+export interface Config {
+  isLocal: boolean;
+  sessionSecret: string;
+  pepper: string;
+  pbkdf2Iterations: number;
+  mail:
+    | { provider: "outbox" }
+    | { provider: "http"; url: string; token: string; from: string; smsUrl: string; smsToken: string };
+}
+
+export class ConfigError extends Error {}
+
+/** Workers production caps PBKDF2 at 100,000 iterations: never configure more. */
+export const MAX_PBKDF2_ITERATIONS = 100_000;
+
+const cache = new WeakMap<object, Config>();
+
+export function readConfig(env: Env): Config {
+  const cached = cache.get(env);
+  if (cached) return cached;
+  const parsed = v.safeParse(EnvSchema, env);
+  if (!parsed.success) throw new ConfigError(`invalid configuration: ${v.summarize(parsed.issues)}`);
+  const e = parsed.output;
+  const isLocal = e.ENVIRONMENT === "local";
+  const sessionSecret = e.SESSION_SECRET ?? (isLocal ? LOCAL_SESSION_SECRET : "");
+  const pepper = e.PASSWORD_PEPPER ?? (isLocal ? LOCAL_PEPPER : "");
+  if (sessionSecret.length < 32) throw new ConfigError("SESSION_SECRET must be set (32+ characters)");
+  if (pepper.length < 16) throw new ConfigError("PASSWORD_PEPPER must be set (16+ characters)");
+  if (!isLocal && (sessionSecret === LOCAL_SESSION_SECRET || pepper === LOCAL_PEPPER)) {
+    throw new ConfigError("local development secrets are refused in production");
+  }
+  const iterations = Number(e.PBKDF2_ITERATIONS ?? MAX_PBKDF2_ITERATIONS);
+  if (!Number.isInteger(iterations) || iterations < 10_000 || iterations > MAX_PBKDF2_ITERATIONS) {
+    throw new ConfigError(`PBKDF2_ITERATIONS must be 10000..${MAX_PBKDF2_ITERATIONS}`);
+  }
+  let mail: Config["mail"] = { provider: "outbox" };
+  if (e.MAIL_PROVIDER === "http") {
+    if (!e.MAIL_HTTP_URL || !e.MAIL_HTTP_TOKEN) throw new ConfigError("MAIL_HTTP_URL and MAIL_HTTP_TOKEN are required");
+    mail = {
+      provider: "http",
+      url: e.MAIL_HTTP_URL,
+      token: e.MAIL_HTTP_TOKEN,
+      from: e.MAIL_FROM,
+      smsUrl: e.SMS_HTTP_URL ?? e.MAIL_HTTP_URL,
+      smsToken: e.SMS_HTTP_TOKEN ?? e.MAIL_HTTP_TOKEN,
+    };
+  }
+  const config: Config = { isLocal, sessionSecret, pepper, pbkdf2Iterations: iterations, mail };
+  cache.set(env, config);
+  return config;
+}

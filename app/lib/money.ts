@@ -1,0 +1,66 @@
+/**
+ * Money is integer micro-USD ("micros": 1 USD = 1_000_000), never a binary float.
+ * Six decimals hold every figure of spec §9 exactly (balances 2, fund day profit 4, margin 6);
+ * each figure is rounded once, half away from zero, at the decimals the spec names.
+ * Safe up to Number.MAX_SAFE_INTEGER micros (about 9 billion USD per amount).
+ */
+export type Micros = number;
+
+export const MICRO_DECIMALS = 6;
+export const MICROS_PER_USD = 1_000_000;
+
+export function assertMicros(value: number): asserts value is Micros {
+  if (!Number.isSafeInteger(value)) throw new RangeError(`not an exact amount: ${value}`);
+}
+
+/** Rounds micros to `decimals` (0..6) decimal places, half away from zero. */
+export function roundMicros(value: Micros, decimals: number): Micros {
+  assertMicros(value);
+  if (decimals >= MICRO_DECIMALS) return value;
+  const step = 10 ** (MICRO_DECIMALS - decimals);
+  const sign = value < 0 ? -1 : 1;
+  const abs = Math.abs(value);
+  const q = Math.floor(abs / step);
+  const r = abs - q * step;
+  return sign * (r * 2 >= step ? q + 1 : q) * step;
+}
+
+const AMOUNT_RE = /^(\d{1,12})(?:\.(\d{1,6}))?$/;
+
+/**
+ * Parses a user-typed non-negative amount ("12", "12.5", "0.01") into micros, with at most
+ * `maxDecimals` decimals. Returns null for anything else (signs, exponents, commas, too many
+ * digits or decimals).
+ */
+export function parseAmount(input: string, maxDecimals = 2): Micros | null {
+  const m = AMOUNT_RE.exec(input.trim());
+  if (!m) return null;
+  const frac = m[2] ?? "";
+  if (frac.length > maxDecimals) return null;
+  const value = Number(m[1]) * MICROS_PER_USD + Number(frac.padEnd(MICRO_DECIMALS, "0"));
+  return Number.isSafeInteger(value) ? value : null;
+}
+
+/** Exact decimal string of micros rounded to `decimals`, e.g. toDecimalString(1234500, 2) = "1.23" (half away: "1.24" for 1235000). */
+export function toDecimalString(value: Micros, decimals = 2): string {
+  const rounded = roundMicros(value, decimals);
+  const sign = rounded < 0 ? "-" : "";
+  const abs = Math.abs(rounded);
+  const whole = Math.floor(abs / MICROS_PER_USD);
+  const frac = String(abs - whole * MICROS_PER_USD)
+    .padStart(MICRO_DECIMALS, "0")
+    .slice(0, decimals);
+  return decimals > 0 ? `${sign}${whole}.${frac}` : `${sign}${whole}`;
+}
+
+/** Localised display with grouping, built from the exact decimal string (no float rounding). */
+export function formatMoney(value: Micros, locale: string, decimals = 2): string {
+  const text = toDecimalString(value, decimals);
+  const negative = text.startsWith("-");
+  const [whole, frac] = (negative ? text.slice(1) : text).split(".");
+  const fmt = new Intl.NumberFormat(locale, { useGrouping: true, maximumFractionDigits: 0 });
+  const decimalSep =
+    new Intl.NumberFormat(locale).formatToParts(1.5).find((p) => p.type === "decimal")?.value ?? ".";
+  const groupedWhole = fmt.format(BigInt(whole));
+  return `${negative ? "-" : ""}${groupedWhole}${frac ? decimalSep + frac : ""}`;
+}

@@ -1,0 +1,140 @@
+import { data, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
+import {
+  Links,
+  Meta,
+  Outlet,
+  Scripts,
+  ScrollRestoration,
+  isRouteErrorResponse,
+  useLocation,
+  useRouteError,
+  useRouteLoaderData,
+} from "@remix-run/react";
+import { useEffect, useState } from "react";
+import { useTranslation } from "react-i18next";
+import { TAB_PATHS, TabBar } from "~/components/layout";
+import { RTL_LANGUAGES, languageInfo } from "~/i18n/config";
+import { messagesFor } from "~/i18n/i18n.server";
+import { I18nProvider } from "~/i18n/react";
+import { translateMessage } from "~/lib/messages";
+import { readFlash, type Flash } from "~/services/web.server";
+import { readTheme, type Theme } from "~/services/preferences.server";
+import stylesHref from "~/styles/app.css";
+
+export const links: LinksFunction = () => [
+  { rel: "stylesheet", href: stylesHref },
+  { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
+  { rel: "manifest", href: "/manifest.webmanifest" },
+];
+
+export const meta: MetaFunction = () => [{ title: "Bourse" }];
+
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const [user, { flash, clear }] = await Promise.all([context.user(), readFlash(context, request)]);
+  const info = languageInfo(context.lang);
+  const body = {
+    lang: context.lang,
+    htmlLang: info.htmlLang,
+    locale: info.locale,
+    dir: RTL_LANGUAGES.has(context.lang) ? ("rtl" as const) : ("ltr" as const),
+    messages: messagesFor(context.lang),
+    theme: readTheme(request),
+    flash,
+    isLocal: context.config.isLocal,
+    user: user ? { uid: user.uid, email: user.email, mobile: user.mobile, isDemo: user.isDemo } : null,
+  };
+  return data(body, { headers: clear ? { "Set-Cookie": clear, "Cache-Control": "private, no-store" } : { "Cache-Control": "private, no-store" } });
+}
+
+export type RootData = Awaited<ReturnType<typeof loader>>["data"];
+
+export function useRootData() {
+  return useRouteLoaderData<typeof loader>("root") as RootData | undefined;
+}
+
+function Toast({ flash }: { flash: Flash | null }) {
+  const { t } = useTranslation();
+  const [shown, setShown] = useState(flash);
+  useEffect(() => {
+    setShown(flash);
+    if (!flash) return;
+    const timer = setTimeout(() => setShown(null), 4000);
+    return () => clearTimeout(timer);
+  }, [flash]);
+  if (!shown) return null;
+  return (
+    <div className={`toast toast-${shown.kind}`} role={shown.kind === "error" ? "alert" : "status"} aria-live="polite">
+      {translateMessage(t, shown.message)}
+    </div>
+  );
+}
+
+function SkipLink() {
+  const { t } = useTranslation();
+  return (
+    <a className="skip-link" href="#main">
+      {t("common.skip_to_content")}
+    </a>
+  );
+}
+
+function Document({ children, lang, dir, theme }: { children: React.ReactNode; lang: string; dir: "ltr" | "rtl"; theme: Theme | null }) {
+  return (
+    <html lang={lang} dir={dir} data-theme={theme ?? undefined}>
+      <head>
+        <meta charSet="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1, viewport-fit=cover" />
+        <meta name="color-scheme" content={theme ?? "light dark"} />
+        <Meta />
+        <Links />
+      </head>
+      <body>
+        {children}
+        <ScrollRestoration />
+        <Scripts />
+      </body>
+    </html>
+  );
+}
+
+export default function App() {
+  const root = useRootData()!;
+  const location = useLocation();
+  const withTabs = TAB_PATHS.includes(location.pathname);
+  return (
+    <Document lang={root.htmlLang} dir={root.dir} theme={root.theme}>
+      <I18nProvider lang={root.lang} messages={root.messages}>
+        <SkipLink />
+        <div className={withTabs ? "app with-tabs" : "app"}>
+          {withTabs ? <TabBar /> : null}
+          <main id="main" className="main">
+            <Outlet />
+          </main>
+        </div>
+        <Toast flash={root.flash} />
+      </I18nProvider>
+    </Document>
+  );
+}
+
+export function ErrorBoundary() {
+  const error = useRouteError();
+  const root = useRootData();
+  const lang = root?.lang ?? "en";
+  const status = isRouteErrorResponse(error) ? error.status : 500;
+  const messages = (root?.messages ?? {}) as Record<string, Record<string, string>>;
+  const text = (k: string, fallback: string) => messages.errors?.[k] ?? fallback;
+  if (!isRouteErrorResponse(error)) console.error(error);
+  return (
+    <Document lang={root?.htmlLang ?? lang} dir={root?.dir ?? "ltr"} theme={root?.theme ?? null}>
+      <main id="main" className="main error-page">
+        <h1>{status === 404 ? text("not_found", "Not found") : text("try_again", "Something went wrong. Please try again.")}</h1>
+        <p>
+          <a className="button primary" href="/">
+            {messages.common?.home ?? "Home"}
+          </a>
+        </p>
+      </main>
+    </Document>
+  );
+}

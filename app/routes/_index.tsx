@@ -1,0 +1,158 @@
+/** Home (spec §2): header, balance card when signed in, featured instruments, shortcuts, list by category. */
+import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
+import { Link, useLoaderData } from "@remix-run/react";
+import { useTranslation } from "react-i18next";
+import { BellIcon, ChatIcon, GlobeIcon, SearchIcon, WalletIcon, GiftIcon, TradeIcon } from "~/components/icons";
+import { EmptyState } from "~/components/layout";
+import { Money } from "~/components/money";
+import { balances, todayProfit } from "~/services/account.server";
+import { listCategories, listInstruments } from "~/services/market.server";
+import { useRootData } from "~/root";
+
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const url = new URL(request.url);
+  const user = await context.user();
+  const [cats, list, b, profit] = await Promise.all([
+    listCategories(context),
+    listInstruments(context),
+    user ? balances(context, user.id) : null,
+    user ? todayProfit(context, user.id) : null,
+  ]);
+  const category = Number(url.searchParams.get("category")) || null;
+  return {
+    categories: cats,
+    featured: list.slice(0, 4),
+    instruments: category ? list.filter((i) => i.categoryId === category) : list,
+    category,
+    assets: b && profit ? { total: b.total, profit: profit.profit, percent: profit.percent } : null,
+  };
+}
+
+export default function Home() {
+  const { t } = useTranslation();
+  const data = useLoaderData<typeof loader>();
+  const root = useRootData();
+  const user = root?.user;
+  const locale = root?.locale ?? "en-US";
+  return (
+    <div className="page home">
+      <header className="home-header">
+        <div className="home-user">
+          {user ? (
+            <>
+              <p className="user-label">{user.isDemo ? t("user.mock_account") : (user.email ?? (user.mobile ? `+${user.mobile}` : ""))}</p>
+              <p className="muted small">
+                {t("user.uid")}: <span className="num">{user.uid}</span>
+              </p>
+            </>
+          ) : (
+            <Link to="/login" className="button small-button">
+              {t("auth.login_button")}
+            </Link>
+          )}
+        </div>
+        <div className="header-actions">
+          <Link to="/mine/chat" className="icon-button" aria-label={t("home.customer_service")}>
+            <ChatIcon />
+          </Link>
+          <Link to="/language?from=/" className="icon-button" aria-label={t("user.language")}>
+            <GlobeIcon />
+          </Link>
+        </div>
+      </header>
+      <Link to="/product" className="search-bar">
+        <SearchIcon />
+        <span>{t("home.search")}</span>
+      </Link>
+
+      {data.assets ? (
+        <section className="card assets-card" aria-labelledby="home-assets">
+          <h2 id="home-assets">{t("home.total_balance")}</h2>
+          <p className="big-number num">
+            <Money value={data.assets.total} locale={locale} /> <span className="unit">USD</span>
+          </p>
+          <p className="muted small">
+            {t("home.today_profit")}:{" "}
+            <span className={data.assets.profit > 0 ? "up num" : data.assets.profit < 0 ? "down num" : "num"}>
+              {data.assets.profit > 0 ? "+" : ""}
+              <Money value={data.assets.profit} locale={locale} /> ({data.assets.percent}%)
+            </span>
+          </p>
+          <div className="tiles">
+            <Link to="/mine/charge" className="button primary">
+              {t("home.deposit")}
+            </Link>
+            <Link to="/mine/withdraw" className="button">
+              {t("home.withdraw")}
+            </Link>
+          </div>
+        </section>
+      ) : null}
+
+      <section aria-labelledby="featured-title">
+        <h2 id="featured-title" className="visually-hidden">
+          {t("home.featured")}
+        </h2>
+        <ul className="featured">
+          {data.featured.map((i) => (
+            <li key={i.id}>
+              <Link to={`/trade?code=${encodeURIComponent(i.code)}`} className="card featured-card">
+                <span className="symbol">{i.showCode}</span>
+                <span className="price num muted">—</span>
+              </Link>
+            </li>
+          ))}
+        </ul>
+      </section>
+
+      <nav className="shortcuts" aria-label={t("home.shortcuts")}>
+        <Link to="/loan">
+          <WalletIcon />
+          <span>{t("home.loan")}</span>
+        </Link>
+        <Link to="/mine/chat">
+          <TradeIcon />
+          <span>{t("home.buy_coin")}</span>
+        </Link>
+        <Link to="/mine/announcement">
+          <BellIcon />
+          <span>{t("home.announcements")}</span>
+        </Link>
+        <Link to="/mining">
+          <GiftIcon />
+          <span>{t("home.mining")}</span>
+        </Link>
+      </nav>
+
+      <section aria-labelledby="markets-title">
+        <h2 id="markets-title" className="section-title">
+          {t("home.markets")}
+        </h2>
+        <nav className="category-tabs" aria-label={t("home.categories")}>
+          {data.categories.map((c) => {
+            const active = data.category === c.id;
+            return (
+              <Link key={c.id} to={active ? "/" : `/?category=${c.id}`} preventScrollReset aria-current={active ? "page" : undefined} className={active ? "chip active" : "chip"}>
+                {t(`categories.${c.key}`)}
+              </Link>
+            );
+          })}
+        </nav>
+        {data.instruments.length === 0 ? (
+          <EmptyState title={t("common.no_data")} />
+        ) : (
+          <ul className="instrument-list">
+            {data.instruments.map((i) => (
+              <li key={i.id}>
+                <Link to={`/trade?code=${encodeURIComponent(i.code)}`} className="instrument-row">
+                  <span className="symbol">{i.showCode}</span>
+                  <span className="price num muted">—</span>
+                </Link>
+              </li>
+            ))}
+          </ul>
+        )}
+      </section>
+    </div>
+  );
+}

@@ -1,0 +1,48 @@
+/** Language picker (spec §2 /language): the choice is remembered in a cookie. */
+import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/cloudflare";
+import { Form, useLoaderData } from "@remix-run/react";
+import { useTranslation } from "react-i18next";
+import { PageHeader } from "~/components/layout";
+import { LANGUAGES, normalizeLanguage } from "~/i18n/config";
+import { langCookieHeader } from "~/services/preferences.server";
+import { safeRedirect } from "~/services/web.server";
+
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const from = safeRedirect(new URL(request.url).searchParams.get("from"), "/");
+  return { current: context.lang, from };
+}
+
+export async function action({ request, context }: ActionFunctionArgs) {
+  const form = await request.formData();
+  const lang = normalizeLanguage(String(form.get("lang") ?? ""));
+  if (!lang) return redirect("/language");
+  const user = await context.user();
+  if (user) await context.d1.prepare("UPDATE users SET lang = ?1 WHERE id = ?2").bind(lang, user.id).run();
+  return redirect(safeRedirect(form.get("from"), "/"), { headers: { "Set-Cookie": langCookieHeader(lang) } });
+}
+
+export default function Language() {
+  const { t } = useTranslation();
+  const { current, from } = useLoaderData<typeof loader>();
+  return (
+    <div className="page narrow">
+      <PageHeader title={t("user.language")} back={from} />
+      <Form method="post" className="card">
+        <input type="hidden" name="from" value={from} />
+        <ul className="rows" role="list">
+          {LANGUAGES.map((l) => (
+            <li key={l.code}>
+              <button type="submit" name="lang" value={l.code} className="row" aria-current={l.code === current ? "true" : undefined} lang={l.htmlLang}>
+                <span className="flag" aria-hidden="true">
+                  {l.flag}
+                </span>
+                <span className="row-label">{l.label}</span>
+                {l.code === current ? <span className="check" aria-label={t("common.selected")}>✓</span> : null}
+              </button>
+            </li>
+          ))}
+        </ul>
+      </Form>
+    </div>
+  );
+}

@@ -1,0 +1,19 @@
+/** The mock-account login: resumes this browser's demo user or creates one (spec §2, §6). */
+import { redirect, type ActionFunctionArgs } from "@remix-run/cloudflare";
+import { demoLogin } from "~/services/auth.server";
+import { demoCookie, redirectWithFlash, safeRedirect, sessionSetCookie } from "~/services/web.server";
+
+export const loader = () => redirect("/login");
+
+export async function action({ request, context }: ActionFunctionArgs) {
+  const form = await request.formData();
+  const stored = await demoCookie.parse(request.headers.get("cookie"));
+  const result = await demoLogin(context, request, typeof stored === "string" ? stored : null);
+  if (!result.ok) {
+    return redirectWithFlash(context, "/login", { kind: "error", message: Object.values(result.errors)[0] ?? "errors.try_again" });
+  }
+  const headers = new Headers();
+  headers.append("Set-Cookie", await sessionSetCookie(context, result.value.token));
+  headers.append("Set-Cookie", await demoCookie.serialize(result.value.demoId));
+  return redirectWithFlash(context, safeRedirect(form.get("from"), "/"), { kind: "success", message: "auth.demo_ready" }, headers);
+}

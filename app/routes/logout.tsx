@@ -1,0 +1,12 @@
+/** Logout: ends the session (D1 row revoked), clears the cookie, goes home with 'logout success'. */
+import { redirect, type ActionFunctionArgs } from "@remix-run/cloudflare";
+import { revokeSession } from "~/services/session.server";
+import { redirectWithFlash, sessionClearCookie } from "~/services/web.server";
+
+export const loader = () => redirect("/user");
+
+export async function action({ context }: ActionFunctionArgs) {
+  const token = await context.token();
+  if (token) await revokeSession(context.d1, token);
+  return redirectWithFlash(context, "/", { kind: "success", message: "auth.logout_success" }, { "Set-Cookie": await sessionClearCookie(context) });
+}

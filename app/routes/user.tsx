@@ -1,0 +1,154 @@
+/** User centre (spec §2): account label, UID, logout, assets card with hide/show, and the rows. */
+import { type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/cloudflare";
+import { Form, Link, useLoaderData } from "@remix-run/react";
+import type { ComponentType } from "react";
+import { useTranslation } from "react-i18next";
+import {
+  BellIcon,
+  ChatIcon,
+  ChevronIcon,
+  GiftIcon,
+  GlobeIcon,
+  IdIcon,
+  LockIcon,
+  LogoutIcon,
+  MailIcon,
+  ResetIcon,
+  SettingsIcon,
+  TransferIcon,
+  WalletIcon,
+} from "~/components/icons";
+import { AssetsToggle, ThemeSwitch } from "~/components/preferences";
+import { Money } from "~/components/money";
+import { languageInfo } from "~/i18n/config";
+import { balances } from "~/services/account.server";
+import { resetDemoAccount } from "~/services/demo.server";
+import { readCookie } from "~/services/preferences.server";
+import { redirectWithFlash, requireUser } from "~/services/web.server";
+import { useRootData } from "~/root";
+
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const user = await requireUser(context, request);
+  const b = await balances(context, user.id);
+  return {
+    user: { uid: user.uid, email: user.email, mobile: user.mobile, isDemo: user.isDemo },
+    total: b.total,
+    accounts: b.accounts.map((a) => ({ kind: a.kind, balance: a.balance, lockBalance: a.lockBalance })),
+    hideAssets: readCookie(request, "hide_assets") === "1",
+    language: languageInfo(context.lang).label,
+  };
+}
+
+export async function action({ request, context }: ActionFunctionArgs) {
+  const user = await requireUser(context, request);
+  const form = await request.formData();
+  if (form.get("intent") === "reset-demo") {
+    if (!user.isDemo) return redirectWithFlash(context, "/user", { kind: "error", message: "errors.demo_only" });
+    await resetDemoAccount(context, user.id);
+    return redirectWithFlash(context, "/user", { kind: "success", message: "user.demo_reset_done" });
+  }
+  return redirectWithFlash(context, "/user", { kind: "error", message: "errors.bad_request" });
+}
+
+interface RowProps {
+  to: string;
+  label: string;
+  Icon: ComponentType;
+  value?: string;
+}
+
+function Row({ to, label, Icon, value }: RowProps) {
+  return (
+    <li>
+      <Link to={to} className="row">
+        <Icon />
+        <span className="row-label">{label}</span>
+        {value ? <span className="row-value">{value}</span> : null}
+        <ChevronIcon />
+      </Link>
+    </li>
+  );
+}
+
+export default function UserCentre() {
+  const { t } = useTranslation();
+  const data = useLoaderData<typeof loader>();
+  const root = useRootData();
+  const locale = root?.locale ?? "en-US";
+  const label = data.user.isDemo ? t("user.mock_account") : (data.user.email ?? (data.user.mobile ? `+${data.user.mobile}` : ""));
+  return (
+    <div className="page">
+      <header className="user-header">
+        <div className="avatar" aria-hidden="true">
+          {(label || "U").slice(0, 1).toUpperCase()}
+        </div>
+        <div className="user-id">
+          <p className="user-label">{label}</p>
+          <p className="muted small">
+            {t("user.uid")}: <span className="num">{data.user.uid}</span>
+          </p>
+        </div>
+        <Form method="post" action="/logout">
+          <button type="submit" className="icon-button" aria-label={t("user.logout")}>
+            <LogoutIcon />
+          </button>
+        </Form>
+      </header>
+
+      <section className="card assets-card" aria-labelledby="assets-title">
+        <div className="card-title-row">
+          <h2 id="assets-title">{t("user.total_assets")}</h2>
+          <AssetsToggle hidden={data.hideAssets} />
+        </div>
+        <p className="big-number num">{data.hideAssets ? "******" : <Money value={data.total} locale={locale} />} <span className="unit">USD</span></p>
+        <dl className="account-grid">
+          {data.accounts.map((a) => (
+            <div key={a.kind}>
+              <dt>{t(`accounts.${a.kind}`)}</dt>
+              <dd className="num">{data.hideAssets ? "****" : <Money value={a.balance + a.lockBalance} locale={locale} />}</dd>
+            </div>
+          ))}
+        </dl>
+        <div className="tiles">
+          <Link to="/mine/charge" className="button primary">
+            {t("home.deposit")}
+          </Link>
+          <Link to="/mine/withdraw" className="button">
+            {t("home.withdraw")}
+          </Link>
+        </div>
+      </section>
+
+      {data.user.isDemo ? (
+        <section className="card">
+          <Form method="post" className="row-form">
+            <input type="hidden" name="intent" value="reset-demo" />
+            <button type="submit" className="row">
+              <ResetIcon />
+              <span className="row-label">{t("user.reset_mock")}</span>
+              <span className="row-value">{t("user.reset_mock_hint")}</span>
+            </button>
+          </Form>
+        </section>
+      ) : null}
+
+      <nav className="card" aria-label={t("user.menu")}>
+        <ul className="rows">
+          <Row to="/mine/wallet" label={t("user.wallet")} Icon={WalletIcon} />
+          <Row to="/mine/transfer" label={t("user.transfer")} Icon={TransferIcon} />
+          <Row to="/mine/auth" label={t("user.real_name")} Icon={IdIcon} />
+          <Row to="/mine/invite" label={t("user.invite")} Icon={GiftIcon} />
+          <Row to="/mine/password" label={t("user.reset_password")} Icon={LockIcon} />
+          <Row to="/mine/chat" label={t("user.chat")} Icon={ChatIcon} />
+          <Row to="/mine/email" label={t("user.company_email")} Icon={MailIcon} />
+          <Row to="/mine/announcement" label={t("user.announcements")} Icon={BellIcon} />
+          <Row to="/language" label={t("user.language")} Icon={GlobeIcon} value={data.language} />
+          <Row to="/mine/system" label={t("user.settings")} Icon={SettingsIcon} />
+          <li>
+            <ThemeSwitch />
+          </li>
+        </ul>
+      </nav>
+    </div>
+  );
+}

@@ -1,0 +1,130 @@
+/**
+ * Read side of accounts: profile, balances, today's profit, and the company/settings/area data
+ * that the shell and the sign-in screens need. Every user query is scoped by the owner's id.
+ */
+import { asc, eq } from "drizzle-orm";
+import type { AppContext } from "~/context.server";
+import { areas, baseSettings, companies, users } from "~/db/schema";
+import { toDecimalString, type Micros } from "~/lib/money";
+import { MAIN_COMPANY_ID } from "~/services/auth.server";
+import { userAccounts } from "~/services/ledger.server";
+
+export async function areaList(ctx: AppContext) {
+  const rows = await ctx.db
+    .select({ id: areas.id, code: areas.code, name: areas.name, globalCode: areas.globalCode })
+    .from(areas)
+    .orderBy(asc(areas.id));
+  return rows.map((a) => ({ id: a.id, area_id: a.id, code: a.code, area_code: a.code, name: a.name, global_code: a.globalCode }));
+}
+
+export async function basicInfo(ctx: AppContext) {
+  const [row] = await ctx.db.select().from(baseSettings).where(eq(baseSettings.companyId, MAIN_COMPANY_ID));
+  return {
+    service_link: row?.serviceLink ?? "",
+    service_link_type: row?.serviceLinkType ?? 1,
+    verify_reg_type: row?.verifyRegType ?? 1,
+    trade_fee_type: row?.tradeFeeType ?? 2,
+    micro_loss_level: row?.microLossLevel ?? 0,
+  };
+}
+
+export async function companyInfo(ctx: AppContext) {
+  const [c] = await ctx.db.select().from(companies).where(eq(companies.id, MAIN_COMPANY_ID));
+  if (!c) return null;
+  return {
+    id: c.id,
+    name: c.name,
+    logo: c.logo,
+    url: c.url,
+    subject: c.subject,
+    registered_address: c.registeredAddress,
+    location: c.location,
+    email: c.email,
+    status: c.status,
+    type: c.type,
+    loss_url: c.lossUrl,
+  };
+}
+
+export async function userProfile(ctx: AppContext, userId: number) {
+  const [u] = await ctx.db
+    .select({
+      id: users.id,
+      uid: users.uid,
+      email: users.email,
+      mobile: users.mobile,
+      inviteCode: users.inviteCode,
+      isTrader: users.isTrader,
+      isDemo: users.isDemo,
+    })
+    .from(users)
+    .where(eq(users.id, userId));
+  if (!u) return null;
+  return {
+    id: u.id,
+    uid: u.uid,
+    email: u.email ?? "",
+    mobile: u.mobile ?? "",
+    invite_code: u.isDemo ? "" : u.inviteCode,
+    is_trader: u.isTrader,
+    is_demo: u.isDemo,
+  };
+}
+
+const TYPE_BY_KIND: Record<string, "change" | "micro" | "forex"> = { funding: "change", options: "micro", contract: "forex" };
+
+export interface Balances {
+  accounts: { kind: string; type: string; accountTypeId: number; currencyId: number; balance: Micros; lockBalance: Micros }[];
+  total: Micros;
+}
+
+/** The three sub-accounts and the total (sum of balance + lockBalance, spec §9). */
+export async function balances(ctx: AppContext, userId: number): Promise<Balances> {
+  const rows = await userAccounts(ctx.d1, userId);
+  const accounts = rows.map((r) => ({
+    kind: r.kind,
+    type: TYPE_BY_KIND[r.kind] ?? r.kind,
+    accountTypeId: r.accountTypeId,
+    currencyId: r.currencyId,
+    balance: r.balance,
+    lockBalance: r.lockBalance,
+  }));
+  return { accounts, total: accounts.reduce((s, a) => s + a.balance + a.lockBalance, 0) };
+}
+
+export async function walletBalances(ctx: AppContext, userId: number) {
+  const b = await balances(ctx, userId);
+  return {
+    total: toDecimalString(b.total, 2),
+    list: b.accounts.map((a) => ({
+      type: a.type,
+      accountTypeId: a.accountTypeId,
+      currencyId: a.currencyId,
+      balance: toDecimalString(a.balance, 2),
+      lockBalance: toDecimalString(a.lockBalance, 2),
+    })),
+  };
+}
+
+const PROFIT_KINDS = ["trade_settle", "option_settle", "fund_income"];
+
+/** Today's realised profit (UTC day) from the ledger, and its percentage of the total balance. */
+export async function todayProfit(ctx: AppContext, userId: number, now = Date.now()) {
+  const dayStart = Math.floor(now / 86_400_000) * 86_400_000;
+  const row = await ctx.d1
+    .prepare(
+      `SELECT COALESCE(SUM(e.amount), 0) AS profit
+         FROM ledger_entries e
+         JOIN accounts a ON a.id = e.account_id
+         JOIN ledger_transactions t ON t.id = e.transaction_id
+        WHERE a.user_id = ?1 AND e.bucket = 0 AND e.created_at >= ?2 AND t.kind IN (${PROFIT_KINDS.map(() => "?").join(",")})`,
+    )
+    .bind(userId, dayStart, ...PROFIT_KINDS)
+    .first<{ profit: number }>();
+  const profit = row?.profit ?? 0;
+  const { total } = await balances(ctx, userId);
+  // percent = profit / total x 100, 2 decimals, on integers: hundredths of a percent.
+  const hundredths = total > 0 ? Number((BigInt(profit) * 10_000n) / BigInt(total)) : 0;
+  const percent = toDecimalString(hundredths * 10_000, 2);
+  return { profit, percent, total };
+}

@@ -1,0 +1,255 @@
+/**
+ * The ledger: the one service through which every movement of money goes.
+ *
+ * A movement is a double-entry transaction posted as ONE D1 batch (one SQL transaction):
+ *   1. INSERT the transaction row; its idempotency_key is UNIQUE, so a retry or a concurrent
+ *      duplicate fails here and its whole batch rolls back (exactly one effect per key);
+ *   2. caller-supplied guard statements (e.g. a unique "order leaves state" key);
+ *   3. one entry row and one balance update per posting; the accounts CHECK makes any
+ *      overdraft of a user account abort the whole batch;
+ *   4. caller-supplied statements that belong to the same effect (e.g. an order row).
+ * Balances are never read in one call and written in another.
+ * See docs/decisions/003-money-and-ledger.md.
+ */
+import { assertMicros, type Micros } from "~/lib/money";
+
+export const Bucket = { Available: 0, Locked: 1 } as const;
+export type Bucket = (typeof Bucket)[keyof typeof Bucket];
+
+/** Platform accounts, seeded with fixed ids. They may go negative (they are the other side). */
+export const PlatformAccount = {
+  Fees: { id: 1, code: "platform:fees" },
+  Counterparty: { id: 2, code: "platform:counterparty" },
+  Options: { id: 3, code: "platform:options" },
+  Loans: { id: 4, code: "platform:loans" },
+  Funds: { id: 5, code: "platform:funds" },
+  ExternalDeposits: { id: 6, code: "external:deposits" },
+  ExternalWithdrawals: { id: 7, code: "external:withdrawals" },
+  DemoFunding: { id: 8, code: "platform:demo" },
+} as const;
+
+/** User sub-accounts (spec §3): type change/micro/forex shown as funding/option/contract. */
+export const AccountKind = {
+  Funding: { kind: "funding", type: "change", accountTypeId: 1 },
+  Options: { kind: "options", type: "micro", accountTypeId: 2 },
+  Contract: { kind: "contract", type: "forex", accountTypeId: 3 },
+} as const;
+export type AccountKindName = (typeof AccountKind)[keyof typeof AccountKind]["kind"];
+export const ACCOUNT_KINDS = [AccountKind.Funding, AccountKind.Options, AccountKind.Contract];
+
+export type LedgerKind =
+  | "demo_grant"
+  | "demo_reset"
+  | "deposit"
+  | "withdraw"
+  | "withdraw_refund"
+  | "transfer"
+  | "trade_margin"
+  | "trade_fee"
+  | "trade_settle"
+  | "option_stake"
+  | "option_settle"
+  | "loan"
+  | "loan_repay"
+  | "fund_subscribe"
+  | "fund_redeem"
+  | "fund_income"
+  | "adjustment";
+
+export interface Posting {
+  accountId: number;
+  bucket?: Bucket;
+  amount: Micros;
+}
+
+export interface PostRequest {
+  idempotencyKey: string;
+  kind: LedgerKind;
+  /** Stored as is; the account log translates it (memo keys live in the locale files). */
+  memo?: string;
+  userId?: number | null;
+  postings: Posting[];
+  /** Statements that must succeed before money moves (e.g. unique state-transition keys). */
+  guards?: D1PreparedStatement[];
+  /** Statements that belong to the same effect (order rows, status changes). */
+  effects?: D1PreparedStatement[];
+}
+
+export interface PostResult {
+  transactionId: string;
+  replayed: boolean;
+}
+
+export class LedgerError extends Error {
+  constructor(
+    readonly code: "insufficient_funds" | "idempotency_conflict" | "guard_failed" | "invalid",
+    message: string,
+  ) {
+    super(message);
+    this.name = "LedgerError";
+  }
+}
+
+async function sha256Hex(text: string): Promise<string> {
+  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
+  return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+function validate(req: PostRequest) {
+  if (!req.idempotencyKey || req.idempotencyKey.length > 200) {
+    throw new LedgerError("invalid", "idempotency key required");
+  }
+  if (req.postings.length < 2) throw new LedgerError("invalid", "a transaction needs two postings");
+  let sum = 0;
+  for (const p of req.postings) {
+    assertMicros(p.amount);
+    if (p.amount === 0) throw new LedgerError("invalid", "zero posting");
+    if (!Number.isSafeInteger(p.accountId)) throw new LedgerError("invalid", "bad account");
+    sum += p.amount;
+  }
+  if (sum !== 0) throw new LedgerError("invalid", `postings sum to ${sum}, not zero`);
+}
+
+function requestHash(req: PostRequest) {
+  return sha256Hex(
+    JSON.stringify([
+      req.kind,
+      req.memo ?? "",
+      req.userId ?? null,
+      req.postings.map((p) => [p.accountId, p.bucket ?? 0, p.amount]),
+    ]),
+  );
+}
+
+/**
+ * Posts one transaction atomically. A replay of the same key with the same postings returns
+ * the original transaction (replayed: true); with different postings it is refused.
+ */
+export async function post(db: D1Database, req: PostRequest): Promise<PostResult> {
+  validate(req);
+  const id = crypto.randomUUID();
+  const hash = await requestHash(req);
+  const statements: D1PreparedStatement[] = [
+    db
+      .prepare(
+        "INSERT INTO ledger_transactions (id, idempotency_key, request_hash, kind, memo, user_id) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+      )
+      .bind(id, req.idempotencyKey, hash, req.kind, req.memo ?? "", req.userId ?? null),
+    ...(req.guards ?? []),
+  ];
+  for (const p of req.postings) {
+    const column = (p.bucket ?? Bucket.Available) === Bucket.Locked ? "lock_balance" : "balance";
+    statements.push(
+      db
+        .prepare("INSERT INTO ledger_entries (transaction_id, account_id, bucket, amount) VALUES (?1, ?2, ?3, ?4)")
+        .bind(id, p.accountId, p.bucket ?? Bucket.Available, p.amount),
+      db.prepare(`UPDATE accounts SET ${column} = ${column} + ?1 WHERE id = ?2`).bind(p.amount, p.accountId),
+    );
+  }
+  statements.push(...(req.effects ?? []));
+  try {
+    await db.batch(statements);
+    return { transactionId: id, replayed: false };
+  } catch (error) {
+    const message = String((error as Error)?.message ?? error);
+    if (message.includes("ledger_transactions.idempotency_key")) {
+      const existing = await db
+        .prepare("SELECT id, request_hash FROM ledger_transactions WHERE idempotency_key = ?1")
+        .bind(req.idempotencyKey)
+        .first<{ id: string; request_hash: string }>();
+      if (existing && existing.request_hash === hash) return { transactionId: existing.id, replayed: true };
+      throw new LedgerError("idempotency_conflict", "idempotency key reused with a different request");
+    }
+    if (message.includes("CHECK constraint failed")) {
+      throw new LedgerError("insufficient_funds", "insufficient balance");
+    }
+    if (message.includes("UNIQUE constraint failed")) {
+      throw new LedgerError("guard_failed", "already done");
+    }
+    throw error;
+  }
+}
+
+export interface AccountRow {
+  id: number;
+  kind: AccountKindName;
+  accountTypeId: number;
+  currencyId: number;
+  balance: Micros;
+  lockBalance: Micros;
+}
+
+/** The user's three sub-accounts, sorted by accountTypeId (spec §3). */
+export async function userAccounts(db: D1Database, userId: number): Promise<AccountRow[]> {
+  const { results } = await db
+    .prepare(
+      "SELECT id, kind, account_type_id AS accountTypeId, currency_id AS currencyId, balance, lock_balance AS lockBalance FROM accounts WHERE user_id = ?1 ORDER BY account_type_id",
+    )
+    .bind(userId)
+    .all<AccountRow>();
+  return results;
+}
+
+/** Statements that open the three sub-accounts of a new user (used inside the sign-up batch). */
+export function openAccountsStatements(db: D1Database, userIdExpr: { sql: string; args: unknown[] }) {
+  return ACCOUNT_KINDS.map((k) =>
+    db
+      .prepare(`INSERT INTO accounts (user_id, kind, account_type_id) VALUES ((${userIdExpr.sql}), ?, ?)`)
+      .bind(...userIdExpr.args, k.kind, k.accountTypeId),
+  );
+}
+
+export interface AccountLogRow {
+  id: number;
+  amount: Micros;
+  kind: LedgerKind;
+  memo: string;
+  createdAt: number;
+}
+
+/** The account log of spec §3 (Value, Type, Memo, CreatedAt): entries of one owned account. */
+export async function accountLog(
+  db: D1Database,
+  userId: number,
+  accountTypeId: number,
+  page: number,
+  pageSize = 20,
+): Promise<AccountLogRow[]> {
+  const { results } = await db
+    .prepare(
+      `SELECT e.id, e.amount, t.kind, t.memo, e.created_at AS createdAt
+         FROM ledger_entries e
+         JOIN accounts a ON a.id = e.account_id
+         JOIN ledger_transactions t ON t.id = e.transaction_id
+        WHERE a.user_id = ?1 AND a.account_type_id = ?2 AND e.bucket = 0
+        ORDER BY e.id DESC LIMIT ?3 OFFSET ?4`,
+    )
+    .bind(userId, accountTypeId, pageSize, (Math.max(1, page) - 1) * pageSize)
+    .all<AccountLogRow>();
+  return results;
+}
+
+/** Invariant check used by tests and the operator: every transaction sums to zero, and every balance equals its entries. */
+export async function checkInvariants(db: D1Database) {
+  const unbalanced = await db
+    .prepare("SELECT transaction_id, SUM(amount) AS total FROM ledger_entries GROUP BY transaction_id HAVING total <> 0")
+    .all();
+  const drift = await db
+    .prepare(
+      `SELECT a.id, a.balance, a.lock_balance,
+              COALESCE(SUM(CASE WHEN e.bucket = 0 THEN e.amount END), 0) AS entries_balance,
+              COALESCE(SUM(CASE WHEN e.bucket = 1 THEN e.amount END), 0) AS entries_lock
+         FROM accounts a LEFT JOIN ledger_entries e ON e.account_id = a.id
+        GROUP BY a.id
+       HAVING a.balance <> entries_balance OR a.lock_balance <> entries_lock`,
+    )
+    .all();
+  const negative = await db
+    .prepare("SELECT id FROM accounts WHERE user_id IS NOT NULL AND (balance < 0 OR lock_balance < 0)")
+    .all();
+  return {
+    unbalancedTransactions: unbalanced.results.length,
+    driftingAccounts: drift.results.length,
+    negativeAccounts: negative.results.length,
+  };
+}

@@ -1,0 +1,64 @@
+/**
+ * Outgoing e-mail and SMS go through one provider interface. The embedded default writes to a
+ * local outbox table (listed at GET /dev/outbox when running locally); MAIL_PROVIDER=http
+ * posts JSON to a provider endpoint with a bearer token (see README: Configuration).
+ */
+import type { Config } from "~/env.server";
+
+export interface OutgoingMessage {
+  channel: "email" | "sms";
+  to: string;
+  subject: string;
+  body: string;
+}
+
+export interface Notifier {
+  send(message: OutgoingMessage): Promise<void>;
+}
+
+export class OutboxNotifier implements Notifier {
+  constructor(private readonly db: D1Database) {}
+  async send(m: OutgoingMessage) {
+    await this.db
+      .prepare("INSERT INTO outbox (channel, `to`, subject, body) VALUES (?1, ?2, ?3, ?4)")
+      .bind(m.channel, m.to, m.subject, m.body)
+      .run();
+  }
+}
+
+export class HttpNotifier implements Notifier {
+  constructor(private readonly config: Extract<Config["mail"], { provider: "http" }>) {}
+  async send(m: OutgoingMessage) {
+    const email = m.channel === "email";
+    const response = await fetch(email ? this.config.url : this.config.smsUrl, {
+      method: "POST",
+      headers: {
+        "content-type": "application/json",
+        authorization: `Bearer ${email ? this.config.token : this.config.smsToken}`,
+      },
+      body: JSON.stringify(email ? { from: this.config.from, to: m.to, subject: m.subject, text: m.body } : { to: m.to, text: m.body }),
+    });
+    if (!response.ok) throw new Error(`${m.channel} provider answered ${response.status}`);
+  }
+}
+
+export function notifier(config: Config, db: D1Database): Notifier {
+  return config.mail.provider === "http" ? new HttpNotifier(config.mail) : new OutboxNotifier(db);
+}
+
+export interface OutboxRow {
+  id: number;
+  channel: string;
+  to: string;
+  subject: string;
+  body: string;
+  createdAt: number;
+}
+
+export async function latestOutbox(db: D1Database, limit = 50): Promise<OutboxRow[]> {
+  const { results } = await db
+    .prepare("SELECT id, channel, `to`, subject, body, created_at AS createdAt FROM outbox ORDER BY id DESC LIMIT ?1")
+    .bind(limit)
+    .all<OutboxRow>();
+  return results;
+}

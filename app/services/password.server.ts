@@ -1,0 +1,80 @@
+/**
+ * Password hashing: PBKDF2-SHA256 (WebCrypto, runs on Workers and in Node) over an HMAC of the
+ * password with a secret pepper. Workers caps PBKDF2 at 100,000 iterations, so the pepper (kept
+ * outside the database) makes up for the lower count. Parameters are stored with each hash:
+ *   pbkdf2-sha256$<iterations>$<salt b64url>$<hash b64url>
+ * so the cost can be raised later (needsRehash) without breaking old hashes.
+ * See docs/decisions/005-password-hashing.md.
+ */
+const enc = new TextEncoder();
+
+export function b64url(bytes: Uint8Array): string {
+  let s = "";
+  for (const b of bytes) s += String.fromCharCode(b);
+  return btoa(s).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+}
+
+export function fromB64url(text: string): Uint8Array {
+  const s = atob(text.replace(/-/g, "+").replace(/_/g, "/"));
+  const out = new Uint8Array(s.length);
+  for (let i = 0; i < s.length; i++) out[i] = s.charCodeAt(i);
+  return out;
+}
+
+async function peppered(password: string, pepper: string): Promise<Uint8Array> {
+  const key = await crypto.subtle.importKey("raw", enc.encode(pepper), { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
+  return new Uint8Array(await crypto.subtle.sign("HMAC", key, enc.encode(password.normalize("NFKC"))));
+}
+
+async function derive(password: string, pepper: string, salt: Uint8Array, iterations: number): Promise<Uint8Array> {
+  const material = await crypto.subtle.importKey("raw", await peppered(password, pepper), "PBKDF2", false, ["deriveBits"]);
+  const bits = await crypto.subtle.deriveBits({ name: "PBKDF2", hash: "SHA-256", salt, iterations }, material, 256);
+  return new Uint8Array(bits);
+}
+
+export async function hashPassword(password: string, pepper: string, iterations: number): Promise<string> {
+  const salt = crypto.getRandomValues(new Uint8Array(16));
+  const hash = await derive(password, pepper, salt, iterations);
+  return `pbkdf2-sha256$${iterations}$${b64url(salt)}$${b64url(hash)}`;
+}
+
+export function timingSafeEqual(a: Uint8Array, b: Uint8Array): boolean {
+  if (a.length !== b.length) return false;
+  let diff = 0;
+  for (let i = 0; i < a.length; i++) diff |= a[i]! ^ b[i]!;
+  return diff === 0;
+}
+
+/** A fixed dummy hash verified when an account does not exist, so timing does not reveal it. */
+const DUMMY_SALT = new Uint8Array(16);
+
+export async function verifyPassword(
+  password: string,
+  stored: string | null | undefined,
+  pepper: string,
+  fallbackIterations: number,
+): Promise<boolean> {
+  const parts = stored?.split("$") ?? [];
+  if (parts.length !== 4 || parts[0] !== "pbkdf2-sha256") {
+    await derive(password, pepper, DUMMY_SALT, fallbackIterations);
+    return false;
+  }
+  const iterations = Number(parts[1]);
+  const expected = fromB64url(parts[3]!);
+  const actual = await derive(password, pepper, fromB64url(parts[2]!), iterations);
+  return timingSafeEqual(actual, expected);
+}
+
+export function needsRehash(stored: string, iterations: number): boolean {
+  const parts = stored.split("$");
+  return parts[0] !== "pbkdf2-sha256" || Number(parts[1]) < iterations;
+}
+
+export async function sha256Hex(text: string): Promise<string> {
+  const digest = await crypto.subtle.digest("SHA-256", enc.encode(text));
+  return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+export function randomToken(bytes = 32): string {
+  return b64url(crypto.getRandomValues(new Uint8Array(bytes)));
+}

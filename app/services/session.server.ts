@@ -1,0 +1,91 @@
+/**
+ * Sessions: an opaque random token, carried in a signed, HttpOnly, Secure, SameSite=Lax cookie
+ * (`__Host-` prefix) for the web app, or in the `authorization` header for API clients. D1 holds
+ * only SHA-256(token), with expiry and revocation. See docs/decisions/004-sessions.md.
+ */
+import { createCookie } from "@remix-run/cloudflare";
+import type { Config } from "~/env.server";
+import { randomToken, sha256Hex } from "~/services/password.server";
+
+export const SESSION_COOKIE = "__Host-bourse_session";
+export const SESSION_TTL_MS = 30 * 24 * 60 * 60_000;
+
+export function sessionCookie(config: Config) {
+  return createCookie(SESSION_COOKIE, {
+    httpOnly: true,
+    secure: true,
+    sameSite: "lax",
+    path: "/",
+    secrets: [config.sessionSecret],
+    maxAge: SESSION_TTL_MS / 1000,
+  });
+}
+
+export interface SessionUser {
+  id: number;
+  uid: string;
+  email: string | null;
+  mobile: string | null;
+  isDemo: boolean;
+  isTrader: boolean;
+  role: "user" | "operator";
+  inviteCode: string;
+  companyId: number;
+}
+
+interface SessionUserRow {
+  id: number;
+  uid: string;
+  email: string | null;
+  mobile: string | null;
+  isDemo: number;
+  isTrader: number;
+  role: "user" | "operator";
+  inviteCode: string;
+  companyId: number;
+}
+
+export async function createSession(db: D1Database, userId: number, userAgent: string, now = Date.now()) {
+  const token = randomToken(32);
+  await db
+    .prepare("INSERT INTO sessions (id, user_id, expires_at, user_agent, created_at) VALUES (?1, ?2, ?3, ?4, ?5)")
+    .bind(await sha256Hex(token), userId, now + SESSION_TTL_MS, userAgent.slice(0, 200), now)
+    .run();
+  return token;
+}
+
+export async function userForToken(db: D1Database, token: string, now = Date.now()): Promise<SessionUser | null> {
+  if (!token || token.length > 128) return null;
+  const row = await db
+    .prepare(
+      `SELECT u.id, u.uid, u.email, u.mobile, u.is_demo AS isDemo, u.is_trader AS isTrader, u.role,
+              u.invite_code AS inviteCode, u.company_id AS companyId
+         FROM sessions s JOIN users u ON u.id = s.user_id
+        WHERE s.id = ?1 AND s.revoked_at IS NULL AND s.expires_at > ?2 AND u.status = 1`,
+    )
+    .bind(await sha256Hex(token), now)
+    .first<SessionUserRow>();
+  if (!row) return null;
+  return { ...row, isDemo: row.isDemo === 1, isTrader: row.isTrader === 1 };
+}
+
+export async function revokeSession(db: D1Database, token: string, now = Date.now()) {
+  await db.prepare("UPDATE sessions SET revoked_at = ?1 WHERE id = ?2").bind(now, await sha256Hex(token)).run();
+}
+
+export async function revokeAllSessions(db: D1Database, userId: number, now = Date.now()) {
+  await db.prepare("UPDATE sessions SET revoked_at = ?1 WHERE user_id = ?2 AND revoked_at IS NULL").bind(now, userId).run();
+}
+
+/** The token of a request: `authorization` header (raw or "Bearer x") first, then the cookie. */
+export async function tokenFromRequest(request: Request, config: Config): Promise<string | null> {
+  const header = request.headers.get("authorization");
+  if (header) {
+    const token = header.replace(/^Bearer\s+/i, "").trim();
+    if (token) return token;
+  }
+  const cookieHeader = request.headers.get("cookie");
+  if (!cookieHeader?.includes(SESSION_COOKIE)) return null;
+  const value = await sessionCookie(config).parse(cookieHeader);
+  return typeof value === "string" ? value : null;
+}

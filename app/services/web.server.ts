@@ -1,0 +1,84 @@
+/**
+ * Web-app helpers for loaders and actions: guards that throw redirects, post/redirect/get with
+ * a flash message (a toast that works with and without JavaScript), and session cookies.
+ */
+import { createCookie, redirect } from "@remix-run/cloudflare";
+import type { AppContext } from "~/context.server";
+import { sessionCookie, type SessionUser } from "~/services/session.server";
+
+export const DEFAULT_REDIRECT = "/";
+
+/** Only same-site relative paths; anything else falls back (open-redirect guard). */
+export function safeRedirect(to: FormDataEntryValue | string | null | undefined, fallback = DEFAULT_REDIRECT): string {
+  if (!to || typeof to !== "string") return fallback;
+  if (!to.startsWith("/") || to.startsWith("//") || to.startsWith("/\\") || to.length > 512) return fallback;
+  return to;
+}
+
+export interface Flash {
+  kind: "success" | "error" | "info";
+  /** An i18n key (or "key|arg"). */
+  message: string;
+}
+
+const flashCookieFor = (context: AppContext) =>
+  createCookie("bourse_flash", { path: "/", httpOnly: true, sameSite: "lax", secure: true, secrets: [context.config.sessionSecret] });
+
+export async function flashHeader(context: AppContext, flash: Flash) {
+  return flashCookieFor(context).serialize(flash, { maxAge: 60 });
+}
+
+/** Reads the flash of this request and returns the header that clears it. */
+export async function readFlash(context: AppContext, request: Request): Promise<{ flash: Flash | null; clear: string | null }> {
+  const header = request.headers.get("cookie");
+  if (!header?.includes("bourse_flash=")) return { flash: null, clear: null };
+  const cookie = flashCookieFor(context);
+  const value = (await cookie.parse(header)) as Flash | null;
+  const clear = await cookie.serialize("", { maxAge: 0 });
+  if (!value || typeof value.message !== "string") return { flash: null, clear };
+  return { flash: value, clear };
+}
+
+export async function redirectWithFlash(context: AppContext, to: string, flash: Flash, headers: HeadersInit = {}) {
+  const h = new Headers(headers);
+  h.append("Set-Cookie", await flashHeader(context, flash));
+  return redirect(to, { headers: h });
+}
+
+export function loginRedirectPath(request: Request) {
+  const url = new URL(request.url);
+  return `/login?from=${encodeURIComponent(url.pathname + url.search)}`;
+}
+
+/** Login-required pages: no valid session → /login?from=<path> (the spec's code 999). */
+export async function requireUser(context: AppContext, request: Request): Promise<SessionUser> {
+  const user = await context.user();
+  if (!user) {
+    const headers = new Headers();
+    // A stale cookie is dropped so the browser stops sending it.
+    if (request.headers.get("cookie")?.includes("__Host-bourse_session")) {
+      headers.append("Set-Cookie", await sessionCookie(context.config).serialize("", { maxAge: 0 }));
+    }
+    throw redirect(loginRedirectPath(request), { headers });
+  }
+  return user;
+}
+
+/** Deposit, withdraw, transfer, real-name, invite and password reset refuse demo users (spec §5). */
+export async function requireRealUser(context: AppContext, request: Request): Promise<SessionUser> {
+  const user = await requireUser(context, request);
+  if (user.isDemo) throw await redirectWithFlash(context, "/user", { kind: "error", message: "errors.only_real_account" });
+  return user;
+}
+
+export async function sessionSetCookie(context: AppContext, token: string) {
+  return sessionCookie(context.config).serialize(token);
+}
+
+export async function sessionClearCookie(context: AppContext) {
+  return sessionCookie(context.config).serialize("", { maxAge: 0 });
+}
+
+export const DEMO_COOKIE = "bourse_demo_id";
+/** The demo id kept by this browser (the spec's locally kept uuid), readable without JavaScript. */
+export const demoCookie = createCookie(DEMO_COOKIE, { path: "/", httpOnly: true, secure: true, sameSite: "lax", maxAge: 60 * 60 * 24 * 365 * 3 });

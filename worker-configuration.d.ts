@@ -1,0 +1,20 @@
+// Bindings and vars of wrangler.toml (kept in step with it; `wrangler types` can regenerate).
+declare namespace Cloudflare {
+  interface Env {
+    DB: D1Database;
+    UPLOADS: R2Bucket;
+    MARKET_ROOM: DurableObjectNamespace<import("./party/market-room").MarketRoom>;
+    LIVE_ROOM: DurableObjectNamespace<import("./party/live-room").LiveRoom>;
+    ENVIRONMENT?: "local" | "production";
+    MAIL_PROVIDER?: "outbox" | "http";
+    SESSION_SECRET?: string;
+    PASSWORD_PEPPER?: string;
+    PBKDF2_ITERATIONS?: string;
+    MAIL_HTTP_URL?: string;
+    MAIL_HTTP_TOKEN?: string;
+    MAIL_FROM?: string;
+    SMS_HTTP_URL?: string;
+    SMS_HTTP_TOKEN?: string;
+  }
+}
+interface Env extends Cloudflare.Env {}
