@@ -26,7 +26,7 @@ export interface AppContext {
   user: () => Promise<SessionUser | null>;
 }
 
-declare module "@remix-run/cloudflare" {
+declare module "@remix-run/server-runtime" {
   // eslint-disable-next-line @typescript-eslint/no-empty-object-type
   interface AppLoadContext extends AppContext {}
 }

@@ -6,7 +6,7 @@
  *   everything else      → Remix (pages, loaders, form actions)
  * Static files (public/, including the Remix client build) are served before the Worker runs.
  */
-import { createRequestHandler, type ServerBuild } from "@remix-run/cloudflare";
+import { createRequestHandler, type AppLoadContext, type ServerBuild } from "@remix-run/cloudflare";
 import { getServerByName, routePartykitRequest } from "partyserver";
 // The server build is produced by `remix build` (run before `wrangler dev`, deploy and tests).
 // @ts-expect-error -- no type declarations for the generated bundle
@@ -15,6 +15,7 @@ import { handleApi } from "~/api/router.server";
 import { createAppContext } from "~/context.server";
 import { ConfigError } from "~/env.server";
 import { isCrossSiteWrite, withSecurityHeaders } from "~/lib/http.server";
+import { outboxMessages } from "~/services/notify.server";
 
 export { MarketRoom } from "../party/market-room";
 export { LiveRoom } from "../party/live-room";
@@ -50,6 +51,9 @@ async function fetch(request: Request, env: Env, ctx: ExecutionContext): Promise
     }
     throw error;
   }
+  if (url.pathname === "/dev/outbox" && context.config.isLocal && (request.headers.get("accept") ?? "").includes("application/json")) {
+    return Response.json({ messages: await outboxMessages(context.d1) }, { headers: { "cache-control": "no-store" } });
+  }
   if (url.pathname.startsWith("/api/") || url.pathname.startsWith("/v2/api/")) {
     try {
       const api = await handleApi(request, context);
@@ -59,7 +63,7 @@ async function fetch(request: Request, env: Env, ctx: ExecutionContext): Promise
       return Response.json({ code: 0, msg: context.t("errors.try_again"), data: null }, { status: 500 });
     }
   }
-  return withSecurityHeaders(await handleRemixRequest(request, context));
+  return withSecurityHeaders(await handleRemixRequest(request, context as AppLoadContext));
 }
 
 export default { fetch } satisfies ExportedHandler<Env>;

@@ -10,7 +10,7 @@ const MAX_FRAME = 4096;
 
 interface ConnState {
   userId: number | null;
-  topics: string[];
+  topics: readonly string[];
 }
 
 export class LiveRoom extends Server<Env> {

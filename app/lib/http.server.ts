@@ -67,3 +67,22 @@ export async function readBody(request: Request, maxBytes = 64 * 1024): Promise<
     return null;
   }
 }
+
+export const MAX_FORM_BYTES = 64 * 1024;
+
+/**
+ * A form body for a route action: never throws for malformed input (no body, wrong content
+ * type, broken encoding → an empty form, so validation answers with field errors); an
+ * oversized body is refused with 413.
+ */
+export async function readForm(request: Request): Promise<FormData> {
+  const length = Number(request.headers.get("content-length") ?? "0");
+  if (length > MAX_FORM_BYTES) throw new Response("Request too large", { status: 413 });
+  const type = request.headers.get("content-type") ?? "";
+  if (!type.includes("application/x-www-form-urlencoded") && !type.includes("multipart/form-data")) return new FormData();
+  try {
+    return await request.formData();
+  } catch {
+    return new FormData();
+  }
+}

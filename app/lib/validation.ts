@@ -77,16 +77,6 @@ export const LoginSchema = v.object({
   login_type: v.optional(v.picklist(["email", "mobile", ""]), ""),
 });
 
-const passwordsMatch = <T extends { password: string; re_password: string }>() =>
-  v.forward<T, "errors.password_not_equal">(
-    v.partialCheck(
-      [["password"], ["re_password"]],
-      (input) => input.password === input.re_password,
-      "errors.password_not_equal",
-    ),
-    ["re_password"],
-  );
-
 const registerBase = {
   password: passwordField,
   re_password: v.pipe(v.string("errors.required_password"), v.nonEmpty("errors.required_password"), v.maxLength(128, "errors.too_long")),
@@ -101,7 +91,10 @@ export const RegisterSchema = v.pipe(
     v.object({ type: v.literal("email"), account: emailField, ...registerBase }),
     v.object({ type: v.literal("mobile"), account: mobileNumberField, area_id: areaIdField, ...registerBase }),
   ], "errors.bad_request"),
-  passwordsMatch(),
+  v.forward(
+    v.partialCheck([["password"], ["re_password"]], (input) => input.password === input.re_password, "errors.password_not_equal"),
+    ["re_password"],
+  ),
 );
 export type RegisterInput = v.InferOutput<typeof RegisterSchema>;
 
@@ -117,7 +110,10 @@ export const ForgotSchema = v.pipe(
     password: passwordField,
     re_password: v.pipe(v.string("errors.required_password"), v.nonEmpty("errors.required_password"), v.maxLength(128, "errors.too_long")),
   }),
-  passwordsMatch(),
+  v.forward(
+    v.partialCheck([["password"], ["re_password"]], (input) => input.password === input.re_password, "errors.password_not_equal"),
+    ["re_password"],
+  ),
 );
 
 export const AmendSchema = v.pipe(
@@ -126,7 +122,10 @@ export const AmendSchema = v.pipe(
     password: v.pipe(v.string("errors.input_full"), v.nonEmpty("errors.input_full"), v.maxLength(128, "errors.too_long"), printable, v.minLength(8, "errors.password_too_short")),
     re_password: v.pipe(v.string("errors.input_full"), v.nonEmpty("errors.input_full"), v.maxLength(128, "errors.too_long")),
   }),
-  passwordsMatch(),
+  v.forward(
+    v.partialCheck([["password"], ["re_password"]], (input) => input.password === input.re_password, "errors.password_not_equal"),
+    ["re_password"],
+  ),
 );
 
 export function fieldErrors(issues: v.BaseIssue<unknown>[]): FieldErrors {

@@ -4,20 +4,16 @@
  */
 import { redirect, type LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { useLoaderData } from "@remix-run/react";
-import { latestOutbox } from "~/services/notify.server";
+import { outboxMessages } from "~/services/notify.server";
 
-export async function loader({ request, context }: LoaderFunctionArgs) {
+// The JSON form (Accept: application/json) is answered by the Worker entry (app/server.ts).
+export async function loader({ context }: LoaderFunctionArgs) {
   if (!context.config.isLocal) throw redirect("/");
-  const rows = await latestOutbox(context.d1);
-  const messages = rows.map((r) => ({ channel: r.channel, to: r.to, subject: r.subject, body: r.body, created: new Date(r.createdAt).toISOString() }));
-  if ((request.headers.get("accept") ?? "").includes("application/json")) {
-    return Response.json({ messages }, { headers: { "cache-control": "no-store" } });
-  }
-  return { messages };
+  return { messages: await outboxMessages(context.d1) };
 }
 
 export default function Outbox() {
-  const { messages } = useLoaderData<typeof loader>() as { messages: { channel: string; to: string; subject: string; body: string; created: string }[] };
+  const { messages } = useLoaderData<typeof loader>();
   return (
     <div className="page">
       <h1>Local outbox</h1>

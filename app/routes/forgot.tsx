@@ -1,4 +1,5 @@
 /** Forgot password: reset by e-mail code (spec §2). The answer never says whether an account exists. */
+import { readForm } from "~/lib/http.server";
 import { data, type ActionFunctionArgs } from "@remix-run/cloudflare";
 import { Form, Link, useActionData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
@@ -9,7 +10,7 @@ import { resetPassword, sendResetCode } from "~/services/auth.server";
 import { redirectWithFlash } from "~/services/web.server";
 
 export async function action({ request, context }: ActionFunctionArgs) {
-  const form = formToObject(await request.formData());
+  const form = formToObject(await readForm(request));
   const values = { account: form.account ?? "", auth_code: form.auth_code ?? "" };
   if (form.intent === "send-code") {
     const sent = await sendResetCode(context, request, { account: values.account });

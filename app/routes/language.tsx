@@ -1,4 +1,5 @@
 /** Language picker (spec §2 /language): the choice is remembered in a cookie. */
+import { readForm } from "~/lib/http.server";
 import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { Form, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
@@ -13,7 +14,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
-  const form = await request.formData();
+  const form = await readForm(request);
   const lang = normalizeLanguage(String(form.get("lang") ?? ""));
   if (!lang) return redirect("/language");
   const user = await context.user();

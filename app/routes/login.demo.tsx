@@ -1,4 +1,5 @@
 /** The mock-account login: resumes this browser's demo user or creates one (spec §2, §6). */
+import { readForm } from "~/lib/http.server";
 import { redirect, type ActionFunctionArgs } from "@remix-run/cloudflare";
 import { demoLogin } from "~/services/auth.server";
 import { demoCookie, redirectWithFlash, safeRedirect, sessionSetCookie } from "~/services/web.server";
@@ -6,8 +7,8 @@ import { demoCookie, redirectWithFlash, safeRedirect, sessionSetCookie } from "~
 export const loader = () => redirect("/login");
 
 export async function action({ request, context }: ActionFunctionArgs) {
-  const form = await request.formData();
-  const stored = await demoCookie.parse(request.headers.get("cookie"));
+  const form = await readForm(request);
+  const stored = await demoCookie.parse(request.headers.get("cookie")).catch(() => null);
   const result = await demoLogin(context, request, typeof stored === "string" ? stored : null);
   if (!result.ok) {
     return redirectWithFlash(context, "/login", { kind: "error", message: Object.values(result.errors)[0] ?? "errors.try_again" });

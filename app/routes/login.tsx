@@ -1,3 +1,4 @@
+import { readForm } from "~/lib/http.server";
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
 import { Form, Link, useActionData, useSearchParams } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
@@ -14,7 +15,7 @@ export async function loader({ context, request }: LoaderFunctionArgs) {
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
-  const form = formToObject(await request.formData());
+  const form = formToObject(await readForm(request));
   const result = await login(context, request, form);
   if (!result.ok) {
     return data({ errors: result.errors, values: { account: form.account ?? "" } }, { status: result.status ?? 400 });

@@ -1,4 +1,5 @@
 /** Password reset for a signed-in user (spec §2 /mine/password, §5): demo users are refused. */
+import { readForm } from "~/lib/http.server";
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
@@ -15,7 +16,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const user = await requireRealUser(context, request);
-  const form = formToObject(await request.formData());
+  const form = formToObject(await readForm(request));
   if (form.intent === "send-code") {
     const sent = await sendAmendCode(context, request, user);
     if (!sent.ok) return data({ errors: sent.errors, codeSeconds: 0, notice: null }, { status: sent.status ?? 400 });

@@ -1,9 +1,10 @@
+import { readForm } from "~/lib/http.server";
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { Form, Link, useActionData, useLoaderData, useSearchParams } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { CodeButton, DefaultSubmit, Field, FormErrors, PasswordField, SubmitButton } from "~/components/forms";
 import { PageHeader } from "~/components/layout";
-import { formToObject } from "~/lib/validation";
+import { formToObject, type FieldErrors } from "~/lib/validation";
 import { areaList } from "~/services/account.server";
 import { register, sendCode, verifyRegType } from "~/services/auth.server";
 import { createCaptcha } from "~/services/codes.server";
@@ -28,7 +29,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
-  const form = formToObject(await request.formData());
+  const form = formToObject(await readForm(request));
   const values = {
     type: form.type === "mobile" ? "mobile" : "email",
     account: form.account ?? "",
@@ -41,7 +42,10 @@ export async function action({ request, context }: ActionFunctionArgs) {
     if (!sent.ok) return data({ errors: sent.errors, values, codeSeconds: 0, captcha: null }, { status: sent.status ?? 400 });
     return data({ errors: undefined, values, codeSeconds: sent.value.seconds, captcha: null, notice: "auth.code_sent" });
   }
-  if (form.intent !== "register") return data({ errors: { form: "errors.bad_request" }, values, codeSeconds: 0, captcha: null }, { status: 400 });
+  if (form.intent !== "register") {
+    const errors: FieldErrors = { form: "errors.bad_request" };
+    return data({ errors, values, codeSeconds: 0, captcha: null }, { status: 400 });
+  }
   const result = await register(context, request, form);
   if (!result.ok) {
     // A used or wrong captcha is single use: show a fresh one.

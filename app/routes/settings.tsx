@@ -2,6 +2,7 @@
  * Display preferences: theme (light/dark) and whether asset figures are hidden. Plain form
  * posts that set a cookie and redirect back, so they work without JavaScript.
  */
+import { readForm } from "~/lib/http.server";
 import { redirect, type ActionFunctionArgs } from "@remix-run/cloudflare";
 import { themeCookie } from "~/services/preferences.server";
 import { safeRedirect } from "~/services/web.server";
@@ -11,7 +12,7 @@ export const HIDE_ASSETS_COOKIE = "hide_assets";
 export const loader = () => redirect("/mine/system");
 
 export async function action({ request }: ActionFunctionArgs) {
-  const form = await request.formData();
+  const form = await readForm(request);
   const back = safeRedirect(form.get("redirectTo"), "/user");
   const headers = new Headers();
   switch (form.get("intent")) {

@@ -1,4 +1,5 @@
 /** User centre (spec §2): account label, UID, logout, assets card with hide/show, and the rows. */
+import { readForm } from "~/lib/http.server";
 import { type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { Form, Link, useLoaderData } from "@remix-run/react";
 import type { ComponentType } from "react";
@@ -41,7 +42,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const user = await requireUser(context, request);
-  const form = await request.formData();
+  const form = await readForm(request);
   if (form.get("intent") === "reset-demo") {
     if (!user.isDemo) return redirectWithFlash(context, "/user", { kind: "error", message: "errors.demo_only" });
     await resetDemoAccount(context, user.id);

@@ -86,6 +86,10 @@ export async function tokenFromRequest(request: Request, config: Config): Promis
   }
   const cookieHeader = request.headers.get("cookie");
   if (!cookieHeader?.includes(SESSION_COOKIE)) return null;
-  const value = await sessionCookie(config).parse(cookieHeader);
-  return typeof value === "string" ? value : null;
+  try {
+    const value = await sessionCookie(config).parse(cookieHeader);
+    return typeof value === "string" ? value : null;
+  } catch {
+    return null; // malformed or forged cookie: treated as no session
+  }
 }

@@ -33,7 +33,7 @@ export async function readFlash(context: AppContext, request: Request): Promise<
   const header = request.headers.get("cookie");
   if (!header?.includes("bourse_flash=")) return { flash: null, clear: null };
   const cookie = flashCookieFor(context);
-  const value = (await cookie.parse(header)) as Flash | null;
+  const value = (await cookie.parse(header).catch(() => null)) as Flash | null;
   const clear = await cookie.serialize("", { maxAge: 0 });
   if (!value || typeof value.message !== "string") return { flash: null, clear };
   return { flash: value, clear };

@@ -1,0 +1,80 @@
+// Factories and HTTP helpers for integration tests: users and sessions are created directly
+// (not through the UI), requests go through the real Worker (SELF).
+import { SELF, env } from "cloudflare:test";
+import { AccountKind, PlatformAccount, post } from "~/services/ledger.server";
+import { hashPassword } from "~/services/password.server";
+import { createSession } from "~/services/session.server";
+import { LOCAL_PEPPER } from "~/env.server";
+
+export const ORIGIN = "http://localhost";
+let counter = 0;
+
+export function uniqueEmail(prefix = "user") {
+  counter += 1;
+  return `${prefix}-${Date.now().toString(36)}-${counter}-${Math.random().toString(36).slice(2, 7)}@example.com`;
+}
+
+export async function createUser(options: { email?: string; password?: string; isDemo?: boolean; mobile?: string } = {}) {
+  const email = options.isDemo ? null : (options.email ?? uniqueEmail());
+  const uid = String(20_000_000 + Math.floor(Math.random() * 70_000_000));
+  const invite = Math.random().toString(36).slice(2, 10).toUpperCase();
+  const hash = options.password ? await hashPassword(options.password, LOCAL_PEPPER, 100_000) : null;
+  await env.DB.batch([
+    env.DB.prepare(
+      "INSERT INTO users (uid, company_id, email, mobile, password_hash, invite_code, is_demo, demo_id) VALUES (?1, 1, ?2, ?3, ?4, ?5, ?6, ?7)",
+    ).bind(uid, email, options.mobile ?? null, hash, invite, options.isDemo ? 1 : 0, options.isDemo ? crypto.randomUUID() : null),
+    ...[AccountKind.Funding, AccountKind.Options, AccountKind.Contract].map((k) =>
+      env.DB.prepare("INSERT INTO accounts (user_id, kind, account_type_id) VALUES ((SELECT id FROM users WHERE uid = ?1), ?2, ?3)").bind(uid, k.kind, k.accountTypeId),
+    ),
+  ]);
+  const row = await env.DB.prepare("SELECT id FROM users WHERE uid = ?1").bind(uid).first<{ id: number }>();
+  const accounts = await env.DB.prepare("SELECT id, kind FROM accounts WHERE user_id = ?1").bind(row!.id).all<{ id: number; kind: string }>();
+  const byKind = Object.fromEntries(accounts.results.map((a) => [a.kind, a.id])) as Record<"funding" | "options" | "contract", number>;
+  return { id: row!.id, uid, email, accounts: byKind, inviteCode: invite };
+}
+
+export async function sessionFor(userId: number) {
+  return createSession(env.DB, userId, "vitest");
+}
+
+/** Credits a user's account from the external deposits account through the ledger. */
+export async function fund(accountId: number, amount: number, key = crypto.randomUUID()) {
+  return post(env.DB, {
+    idempotencyKey: key,
+    kind: "deposit",
+    postings: [
+      { accountId, amount },
+      { accountId: PlatformAccount.ExternalDeposits.id, amount: -amount },
+    ],
+  });
+}
+
+export function form(path: string, fields: Record<string, string>, init: { cookie?: string; origin?: string | null; headers?: Record<string, string> } = {}) {
+  const headers: Record<string, string> = { host: "localhost", "content-type": "application/x-www-form-urlencoded", ...(init.headers ?? {}) };
+  if (init.origin !== null) headers.origin = init.origin ?? ORIGIN;
+  if (init.cookie) headers.cookie = init.cookie;
+  return SELF.fetch(`${ORIGIN}${path}`, { method: "POST", body: new URLSearchParams(fields).toString(), headers, redirect: "manual" });
+}
+
+export function get(path: string, init: { cookie?: string; headers?: Record<string, string> } = {}) {
+  const headers: Record<string, string> = { host: "localhost", ...(init.headers ?? {}) };
+  if (init.cookie) headers.cookie = init.cookie;
+  return SELF.fetch(`${ORIGIN}${path}`, { headers, redirect: "manual" });
+}
+
+/** The name=value pairs a response sets, as a Cookie header for the next request. */
+export function cookiesFrom(response: Response, previous = ""): string {
+  const jar = new Map(previous.split(/;\s*/).filter(Boolean).map((kv) => [kv.split("=")[0]!, kv] as const));
+  for (const line of response.headers.getSetCookie()) {
+    const pair = line.split(";")[0]!;
+    const name = pair.split("=")[0]!;
+    if (/max-age=0/i.test(line) || pair.endsWith("=")) jar.delete(name);
+    else jar.set(name, pair);
+  }
+  return [...jar.values()].join("; ");
+}
+
+export async function latestCode(to: string) {
+  const row = await env.DB.prepare("SELECT body FROM outbox WHERE `to` = ?1 ORDER BY id DESC LIMIT 1").bind(to).first<{ body: string }>();
+  return row?.body.match(/\b(\d{6})\b/)?.[1] ?? null;
+}
