@@ -17,4 +17,5 @@ declare namespace Cloudflare {
     SMS_HTTP_TOKEN?: string;
   }
 }
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type
 interface Env extends Cloudflare.Env {}

@@ -10,11 +10,11 @@ export interface Limit {
 
 export const Limits = {
   loginPerAccount: { windowMs: 60 * 60_000, max: 10 },
-  loginPerClient: { windowMs: 60 * 60_000, max: 50 },
+  loginPerClient: { windowMs: 60 * 60_000, max: 100 },
   codePerTarget: { windowMs: 60 * 60_000, max: 5 },
-  codePerClient: { windowMs: 60 * 60_000, max: 20 },
-  registerPerClient: { windowMs: 60 * 60_000, max: 20 },
-  demoPerClient: { windowMs: 60 * 60_000, max: 20 },
+  codePerClient: { windowMs: 60 * 60_000, max: 60 },
+  registerPerClient: { windowMs: 60 * 60_000, max: 60 },
+  demoPerClient: { windowMs: 60 * 60_000, max: 60 },
   captchaPerClient: { windowMs: 10 * 60_000, max: 60 },
 } satisfies Record<string, Limit>;
 

@@ -1,0 +1,14 @@
+// `npm run bench`: figures printed, never asserted in tests. Builds first so the figures
+// describe the current code.
+import { bin, run } from "../scripts/lib.mjs";
+import { pageWeights } from "./page-weight.mjs";
+
+run(bin("remix"), ["build"], { stdio: ["ignore", "ignore", "inherit"] });
+const budgets = { "/": 120, "/trade": 200, "/login": 120 };
+console.log("Page weight (JavaScript loaded on first visit, gzip -9):");
+const weights = pageWeights({ "/": "routes/_index", "/trade": "routes/trade", "/login": "routes/login", "/register": "routes/register", "/user": "routes/user" });
+for (const [page, bytes] of Object.entries(weights)) {
+  const kb = bytes / 1024;
+  const budget = budgets[page];
+  console.log(`  ${page.padEnd(10)} ${kb.toFixed(1).padStart(6)} KB${budget ? `  (budget ${budget} KB, ${((kb / budget) * 100).toFixed(0)}% of it)` : ""}`);
+}

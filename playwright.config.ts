@@ -1,0 +1,32 @@
+// End-to-end tests in Debian's Chromium (never a downloaded browser), in three projects:
+// mobile with JavaScript, mobile without JavaScript, desktop. scripts/e2e.mjs starts the app.
+import { defineConfig } from "@playwright/test";
+
+const executablePath = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+const launchOptions = {
+  executablePath,
+  args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--disable-dev-shm-usage"],
+};
+const mobile = { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 };
+
+export default defineConfig({
+  testDir: "tests/e2e",
+  fullyParallel: true,
+  workers: process.env.CI ? 2 : 3,
+  retries: 0,
+  timeout: 30_000,
+  expect: { timeout: 7_000 },
+  reporter: process.env.CI ? [["list"]] : [["list"]],
+  use: {
+    baseURL: process.env.E2E_BASE_URL ?? "http://localhost:8799",
+    launchOptions,
+    locale: "en-US",
+    extraHTTPHeaders: { "accept-language": "en-US,en;q=0.9" },
+    trace: "off",
+  },
+  projects: [
+    { name: "mobile-js", use: { ...mobile, javaScriptEnabled: true } },
+    { name: "mobile-nojs", use: { ...mobile, javaScriptEnabled: false } },
+    { name: "desktop", use: { viewport: { width: 1280, height: 800 }, javaScriptEnabled: true } },
+  ],
+});

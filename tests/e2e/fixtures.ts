@@ -1,0 +1,59 @@
+// Shared fixtures: every page fails its test on a console error or an uncaught exception,
+// and helpers read the local outbox (the embedded e-mail provider) like a user reads mail.
+import { test as base, expect, type APIRequestContext, type Page } from "@playwright/test";
+
+export const test = base.extend<{ consoleErrors: string[] }>({
+  consoleErrors: [
+    async ({ page }, use) => {
+      const errors: string[] = [];
+      page.on("console", (msg) => {
+        if (msg.type() === "error") errors.push(msg.text());
+      });
+      page.on("pageerror", (err) => errors.push(err.message));
+      await use(errors);
+      // A failed form post answered 4xx logs a resource error in Chromium; anything else is a bug.
+      expect(errors.filter((e) => !/Failed to load resource: the server responded with a status of 4\d\d/.test(e))).toEqual([]);
+    },
+    { auto: true },
+  ],
+});
+export { expect };
+
+export function uniqueEmail(prefix: string) {
+  return `${prefix}-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}@example.com`;
+}
+
+export async function codeFromOutbox(request: APIRequestContext, to: string): Promise<string> {
+  for (let i = 0; i < 20; i++) {
+    const res = await request.get("/dev/outbox", { headers: { accept: "application/json" } });
+    const { messages } = (await res.json()) as { messages: { to: string; body: string }[] };
+    const found = messages.find((m) => m.to === to)?.body.match(/\b(\d{6})\b/)?.[1];
+    if (found) return found;
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  throw new Error(`no code for ${to} in the outbox`);
+}
+
+export const PASSWORD = "e2e-password-1";
+
+/** Registers a new user by e-mail through the UI (the way a user does). */
+export async function registerByEmail(page: Page, request: APIRequestContext, email: string) {
+  await page.goto("/register");
+  await page.getByLabel("E-mail", { exact: true }).fill(email);
+  await page.getByRole("button", { name: "Send code" }).click();
+  await expect(page.getByText("We sent a verification code")).toBeVisible();
+  const code = await codeFromOutbox(request, email);
+  await page.getByLabel("E-mail", { exact: true }).fill(email);
+  await page.getByLabel("Verification code").fill(code);
+  await page.getByLabel("Password", { exact: true }).fill(PASSWORD);
+  await page.getByLabel("Confirm password").fill(PASSWORD);
+  await page.getByRole("button", { name: "Register", exact: true }).click();
+  await expect(page).toHaveURL(/\/$/);
+}
+
+export async function login(page: Page, account: string, password = PASSWORD) {
+  await page.goto("/login");
+  await page.getByLabel("E-mail").fill(account);
+  await page.getByLabel("Password", { exact: true }).fill(password);
+  await page.getByRole("button", { name: "Log in", exact: true }).click();
+}

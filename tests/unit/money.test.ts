@@ -1,0 +1,37 @@
+import { describe, expect, it } from "vitest";
+import { formatMoney, parseAmount, roundMicros, toDecimalString } from "~/lib/money";
+
+describe("money in integer micro-USD", () => {
+  it("parses typed amounts exactly and refuses anything else", () => {
+    expect(parseAmount("0.1")).toBe(100_000);
+    expect(parseAmount("0.2")).toBe(200_000);
+    expect(parseAmount("12.34")).toBe(12_340_000);
+    expect(parseAmount("1000000")).toBe(1_000_000_000_000);
+    for (const bad of ["", "-1", "1e3", "1,000", "1.234", "abc", "0x10", " . ", "NaN", "1.", ".5"]) expect(parseAmount(bad), bad).toBeNull();
+    expect(parseAmount("1.234", 4)).toBe(1_234_000);
+  });
+
+  it("adds 0.1 and 0.2 to exactly 0.30", () => {
+    expect(toDecimalString(parseAmount("0.1")! + parseAmount("0.2")!)).toBe("0.30");
+  });
+
+  it("rounds half away from zero at the spec's decimals", () => {
+    expect(toDecimalString(1_005_000, 2)).toBe("1.01");
+    expect(toDecimalString(1_004_999, 2)).toBe("1.00");
+    expect(toDecimalString(-1_005_000, 2)).toBe("-1.01");
+    expect(toDecimalString(123_456_789, 4)).toBe("123.4568");
+    expect(toDecimalString(123_456_789, 6)).toBe("123.456789");
+    expect(roundMicros(2_500_000, 0)).toBe(3_000_000);
+  });
+
+  it("formats with the locale's grouping without float drift", () => {
+    expect(formatMoney(1_234_567_890_000, "en-US")).toBe("1,234,567.89");
+    expect(formatMoney(1_234_567_890_000, "de-DE")).toBe("1.234.567,89");
+    expect(formatMoney(-5_000, "en-US")).toBe("-0.01");
+    expect(formatMoney(0, "en-US")).toBe("0.00");
+  });
+
+  it("refuses non-integer amounts", () => {
+    expect(() => toDecimalString(0.5)).toThrow(RangeError);
+  });
+});
