@@ -23,7 +23,7 @@ import { AssetsToggle, ThemeSwitch } from "~/components/preferences";
 import { Money } from "~/components/money";
 import { languageInfo } from "~/i18n/config";
 import { balances } from "~/services/account.server";
-import { resetDemoAccount } from "~/services/demo.server";
+import { demoStartingBalances, resetDemoAccount } from "~/services/demo.server";
 import { readCookie } from "~/services/preferences.server";
 import { redirectWithFlash, requireUser } from "~/services/web.server";
 import { useRootData } from "~/root";
@@ -36,6 +36,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     total: b.total,
     accounts: b.accounts.map((a) => ({ kind: a.kind, balance: a.balance, lockBalance: a.lockBalance })),
     hideAssets: readCookie(request, "hide_assets") === "1",
+    confirmReset: user.isDemo && new URL(request.url).searchParams.get("confirm") === "reset-demo" ? await demoStartingBalances(context) : null,
     language: languageInfo(context.lang).label,
   };
 }
@@ -120,16 +121,37 @@ export default function UserCentre() {
         </div>
       </section>
 
-      {data.user.isDemo ? (
-        <section className="card">
-          <Form method="post" className="row-form">
+      {data.confirmReset ? (
+        <section className="card confirm-card" role="alertdialog" aria-labelledby="reset-title" aria-describedby="reset-desc">
+          <h2 id="reset-title">{t("user.reset_mock")}</h2>
+          <p id="reset-desc">{t("user.reset_mock_confirm")}</p>
+          <dl className="account-grid">
+            {(["funding", "options", "contract"] as const).map((kind) => (
+              <div key={kind}>
+                <dt>{t(`accounts.${kind}`)}</dt>
+                <dd className="num">
+                  <Money value={data.confirmReset![kind]} locale={locale} />
+                </dd>
+              </div>
+            ))}
+          </dl>
+          <Form method="post" className="tiles">
             <input type="hidden" name="intent" value="reset-demo" />
-            <button type="submit" className="row">
-              <ResetIcon />
-              <span className="row-label">{t("user.reset_mock")}</span>
-              <span className="row-value">{t("user.reset_mock_hint")}</span>
+            <Link to="/user" className="button" replace>
+              {t("common.cancel")}
+            </Link>
+            <button type="submit" className="button primary">
+              {t("common.confirm")}
             </button>
           </Form>
+        </section>
+      ) : data.user.isDemo ? (
+        <section className="card">
+          <Link to="/user?confirm=reset-demo" className="row">
+            <ResetIcon />
+            <span className="row-label">{t("user.reset_mock")}</span>
+            <span className="row-value">{t("user.reset_mock_hint")}</span>
+          </Link>
         </section>
       ) : null}
 

@@ -6,7 +6,7 @@ import { asc, eq } from "drizzle-orm";
 import type { AppContext } from "~/context.server";
 import { areas, baseSettings, companies, users } from "~/db/schema";
 import { toDecimalString, type Micros } from "~/lib/money";
-import { MAIN_COMPANY_ID } from "~/services/auth.server";
+import { MAIN_COMPANY_ID } from "~/lib/constants";
 import { userAccounts } from "~/services/ledger.server";
 
 export async function areaList(ctx: AppContext) {

@@ -4,35 +4,28 @@
  */
 import * as v from "valibot";
 import type { AppContext } from "~/context.server";
-import { LOCAL_OPERATOR_EMAIL } from "~/env.server";
 import type { FieldErrors } from "~/lib/validation";
 import { AmendSchema, ForgotSchema, LoginSchema, RegisterSchema, SendCodeSchema, parseForm } from "~/lib/validation";
 import { consumeCaptcha, consumeCode, issueCode, type CodePurpose } from "~/services/codes.server";
-import { AccountKind, PlatformAccount, post, type Posting } from "~/services/ledger.server";
+import { MAIN_COMPANY_ID } from "~/lib/constants";
+import { grantDemoBalances } from "~/services/demo.server";
+import { ACCOUNT_KINDS } from "~/services/ledger.server";
 import { notifier } from "~/services/notify.server";
 import { hashPassword, needsRehash, verifyPassword } from "~/services/password.server";
 import { Limits, clear, clientKey, hit, isLimited } from "~/services/rate-limit.server";
 import { createSession, revokeAllSessions, type SessionUser } from "~/services/session.server";
 
-export const MAIN_COMPANY_ID = 1;
 
 export type Outcome<T> = { ok: true; value: T } | { ok: false; errors: FieldErrors; status?: number };
 
 const fail = (errors: FieldErrors, status = 400): { ok: false; errors: FieldErrors; status: number } => ({ ok: false, errors, status });
 
-async function baseSettings(ctx: AppContext) {
-  return ctx.d1
-    .prepare(
-      `SELECT verify_reg_type AS verifyRegType, demo_funding_balance AS demoFunding,
-              demo_options_balance AS demoOptions, demo_contract_balance AS demoContract
-         FROM base_settings WHERE company_id = ?1`,
-    )
-    .bind(MAIN_COMPANY_ID)
-    .first<{ verifyRegType: number; demoFunding: number; demoOptions: number; demoContract: number }>();
-}
-
 export async function verifyRegType(ctx: AppContext): Promise<number> {
-  return (await baseSettings(ctx))?.verifyRegType ?? 1;
+  const row = await ctx.d1
+    .prepare("SELECT verify_reg_type AS verifyRegType FROM base_settings WHERE company_id = ?1")
+    .bind(MAIN_COMPANY_ID)
+    .first<{ verifyRegType: number }>();
+  return row?.verifyRegType ?? 1;
 }
 
 async function areaCode(ctx: AppContext, areaId: number): Promise<string | null> {
@@ -86,7 +79,7 @@ async function insertUser(
           fields.role ?? "user",
           ctx.lang,
         ),
-      ...[AccountKind.Funding, AccountKind.Options, AccountKind.Contract].map((k) =>
+      ...ACCOUNT_KINDS.map((k) =>
         ctx.d1
           .prepare("INSERT INTO accounts (user_id, kind, account_type_id) VALUES ((SELECT id FROM users WHERE uid = ?1), ?2, ?3)")
           .bind(uid, k.kind, k.accountTypeId),
@@ -145,7 +138,12 @@ async function deliverCode(
   if (send) {
     const subject = ctx.t(`mail.${purpose}_subject`);
     const body = ctx.t("mail.code_body", { code: issued.code, minutes: 10 });
-    await notifier(ctx.config, ctx.d1).send({ channel, to: channel === "sms" ? `+${target.replace("-", " ")}` : target, subject, body });
+    try {
+      await notifier(ctx.config, ctx.d1).send({ channel, to: channel === "sms" ? `+${target.replace("-", " ")}` : target, subject, body });
+    } catch (error) {
+      console.error("code delivery failed", error);
+      return fail({ sms_code: "errors.send_failed" }, 503);
+    }
   }
   return { ok: true, value: { target, seconds: 60 } };
 }
@@ -266,32 +264,6 @@ export async function demoLogin(ctx: AppContext, request: Request, demoId: strin
   return { ok: true, value: { token, demoId: resolvedId!, userId } };
 }
 
-export async function grantDemoBalances(ctx: AppContext, userId: number, idempotencyKey = `demo_grant:${userId}`) {
-  const settings = await baseSettings(ctx);
-  const { results } = await ctx.d1
-    .prepare("SELECT id, kind FROM accounts WHERE user_id = ?1")
-    .bind(userId)
-    .all<{ id: number; kind: string }>();
-  const byKind = new Map(results.map((r) => [r.kind, r.id]));
-  const grants: [string, number][] = [
-    [AccountKind.Funding.kind, settings?.demoFunding ?? 0],
-    [AccountKind.Options.kind, settings?.demoOptions ?? 0],
-    [AccountKind.Contract.kind, settings?.demoContract ?? 0],
-  ];
-  const postings: Posting[] = [];
-  let total = 0;
-  for (const [kind, amount] of grants) {
-    const accountId = byKind.get(kind);
-    if (accountId && amount > 0) {
-      postings.push({ accountId, amount });
-      total += amount;
-    }
-  }
-  if (total === 0) return;
-  postings.push({ accountId: PlatformAccount.DemoFunding.id, amount: -total });
-  await post(ctx.d1, { idempotencyKey, kind: "demo_grant", memo: "memo.demo_grant", userId, postings });
-}
-
 /** Forgot password (spec: reset by e-mail): same answer whether or not the account exists. */
 export async function sendResetCode(ctx: AppContext, request: Request, data: Record<string, string>): Promise<Outcome<{ seconds: number }>> {
   const parsed = parseForm(v.object({ account: ForgotSchema.pipe[0].entries.account }), data);
@@ -352,8 +324,4 @@ export async function amendPassword(ctx: AppContext, request: Request, user: Ses
   await setPassword(ctx, user.id, parsed.data.password);
   const token = await createSession(ctx.d1, user.id, request.headers.get("user-agent") ?? "");
   return { ok: true, value: { token } };
-}
-
-export function isLocalOperatorEmail(email: string) {
-  return email === LOCAL_OPERATOR_EMAIL;
 }

@@ -190,15 +190,6 @@ export async function userAccounts(db: D1Database, userId: number): Promise<Acco
   return results;
 }
 
-/** Statements that open the three sub-accounts of a new user (used inside the sign-up batch). */
-export function openAccountsStatements(db: D1Database, userIdExpr: { sql: string; args: unknown[] }) {
-  return ACCOUNT_KINDS.map((k) =>
-    db
-      .prepare(`INSERT INTO accounts (user_id, kind, account_type_id) VALUES ((${userIdExpr.sql}), ?, ?)`)
-      .bind(...userIdExpr.args, k.kind, k.accountTypeId),
-  );
-}
-
 export interface AccountLogRow {
   id: number;
   amount: Micros;
