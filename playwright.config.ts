@@ -23,6 +23,7 @@ export default defineConfig({
     locale: "en-US",
     extraHTTPHeaders: { "accept-language": "en-US,en;q=0.9" },
     trace: "off",
+    screenshot: "only-on-failure",
   },
   projects: [
     { name: "mobile-js", use: { ...mobile, javaScriptEnabled: true } },

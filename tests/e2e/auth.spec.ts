@@ -5,11 +5,15 @@ test.describe("accounts", () => {
     const email = uniqueEmail(info.project.name);
     await registerByEmail(page, request, email);
     await expect(page.getByRole("status").filter({ hasText: "Your account is ready" })).toBeVisible();
+    // a long e-mail never makes the page scroll sideways on a phone
+    const viewport = page.viewportSize()!.width;
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(viewport);
     await page.getByRole("link", { name: "Account" }).click();
     await expect(page).toHaveURL(/\/user$/);
     await expect(page.getByText(email)).toBeVisible();
     await expect(page.getByText(/UID: \d{8}/)).toBeVisible();
     await expect(page.getByText("Total assets (USD)")).toBeVisible();
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(viewport);
     await page.getByRole("button", { name: "Log out" }).click();
     await expect(page).toHaveURL(/\/$/);
     await expect(page.getByText("Logout success")).toBeVisible();

@@ -50,14 +50,14 @@ export async function fund(accountId: number, amount: number, key = crypto.rando
 }
 
 export function form(path: string, fields: Record<string, string>, init: { cookie?: string; origin?: string | null; headers?: Record<string, string> } = {}) {
-  const headers: Record<string, string> = { host: "localhost", "content-type": "application/x-www-form-urlencoded", ...(init.headers ?? {}) };
+  const headers: Record<string, string> = { host: "localhost", "accept-language": "en", "content-type": "application/x-www-form-urlencoded", ...(init.headers ?? {}) };
   if (init.origin !== null) headers.origin = init.origin ?? ORIGIN;
   if (init.cookie) headers.cookie = init.cookie;
   return SELF.fetch(`${ORIGIN}${path}`, { method: "POST", body: new URLSearchParams(fields).toString(), headers, redirect: "manual" });
 }
 
 export function get(path: string, init: { cookie?: string; headers?: Record<string, string> } = {}) {
-  const headers: Record<string, string> = { host: "localhost", ...(init.headers ?? {}) };
+  const headers: Record<string, string> = { host: "localhost", "accept-language": "en", ...(init.headers ?? {}) };
   if (init.cookie) headers.cookie = init.cookie;
   return SELF.fetch(`${ORIGIN}${path}`, { headers, redirect: "manual" });
 }
