@@ -6,6 +6,10 @@ declare namespace Cloudflare {
     MARKET_ROOM: DurableObjectNamespace<import("./party/market-room").MarketRoom>;
     LIVE_ROOM: DurableObjectNamespace<import("./party/live-room").LiveRoom>;
     ENVIRONMENT?: "local" | "production";
+    MARKET_SEED?: string;
+    MARKET_FEED?: "sim" | "upstream" | "binance";
+    MARKET_UPSTREAM_URL?: string;
+    MARKET_UPSTREAM_TOKEN?: string;
     MAIL_PROVIDER?: "outbox" | "http";
     SESSION_SECRET?: string;
     PASSWORD_PEPPER?: string;

@@ -16,6 +16,7 @@ import { createAppContext } from "~/context.server";
 import { ConfigError } from "~/env.server";
 import { isCrossSiteWrite, withSecurityHeaders } from "~/lib/http.server";
 import { outboxMessages } from "~/services/notify.server";
+import { handleScriptedPrice } from "~/services/dev-market.server";
 
 export { MarketRoom } from "../party/market-room";
 export { LiveRoom } from "../party/live-room";
@@ -53,6 +54,9 @@ async function fetch(request: Request, env: Env, ctx: ExecutionContext): Promise
   }
   if (url.pathname === "/dev/outbox" && context.config.isLocal && (request.headers.get("accept") ?? "").includes("application/json")) {
     return Response.json({ messages: await outboxMessages(context.d1) }, { headers: { "cache-control": "no-store" } });
+  }
+  if (url.pathname === "/dev/market/price" && context.config.isLocal) {
+    return handleScriptedPrice(request, context);
   }
   if (url.pathname.startsWith("/api/") || url.pathname.startsWith("/v2/api/")) {
     try {

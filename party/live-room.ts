@@ -1,67 +1,158 @@
 /**
- * LiveRoom: the browser-facing relay of spec §4 at /v2/ws. This foundation version speaks the
- * session part of the protocol (login with a token checked against D1, logout, ping/pong,
- * validated frames with warnings); market topics are added by the live-market issue.
+ * LiveRoom: a shard of the browser-facing relay at /v2/ws (spec §4). Each socket may log in with
+ * a session token (checked against D1), subscribe to DAY_MARKET and KLINE.{code} (with its
+ * period), and receives per-user topics. The shard gets each market tick once from MarketRoom
+ * and fans it out: one serialised frame per topic, sent to every socket that wants it.
  */
-import { Server, type Connection, type WSMessage } from "partyserver";
-import { userForToken } from "~/services/session.server";
+import { Server, getServerByName, type Connection, type ConnectionContext, type WSMessage } from "partyserver";
+import { resolveSocketLogin } from "~/services/socket-auth.server";
+import { DEFAULT_PERIOD, type Period } from "./market/sim";
+import { MARKET_ROOM } from "./market-room";
+import { USER_TOPICS, klineCode, parseClientMessage, type ServerMessage, type TickPayload } from "./protocol";
 
-const MAX_FRAME = 4096;
-
-interface ConnState {
+interface SocketState {
   userId: number | null;
-  topics: readonly string[];
+  /** topic → period (for KLINE topics) or "" */
+  topics: Record<string, string>;
 }
+
+const MAX_TOPICS = 32;
+const REGISTER_EVERY_MS = 30_000;
 
 export class LiveRoom extends Server<Env> {
   static override options = { hibernate: true };
 
-  private send(connection: Connection, message: unknown) {
-    connection.send(JSON.stringify(message));
+  private lastRegister = 0;
+  private knownCodes: Set<string> | null = null;
+
+  private send(connection: Connection, message: ServerMessage) {
+    try {
+      connection.send(JSON.stringify(message));
+    } catch {
+      // the socket closed meanwhile
+    }
   }
 
-  override async onMessage(connection: Connection<ConnState>, raw: WSMessage) {
-    if (typeof raw !== "string" || raw.length > MAX_FRAME) {
-      this.send(connection, { type: "warning", msg: "frame must be JSON text up to 4 KB" });
+  private state(connection: Connection<SocketState>): SocketState {
+    return connection.state ?? { userId: null, topics: {} };
+  }
+
+  override onConnect(connection: Connection<SocketState>, _ctx: ConnectionContext) {
+    connection.setState({ userId: null, topics: {} });
+  }
+
+  private async codes(): Promise<Set<string>> {
+    if (!this.knownCodes) {
+      const { results } = await this.env.DB.prepare("SELECT code FROM instruments WHERE status = 1").all<{ code: string }>();
+      this.knownCodes = new Set(results.map((r) => r.code));
+    }
+    return this.knownCodes;
+  }
+
+  private async registerWithMarket(force = false) {
+    if (!force && Date.now() - this.lastRegister < REGISTER_EVERY_MS) return;
+    this.lastRegister = Date.now();
+    const market = await getServerByName(this.env.MARKET_ROOM, MARKET_ROOM);
+    await market.register(this.name);
+  }
+
+  override async onMessage(connection: Connection<SocketState>, raw: WSMessage) {
+    const parsed = parseClientMessage(raw);
+    if (!parsed.ok) {
+      this.send(connection, { type: "warning", msg: parsed.warning });
       return;
     }
-    let message: { type?: unknown; token?: unknown; topic?: unknown; timestamp?: unknown };
-    try {
-      message = JSON.parse(raw);
-    } catch {
-      this.send(connection, { type: "warning", msg: "malformed JSON" });
-      return;
-    }
-    if (!message || typeof message !== "object" || typeof message.type !== "string") {
-      this.send(connection, { type: "warning", msg: "message without type" });
-      return;
-    }
-    const state: ConnState = connection.state ?? { userId: null, topics: [] };
+    const message = parsed.message;
+    const state = this.state(connection);
     switch (message.type) {
       case "ping":
-        this.send(connection, { type: "pong", timestamp: typeof message.timestamp === "number" ? message.timestamp : Date.now() });
+        this.send(connection, { type: "pong", timestamp: message.timestamp });
         return;
       case "login": {
-        const user = typeof message.token === "string" ? await userForToken(this.env.DB, message.token) : null;
-        connection.setState({ ...state, userId: user?.id ?? null });
-        this.send(connection, { type: "login_result", code: user ? 1 : 0 });
+        const userId = await resolveSocketLogin(this.env, message.token);
+        connection.setState({ ...state, userId });
+        this.send(connection, { type: "login_result", code: userId ? 1 : 0 });
         return;
       }
       case "logout":
         connection.setState({ ...state, userId: null });
         return;
-      case "sub":
       case "unsub": {
-        const topic = typeof message.topic === "string" ? message.topic : "";
-        if (message.type === "unsub" && !state.topics.includes(topic)) {
-          this.send(connection, { type: "warning", msg: `not subscribed: ${topic.slice(0, 64)}` });
+        if (!(message.topic in state.topics)) {
+          this.send(connection, { type: "warning", msg: `not subscribed: ${message.topic}` });
           return;
         }
-        this.send(connection, { type: "warning", msg: `unknown topic: ${topic.slice(0, 64)}` });
+        const topics = { ...state.topics };
+        delete topics[message.topic];
+        connection.setState({ ...state, topics });
         return;
       }
-      default:
-        this.send(connection, { type: "warning", msg: `unknown message type: ${message.type.slice(0, 32)}` });
+      case "sub": {
+        const topic = message.topic;
+        const code = klineCode(topic);
+        const isUserTopic = (USER_TOPICS as readonly string[]).includes(topic);
+        if (topic !== "DAY_MARKET" && !isUserTopic && !(code && (await this.codes()).has(code))) {
+          this.send(connection, { type: "warning", msg: `unknown topic: ${topic}` });
+          return;
+        }
+        if (Object.keys(state.topics).length >= MAX_TOPICS && !(topic in state.topics)) {
+          this.send(connection, { type: "warning", msg: "too many topics" });
+          return;
+        }
+        const period: Period = code ? (message.period ?? DEFAULT_PERIOD) : DEFAULT_PERIOD;
+        connection.setState({ ...state, topics: { ...state.topics, [topic]: code ? period : "" } });
+        if (topic === "DAY_MARKET" || code) await this.registerWithMarket(true);
+        return;
+      }
     }
+  }
+
+  /** Called by MarketRoom once per tick. */
+  async receiveTick(tick: TickPayload) {
+    let dayMarket: string | null = null;
+    const klineFrames = new Map<string, string>();
+    let listeners = 0;
+    for (const connection of this.getConnections<SocketState>()) {
+      const topics = connection.state?.topics;
+      if (!topics) continue;
+      for (const [topic, period] of Object.entries(topics)) {
+        if (topic === "DAY_MARKET") {
+          dayMarket ??= JSON.stringify({ type: "DAY_MARKET", data: tick.stale ? tick.quotes.map((q) => ({ ...q, stale: true })) : tick.quotes });
+          connection.send(dayMarket);
+          listeners += 1;
+        } else if (period) {
+          const code = topic.slice(6);
+          const key = `${code}|${period}`;
+          let frame = klineFrames.get(key);
+          if (frame === undefined) {
+            const candle = tick.candles[code]?.[period as Period];
+            frame = candle ? JSON.stringify({ type: topic, data: { ...candle, period } }) : "";
+            klineFrames.set(key, frame);
+          }
+          if (frame) connection.send(frame);
+          listeners += 1;
+        }
+      }
+    }
+    if (listeners > 0) await this.registerWithMarket();
+    else {
+      const market = await getServerByName(this.env.MARKET_ROOM, MARKET_ROOM);
+      await market.unregister(this.name);
+    }
+    return listeners;
+  }
+
+  /** Per-user topics (FOREX_TRADE, FOREX_CLOSED, FOREX_FOLLOW_TRADE): only that user's sockets. */
+  async publishToUser(userId: number, topic: string, data: unknown) {
+    const frame = JSON.stringify({ type: topic, data });
+    let sent = 0;
+    for (const connection of this.getConnections<SocketState>()) {
+      const s = connection.state;
+      if (s?.userId === userId && topic in (s.topics ?? {})) {
+        connection.send(frame);
+        sent += 1;
+      }
+    }
+    return sent;
   }
 }

@@ -21,6 +21,8 @@ import {
 import { createCaptcha } from "~/services/codes.server";
 import { Limits, clientKey, hit } from "~/services/rate-limit.server";
 import { userProfile, walletBalances, todayProfit, companyInfo, basicInfo, areaList } from "~/services/account.server";
+import { candles, listCategories, listInstruments, marketQuotes, toTradeListItem } from "~/services/market.server";
+import { isPeriod } from "../../party/market/sim";
 
 type Handler = (request: Request, ctx: AppContext) => Promise<Response>;
 
@@ -135,6 +137,22 @@ const routes: Record<string, Partial<Record<"GET" | "POST", Handler>>> = {
       return ok(ctx, { profit: toDecimalString(profit.profit, 2), percent: profit.percent });
     },
   },
+  "/v2/api/forex/trade_list": {
+    GET: async (request, ctx) => {
+      const categoryId = Number(query(request).category_id) || null;
+      const [list, market] = await Promise.all([listInstruments(ctx), marketQuotes(ctx)]);
+      const items = list.filter((i) => !categoryId || i.categoryId === categoryId).map((i) => toTradeListItem(i, market.quotes.get(i.code)));
+      return ok(ctx, items);
+    },
+  },
+  "/v2/api/forex/getCategories": {
+    GET: async (_r, ctx) => {
+      const list = await listCategories(ctx);
+      return ok(ctx, list.map((c) => ({ Id: c.id, NameShowTrans: ctx.t(`categories.${c.key}`) })));
+    },
+  },
+  "/v2/api/forex/abbreviated_cache_kline": { GET: (r, c) => klineCall(r, c, true) },
+  "/v2/api/forex/kline": { GET: (r, c) => klineCall(r, c, false) },
   "/v2/api/main/wallet/getBalance": {
     GET: async (_r, ctx) => {
       const user = await ctx.user();
@@ -143,6 +161,18 @@ const routes: Record<string, Partial<Record<"GET" | "POST", Handler>>> = {
     },
   },
 };
+
+/** kline (forex_id, period) and the mini-chart history (abbreviated_cache_kline: 5min, last 4 hours). */
+async function klineCall(request: Request, ctx: AppContext, abbreviated: boolean) {
+  const q = query(request);
+  const id = Number(q.forex_id);
+  const period = abbreviated ? "5min" : (q.period ?? "5min");
+  if (!isPeriod(period)) return envelope(ApiCode.Error, ctx.t("errors.unknown_period"), null, 400);
+  const instrument = Number.isInteger(id) ? (await listInstruments(ctx)).find((i) => i.id === id) : undefined;
+  if (!instrument) return envelope(ApiCode.Error, ctx.t("errors.unknown_instrument"), null, 404);
+  const list = await candles(ctx, instrument.code, period, abbreviated ? 48 : 300);
+  return ok(ctx, abbreviated ? list.map((c) => ({ timestamp: c.timestamp, close: c.close })) : list);
+}
 
 /** send_email / send_sms: type 1 is a registration code; type 2 ("other") is a reset code, or the signed-in user's own code. */
 async function sendCodeCall(request: Request, ctx: AppContext, channel: "email" | "mobile") {

@@ -1,0 +1,119 @@
+import { SELF, env } from "cloudflare:test";
+import { describe, expect, it } from "vitest";
+import { ORIGIN, createUser, sessionFor } from "./helpers";
+
+async function api<T = unknown>(path: string) {
+  const res = await SELF.fetch(`${ORIGIN}${path}`, { headers: { host: "localhost", lang: "en" } });
+  return { status: res.status, body: (await res.json()) as { code: number; msg: string; data: T } };
+}
+
+async function openSocket() {
+  const res = await SELF.fetch(`${ORIGIN}/v2/ws`, { headers: { upgrade: "websocket", host: "localhost" } });
+  expect(res.status).toBe(101);
+  const ws = res.webSocket!;
+  ws.accept();
+  const inbox: Record<string, unknown>[] = [];
+  const waiters: (() => void)[] = [];
+  ws.addEventListener("message", (e) => {
+    inbox.push(JSON.parse(String(e.data)));
+    waiters.splice(0).forEach((w) => w());
+  });
+  const next = async (predicate: (m: Record<string, unknown>) => boolean, timeoutMs = 5000) => {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const i = inbox.findIndex(predicate);
+      if (i >= 0) return inbox.splice(i, 1)[0]!;
+      if (Date.now() > deadline) throw new Error(`no matching message; got ${JSON.stringify(inbox.slice(-3))}`);
+      await new Promise<void>((r) => {
+        waiters.push(r);
+        setTimeout(r, 200);
+      });
+    }
+  };
+  return { ws, next, send: (m: unknown) => ws.send(typeof m === "string" ? m : JSON.stringify(m)) };
+}
+
+describe("market data (JSON calls)", () => {
+  it("trade_list gives every instrument with the spec's fields and a live quote", async () => {
+    const { body } = await api<Record<string, unknown>[]>("/v2/api/forex/trade_list");
+    expect(body.code).toBe(1);
+    expect(body.data.length).toBeGreaterThanOrEqual(20);
+    const btc = body.data.find((i) => i.Code === "BTCUSDT")!;
+    expect(btc).toMatchObject({ ShowCode: "BTC/USDT", PricePrecision: 2, MarketStatus: 1, Status: 1 });
+    expect((btc.ForexQuotations as { Close: number }).Close).toBeGreaterThan(0);
+    expect(btc.HasForexMultiple).toEqual(expect.arrayContaining([{ Value: 10 }]));
+  });
+
+  it("getCategories names categories in the caller's language", async () => {
+    const { body } = await api<{ Id: number; NameShowTrans: string }[]>("/v2/api/forex/getCategories");
+    expect(body.data.map((c) => c.NameShowTrans)).toEqual(["Forex", "Metals", "Crypto", "Indices", "Energy"]);
+  });
+
+  it("kline gives 300 candles for every period, and refuses unknown periods and instruments", async () => {
+    for (const period of ["1min", "5min", "15min", "30min", "60min", "1day"]) {
+      const { body } = await api<{ timestamp: number; open: number; high: number; low: number; close: number; volume: number }[]>(`/v2/api/forex/kline?forex_id=1&period=${period}`);
+      expect(body.data.length, period).toBe(300);
+      expect(body.data[0]).toEqual({ timestamp: expect.any(Number), open: expect.any(Number), high: expect.any(Number), low: expect.any(Number), close: expect.any(Number), volume: expect.any(Number) });
+    }
+    expect((await api("/v2/api/forex/kline?forex_id=1&period=2min")).body.code).toBe(0);
+    expect((await api("/v2/api/forex/kline?forex_id=999&period=5min")).body.code).toBe(0);
+    expect((await api("/v2/api/forex/kline?forex_id=abc")).status).toBe(404);
+    const mini = await api<{ timestamp: number; close: number }[]>("/v2/api/forex/abbreviated_cache_kline?forex_id=1");
+    expect(mini.body.data.length).toBe(48);
+  });
+
+  it("a scripted price holds until released", async () => {
+    const set = await SELF.fetch(`${ORIGIN}/dev/market/price`, { method: "POST", headers: { host: "localhost", "content-type": "application/json" }, body: JSON.stringify({ code: "ETH/USDT", price: 3210.5 }) });
+    expect(set.status).toBe(200);
+    const { body } = await api<{ Code: string; ForexQuotations: { Close: number } }[]>("/v2/api/forex/trade_list");
+    expect(body.data.find((i) => i.Code === "ETHUSDT")!.ForexQuotations.Close).toBe(3210.5);
+    const bad = await SELF.fetch(`${ORIGIN}/dev/market/price`, { method: "POST", headers: { host: "localhost", "content-type": "application/json" }, body: JSON.stringify({ code: "NOPE", price: 1 }) });
+    expect(bad.status).toBe(404);
+    const release = await SELF.fetch(`${ORIGIN}/dev/market/price`, { method: "POST", headers: { host: "localhost", "content-type": "application/json" }, body: JSON.stringify({ code: "ETHUSDT", price: null }) });
+    expect(release.status).toBe(200);
+  });
+});
+
+describe("the /v2/ws socket (spec §4)", () => {
+  it("answers ping with pong, logs in with a session token, refuses a forged one", async () => {
+    const s = await openSocket();
+    s.send({ type: "ping", timestamp: 1700000000000 });
+    expect(await s.next((m) => m.type === "pong")).toEqual({ type: "pong", timestamp: 1700000000000 });
+    s.send({ type: "login", token: "forged" });
+    expect(await s.next((m) => m.type === "login_result")).toEqual({ type: "login_result", code: 0 });
+    const user = await createUser();
+    s.send({ type: "login", token: await sessionFor(user.id) });
+    expect(await s.next((m) => m.type === "login_result")).toEqual({ type: "login_result", code: 1 });
+    s.ws.close();
+  });
+
+  it("streams DAY_MARKET and KLINE candles of the subscribed period every second", async () => {
+    const s = await openSocket();
+    s.send({ type: "sub", topic: "DAY_MARKET" });
+    s.send({ type: "sub", topic: "KLINE.BTCUSDT", period: "1min" });
+    const day = (await s.next((m) => m.type === "DAY_MARKET", 8000)) as { data: { ShowCode: string; Close: number; MarketStatus: number }[] };
+    expect(day.data.length).toBeGreaterThanOrEqual(20);
+    expect(day.data[0]).toMatchObject({ Id: expect.any(Number), ShowCode: expect.any(String), Open: expect.any(Number), Close: expect.any(Number), High: expect.any(Number), Low: expect.any(Number), Change: expect.any(Number), Volume: expect.any(Number), MarketStatus: expect.any(Number), time: expect.any(Number) });
+    const kline = (await s.next((m) => m.type === "KLINE.BTCUSDT", 8000)) as { data: { period: string; timestamp: number } };
+    expect(kline.data.period).toBe("1min");
+    expect(kline.data.timestamp % 60_000).toBe(0);
+    s.ws.close();
+  });
+
+  it("warns about malformed frames, missing types, unknown topics and unsubscribing what was not subscribed, and keeps working", async () => {
+    const s = await openSocket();
+    for (const bad of ["not json", JSON.stringify({ topic: "x" }), JSON.stringify({ type: "sub", topic: "KLINE.NOPE" }), JSON.stringify({ type: "unsub", topic: "DAY_MARKET" }), "x".repeat(10_000), JSON.stringify({ type: "sub", topic: "KLINE.BTCUSDT", period: "7min" })]) {
+      s.send(bad);
+      expect((await s.next((m) => m.type === "warning")).msg).toEqual(expect.any(String));
+    }
+    s.send({ type: "ping", timestamp: 1 });
+    expect(await s.next((m) => m.type === "pong")).toEqual({ type: "pong", timestamp: 1 });
+    s.ws.close();
+  });
+
+  it("refuses a plain GET of /v2/ws", async () => {
+    const res = await SELF.fetch(`${ORIGIN}/v2/ws`, { headers: { host: "localhost" } });
+    expect(res.status).toBe(426);
+    void env;
+  });
+});
