@@ -18,6 +18,8 @@ import { messagesFor } from "~/i18n/i18n.server";
 import { I18nProvider } from "~/i18n/react";
 import { translateMessage } from "~/lib/messages";
 import { readFlash, type Flash } from "~/services/web.server";
+import { socketTicket } from "~/services/socket-auth.server";
+import { LiveProvider, StaleRefresher } from "~/components/live";
 import { readTheme, type Theme } from "~/services/preferences.server";
 import stylesHref from "~/styles/app.css";
 
@@ -42,6 +44,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     flash,
     isLocal: context.config.isLocal,
     user: user ? { uid: user.uid, email: user.email, mobile: user.mobile, isDemo: user.isDemo } : null,
+    socketTicket: user ? await context.token().then((token) => (token ? socketTicket(context.env, token) : null)) : null,
   };
   return data(body, { headers: clear ? { "Set-Cookie": clear, "Cache-Control": "private, no-store" } : { "Cache-Control": "private, no-store" } });
 }
@@ -104,6 +107,8 @@ export default function App() {
   return (
     <Document lang={root.htmlLang} dir={root.dir} theme={root.theme}>
       <I18nProvider lang={root.lang} messages={root.messages}>
+        <LiveProvider ticket={root.socketTicket}>
+        <StaleRefresher />
         <SkipLink />
         <div className={withTabs ? "app with-tabs" : "app"}>
           {withTabs ? <TabBar /> : null}
@@ -112,6 +117,7 @@ export default function App() {
           </main>
         </div>
         <Toast flash={root.flash} />
+        </LiveProvider>
       </I18nProvider>
     </Document>
   );

@@ -18,13 +18,12 @@ import { isCrossSiteWrite, withSecurityHeaders } from "~/lib/http.server";
 import { outboxMessages } from "~/services/notify.server";
 import { handleScriptedPrice } from "~/services/dev-market.server";
 
+import { LIVE_SHARDS, liveShardName } from "../party/names";
 export { MarketRoom } from "../party/market-room";
 export { LiveRoom } from "../party/live-room";
 
 const handleRemixRequest = createRequestHandler(remixBuild as unknown as ServerBuild);
 
-/** Sockets spread over LiveRoom shards; one shard until the fan-out needs more. */
-const LIVE_SHARDS = 1;
 
 async function fetch(request: Request, env: Env, ctx: ExecutionContext): Promise<Response> {
   const url = new URL(request.url);
@@ -32,7 +31,7 @@ async function fetch(request: Request, env: Env, ctx: ExecutionContext): Promise
     if (request.headers.get("upgrade")?.toLowerCase() !== "websocket") {
       return new Response("expected a WebSocket upgrade", { status: 426 });
     }
-    const shard = `live-${Math.floor(Math.random() * LIVE_SHARDS)}`;
+    const shard = liveShardName(Math.floor(Math.random() * LIVE_SHARDS));
     const room = await getServerByName(env.LIVE_ROOM, shard);
     return room.fetch(request);
   }

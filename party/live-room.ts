@@ -7,7 +7,7 @@
 import { Server, getServerByName, type Connection, type ConnectionContext, type WSMessage } from "partyserver";
 import { resolveSocketLogin } from "~/services/socket-auth.server";
 import { DEFAULT_PERIOD, type Period } from "./market/sim";
-import { MARKET_ROOM } from "./market-room";
+import { MARKET_ROOM } from "./names";
 import { USER_TOPICS, klineCode, parseClientMessage, type ServerMessage, type TickPayload } from "./protocol";
 
 interface SocketState {

@@ -9,8 +9,8 @@ import { Server, getServerByName } from "partyserver";
 import { PERIODS, SimMarket, isPeriod, type Candle, type Period, type Quote, type SimInstrument } from "./market/sim";
 import type { SessionKind } from "./market/time";
 import type { TickPayload } from "./protocol";
+import { MARKET_ROOM } from "./names";
 
-export const MARKET_ROOM = "main";
 const TICK_MS = 1000;
 const PERSIST_EVERY_MS = 10_000;
 /** With no shard listening for this long, the room stops its clock (it catches up on the next read). */

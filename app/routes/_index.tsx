@@ -1,28 +1,39 @@
-/** Home (spec §2): header, balance card when signed in, featured instruments, shortcuts, list by category. */
+/** Home (spec §2): header, balance card when signed in, featured instruments with mini charts, shortcuts, list by category. */
 import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
-import { Link, useLoaderData } from "@remix-run/react";
+import { Link, useLoaderData, useNavigation } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { BellIcon, ChatIcon, GlobeIcon, SearchIcon, WalletIcon, GiftIcon, TradeIcon } from "~/components/icons";
+import { Sparkline } from "~/components/charts";
+import { BellIcon, ChatIcon, GiftIcon, GlobeIcon, SearchIcon, TradeIcon, WalletIcon } from "~/components/icons";
 import { EmptyState } from "~/components/layout";
+import { ConnectionBadge, useQuotes } from "~/components/live";
+import { ChangeBadge, InstrumentRow, LivePrice, SkeletonRows } from "~/components/market";
 import { Money } from "~/components/money";
+import { direction } from "~/lib/format";
 import { balances, todayProfit } from "~/services/account.server";
-import { listCategories, listInstruments } from "~/services/market.server";
+import { listCategories, listInstruments, marketQuotes, miniCharts } from "~/services/market.server";
 import { useRootData } from "~/root";
+
+const FEATURED = 4;
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const url = new URL(request.url);
   const user = await context.user();
-  const [cats, list, b, profit] = await Promise.all([
+  const [cats, list, market, b, profit] = await Promise.all([
     listCategories(context),
     listInstruments(context),
+    marketQuotes(context),
     user ? balances(context, user.id) : null,
     user ? todayProfit(context, user.id) : null,
   ]);
-  const category = Number(url.searchParams.get("category")) || null;
+  const requested = Number(url.searchParams.get("category")) || null;
+  const category = cats.some((c) => c.id === requested) ? requested : null;
+  const featured = list.slice(0, FEATURED).map((i) => ({ id: i.id, code: i.code, showCode: i.showCode, pricePrecision: i.pricePrecision }));
   return {
     categories: cats,
-    featured: list.slice(0, 4),
-    instruments: category ? list.filter((i) => i.categoryId === category) : list,
+    featured,
+    charts: await miniCharts(context, featured.map((f) => f.code)),
+    instruments: (category ? list.filter((i) => i.categoryId === category) : list).map((i) => ({ id: i.id, code: i.code, showCode: i.showCode, pricePrecision: i.pricePrecision })),
+    quotes: [...market.quotes.values()],
     category,
     assets: b && profit ? { total: b.total, profit: profit.profit, percent: profit.percent } : null,
   };
@@ -32,8 +43,11 @@ export default function Home() {
   const { t } = useTranslation();
   const data = useLoaderData<typeof loader>();
   const root = useRootData();
+  const navigation = useNavigation();
+  const quotes = useQuotes(data.quotes);
   const user = root?.user;
   const locale = root?.locale ?? "en-US";
+  const switchingCategory = navigation.state === "loading" && navigation.location.pathname === "/";
   return (
     <div className="page home">
       <header className="home-header">
@@ -52,6 +66,7 @@ export default function Home() {
           )}
         </div>
         <div className="header-actions">
+          <ConnectionBadge />
           <Link to="/mine/chat" className="icon-button" aria-label={t("home.customer_service")}>
             <ChatIcon />
           </Link>
@@ -94,14 +109,21 @@ export default function Home() {
           {t("home.featured")}
         </h2>
         <ul className="featured">
-          {data.featured.map((i) => (
-            <li key={i.id}>
-              <Link to={`/trade?code=${encodeURIComponent(i.code)}`} className="card featured-card">
-                <span className="symbol">{i.showCode}</span>
-                <span className="price num muted">—</span>
-              </Link>
-            </li>
-          ))}
+          {data.featured.map((i) => {
+            const q = quotes.get(i.code);
+            const points = [...(data.charts[i.code] ?? [])];
+            if (q && points.length) points[points.length - 1] = q.Close;
+            return (
+              <li key={i.id}>
+                <Link to={`/trade?code=${encodeURIComponent(i.code)}`} className="card featured-card">
+                  <span className="symbol">{i.showCode}</span>
+                  <LivePrice value={q?.Close} precision={i.pricePrecision} locale={locale} className="featured-price" />
+                  <ChangeBadge quote={q} locale={locale} />
+                  <Sparkline points={points} trend={q ? direction(q.Change) : "flat"} label={t("home.chart_label", { symbol: i.showCode })} />
+                </Link>
+              </li>
+            );
+          })}
         </ul>
       </section>
 
@@ -124,7 +146,7 @@ export default function Home() {
         </Link>
       </nav>
 
-      <section aria-labelledby="markets-title">
+      <section aria-labelledby="markets-title" className="markets">
         <h2 id="markets-title" className="section-title">
           {t("home.markets")}
         </h2>
@@ -138,16 +160,20 @@ export default function Home() {
             );
           })}
         </nav>
-        {data.instruments.length === 0 ? (
+        <div className="list-head muted small" aria-hidden="true">
+          <span>{t("market.pair")}</span>
+          <span>{t("market.price")}</span>
+          <span>{t("market.change")}</span>
+        </div>
+        {switchingCategory ? (
+          <SkeletonRows count={10} />
+        ) : data.instruments.length === 0 ? (
           <EmptyState title={t("common.no_data")} />
         ) : (
           <ul className="instrument-list">
             {data.instruments.map((i) => (
               <li key={i.id}>
-                <Link to={`/trade?code=${encodeURIComponent(i.code)}`} className="instrument-row">
-                  <span className="symbol">{i.showCode}</span>
-                  <span className="price num muted">—</span>
-                </Link>
+                <InstrumentRow instrument={i} quote={quotes.get(i.code)} locale={locale} to={`/trade?code=${encodeURIComponent(i.code)}`} />
               </li>
             ))}
           </ul>

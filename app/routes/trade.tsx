@@ -1,63 +1,181 @@
-/** Trade (spec §2): instrument header, drawer list, period bar. Live prices and the chart come with the live-market issue. */
-import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
+/**
+ * Trade (spec §2): contract / future tabs, header with the live price and change (or the closed
+ * label), a drawer listing every instrument, the period bar, and the candlestick chart. Without
+ * JavaScript the same candles render as an SVG and the period bar is plain links.
+ */
+import { data, type LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { Link, useLoaderData } from "@remix-run/react";
+import { lazy, Suspense, useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
+import { CandleSvg } from "~/components/charts";
 import { EmptyState } from "~/components/layout";
-import { listInstruments } from "~/services/market.server";
+import { ConnectionBadge, useCandles, useQuotes } from "~/components/live";
+import { ChangeBadge, InstrumentRow, LivePrice } from "~/components/market";
+import { useHydrated } from "~/components/forms";
+import { formatPrice, formatVolume } from "~/lib/format";
+import { candles, listInstruments, marketQuotes } from "~/services/market.server";
+import { readCookie } from "~/services/preferences.server";
+import { useRootData } from "~/root";
+import { DEFAULT_PERIOD, isPeriod, type Period } from "../../party/market/sim";
 
-export const PERIODS = [
+const CandleChart = lazy(() => import("~/components/candle-chart.client"));
+
+export const PERIOD_TABS: { key: Period; label: string }[] = [
   { key: "1min", label: "1M" },
   { key: "5min", label: "5M" },
   { key: "15min", label: "15M" },
   { key: "30min", label: "30M" },
   { key: "60min", label: "1H" },
   { key: "1day", label: "1D" },
-] as const;
+];
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const url = new URL(request.url);
   const list = await listInstruments(context);
-  const current = list.find((i) => i.code === url.searchParams.get("code")) ?? list[0] ?? null;
-  const period = PERIODS.find((p) => p.key === url.searchParams.get("period"))?.key ?? "5min";
-  return { instruments: list, current, period };
+  const wanted = url.searchParams.get("code") ?? readCookie(request, "trade_code");
+  const found = wanted ? list.find((i) => i.code === wanted) : undefined;
+  const current = found ?? list[0] ?? null;
+  const periodParam = url.searchParams.get("period");
+  const period: Period = isPeriod(periodParam) ? periodParam : DEFAULT_PERIOD;
+  const tab = url.searchParams.get("tab") === "future" ? "future" : "contract";
+  const notices: string[] = [];
+  if (url.searchParams.get("code") && !found) notices.push("errors.unknown_instrument");
+  if (periodParam && !isPeriod(periodParam)) notices.push("errors.unknown_period");
+  const [market, history] = await Promise.all([marketQuotes(context), current ? candles(context, current.code, period, 300) : []]);
+  const body = {
+    instruments: list.map((i) => ({ id: i.id, code: i.code, showCode: i.showCode, pricePrecision: i.pricePrecision })),
+    current: current ? { id: current.id, code: current.code, showCode: current.showCode, pricePrecision: current.pricePrecision } : null,
+    period,
+    tab,
+    candles: history,
+    quotes: [...market.quotes.values()],
+    notices,
+  };
+  const headers: HeadersInit = found ? { "Set-Cookie": `trade_code=${encodeURIComponent(found.code)}; Path=/; Max-Age=31536000; SameSite=Lax; Secure` } : {};
+  return data(body, { headers });
+}
+
+function ChartArea({ candles: initial, code, period, precision, locale, label }: { candles: ReturnType<typeof useLoaderData<typeof loader>>["candles"]; code: string; period: Period; precision: number; locale: string; label: string }) {
+  const hydrated = useHydrated();
+  const live = useCandles(code, period, initial);
+  const [showSvg, setShowSvg] = useState(true);
+  useEffect(() => setShowSvg(!hydrated), [hydrated]);
+  const withDate = period === "1day";
+  const svg = <CandleSvg candles={live} precision={precision} locale={locale} label={label} withDate={withDate} />;
+  if (live.length === 0) return <EmptyState title={"—"} />;
+  return (
+    <div className="chart">
+      {showSvg ? svg : <Suspense fallback={svg}>
+          <CandleChart candles={live} precision={precision} locale={locale} withDate={withDate} label={label} />
+        </Suspense>}
+    </div>
+  );
 }
 
 export default function Trade() {
   const { t } = useTranslation();
-  const { instruments, current, period } = useLoaderData<typeof loader>();
-  if (!current) return <EmptyState title={t("common.no_data")} />;
+  const d = useLoaderData<typeof loader>();
+  const root = useRootData();
+  const locale = root?.locale ?? "en-US";
+  const quotes = useQuotes(d.quotes);
+  if (!d.current) return <EmptyState title={t("common.no_data")} />;
+  const current = d.current;
+  const quote = quotes.get(current.code);
+  const open = quote?.MarketStatus === 1;
+  const base = `/trade?code=${encodeURIComponent(current.code)}`;
+  const loginFirst = !root?.user;
   return (
     <div className="page trade">
       <nav className="segmented" aria-label={t("trade.mode")}>
-        <span className="active" aria-current="page">
+        <Link to={`${base}&period=${d.period}`} replace aria-current={d.tab === "contract" ? "page" : undefined} className={d.tab === "contract" ? "active" : ""}>
           {t("trade.contract")}
-        </span>
-        <span>{t("trade.future")}</span>
+        </Link>
+        <Link to={`${base}&period=${d.period}&tab=future`} replace aria-current={d.tab === "future" ? "page" : undefined} className={d.tab === "future" ? "active" : ""}>
+          {t("trade.future")}
+        </Link>
       </nav>
+      {d.notices.map((n) => (
+        <p key={n} className="notice warn" role="alert">
+          {t(n)}
+        </p>
+      ))}
       <header className="trade-header">
         <details className="drawer">
-          <summary>{current.showCode}</summary>
-          <ul className="instrument-list">
-            {instruments.map((i) => (
+          <summary aria-label={t("trade.instruments")}>
+            <span className="symbol">{current.showCode}</span>
+          </summary>
+          <ul className="instrument-list drawer-list">
+            {d.instruments.map((i) => (
               <li key={i.id}>
-                <Link to={`/trade?code=${encodeURIComponent(i.code)}&period=${period}`} className="instrument-row" aria-current={i.id === current.id ? "true" : undefined}>
-                  <span className="symbol">{i.showCode}</span>
-                  <span className="price num muted">—</span>
-                </Link>
+                <InstrumentRow instrument={i} quote={quotes.get(i.code)} locale={locale} to={`/trade?code=${encodeURIComponent(i.code)}&period=${d.period}${d.tab === "future" ? "&tab=future" : ""}`} />
               </li>
             ))}
           </ul>
         </details>
-        <span className="price num muted">—</span>
+        <div className="trade-quote">
+          <LivePrice value={quote?.Close} precision={current.pricePrecision} locale={locale} className="headline-price" />
+          <ChangeBadge quote={quote} locale={locale} />
+        </div>
+        <ConnectionBadge />
       </header>
       <nav className="period-bar" aria-label={t("trade.period")}>
-        {PERIODS.map((p) => (
-          <Link key={p.key} to={`/trade?code=${encodeURIComponent(current.code)}&period=${p.key}`} replace preventScrollReset aria-current={p.key === period ? "page" : undefined} className={p.key === period ? "chip active" : "chip"}>
+        {PERIOD_TABS.map((p) => (
+          <Link key={p.key} to={`${base}&period=${p.key}${d.tab === "future" ? "&tab=future" : ""}`} replace preventScrollReset aria-current={p.key === d.period ? "page" : undefined} className={p.key === d.period ? "chip active" : "chip"}>
             {p.label}
           </Link>
         ))}
       </nav>
-      <EmptyState title={t("trade.no_market_data")} />
+      <ChartArea key={`${current.code}-${d.period}`} candles={d.candles} code={current.code} period={d.period} precision={current.pricePrecision} locale={locale} label={t("trade.chart_label", { symbol: current.showCode })} />
+      {d.tab === "future" ? (
+        <section className="card" aria-label={t("trade.future")}>
+          <dl className="stats">
+            <div><dt>{t("market.open")}</dt><dd className="num">{quote ? formatPrice(quote.Open, current.pricePrecision, locale) : "—"}</dd></div>
+            <div><dt>{t("market.close")}</dt><dd className="num">{quote ? formatPrice(quote.Close, current.pricePrecision, locale) : "—"}</dd></div>
+            <div><dt>{t("market.low")}</dt><dd className="num">{quote ? formatPrice(quote.Low, current.pricePrecision, locale) : "—"}</dd></div>
+            <div><dt>{t("market.high")}</dt><dd className="num">{quote ? formatPrice(quote.High, current.pricePrecision, locale) : "—"}</dd></div>
+          </dl>
+          {open ? (
+            <div className="tiles trade-buttons">
+              {loginFirst ? (
+                <>
+                  <Link className="button buy" to={`/login?from=${encodeURIComponent(`${base}&tab=future`)}`}>{t("trade.buy_up")}</Link>
+                  <Link className="button sell" to={`/login?from=${encodeURIComponent(`${base}&tab=future`)}`}>{t("trade.buy_down")}</Link>
+                </>
+              ) : (
+                <>
+                  <button type="button" className="button buy" disabled>{t("trade.buy_up")}</button>
+                  <button type="button" className="button sell" disabled>{t("trade.buy_down")}</button>
+                </>
+              )}
+            </div>
+          ) : (
+            <p className="closed-note" role="status">{t("trade.market_closed")}</p>
+          )}
+        </section>
+      ) : (
+        <section className="card" aria-label={t("trade.contract")}>
+          <dl className="stats">
+            <div><dt>{t("market.high")}</dt><dd className="num">{quote ? formatPrice(quote.High, current.pricePrecision, locale) : "—"}</dd></div>
+            <div><dt>{t("market.low")}</dt><dd className="num">{quote ? formatPrice(quote.Low, current.pricePrecision, locale) : "—"}</dd></div>
+            <div><dt>{t("market.volume")}</dt><dd className="num">{quote ? formatVolume(quote.Volume, locale) : "—"}</dd></div>
+          </dl>
+          {!open ? <p className="closed-note" role="status">{t("trade.market_closed")}</p> : null}
+          <div className="tiles trade-buttons">
+            {open && loginFirst ? (
+              <>
+                <Link className="button buy" to={`/login?from=${encodeURIComponent(base)}`}>{t("trade.buy")}</Link>
+                <Link className="button sell" to={`/login?from=${encodeURIComponent(base)}`}>{t("trade.sell")}</Link>
+              </>
+            ) : (
+              <>
+                <button type="button" className="button buy" disabled>{t("trade.buy")}</button>
+                <button type="button" className="button sell" disabled>{t("trade.sell")}</button>
+              </>
+            )}
+          </div>
+          {open && !loginFirst ? <p className="muted small">{t("trade.orders_soon")}</p> : null}
+        </section>
+      )}
     </div>
   );
 }

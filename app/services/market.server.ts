@@ -5,9 +5,8 @@
 import { asc } from "drizzle-orm";
 import type { AppContext } from "~/context.server";
 import { categories, instruments } from "~/db/schema";
-import { MARKET_ROOM } from "../../party/market-room";
+import { MARKET_ROOM } from "../../party/names";
 import { isPeriod, type Candle, type Period, type Quote } from "../../party/market/sim";
-import { getServerByName } from "partyserver";
 
 export async function listCategories(ctx: AppContext) {
   return ctx.db.select({ id: categories.id, key: categories.key, name: categories.name }).from(categories).orderBy(asc(categories.sort), asc(categories.id));
@@ -37,8 +36,9 @@ export async function listInstruments(ctx: AppContext) {
 
 export type InstrumentInfo = Awaited<ReturnType<typeof listInstruments>>[number];
 
+/** The market room's stub through the binding (rooms are addressed by name; see party/names.ts). */
 async function room(ctx: AppContext) {
-  return getServerByName(ctx.env.MARKET_ROOM, MARKET_ROOM);
+  return ctx.env.MARKET_ROOM.get(ctx.env.MARKET_ROOM.idFromName(MARKET_ROOM));
 }
 
 /** Current quotes by instrument code; an empty map (and stale) when the market room cannot answer. */

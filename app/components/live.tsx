@@ -1,0 +1,111 @@
+/**
+ * Live data in React. The root owns one LiveClient for the whole visit (created after
+ * hydration); pages render their loader snapshot and these hooks only update it. When the feed
+ * is stale or the socket is down for a while, the page's data is refreshed periodically.
+ */
+import { useRevalidator } from "@remix-run/react";
+import { createContext, useContext, useEffect, useRef, useState, type ReactNode } from "react";
+import { useTranslation } from "react-i18next";
+import type { LiveClient, LiveStatus } from "~/lib/live-client";
+import type { Candle, Quote } from "../../party/market/sim";
+
+const LiveContext = createContext<{ client: LiveClient | null; status: LiveStatus }>({ client: null, status: "connecting" });
+
+export function LiveProvider({ ticket, children }: { ticket: string | null; children: ReactNode }) {
+  const [client, setClient] = useState<LiveClient | null>(null);
+  const [status, setStatus] = useState<LiveStatus>("connecting");
+  const ticketRef = useRef(ticket);
+  ticketRef.current = ticket;
+  useEffect(() => {
+    let live: LiveClient | null = null;
+    let off: (() => void) | undefined;
+    let cancelled = false;
+    void import("~/lib/live-client").then(({ LiveClient }) => {
+      if (cancelled) return;
+      live = new LiveClient(ticketRef.current);
+      off = live.onStatus(setStatus);
+      setClient(live);
+    });
+    return () => {
+      cancelled = true;
+      off?.();
+      live?.close();
+    };
+  }, []);
+  useEffect(() => client?.setTicket(ticket), [client, ticket]);
+  return <LiveContext.Provider value={{ client, status }}>{children}</LiveContext.Provider>;
+}
+
+export function useLiveStatus() {
+  return useContext(LiveContext).status;
+}
+
+/** Quotes by code: the loader's snapshot, then every DAY_MARKET tick. */
+export function useQuotes(initial: Quote[]): Map<string, Quote> {
+  const { client } = useContext(LiveContext);
+  const [quotes, setQuotes] = useState(() => new Map(initial.map((q) => [q.Code, q])));
+  useEffect(() => setQuotes(new Map(initial.map((q) => [q.Code, q]))), [initial]);
+  useEffect(() => {
+    if (!client) return;
+    return client.subscribe("DAY_MARKET", (data) => {
+      if (!Array.isArray(data)) return;
+      setQuotes(new Map((data as Quote[]).map((q) => [q.Code, q])));
+    });
+  }, [client]);
+  return quotes;
+}
+
+/** Live candles of one instrument and period, merged into the loader's history. */
+export function useCandles(code: string, period: string, initial: Candle[]): Candle[] {
+  const { client } = useContext(LiveContext);
+  const [list, setList] = useState(initial);
+  useEffect(() => setList(initial), [initial]);
+  useEffect(() => {
+    if (!client) return;
+    return client.subscribe(
+      `KLINE.${code}`,
+      (data) => {
+        const c = data as Candle & { period?: string };
+        if (!c || typeof c.timestamp !== "number" || (c.period && c.period !== period)) return;
+        setList((prev) => {
+          const last = prev[prev.length - 1];
+          const candle = { timestamp: c.timestamp, open: c.open, high: c.high, low: c.low, close: c.close, volume: c.volume };
+          if (last && last.timestamp === c.timestamp) return [...prev.slice(0, -1), candle];
+          if (!last || c.timestamp > last.timestamp) return [...prev.slice(-499), candle];
+          return prev;
+        });
+      },
+      period,
+    );
+  }, [client, code, period]);
+  return list;
+}
+
+/** Refreshes the page's loader data every 15 s while live data is not flowing. */
+export function StaleRefresher() {
+  const status = useLiveStatus();
+  const revalidator = useRevalidator();
+  useEffect(() => {
+    if (status === "live" || status === "connecting") return;
+    const timer = setInterval(() => {
+      if (revalidator.state === "idle") revalidator.revalidate();
+    }, 15_000);
+    return () => clearInterval(timer);
+  }, [status, revalidator]);
+  return null;
+}
+
+/** The connection badge: live / reconnecting / stale (nothing before JavaScript runs). */
+export function ConnectionBadge() {
+  const { t } = useTranslation();
+  const status = useLiveStatus();
+  const { client } = useContext(LiveContext);
+  if (!client) return null;
+  const label = status === "live" ? t("live.live") : status === "stale" ? t("live.stale") : t("live.reconnecting");
+  return (
+    <span className={`badge badge-${status === "connecting" ? "reconnecting" : status}`} role="status" aria-live="polite" data-status={status}>
+      <span className="dot" aria-hidden="true" />
+      {label}
+    </span>
+  );
+}

@@ -1,0 +1,73 @@
+/** Market rows and cards shared by the home, trade and search screens. */
+import { Link } from "@remix-run/react";
+import { useEffect, useRef } from "react";
+import { useTranslation } from "react-i18next";
+import { direction, formatChange, formatPrice } from "~/lib/format";
+import type { Quote } from "../../party/market/sim";
+
+/** A price that flashes its up/down colour when it changes (no layout shift). */
+export function LivePrice({ value, precision, locale, className = "" }: { value: number | undefined; precision: number; locale: string; className?: string }) {
+  const ref = useRef<HTMLSpanElement>(null);
+  const previous = useRef(value);
+  useEffect(() => {
+    const el = ref.current;
+    if (!el || value === undefined || previous.current === undefined || value === previous.current) {
+      previous.current = value;
+      return;
+    }
+    const cls = value > previous.current ? "flash-up" : "flash-down";
+    previous.current = value;
+    el.classList.remove("flash-up", "flash-down");
+    void el.offsetWidth;
+    el.classList.add(cls);
+  }, [value]);
+  return (
+    <span ref={ref} className={`num price ${className}`}>
+      {value === undefined ? "—" : formatPrice(value, precision, locale)}
+    </span>
+  );
+}
+
+export function ChangeBadge({ quote, locale }: { quote: Quote | undefined; locale: string }) {
+  const { t } = useTranslation();
+  if (!quote) return <span className="change muted">—</span>;
+  if (quote.MarketStatus !== 1) return <span className="change closed">{t("market.closed")}</span>;
+  const dir = direction(quote.Change);
+  return (
+    <span className={`change num ${dir}`}>
+      <span aria-hidden="true">{dir === "up" ? "▲" : dir === "down" ? "▼" : ""}</span>
+      {formatChange(quote.Change, locale)}
+    </span>
+  );
+}
+
+export interface RowInstrument {
+  id: number;
+  code: string;
+  showCode: string;
+  pricePrecision: number;
+}
+
+export function InstrumentRow({ instrument, quote, locale, to }: { instrument: RowInstrument; quote: Quote | undefined; locale: string; to: string }) {
+  return (
+    <Link to={to} className="instrument-row" prefetch="intent">
+      <span className="symbol">{instrument.showCode}</span>
+      <LivePrice value={quote?.Close} precision={instrument.pricePrecision} locale={locale} />
+      <ChangeBadge quote={quote} locale={locale} />
+    </Link>
+  );
+}
+
+export function SkeletonRows({ count = 10 }: { count?: number }) {
+  return (
+    <ul className="instrument-list skeleton" aria-hidden="true">
+      {Array.from({ length: count }, (_, i) => (
+        <li key={i} className="instrument-row">
+          <span className="bone w40" />
+          <span className="bone w25" />
+          <span className="bone w15" />
+        </li>
+      ))}
+    </ul>
+  );
+}

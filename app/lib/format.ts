@@ -1,0 +1,34 @@
+/** Display helpers for market numbers (shared by server rendering and live updates). */
+
+/** A price at its instrument's precision (exact decimal digits, locale grouping). */
+export function formatPrice(value: number, precision: number, locale: string): string {
+  if (!Number.isFinite(value)) return "—";
+  return new Intl.NumberFormat(locale, { minimumFractionDigits: precision, maximumFractionDigits: precision }).format(value);
+}
+
+/** A percentage change with its sign, e.g. "+1.25%" / "−0.40%". */
+export function formatChange(change: number, locale: string): string {
+  const text = new Intl.NumberFormat(locale, { minimumFractionDigits: 2, maximumFractionDigits: 2, signDisplay: "exceptZero" }).format(change);
+  return `${text}%`;
+}
+
+export function formatVolume(value: number, locale: string): string {
+  return new Intl.NumberFormat(locale, { notation: "compact", maximumFractionDigits: 2 }).format(value);
+}
+
+const nyFormatters = new Map<string, Intl.DateTimeFormat>();
+
+/** A candle time in New York (the spec's chart time zone). */
+export function formatNyTime(timestamp: number, locale: string, withDate: boolean): string {
+  const key = `${locale}|${withDate}`;
+  let f = nyFormatters.get(key);
+  if (!f) {
+    f = new Intl.DateTimeFormat(locale, withDate ? { timeZone: "America/New_York", month: "2-digit", day: "2-digit" } : { timeZone: "America/New_York", hour: "2-digit", minute: "2-digit", hourCycle: "h23" });
+    nyFormatters.set(key, f);
+  }
+  return f.format(timestamp);
+}
+
+export function direction(change: number): "up" | "down" | "flat" {
+  return change > 0 ? "up" : change < 0 ? "down" : "flat";
+}

@@ -1,0 +1,10 @@
+import { chromium } from "@playwright/test";
+const [,, url, out, w = "390", h = "844", wait = "2500", js = "1"] = process.argv;
+const browser = await chromium.launch({ executablePath: "/usr/bin/chromium", args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking"] });
+const ctx = await browser.newContext({ viewport: { width: +w, height: +h }, javaScriptEnabled: js === "1", extraHTTPHeaders: { "accept-language": "en-US" } });
+const page = await ctx.newPage();
+page.on("console", (m) => { if (m.type() === "error" || m.type() === "warning") console.log("console:", m.type(), m.text()); });
+await page.goto(url);
+await page.waitForTimeout(+wait);
+await page.screenshot({ path: out, fullPage: false });
+await browser.close();
