@@ -1,0 +1,78 @@
+import { isMarketOpen } from "../../party/market/time";
+import { expect, test } from "./fixtures";
+
+test.describe("live market", () => {
+  test("home shows prices for every instrument, and with JavaScript they move within 2 seconds", async ({ page }, info) => {
+    await page.goto("/");
+    const featured = page.locator(".featured-card").filter({ hasText: "BTC/USDT" }).locator(".price");
+    await expect(featured).toHaveText(/^\d{1,3}(,\d{3})*\.\d{2}$/);
+    const rows = page.locator(".instrument-list .instrument-row");
+    expect(await rows.count()).toBeGreaterThanOrEqual(20);
+    await expect(rows.first().locator(".price")).not.toHaveText("—");
+    if (info.project.name === "mobile-nojs") return;
+    await expect(page.getByRole("status").filter({ hasText: "Live" })).toBeVisible({ timeout: 7000 });
+    const first = await featured.textContent();
+    await expect(featured).not.toHaveText(first!, { timeout: 4000 });
+  });
+
+  test("category tabs filter, and tapping the active tab again clears the filter", async ({ page }) => {
+    await page.goto("/");
+    await page.getByRole("link", { name: "Crypto" }).click();
+    await expect(page).toHaveURL(/category=3/);
+    await expect(page.locator(".instrument-list .instrument-row")).toHaveCount(5);
+    await page.getByRole("link", { name: "Crypto" }).click();
+    await expect(page).toHaveURL(/\/$/);
+    expect(await page.locator(".instrument-list .instrument-row").count()).toBeGreaterThanOrEqual(20);
+  });
+
+  test("tapping an instrument opens it on the trade screen with its candles for every period", async ({ page }, info) => {
+    await page.goto("/");
+    await page.locator(".instrument-list").getByRole("link", { name: /ETH\/USDT/ }).click();
+    await expect(page).toHaveURL(/\/trade\?code=ETHUSDT/);
+    await expect(page.locator(".trade-header summary .symbol")).toHaveText("ETH/USDT");
+    for (const label of ["1M", "5M", "15M", "30M", "1H", "1D"]) {
+      await page.getByRole("navigation", { name: "Chart period" }).getByRole("link", { name: label, exact: true }).click();
+      await expect(page.getByRole("navigation", { name: "Chart period" }).getByRole("link", { name: label, exact: true })).toHaveAttribute("aria-current", "page");
+      if (info.project.name === "mobile-nojs") {
+        expect(await page.locator("svg.candle-svg rect").count()).toBeGreaterThanOrEqual(50);
+      } else {
+        await expect(page.locator(".chart canvas")).toBeVisible();
+      }
+    }
+  });
+
+  test("a forex pair follows New York trading hours: closed on weekends with trade buttons disabled", async ({ page }) => {
+    await page.goto("/trade?code=EURUSD");
+    const buy = page.getByRole("button", { name: "Buy", exact: true }).or(page.getByRole("link", { name: "Buy", exact: true }));
+    if (!isMarketOpen("fx", Date.now())) {
+      await expect(page.locator(".trade-quote").getByText("Closed")).toBeVisible();
+      await expect(page.getByText("This market is closed")).toBeVisible();
+      await expect(page.getByRole("button", { name: "Buy", exact: true })).toBeDisabled();
+      await expect(page.getByRole("button", { name: "Sell", exact: true })).toBeDisabled();
+      await page.goto("/trade?code=EURUSD&tab=future");
+      await expect(page.getByRole("link", { name: "Buy up" })).toHaveCount(0);
+    } else {
+      await expect(page.locator(".trade-quote .change")).toHaveText(/%/);
+      await expect(buy).toBeVisible();
+    }
+    // crypto trades around the clock
+    await page.goto("/trade?code=BTCUSDT");
+    await expect(page.locator(".trade-quote .change")).toHaveText(/%/);
+  });
+
+  test("bad instrument or period in the URL: a clear notice and a working page", async ({ page }) => {
+    await page.goto("/trade?code=NOPE&period=7min");
+    await expect(page.getByRole("alert").filter({ hasText: "instrument doesn't exist" })).toBeVisible();
+    await expect(page.getByRole("alert").filter({ hasText: "chart period doesn't exist" })).toBeVisible();
+    await expect(page.getByRole("navigation", { name: "Chart period" }).getByRole("link", { name: "5M", exact: true })).toHaveAttribute("aria-current", "page");
+  });
+
+  test("search finds a pair and opens it", async ({ page }) => {
+    await page.goto("/product?q=eur");
+    const result = page.locator(".instrument-list").getByRole("link", { name: /EUR\/USD/ });
+    await expect(result).toBeVisible();
+    await expect(page.locator(".instrument-list").getByRole("link", { name: /BTC\/USDT/ })).toHaveCount(0);
+    await result.click();
+    await expect(page).toHaveURL(/\/trade\?code=EURUSD/);
+  });
+});
