@@ -20,6 +20,7 @@ export default defineConfig(async () => {
     test: {
       include: ["tests/integration/**/*.test.ts"],
       setupFiles: ["./tests/integration/setup.ts"],
+      globalSetup: ["./tests/integration/global-setup.ts"],
       deps: { optimizer: { ssr: { enabled: true, include: ["@remix-run/cloudflare"] } } },
       testTimeout: 30_000,
     },

@@ -9,6 +9,7 @@ import { Server, getServerByName } from "partyserver";
 import { PERIODS, SimMarket, isPeriod, type Candle, type Period, type Quote, type SimInstrument } from "./market/sim";
 import type { SessionKind } from "./market/time";
 import type { TickPayload } from "./protocol";
+import { BinanceFeed, SpecProtocolFeed, type Connect, type UpstreamFeed } from "./market/feeds";
 import { MARKET_ROOM } from "./names";
 
 const TICK_MS = 1000;
@@ -29,6 +30,20 @@ interface InstrumentRow {
   kind: SessionKind;
 }
 
+/** Outgoing WebSocket from workerd: fetch with Upgrade, listeners attached before accept(). */
+const workerdConnect: Connect = async (url, on) => {
+  const response = await fetch(url.replace(/^ws(s?):/, "http$1:"), { headers: { Upgrade: "websocket" } });
+  const ws = response.webSocket;
+  if (!ws) throw new Error(`upstream answered ${response.status}`);
+  ws.addEventListener("message", (e) => on.message(e.data));
+  ws.addEventListener("close", () => on.close());
+  ws.addEventListener("error", () => on.close());
+  ws.accept();
+  return ws;
+};
+
+export type FeedKind = "sim" | "upstream" | "binance";
+
 export interface MarketSnapshot {
   time: number;
   stale: boolean;
@@ -39,6 +54,7 @@ export class MarketRoom extends Server<Env> {
   static override options = { hibernate: true };
 
   private sim: SimMarket | null = null;
+  private feed: UpstreamFeed | null = null;
   private init: Promise<SimMarket> | null = null;
   private shards = new Map<string, number>();
   private lastPersist = 0;
@@ -114,15 +130,50 @@ export class MarketRoom extends Server<Env> {
       } else {
         const seed = Number(this.env.MARKET_SEED ?? DEFAULT_SEED) >>> 0;
         sim = new SimMarket(instruments, { seed, startMs: Date.now() });
-        sim.generateHistory();
+        // An upstream feed brings real prices: no simulated history is made up for them.
+        if (this.feedConfig().kind === "sim") sim.generateHistory();
         this.setMeta("seed", String(sim.seed));
         this.setMeta("start", String(sim.startMs));
         this.persistAll(sim);
       }
       this.sim = sim;
+      this.startFeed(sim);
       return sim;
     });
     return this.init;
+  }
+
+  /** The feed of this room: a local override (tests, local runs) or MARKET_FEED. */
+  private feedConfig(): { kind: FeedKind; url: string; token?: string } {
+    const override = this.meta("feed");
+    if (override) return JSON.parse(override);
+    const kind = (this.env.MARKET_FEED ?? "sim") as FeedKind;
+    return { kind: kind === "upstream" || kind === "binance" ? kind : "sim", url: this.env.MARKET_UPSTREAM_URL ?? "", token: this.env.MARKET_UPSTREAM_TOKEN };
+  }
+
+  private startFeed(sim: SimMarket) {
+    const config = this.feedConfig();
+    this.feed?.stop();
+    this.feed = null;
+    sim.mode = config.kind === "sim" ? "sim" : "external";
+    if (config.kind === "sim" || !config.url) return;
+    const Feed = config.kind === "binance" ? BinanceFeed : SpecProtocolFeed;
+    this.feed = new Feed({
+      url: config.url,
+      token: config.token,
+      codes: sim.instruments().map((i) => i.code),
+      connect: workerdConnect,
+      events: {
+        quote: (code, q) => sim.setExternal(code, q),
+        candle: (code, period, candle) => sim.applyUpstreamCandle(code, period, candle),
+        status: () => {},
+      },
+    });
+    this.feed.start();
+  }
+
+  private stale() {
+    return this.feed ? this.feed.isStale() : false;
   }
 
   private persistAll(sim: SimMarket) {
@@ -196,7 +247,7 @@ export class MarketRoom extends Server<Env> {
       }
       candles[def.code] = entry;
     }
-    return { time: now, stale: false, quotes: sim.quotes(now), candles };
+    return { time: now, stale: this.stale(), quotes: sim.quotes(now), candles };
   }
 
   // ---- RPC (called by the Worker, the JSON API and LiveRoom shards) ----
@@ -217,7 +268,7 @@ export class MarketRoom extends Server<Env> {
     this.lastRead = now;
     const sim = await this.catchUp(now);
     await this.ensureClock();
-    return { time: now, stale: false, quotes: sim.quotes(now) };
+    return { time: now, stale: this.stale(), quotes: sim.quotes(now) };
   }
 
   async klines(code: string, period: Period, limit = 300): Promise<Candle[] | null> {
@@ -234,6 +285,22 @@ export class MarketRoom extends Server<Env> {
     if (ok) this.persistState(sim);
     await this.ensureClock();
     return ok;
+  }
+
+  /** Local runs and tests only (the Worker never exposes it): switch this room's feed. */
+  async useFeed(config: { kind: FeedKind; url: string; token?: string }) {
+    if (this.env.ENVIRONMENT !== "local") throw new Error("feeds are configured with MARKET_FEED in production");
+    const sim = await this.ready();
+    this.setMeta("feed", JSON.stringify(config));
+    this.startFeed(sim);
+    await this.ensureClock();
+    return true;
+  }
+
+  /** How many upstream connections this room has opened (one per room, whatever the browsers). */
+  async upstreamConnections() {
+    await this.ready();
+    return this.feed?.connections ?? 0;
   }
 
   override onRequest(): Response {

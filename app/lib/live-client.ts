@@ -22,16 +22,21 @@ export class LiveClient {
   private feedStale = false;
   status: LiveStatus = "connecting";
 
-  constructor(private ticket: string | null) {
-    this.ws = new ReconnectingWebSocket(() => `${location.protocol === "https:" ? "wss:" : "ws:"}//${location.host}/v2/ws`, [], {
+  constructor(
+    private ticket: string | null,
+    options: { url?: string; pingIntervalMs?: number; WebSocket?: unknown; minReconnectionDelay?: number } = {},
+  ) {
+    const url = options.url ?? (() => `${location.protocol === "https:" ? "wss:" : "ws:"}//${location.host}/v2/ws`);
+    this.ws = new ReconnectingWebSocket(url, [], {
       connectionTimeout: CONNECT_TIMEOUT_MS,
-      minReconnectionDelay: 500 + Math.random() * 1000,
+      minReconnectionDelay: options.minReconnectionDelay ?? 500 + Math.random() * 1000,
       maxReconnectionDelay: 15_000,
+      ...(options.WebSocket ? { WebSocket: options.WebSocket } : {}),
     });
     this.ws.addEventListener("open", () => this.onOpen());
     this.ws.addEventListener("close", () => this.setStatus("reconnecting"));
     this.ws.addEventListener("message", (e) => this.onMessage(String(e.data)));
-    this.timer = setInterval(() => this.heartbeat(), PING_INTERVAL_MS);
+    this.timer = setInterval(() => this.heartbeat(), options.pingIntervalMs ?? PING_INTERVAL_MS);
   }
 
   private onOpen() {

@@ -76,8 +76,18 @@ export function roundTo(value: number, precision: number): number {
   return Math.round(value * f) / f;
 }
 
+interface ExternalQuote {
+  price: number;
+  open?: number;
+  high?: number;
+  low?: number;
+  volume?: number;
+  time: number;
+}
+
 interface InstrumentState {
   def: SimInstrument;
+  external: ExternalQuote | null;
   stream: number;
   logBase: number;
   logPrice: number;
@@ -109,6 +119,8 @@ export class SimMarket {
   readonly seed: number;
   readonly startMs: number;
   clock: number;
+  /** "sim": the random walk; "external": prices come from an upstream feed. */
+  mode: "sim" | "external" = "sim";
   private readonly states = new Map<string, InstrumentState>();
 
   constructor(instruments: SimInstrument[], options: { seed: number; startMs: number; clock?: number; prices?: Record<string, number> }) {
@@ -126,6 +138,7 @@ export class SimMarket {
         logPrice,
         price: roundTo(Math.exp(logPrice), def.precision),
         held: null,
+        external: null,
         series: emptySeries(),
       });
     }
@@ -223,6 +236,13 @@ export class SimMarket {
   }
 
   private step(s: InstrumentState, k: number, t: number) {
+    if (this.mode === "external") {
+      if (s.held === null && !s.external) return;
+      s.price = s.held ?? roundTo(s.external!.price, s.def.precision);
+      s.logPrice = Math.log(s.price);
+      for (const p of PERIODS) this.applyTrade(s.series[p], bucketStart(p, t), s.price, 0);
+      return;
+    }
     const open = isMarketOpen(s.def.kind, t);
     if (s.held !== null) {
       s.logPrice = Math.log(s.held);
@@ -266,6 +286,29 @@ export class SimMarket {
     return true;
   }
 
+  /** A quote from an upstream feed (external mode). */
+  setExternal(code: string, quote: ExternalQuote) {
+    const s = this.states.get(code);
+    if (!s || !(quote.price > 0)) return;
+    s.external = quote;
+  }
+
+  /** A candle from an upstream feed replaces the same bucket of that period. */
+  applyUpstreamCandle(code: string, period: Period, candle: Candle) {
+    const s = this.states.get(code);
+    if (!s) return;
+    const p = s.def.precision;
+    const c = { timestamp: bucketStart(period, candle.timestamp), open: roundTo(candle.open, p), high: roundTo(candle.high, p), low: roundTo(candle.low, p), close: roundTo(candle.close, p), volume: candle.volume };
+    const series = s.series[period];
+    const i = series.findIndex((x) => x.timestamp === c.timestamp);
+    if (i >= 0) series[i] = c;
+    else {
+      series.push(c);
+      series.sort((a, b) => a.timestamp - b.timestamp);
+      if (series.length > MAX_CANDLES) series.splice(0, series.length - MAX_CANDLES);
+    }
+  }
+
   heldPrices(): Record<string, number> {
     const out: Record<string, number> = {};
     for (const [code, s] of this.states) if (s.held !== null) out[code] = s.held;
@@ -307,6 +350,23 @@ export class SimMarket {
     const high = Math.max(s.price, ...hours.map((c) => c.high));
     const low = Math.min(s.price, ...hours.map((c) => c.low));
     const volume = roundTo(hours.reduce((sum, c) => sum + c.volume, 0), 2);
+    const ext = this.mode === "external" ? s.external : null;
+    if (ext && ext.open !== undefined) {
+      const o = roundTo(ext.open, s.def.precision);
+      return {
+        Id: s.def.id,
+        Code: s.def.code,
+        ShowCode: s.def.showCode,
+        Open: o,
+        Close: s.price,
+        High: roundTo(Math.max(ext.high ?? s.price, s.price), s.def.precision),
+        Low: roundTo(Math.min(ext.low ?? s.price, s.price), s.def.precision),
+        Change: o > 0 ? roundTo(((s.price - o) / o) * 100, 2) : 0,
+        Volume: roundTo(ext.volume ?? volume, 2),
+        MarketStatus: isMarketOpen(s.def.kind, nowMs) ? 1 : 0,
+        time: nowMs,
+      };
+    }
     return {
       Id: s.def.id,
       Code: s.def.code,
