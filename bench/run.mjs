@@ -1,6 +1,8 @@
 // `npm run bench`: figures printed, never asserted in tests. Builds first so the figures
-// describe the current code.
+// describe the current code. FANOUT_SIZES / FANOUT_RUNS / FANOUT_TICKS tune the fan-out run;
+// BENCH_SKIP_FANOUT=1 prints page weight only.
 import { bin, run } from "../scripts/lib.mjs";
+import { fanout, printFanout } from "./fanout.mjs";
 import { pageWeights } from "./page-weight.mjs";
 
 run(bin("remix"), ["build"], { stdio: ["ignore", "ignore", "inherit"] });
@@ -12,3 +14,4 @@ for (const [page, bytes] of Object.entries(weights)) {
   const budget = budgets[page];
   console.log(`  ${page.padEnd(10)} ${kb.toFixed(1).padStart(6)} KB${budget ? `  (budget ${budget} KB, ${((kb / budget) * 100).toFixed(0)}% of it)` : ""}`);
 }
+if (!process.env.BENCH_SKIP_FANOUT) printFanout(await fanout());

@@ -7,7 +7,12 @@ import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { bin, root, run } from "./lib.mjs";
 
-export async function buildSeedSql({ remote = false } = {}) {
+export async function buildSeedSql(options = {}) {
+  return (await buildSeedStatements(options)).join("\n");
+}
+
+/** The seed as a list of SQL statements (each may span lines). */
+export async function buildSeedStatements({ remote = false } = {}) {
   const outdir = path.join(root, ".wrangler", "tmp");
   mkdirSync(outdir, { recursive: true });
   const outfile = path.join(outdir, `seed-${process.pid}.mjs`);
@@ -31,7 +36,7 @@ export async function buildSeedSql({ remote = false } = {}) {
     if (password.length < 12) throw new Error("OPERATOR_PASSWORD must have at least 12 characters");
   }
   const hash = await seed.hashPassword(password, pepper, seed.MAX_PBKDF2_ITERATIONS);
-  return seed.seedStatements({ operatorEmail: email, operatorPasswordHash: hash }).join("\n");
+  return seed.seedStatements({ operatorEmail: email, operatorPasswordHash: hash });
 }
 
 export async function seedDatabase({ remote = false, persistTo } = {}) {

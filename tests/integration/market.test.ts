@@ -111,6 +111,31 @@ describe("the /v2/ws socket (spec §4)", () => {
     s.ws.close();
   });
 
+  it("delivers per-user topics only to that user's logged-in sockets", async () => {
+    const { publishToUser } = await import("~/services/live.server");
+    const alice = await createUser();
+    const bob = await createUser();
+    const a = await openSocket();
+    const b = await openSocket();
+    a.send({ type: "login", token: await sessionFor(alice.id) });
+    b.send({ type: "login", token: await sessionFor(bob.id) });
+    await a.next((m) => m.type === "login_result");
+    await b.next((m) => m.type === "login_result");
+    a.send({ type: "sub", topic: "FOREX_TRADE" });
+    b.send({ type: "sub", topic: "FOREX_TRADE" });
+    a.send({ type: "ping", timestamp: 5 });
+    await a.next((m) => m.type === "pong");
+    b.send({ type: "ping", timestamp: 5 });
+    await b.next((m) => m.type === "pong");
+    expect(await publishToUser(env, alice.id, "FOREX_TRADE", { all_fact_profits: "12.50" })).toBe(1);
+    expect(await a.next((m) => m.type === "FOREX_TRADE")).toEqual({ type: "FOREX_TRADE", data: { all_fact_profits: "12.50" } });
+    b.send({ type: "ping", timestamp: 6 });
+    await b.next((m) => m.type === "pong");
+    await expect(b.next((m) => m.type === "FOREX_TRADE", 300)).rejects.toThrow();
+    a.ws.close();
+    b.ws.close();
+  });
+
   it("refuses a plain GET of /v2/ws", async () => {
     const res = await SELF.fetch(`${ORIGIN}/v2/ws`, { headers: { host: "localhost" } });
     expect(res.status).toBe(426);
