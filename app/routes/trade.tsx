@@ -104,6 +104,13 @@ export default function Trade() {
           <summary aria-label={t("trade.instruments")}>
             <span className="symbol">{current.showCode}</span>
           </summary>
+          <div className="drawer-panel">
+          <div className="drawer-head">
+            <h2>{t("trade.instruments")}</h2>
+            <Link to={`${base}&period=${d.period}${d.tab === "future" ? "&tab=future" : ""}`} className="icon-button" aria-label={t("common.close")} replace>
+              ✕
+            </Link>
+          </div>
           <ul className="instrument-list drawer-list">
             {d.instruments.map((i) => (
               <li key={i.id}>
@@ -111,6 +118,7 @@ export default function Trade() {
               </li>
             ))}
           </ul>
+          </div>
         </details>
         <div className="trade-quote">
           <LivePrice value={quote?.Close} precision={current.pricePrecision} locale={locale} className="headline-price" />
