@@ -6,8 +6,8 @@ test.describe("live market", () => {
     await page.goto("/");
     const featured = page.locator(".featured-card").filter({ hasText: "BTC/USDT" }).locator(".price");
     await expect(featured).toHaveText(/^\d{1,3}(,\d{3})*\.\d{2}$/);
-    const rows = page.locator(".instrument-list .instrument-row");
-    expect(await rows.count()).toBeGreaterThanOrEqual(20);
+    const rows = page.locator(".instrument-list:not(.skeleton) .instrument-row");
+    await expect.poll(() => rows.count()).toBeGreaterThanOrEqual(20);
     await expect(rows.first().locator(".price")).not.toHaveText("—");
     if (info.project.name === "mobile-nojs") return;
     await expect(page.getByRole("status").filter({ hasText: "Live" })).toBeVisible({ timeout: 7000 });
@@ -19,10 +19,11 @@ test.describe("live market", () => {
     await page.goto("/");
     await page.getByRole("link", { name: "Crypto" }).click();
     await expect(page).toHaveURL(/category=3/);
-    await expect(page.locator(".instrument-list .instrument-row")).toHaveCount(5);
+    const rows = page.locator(".instrument-list:not(.skeleton) .instrument-row");
+    await expect(rows).toHaveCount(5);
     await page.getByRole("link", { name: "Crypto" }).click();
     await expect(page).toHaveURL(/\/$/);
-    expect(await page.locator(".instrument-list .instrument-row").count()).toBeGreaterThanOrEqual(20);
+    await expect.poll(() => rows.count()).toBeGreaterThanOrEqual(20);
   });
 
   test("tapping an instrument opens it on the trade screen with its candles for every period", async ({ page }, info) => {
