@@ -142,3 +142,20 @@ describe("the /v2/ws socket (spec §4)", () => {
     void env;
   });
 });
+
+describe("MarketRoom storage", () => {
+  it("keeps its candles and prices across a restart of the room", async () => {
+    const { abortAllDurableObjects } = await import("cloudflare:test");
+    const room = env.MARKET_ROOM.get(env.MARKET_ROOM.idFromName("test-restart"));
+    const before = await room.klines("BTCUSDT", "1day", 300);
+    const hourly = await room.klines("EURUSD", "60min", 300);
+    await room.setPrice("SOLUSDT", 123.45);
+    await abortAllDurableObjects();
+    const again = env.MARKET_ROOM.get(env.MARKET_ROOM.idFromName("test-restart"));
+    const after = await again.klines("BTCUSDT", "1day", 300);
+    expect(after!.slice(0, -1)).toEqual(before!.slice(0, -1));
+    expect((await again.klines("EURUSD", "60min", 300))!.slice(0, -2)).toEqual(hourly!.slice(0, -2));
+    // a fresh room would not know the held price: this one reloaded its state
+    expect((await again.snapshot()).quotes.find((q) => q.Code === "SOLUSDT")!.Close).toBe(123.45);
+  });
+});
