@@ -127,3 +127,14 @@ export function CodeButton({ secondsLeft, intent = "send-code", label }: { secon
 export function DefaultSubmit({ intent }: { intent: string }) {
   return <button type="submit" name="intent" value={intent} className="visually-hidden" tabIndex={-1} aria-hidden="true" />;
 }
+
+/** A confirmation line after an action (e.g. "code sent"), announced politely. */
+export function Notice({ message }: { message: string | null | undefined }) {
+  const { t } = useTranslation();
+  if (!message) return null;
+  return (
+    <p className="notice" role="status">
+      {t(message)}
+    </p>
+  );
+}

@@ -2,6 +2,7 @@
 import { Link } from "@remix-run/react";
 import { useEffect, useRef } from "react";
 import { useTranslation } from "react-i18next";
+import { EmptyState } from "~/components/layout";
 import { direction, formatChange, formatPrice } from "~/lib/format";
 import type { Quote } from "../../party/market/sim";
 
@@ -66,6 +67,21 @@ export function SkeletonRows({ count = 10 }: { count?: number }) {
           <span className="bone w40" />
           <span className="bone w25" />
           <span className="bone w15" />
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+/** A list of instruments with live prices; each opens its trade screen. Empty state when none. */
+export function InstrumentList({ instruments, quotes, locale, href = (i) => `/trade?code=${encodeURIComponent(i.code)}` }: { instruments: RowInstrument[]; quotes: Map<string, Quote>; locale: string; href?: (i: RowInstrument) => string }) {
+  const { t } = useTranslation();
+  if (instruments.length === 0) return <EmptyState title={t("common.no_data")} />;
+  return (
+    <ul className="instrument-list">
+      {instruments.map((i) => (
+        <li key={i.id}>
+          <InstrumentRow instrument={i} quote={quotes.get(i.code)} locale={locale} to={href(i)} />
         </li>
       ))}
     </ul>

@@ -4,10 +4,9 @@ import { Link, useLoaderData, useNavigation } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { Sparkline } from "~/components/charts";
 import { BellIcon, ChatIcon, GiftIcon, GlobeIcon, SearchIcon, TradeIcon, WalletIcon } from "~/components/icons";
-import { EmptyState } from "~/components/layout";
 import { ConnectionBadge, useQuotes } from "~/components/live";
-import { ChangeBadge, InstrumentRow, LivePrice, SkeletonRows } from "~/components/market";
-import { Money } from "~/components/money";
+import { ChangeBadge, InstrumentList, LivePrice, SkeletonRows } from "~/components/market";
+import { FundingButtons, Money } from "~/components/money";
 import { direction } from "~/lib/format";
 import { balances, todayProfit } from "~/services/account.server";
 import { listCategories, listInstruments, marketQuotes, miniCharts } from "~/services/market.server";
@@ -93,14 +92,7 @@ export default function Home() {
               <Money value={data.assets.profit} locale={locale} /> ({data.assets.percent}%)
             </span>
           </p>
-          <div className="tiles">
-            <Link to="/mine/charge" className="button primary">
-              {t("home.deposit")}
-            </Link>
-            <Link to="/mine/withdraw" className="button">
-              {t("home.withdraw")}
-            </Link>
-          </div>
+          <FundingButtons />
         </section>
       ) : null}
 
@@ -165,19 +157,7 @@ export default function Home() {
           <span>{t("market.price")}</span>
           <span>{t("market.change")}</span>
         </div>
-        {switchingCategory ? (
-          <SkeletonRows count={10} />
-        ) : data.instruments.length === 0 ? (
-          <EmptyState title={t("common.no_data")} />
-        ) : (
-          <ul className="instrument-list">
-            {data.instruments.map((i) => (
-              <li key={i.id}>
-                <InstrumentRow instrument={i} quote={quotes.get(i.code)} locale={locale} to={`/trade?code=${encodeURIComponent(i.code)}`} />
-              </li>
-            ))}
-          </ul>
-        )}
+        {switchingCategory ? <SkeletonRows count={10} /> : <InstrumentList instruments={data.instruments} quotes={quotes} locale={locale} />}
       </section>
     </div>
   );

@@ -3,7 +3,7 @@ import { readForm } from "~/lib/http.server";
 import { data, type ActionFunctionArgs } from "@remix-run/cloudflare";
 import { Form, Link, useActionData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { CodeButton, DefaultSubmit, Field, FormErrors, PasswordField, SubmitButton } from "~/components/forms";
+import { CodeButton, DefaultSubmit, Field, FormErrors, Notice, PasswordField, SubmitButton } from "~/components/forms";
 import { PageHeader } from "~/components/layout";
 import { formToObject } from "~/lib/validation";
 import { resetPassword, sendResetCode } from "~/services/auth.server";
@@ -32,11 +32,7 @@ export default function Forgot() {
       <Form method="post" className="form">
         <DefaultSubmit intent="reset" />
         <FormErrors errors={errors} />
-        {actionData?.notice ? (
-          <p className="notice" role="status">
-            {t(actionData.notice)}
-          </p>
-        ) : null}
+        <Notice message={actionData?.notice} />
         <Field name="account" label={t("auth.email")} type="email" inputMode="email" autoComplete="email" required maxLength={254} defaultValue={actionData?.values.account} error={errors?.account} />
         <Field
           name="auth_code"

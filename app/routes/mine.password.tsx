@@ -3,7 +3,7 @@ import { readForm } from "~/lib/http.server";
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { CodeButton, DefaultSubmit, Field, FormErrors, PasswordField, SubmitButton } from "~/components/forms";
+import { CodeButton, DefaultSubmit, Field, FormErrors, Notice, PasswordField, SubmitButton } from "~/components/forms";
 import { PageHeader } from "~/components/layout";
 import { formToObject } from "~/lib/validation";
 import { amendPassword, sendAmendCode } from "~/services/auth.server";
@@ -38,11 +38,7 @@ export default function MinePassword() {
       <Form method="post" className="form">
         <DefaultSubmit intent="amend" />
         <FormErrors errors={errors} />
-        {actionData?.notice ? (
-          <p className="notice" role="status">
-            {t(actionData.notice)}
-          </p>
-        ) : null}
+        <Notice message={actionData?.notice} />
         <p className="muted">{t("auth.code_goes_to", { contact })}</p>
         <Field
           name="auth_code"

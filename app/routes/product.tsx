@@ -3,9 +3,9 @@ import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { Form, Link, useLoaderData, useSubmit } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { SearchIcon } from "~/components/icons";
-import { EmptyState, PageHeader } from "~/components/layout";
+import { PageHeader } from "~/components/layout";
 import { useQuotes } from "~/components/live";
-import { InstrumentRow } from "~/components/market";
+import { InstrumentList } from "~/components/market";
 import { companyInfo } from "~/services/account.server";
 import { listInstruments, marketQuotes } from "~/services/market.server";
 import { useRootData } from "~/root";
@@ -78,17 +78,7 @@ export default function Product() {
       ) : null}
       <section aria-labelledby="pairs-title">
         <h2 id="pairs-title" className="section-title">{t("product.pairs")}</h2>
-        {d.pairs.length === 0 ? (
-          <EmptyState title={t("common.no_data")} />
-        ) : (
-          <ul className="instrument-list">
-            {d.pairs.map((i) => (
-              <li key={i.id}>
-                <InstrumentRow instrument={i} quote={quotes.get(i.code)} locale={locale} to={`/trade?code=${encodeURIComponent(i.code)}`} />
-              </li>
-            ))}
-          </ul>
-        )}
+        <InstrumentList instruments={d.pairs} quotes={quotes} locale={locale} />
       </section>
     </div>
   );

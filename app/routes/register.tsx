@@ -2,7 +2,7 @@ import { readForm } from "~/lib/http.server";
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { Form, Link, useActionData, useLoaderData, useSearchParams } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { CodeButton, DefaultSubmit, Field, FormErrors, PasswordField, SubmitButton } from "~/components/forms";
+import { CodeButton, DefaultSubmit, Field, FormErrors, Notice, PasswordField, SubmitButton } from "~/components/forms";
 import { PageHeader } from "~/components/layout";
 import { formToObject, type FieldErrors } from "~/lib/validation";
 import { areaList } from "~/services/account.server";
@@ -79,11 +79,7 @@ export default function Register() {
       </nav>
       <Form method="post" className="form" key={type}>
         <FormErrors errors={errors} />
-        {notice ? (
-          <p className="notice" role="status">
-            {t(notice)}
-          </p>
-        ) : null}
+        <Notice message={notice} />
         <input type="hidden" name="type" value={type} />
         <DefaultSubmit intent="register" />
         {type === "mobile" ? (

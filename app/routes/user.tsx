@@ -20,7 +20,7 @@ import {
   WalletIcon,
 } from "~/components/icons";
 import { AssetsToggle, ThemeSwitch } from "~/components/preferences";
-import { Money } from "~/components/money";
+import { FundingButtons, Money } from "~/components/money";
 import { languageInfo } from "~/i18n/config";
 import { balances } from "~/services/account.server";
 import { demoStartingBalances, resetDemoAccount } from "~/services/demo.server";
@@ -111,14 +111,7 @@ export default function UserCentre() {
             </div>
           ))}
         </dl>
-        <div className="tiles">
-          <Link to="/mine/charge" className="button primary">
-            {t("home.deposit")}
-          </Link>
-          <Link to="/mine/withdraw" className="button">
-            {t("home.withdraw")}
-          </Link>
-        </div>
+        <FundingButtons />
       </section>
 
       {data.confirmReset ? (
