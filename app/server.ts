@@ -60,13 +60,13 @@ async function fetch(request: Request, env: Env, ctx: ExecutionContext): Promise
   if (url.pathname.startsWith("/api/") || url.pathname.startsWith("/v2/api/")) {
     try {
       const api = await handleApi(request, context);
-      if (api) return withSecurityHeaders(api);
+      if (api) return withSecurityHeaders(api, request);
     } catch (error) {
       console.error("api error", error);
       return Response.json({ code: 0, msg: context.t("errors.try_again"), data: null }, { status: 500 });
     }
   }
-  return withSecurityHeaders(await handleRemixRequest(request, context as AppLoadContext));
+  return withSecurityHeaders(await handleRemixRequest(request, context as AppLoadContext), request);
 }
 
 export default { fetch } satisfies ExportedHandler<Env>;

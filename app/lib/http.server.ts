@@ -38,10 +38,32 @@ export const SECURITY_HEADERS: Record<string, string> = {
   "permissions-policy": "camera=(), microphone=(), geolocation=()",
 };
 
-export function withSecurityHeaders(response: Response): Response {
+/**
+ * Pages may load scripts, styles and images only from this origin (Remix's inline hydration
+ * scripts need 'unsafe-inline'), talk only to this origin (HTTP and the /v2/ws socket), and
+ * cannot be framed or post forms elsewhere.
+ */
+export const CONTENT_SECURITY_POLICY = [
+  "default-src 'self'",
+  "script-src 'self' 'unsafe-inline'",
+  "style-src 'self' 'unsafe-inline'",
+  "img-src 'self' data:",
+  "connect-src 'self' ws: wss:",
+  "font-src 'self'",
+  "object-src 'none'",
+  "base-uri 'self'",
+  "form-action 'self'",
+  "frame-ancestors 'none'",
+].join("; ");
+
+export function withSecurityHeaders(response: Response, request?: Request): Response {
   if (response.status === 101 || response.webSocket) return response;
   const headers = new Headers(response.headers);
   for (const [k, v] of Object.entries(SECURITY_HEADERS)) if (!headers.has(k)) headers.set(k, v);
+  if ((headers.get("content-type") ?? "").includes("text/html") && !headers.has("content-security-policy")) {
+    headers.set("content-security-policy", CONTENT_SECURITY_POLICY);
+  }
+  if (request && new URL(request.url).protocol === "https:") headers.set("strict-transport-security", "max-age=31536000; includeSubDomains");
   return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
 }
 

@@ -290,3 +290,13 @@ describe("demo account", () => {
     expect(await checkInvariants(env.DB)).toEqual({ unbalancedTransactions: 0, driftingAccounts: 0, negativeAccounts: 0 });
   });
 });
+
+describe("security headers", () => {
+  it("sends a content security policy and no-sniff on pages", async () => {
+    const res = await get("/login");
+    expect(res.headers.get("content-security-policy")).toContain("frame-ancestors 'none'");
+    expect(res.headers.get("content-security-policy")).toContain("connect-src 'self' ws: wss:");
+    expect(res.headers.get("x-content-type-options")).toBe("nosniff");
+    expect(res.headers.get("x-frame-options")).toBe("DENY");
+  });
+});
