@@ -1,4 +1,4 @@
-import { data, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
+import { data, redirect, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
 import {
   Links,
   Meta,
@@ -19,6 +19,7 @@ import { I18nProvider } from "~/i18n/react";
 import { translateMessage } from "~/lib/messages";
 import { readFlash, type Flash } from "~/services/web.server";
 import { socketTicket } from "~/services/socket-auth.server";
+import { companyInfo } from "~/services/account.server";
 import { LiveProvider, StaleRefresher } from "~/components/live";
 import { readTheme, type Theme } from "~/services/preferences.server";
 import stylesHref from "~/styles/app.css";
@@ -32,7 +33,9 @@ export const links: LinksFunction = () => [
 export const meta: MetaFunction = () => [{ title: "Bourse" }];
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  const [user, { flash, clear }] = await Promise.all([context.user(), readFlash(context, request)]);
+  const [user, { flash, clear }, company] = await Promise.all([context.user(), readFlash(context, request), companyInfo(context)]);
+  // Spec §4 startup: a company with status 0 sends visitors to its loss_url.
+  if (company && company.status === 0 && company.loss_url && /^https?:\/\//.test(company.loss_url)) throw redirect(company.loss_url);
   const info = languageInfo(context.lang);
   const body = {
     lang: context.lang,

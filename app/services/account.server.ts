@@ -28,7 +28,22 @@ export async function basicInfo(ctx: AppContext) {
   };
 }
 
+const COMPANY_TTL_MS = 60_000;
+let companyCache: { at: number; value: Awaited<ReturnType<typeof loadCompany>> } | null = null;
+
+/**
+ * Company settings change rarely: cached per isolate for a minute in production (the card's
+ * "cached at the edge"); read fresh in local runs so operators and tests see changes at once.
+ */
 export async function companyInfo(ctx: AppContext) {
+  const now = Date.now();
+  if (!ctx.config.isLocal && companyCache && now - companyCache.at < COMPANY_TTL_MS) return companyCache.value;
+  const value = await loadCompany(ctx);
+  companyCache = { at: now, value };
+  return value;
+}
+
+async function loadCompany(ctx: AppContext) {
   const [c] = await ctx.db.select().from(companies).where(eq(companies.id, MAIN_COMPANY_ID));
   if (!c) return null;
   return {

@@ -129,3 +129,19 @@ describe("session token in the API", () => {
     expect((await json(await api("/api/user/info", { token }))).code).toBe(1);
   });
 });
+
+describe("company status (spec §4 startup)", () => {
+  it("sends visitors to loss_url while the company's status is 0", async () => {
+    await env.DB.prepare("UPDATE companies SET status = 0, loss_url = 'https://status.example/closed' WHERE id = 1").run();
+    try {
+      const res = await get("/");
+      expect(res.status).toBe(302);
+      expect(res.headers.get("location")).toBe("https://status.example/closed");
+      const status = await (await SELF.fetch(`${ORIGIN}/api/company/getCompanyStatus`, { headers: { host: "localhost" } })).json<{ data: { status: number } }>();
+      expect(status.data.status).toBe(0);
+    } finally {
+      await env.DB.prepare("UPDATE companies SET status = 1, loss_url = '' WHERE id = 1").run();
+    }
+    expect((await get("/")).status).toBe(200);
+  });
+});
