@@ -30,3 +30,12 @@ export default async function handleRequest(
   responseHeaders.set("Content-Type", "text/html; charset=utf-8");
   return new Response(body, { headers: responseHeaders, status });
 }
+
+// The Worker (app/server.ts) reaches the app's services through the server build, so the JSON
+// API, the request context and the pages share one copy of every module (and of its state).
+export { handleApi } from "~/api/router.server";
+export { createAppContext } from "~/context.server";
+export { ConfigError } from "~/env.server";
+export { isCrossSiteWrite, withSecurityHeaders } from "~/lib/http.server";
+export { outboxMessages } from "~/services/notify.server";
+export { handleScriptedPrice } from "~/services/dev-market.server";

@@ -11,18 +11,15 @@ import { getServerByName, routePartykitRequest } from "partyserver";
 // The server build is produced by `remix build` (run before `wrangler dev`, deploy and tests).
 // @ts-expect-error -- no type declarations for the generated bundle
 import * as remixBuild from "../build/index.js";
-import { handleApi } from "~/api/router.server";
-import { createAppContext } from "~/context.server";
-import { ConfigError } from "~/env.server";
-import { isCrossSiteWrite, withSecurityHeaders } from "~/lib/http.server";
-import { outboxMessages } from "~/services/notify.server";
-import { handleScriptedPrice } from "~/services/dev-market.server";
-
+import type * as AppEntry from "./entry.server";
 import { LIVE_SHARDS, liveShardName } from "../party/names";
 export { MarketRoom } from "../party/market-room";
 export { LiveRoom } from "../party/live-room";
 
-const handleRemixRequest = createRequestHandler(remixBuild as unknown as ServerBuild);
+const build = remixBuild as unknown as ServerBuild;
+const handleRemixRequest = createRequestHandler(build);
+const { handleApi, createAppContext, ConfigError, isCrossSiteWrite, withSecurityHeaders, outboxMessages, handleScriptedPrice } =
+  build.entry.module as unknown as typeof AppEntry;
 
 
 async function fetch(request: Request, env: Env, ctx: ExecutionContext): Promise<Response> {
