@@ -47,12 +47,16 @@ export interface RowInstrument {
   code: string;
   showCode: string;
   pricePrecision: number;
+  logo?: string;
 }
 
 export function InstrumentRow({ instrument, quote, locale, to }: { instrument: RowInstrument; quote: Quote | undefined; locale: string; to: string }) {
   return (
     <Link to={to} className="instrument-row" prefetch="intent">
-      <span className="symbol">{instrument.showCode}</span>
+      <span className="symbol">
+        {instrument.logo ? <img src={instrument.logo} alt="" width={24} height={24} loading="lazy" /> : null}
+        {instrument.showCode}
+      </span>
       <LivePrice value={quote?.Close} precision={instrument.pricePrecision} locale={locale} />
       <ChangeBadge quote={quote} locale={locale} />
     </Link>

@@ -26,12 +26,12 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   ]);
   const requested = Number(url.searchParams.get("category")) || null;
   const category = cats.some((c) => c.id === requested) ? requested : null;
-  const featured = list.slice(0, FEATURED).map((i) => ({ id: i.id, code: i.code, showCode: i.showCode, pricePrecision: i.pricePrecision }));
+  const featured = list.slice(0, FEATURED).map((i) => ({ id: i.id, code: i.code, showCode: i.showCode, pricePrecision: i.pricePrecision, logo: i.logo }));
   return {
     categories: cats,
     featured,
     charts: await miniCharts(context, featured.map((f) => f.code)),
-    instruments: (category ? list.filter((i) => i.categoryId === category) : list).map((i) => ({ id: i.id, code: i.code, showCode: i.showCode, pricePrecision: i.pricePrecision })),
+    instruments: (category ? list.filter((i) => i.categoryId === category) : list).map((i) => ({ id: i.id, code: i.code, showCode: i.showCode, pricePrecision: i.pricePrecision, logo: i.logo })),
     quotes: [...market.quotes.values()],
     category,
     assets: b && profit ? { total: b.total, profit: profit.profit, percent: profit.percent } : null,

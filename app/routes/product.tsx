@@ -18,7 +18,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const mainSite = company?.type === 0;
   const pairs = list
     .filter((i) => !needle || i.code.toLowerCase().includes(needle) || i.showCode.toLowerCase().replace(/[\s/_-]/g, "").includes(needle))
-    .map((i) => ({ id: i.id, code: i.code, showCode: i.showCode, pricePrecision: i.pricePrecision }));
+    .map((i) => ({ id: i.id, code: i.code, showCode: i.showCode, pricePrecision: i.pricePrecision, logo: i.logo }));
   const companies = mainSite && company && (!needle || company.name.toLowerCase().includes(q.toLowerCase())) ? [company] : [];
   const openCompany = companies.find((c) => String(c.id) === url.searchParams.get("company")) ?? null;
   return { q, pairs, companies, openCompany, quotes: [...market.quotes.values()] };

@@ -43,7 +43,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   if (periodParam && !isPeriod(periodParam)) notices.push("errors.unknown_period");
   const [market, history] = await Promise.all([marketQuotes(context), current ? candles(context, current.code, period, 300) : []]);
   const body = {
-    instruments: list.map((i) => ({ id: i.id, code: i.code, showCode: i.showCode, pricePrecision: i.pricePrecision })),
+    instruments: list.map((i) => ({ id: i.id, code: i.code, showCode: i.showCode, pricePrecision: i.pricePrecision, logo: i.logo })),
     current: current ? { id: current.id, code: current.code, showCode: current.showCode, pricePrecision: current.pricePrecision } : null,
     period,
     tab,

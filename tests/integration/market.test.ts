@@ -159,3 +159,4 @@ describe("MarketRoom storage", () => {
     expect((await again.snapshot()).quotes.find((q) => q.Code === "SOLUSDT")!.Close).toBe(123.45);
   });
 });
+
