@@ -140,6 +140,10 @@ export class MarketRoom extends Server<Env> {
       this.startFeed(sim);
       return sim;
     });
+    // A failed start (e.g. D1 not migrated yet) is retried by the next call, not remembered.
+    this.init.catch(() => {
+      this.init = null;
+    });
     return this.init;
   }
 
