@@ -12,9 +12,7 @@ declare module "vitest" {
 
 export default async function setup(project: TestProject) {
   const spec = new WebSocketServer({ port: 0, host: "127.0.0.1" });
-  let connections = 0;
   spec.on("connection", (ws) => {
-    connections += 1;
     let timer: ReturnType<typeof setInterval> | undefined;
     ws.on("message", (raw) => {
       const m = JSON.parse(String(raw));
@@ -35,7 +33,6 @@ export default async function setup(project: TestProject) {
   await Promise.all([spec, binance].map((server) => new Promise((resolve) => server.once("listening", resolve))));
   project.provide("specUpstreamPort", (spec.address() as { port: number }).port);
   project.provide("binanceUpstreamPort", (binance.address() as { port: number }).port);
-  void connections;
   return () => {
     spec.close();
     binance.close();

@@ -139,7 +139,6 @@ describe("the /v2/ws socket (spec §4)", () => {
   it("refuses a plain GET of /v2/ws", async () => {
     const res = await SELF.fetch(`${ORIGIN}/v2/ws`, { headers: { host: "localhost" } });
     expect(res.status).toBe(426);
-    void env;
   });
 });
 
