@@ -1,18 +1,25 @@
 /**
- * The per-request context handed to every loader, action and API handler: bindings, checked
- * configuration, the database (drizzle and raw D1 for the ledger's hot path), the language and
- * its t function, and the current user, looked up at most once per request.
+ * Contexts handed to services.
+ *
+ * - ServiceContext: what every use case needs (bindings, checked configuration, the database as
+ *   drizzle and raw D1, a language and its t function). The rooms build one themselves, so
+ *   services run without a Request (e.g. the market room's engine, the scheduled jobs).
+ * - AppContext (per HTTP request, handed to loaders, actions and the JSON API): adds the client
+ *   (its throttle key and user agent), the CSP nonce of this response, and the session token and
+ *   user, each looked up at most once per request.
  */
 import { drizzle, type DrizzleD1Database } from "drizzle-orm/d1";
 import * as schema from "~/db/schema";
 import { readConfig, type Config } from "~/env.server";
 import { detectLanguage, fixedT, type ServerT } from "~/i18n/i18n.server";
-import type { LanguageCode } from "~/i18n/config";
+import { DEFAULT_LANGUAGE, type LanguageCode } from "~/i18n/config";
+import { b64url } from "~/lib/encoding";
+import { clientKeyOf } from "~/services/rate-limit.server";
 import { tokenFromRequest, userForToken, type SessionUser } from "~/services/session.server";
 
 export type Db = DrizzleD1Database<typeof schema>;
 
-export interface AppContext {
+export interface ServiceContext {
   env: Env;
   waitUntil: (promise: Promise<unknown>) => void;
   config: Config;
@@ -20,6 +27,18 @@ export interface AppContext {
   d1: D1Database;
   lang: LanguageCode;
   t: ServerT;
+}
+
+export interface ClientInfo {
+  /** The throttle key of the client (its address as Cloudflare reports it). */
+  key: string;
+  userAgent: string;
+}
+
+export interface AppContext extends ServiceContext {
+  client: ClientInfo;
+  /** The CSP nonce of this response (Remix's hydration scripts carry it). */
+  nonce: string;
   /** The session token of this request (cookie or authorization header), if any. */
   token: () => Promise<string | null>;
   /** The signed-in user, memoised for the request. */
@@ -31,23 +50,33 @@ declare module "@remix-run/server-runtime" {
   interface AppLoadContext extends AppContext {}
 }
 
-export async function createAppContext(request: Request, env: Env, ctx: Pick<ExecutionContext, "waitUntil">): Promise<AppContext> {
-  const config = readConfig(env);
-  const lang = detectLanguage(request);
-  const t = await fixedT(lang);
-  let tokenPromise: Promise<string | null> | undefined;
-  let userPromise: Promise<SessionUser | null> | undefined;
-  const token = () => (tokenPromise ??= tokenFromRequest(request, config));
+/** A context for work that no request started (rooms, scheduled jobs). */
+export async function createServiceContext(
+  env: Env,
+  options: { lang?: LanguageCode; waitUntil?: (p: Promise<unknown>) => void } = {},
+): Promise<ServiceContext> {
+  const lang = options.lang ?? DEFAULT_LANGUAGE;
   return {
     env,
-    waitUntil: (p) => ctx.waitUntil(p),
-    config,
+    waitUntil: options.waitUntil ?? ((p) => void p.catch((error) => console.error("background work failed", error))),
+    config: readConfig(env),
     db: drizzle(env.DB, { schema }),
     d1: env.DB,
     lang,
-    t,
+    t: await fixedT(lang),
+  };
+}
+
+export async function createAppContext(request: Request, env: Env, ctx: Pick<ExecutionContext, "waitUntil">): Promise<AppContext> {
+  const base = await createServiceContext(env, { lang: await detectLanguage(request), waitUntil: (p) => ctx.waitUntil(p) });
+  let tokenPromise: Promise<string | null> | undefined;
+  let userPromise: Promise<SessionUser | null> | undefined;
+  const token = () => (tokenPromise ??= tokenFromRequest(request, base.config));
+  return {
+    ...base,
+    client: { key: clientKeyOf(request), userAgent: (request.headers.get("user-agent") ?? "").slice(0, 200) },
+    nonce: b64url(crypto.getRandomValues(new Uint8Array(16))),
     token,
-    user: () =>
-      (userPromise ??= token().then((tk) => (tk ? userForToken(env.DB, tk) : null))),
+    user: () => (userPromise ??= token().then((tk) => (tk ? userForToken(env.DB, tk) : null))),
   };
 }

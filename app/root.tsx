@@ -22,6 +22,7 @@ import { socketTicket } from "~/services/socket-auth.server";
 import { companyInfo } from "~/services/account.server";
 import { LiveProvider, StaleRefresher } from "~/components/live";
 import { readTheme, type Theme } from "~/services/preferences.server";
+import { useNonce } from "~/components/nonce";
 import stylesHref from "~/styles/app.css";
 
 export const links: LinksFunction = () => [
@@ -43,13 +44,14 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     locale: info.locale,
     dir: RTL_LANGUAGES.has(context.lang) ? ("rtl" as const) : ("ltr" as const),
     messages: messagesFor(context.lang),
-    theme: readTheme(request),
+    theme: await readTheme(request),
     flash,
     isLocal: context.config.isLocal,
     user: user ? { uid: user.uid, email: user.email, mobile: user.mobile, isDemo: user.isDemo } : null,
     socketTicket: user ? await context.token().then((token) => (token ? socketTicket(context.env, token) : null)) : null,
   };
-  return data(body, { headers: clear ? { "Set-Cookie": clear, "Cache-Control": "private, no-store" } : { "Cache-Control": "private, no-store" } });
+  // Cache-Control (private, no-store for signed-in users) is set for every response by the Worker.
+  return data(body, { headers: clear ? { "Set-Cookie": clear } : {} });
 }
 
 export type RootData = Awaited<ReturnType<typeof loader>>["data"];
@@ -85,6 +87,7 @@ function SkipLink() {
 }
 
 function Document({ children, lang, dir, theme }: { children: React.ReactNode; lang: string; dir: "ltr" | "rtl"; theme: Theme | null }) {
+  const nonce = useNonce();
   return (
     <html lang={lang} dir={dir} data-theme={theme ?? undefined}>
       <head>
@@ -96,8 +99,8 @@ function Document({ children, lang, dir, theme }: { children: React.ReactNode; l
       </head>
       <body>
         {children}
-        <ScrollRestoration />
-        <Scripts />
+        <ScrollRestoration nonce={nonce} />
+        <Scripts nonce={nonce} />
       </body>
     </html>
   );

@@ -1,69 +1,91 @@
 /**
  * The Worker: one entry, three doors (docs: ARCHITECTURE.md).
- *   /v2/ws               → a LiveRoom shard (spec §4 socket)
- *   /parties/*           → partyserver rooms
+ *   /v2/ws               → a LiveRoom shard (spec §4 socket), the only public socket
  *   /api/*, /v2/api/*    → the JSON API of spec §7
  *   everything else      → Remix (pages, loaders, form actions)
- * Static files (public/, including the Remix client build) are served before the Worker runs.
+ * Rooms are reachable only through /v2/ws and through RPC from this Worker and each other:
+ * /parties/* answers 404. Static files (public/, including the Remix client build) are served
+ * before the Worker runs, with the headers of public/_headers.
+ *
+ * Every response leaves through withSecurityHeaders; clients never see error text.
  */
 import { createRequestHandler, type AppLoadContext, type ServerBuild } from "@remix-run/cloudflare";
-import { getServerByName, routePartykitRequest } from "partyserver";
 // The server build is produced by `remix build` (run before `wrangler dev`, deploy and tests).
 // @ts-expect-error -- no type declarations for the generated bundle
 import * as remixBuild from "../build/index.js";
 import type * as AppEntry from "./entry.server";
-import { LIVE_SHARDS, liveShardName } from "../party/names";
+import { LIVE_SHARDS, liveShardName } from "~/domain/rooms";
+import { provideServices } from "../party/services";
 export { MarketRoom } from "../party/market-room";
 export { LiveRoom } from "../party/live-room";
 
 const build = remixBuild as unknown as ServerBuild;
 const handleRemixRequest = createRequestHandler(build);
-const { handleApi, createAppContext, ConfigError, isCrossSiteWrite, withSecurityHeaders, outboxMessages, handleScriptedPrice } =
-  build.entry.module as unknown as typeof AppEntry;
+const app = build.entry.module as unknown as typeof AppEntry;
+provideServices(app);
 
+/** Headers a socket upgrade passes on to the room; everything else (x-partykit-* included) stays out. */
+const SOCKET_HEADERS = ["upgrade", "connection", "sec-websocket-key", "sec-websocket-version", "sec-websocket-protocol", "sec-websocket-extensions", "user-agent"];
+
+function plain(status: number, text: string, https: boolean) {
+  return app.withSecurityHeaders(new Response(text, { status, headers: { "content-type": "text/plain; charset=utf-8" } }), { https });
+}
+
+async function openSocket(request: Request, env: Env, url: URL): Promise<Response> {
+  const https = url.protocol === "https:";
+  if (request.method !== "GET" || request.headers.get("upgrade")?.toLowerCase() !== "websocket") return plain(426, "Expected a WebSocket upgrade", https);
+  // A page of another site may not open a socket in a visitor's name.
+  const origin = request.headers.get("origin");
+  if (origin && origin !== url.origin) return plain(403, "Forbidden", https);
+  const headers = new Headers();
+  for (const name of SOCKET_HEADERS) {
+    const value = request.headers.get(name);
+    if (value !== null) headers.set(name, value);
+  }
+  const shard = liveShardName(Math.floor(Math.random() * LIVE_SHARDS));
+  const room = env.LIVE_ROOM.get(env.LIVE_ROOM.idFromName(shard));
+  const response = await room.fetch(new Request(`${url.origin}/v2/ws`, { headers }));
+  return response.status === 101 ? response : plain(400, "Bad request", https);
+}
 
 async function fetch(request: Request, env: Env, ctx: ExecutionContext): Promise<Response> {
   const url = new URL(request.url);
-  if (url.pathname === "/v2/ws") {
-    if (request.headers.get("upgrade")?.toLowerCase() !== "websocket") {
-      return new Response("expected a WebSocket upgrade", { status: 426 });
-    }
-    const shard = liveShardName(Math.floor(Math.random() * LIVE_SHARDS));
-    const room = await getServerByName(env.LIVE_ROOM, shard);
-    return room.fetch(request);
-  }
-  const party = await routePartykitRequest(request, env);
-  if (party) return party;
-
-  if (isCrossSiteWrite(request)) {
-    return new Response("Cross-site request refused", { status: 403, headers: { "content-type": "text/plain" } });
-  }
-  let context;
+  const https = url.protocol === "https:";
+  let context: Awaited<ReturnType<typeof app.createAppContext>> | null = null;
   try {
-    context = await createAppContext(request, env, ctx);
-  } catch (error) {
-    if (error instanceof ConfigError) {
-      console.error(`configuration error: ${error.message}`);
-      return new Response("Service misconfigured", { status: 503 });
-    }
-    throw error;
-  }
-  if (url.pathname === "/dev/outbox" && context.config.isLocal && (request.headers.get("accept") ?? "").includes("application/json")) {
-    return Response.json({ messages: await outboxMessages(context.d1) }, { headers: { "cache-control": "no-store" } });
-  }
-  if (url.pathname === "/dev/market/price" && context.config.isLocal) {
-    return handleScriptedPrice(request, context);
-  }
-  if (url.pathname.startsWith("/api/") || url.pathname.startsWith("/v2/api/")) {
+    if (url.pathname === "/v2/ws") return await openSocket(request, env, url);
+    if (url.pathname === "/parties" || url.pathname.startsWith("/parties/")) return plain(404, "Not found", https);
+    if (app.isCrossSiteWrite(request)) return plain(403, "Cross-site request refused", https);
     try {
-      const api = await handleApi(request, context);
-      if (api) return withSecurityHeaders(api, request);
+      context = await app.createAppContext(request, env, ctx);
     } catch (error) {
-      console.error("api error", error);
-      return Response.json({ code: 0, msg: context.t("errors.try_again"), data: null }, { status: 500 });
+      if (error instanceof app.ConfigError) {
+        console.error(`configuration error: ${error.message}`);
+        return plain(503, "Service unavailable", https);
+      }
+      throw error;
     }
+    const done = async (response: Response) =>
+      app.withSecurityHeaders(response, { nonce: context!.nonce, private: Boolean(await context!.token()), https });
+    if (context.config.isLocal) {
+      const dev = await app.handleDevRequest(request, context);
+      if (dev) return await done(dev);
+    }
+    if (url.pathname.startsWith("/api/") || url.pathname.startsWith("/v2/api/")) {
+      const api = await app.handleApi(request, context);
+      if (api) return await done(api);
+    }
+    return await done(await handleRemixRequest(request, context as AppLoadContext));
+  } catch (error) {
+    if (error instanceof Response) return app.withSecurityHeaders(error, { https });
+    console.error("unhandled error", error);
+    return app.withSecurityHeaders(app.errorResponse(request, context), { https, private: true });
   }
-  return withSecurityHeaders(await handleRemixRequest(request, context as AppLoadContext), request);
 }
 
-export default { fetch } satisfies ExportedHandler<Env>;
+async function scheduled(controller: ScheduledController, env: Env, ctx: ExecutionContext) {
+  void ctx;
+  await app.runScheduledJobs(env, controller.cron, controller.scheduledTime);
+}
+
+export default { fetch, scheduled } satisfies ExportedHandler<Env>;

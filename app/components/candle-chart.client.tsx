@@ -7,7 +7,7 @@ import { Chart, LinearScale, Tooltip, type ChartConfiguration } from "chart.js";
 import { CandlestickController, CandlestickElement } from "chartjs-chart-financial";
 import { useEffect, useRef } from "react";
 import { formatNyTime } from "~/lib/format";
-import type { Candle } from "../../party/market/sim";
+import type { Candle } from "~/domain/market";
 
 Chart.register(CandlestickController, CandlestickElement, LinearScale, Tooltip);
 

@@ -2,7 +2,7 @@
  * Server-rendered charts (SVG): the home mini area chart and the candlestick chart that the
  * trade page shows without JavaScript (and until the interactive chart has loaded).
  */
-import type { Candle } from "../../party/market/sim";
+import type { Candle } from "~/domain/market";
 import { formatNyTime } from "~/lib/format";
 
 export function Sparkline({ points, trend, label }: { points: number[]; trend: "up" | "down" | "flat"; label: string }) {

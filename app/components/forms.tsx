@@ -1,24 +1,37 @@
-import { useNavigation } from "@remix-run/react";
-import { useEffect, useId, useState, type InputHTMLAttributes, type ReactNode } from "react";
+/**
+ * Form building blocks shared by every form (conform + valibot): labelled fields whose errors
+ * are i18n keys (shown translated next to the field and summarised at the top with
+ * role="alert"), the password field with its show/hide toggle, the verification-code field with
+ * its 60 s send button, the new-password pair, the picture captcha, and submit buttons that show
+ * their pending state. Everything renders on the server and works without JavaScript.
+ */
+import { getInputProps, type FieldMetadata, type FormMetadata } from "@conform-to/react";
+import { Link, useNavigation } from "@remix-run/react";
+import { useEffect, useState, type InputHTMLAttributes, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
+import { useHydrated } from "~/components/hydrated";
 import { EyeIcon, EyeOffIcon } from "~/components/icons";
+import { Intent } from "~/forms/intents";
 import { translateMessage } from "~/lib/messages";
 
-export type Errors = Partial<Record<string, string>> | undefined;
+// Forms of every schema share these components: the field's value type does not matter here.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type AnyField = FieldMetadata<any, any, string[]>;
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type AnyForm = FormMetadata<any, string[]>;
 
-/** True once React has hydrated: JS-only enhancements render only then. */
-export function useHydrated() {
-  const [hydrated, setHydrated] = useState(false);
-  useEffect(() => setHydrated(true), []);
-  return hydrated;
-}
-
-export function FormErrors({ errors }: { errors: Errors }) {
+/**
+ * Every error of a form (its own and its fields'), once each, translated, with role="alert" —
+ * after a submission only: while the user moves between fields, errors show next to the fields
+ * they concern, and nothing above the form moves.
+ */
+export function FormErrors({ form }: { form: AnyForm }) {
   const { t } = useTranslation();
-  const list = Object.values(errors ?? {}).filter(Boolean) as string[];
+  if (form.status !== "error") return null;
+  const list = [...(form.errors ?? []), ...Object.values(form.allErrors).flat()].filter(Boolean);
   if (list.length === 0) return null;
   return (
-    <div className="form-errors" role="alert">
+    <div className="form-errors" role="alert" id={form.errorId}>
       <ul>
         {[...new Set(list)].map((e) => (
           <li key={e}>{translateMessage(t, e)}</li>
@@ -28,39 +41,34 @@ export function FormErrors({ errors }: { errors: Errors }) {
   );
 }
 
-type FieldProps = InputHTMLAttributes<HTMLInputElement> & {
-  name: string;
+type InputType = "text" | "email" | "tel" | "password" | "search" | "url" | "number";
+
+type FieldProps = Omit<InputHTMLAttributes<HTMLInputElement>, "name" | "type" | "id" | "defaultValue" | "form"> & {
+  field: AnyField;
   label: string;
-  error?: string;
+  type?: InputType;
   hint?: ReactNode;
   addon?: ReactNode;
 };
 
-export function Field({ name, label, error, hint, addon, ...input }: FieldProps) {
+export function Field({ field, label, type = "text", hint, addon, ...input }: FieldProps) {
   const { t } = useTranslation();
-  const id = useId();
-  const errorId = `${id}-error`;
-  const hintId = `${id}-hint`;
+  const error = field.errors?.[0];
+  const { key, ...props } = getInputProps(field, { type, ariaDescribedBy: hint ? field.descriptionId : undefined });
   return (
     <div className={error ? "field has-error" : "field"}>
-      <label htmlFor={id}>{label}</label>
+      <label htmlFor={field.id}>{label}</label>
       <div className="input-row">
-        <input
-          id={id}
-          name={name}
-          aria-invalid={error ? true : undefined}
-          aria-describedby={[error ? errorId : null, hint ? hintId : null].filter(Boolean).join(" ") || undefined}
-          {...input}
-        />
+        <input key={key} {...props} {...input} />
         {addon}
       </div>
       {hint ? (
-        <p className="hint" id={hintId}>
+        <p className="hint" id={field.descriptionId}>
           {hint}
         </p>
       ) : null}
       {error ? (
-        <p className="field-error" id={errorId}>
+        <p className="field-error" id={field.errorId}>
           {translateMessage(t, error)}
         </p>
       ) : null}
@@ -69,7 +77,7 @@ export function Field({ name, label, error, hint, addon, ...input }: FieldProps)
 }
 
 /** Password input with a show/hide toggle (the toggle appears once JavaScript is running). */
-export function PasswordField(props: Omit<FieldProps, "type">) {
+export function PasswordField(props: Omit<FieldProps, "type" | "addon">) {
   const { t } = useTranslation();
   const hydrated = useHydrated();
   const [visible, setVisible] = useState(false);
@@ -88,10 +96,55 @@ export function PasswordField(props: Omit<FieldProps, "type">) {
   );
 }
 
+/** A new password and its confirmation (register, forgot, /mine/password). */
+export function NewPasswordFields({ password, confirm, label }: { password: AnyField; confirm: AnyField; label?: string }) {
+  const { t } = useTranslation();
+  return (
+    <>
+      <PasswordField field={password} label={label ?? t("auth.new_password")} hint={t("auth.password_hint")} autoComplete="new-password" />
+      <PasswordField field={confirm} label={t("auth.confirm_password")} autoComplete="new-password" />
+    </>
+  );
+}
+
+/** The verification code with its send button (60 s countdown after a send). */
+export function CodeField({ field, secondsLeft }: { field: AnyField; secondsLeft: number }) {
+  const { t } = useTranslation();
+  return <Field field={field} label={t("auth.code")} inputMode="numeric" autoComplete="one-time-code" addon={<CodeButton secondsLeft={secondsLeft} />} />;
+}
+
+export interface CaptchaImage {
+  id: string;
+  b64s: string;
+}
+
+/** The picture captcha (single use): the image, the answer, its id, and a link to another picture. */
+export function CaptchaField({ captcha, field, refreshTo }: { captcha: CaptchaImage; field: AnyField; refreshTo: string }) {
+  const { t } = useTranslation();
+  return (
+    <>
+      <Field
+        field={field}
+        label={t("auth.captcha")}
+        autoComplete="off"
+        autoCapitalize="characters"
+        maxLength={6}
+        required
+        addon={<img className="captcha" src={captcha.b64s} alt={t("auth.captcha_alt")} width={150} height={50} />}
+        hint={
+          <Link to={refreshTo} reloadDocument className="small">
+            {t("auth.captcha_refresh")}
+          </Link>
+        }
+      />
+      <input type="hidden" name="key" value={captcha.id} />
+    </>
+  );
+}
+
 export function SubmitButton({ children, intent, className = "button primary", formNoValidate, disabled }: { children: ReactNode; intent?: string; className?: string; formNoValidate?: boolean; disabled?: boolean }) {
   const navigation = useNavigation();
-  const pending =
-    navigation.state === "submitting" && (intent === undefined || navigation.formData?.get("intent") === intent);
+  const pending = navigation.state === "submitting" && (intent === undefined || navigation.formData?.get("intent") === intent);
   return (
     <button type="submit" name={intent ? "intent" : undefined} value={intent} className={className} disabled={disabled || pending} aria-busy={pending || undefined} formNoValidate={formNoValidate}>
       {pending ? <span className="spinner" aria-hidden="true" /> : null}
@@ -104,7 +157,7 @@ export function SubmitButton({ children, intent, className = "button primary", f
  * The send-code button: a submit button of the surrounding form (works without JavaScript)
  * that stays disabled while the server's 60-second resend interval runs, counting down live.
  */
-export function CodeButton({ secondsLeft, intent = "send-code", label }: { secondsLeft: number; intent?: string; label?: string }) {
+export function CodeButton({ secondsLeft, intent = Intent.SendCode, label }: { secondsLeft: number; intent?: string; label?: string }) {
   const { t } = useTranslation();
   const [left, setLeft] = useState(secondsLeft);
   useEffect(() => setLeft(secondsLeft), [secondsLeft]);
@@ -134,7 +187,7 @@ export function Notice({ message }: { message: string | null | undefined }) {
   if (!message) return null;
   return (
     <p className="notice" role="status">
-      {t(message)}
+      {translateMessage(t, message)}
     </p>
   );
 }

@@ -7,7 +7,7 @@ import { useRevalidator } from "@remix-run/react";
 import { createContext, useContext, useEffect, useRef, useState, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import type { LiveClient, LiveStatus } from "~/lib/live-client";
-import type { Candle, Quote } from "../../party/market/sim";
+import type { Candle, Quote } from "~/domain/market";
 
 const LiveContext = createContext<{ client: LiveClient | null; status: LiveStatus }>({ client: null, status: "connecting" });
 

@@ -4,7 +4,7 @@ import { useEffect, useRef } from "react";
 import { useTranslation } from "react-i18next";
 import { EmptyState } from "~/components/layout";
 import { direction, formatChange, formatPrice } from "~/lib/format";
-import type { Quote } from "../../party/market/sim";
+import type { Quote } from "~/domain/market";
 
 /** A price that flashes its up/down colour when it changes (no layout shift). */
 export function LivePrice({ value, precision, locale, className = "" }: { value: number | undefined; precision: number; locale: string; className?: string }) {

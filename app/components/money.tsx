@@ -1,6 +1,6 @@
 import { Link } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { formatMoney, type Micros } from "~/lib/money";
+import { formatMoney, type Micros } from "~/domain/money";
 
 /** An amount in USD at 2 decimals (or `decimals`), formatted exactly, with tabular figures. */
 export function Money({ value, locale, decimals = 2 }: { value: Micros; locale: string; decimals?: number }) {

@@ -1,6 +1,7 @@
 import { useFetcher, useLocation } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { EyeIcon, EyeOffIcon, MoonIcon } from "~/components/icons";
+import { Intent } from "~/forms/intents";
 import { useRootData } from "~/root";
 
 /** Dark theme switch: a form post (no JavaScript needed); with JavaScript it applies at once. */
@@ -20,7 +21,7 @@ export function ThemeSwitch() {
         document.documentElement.dataset.theme = dark ? "light" : "dark";
       }}
     >
-      <input type="hidden" name="intent" value="theme" />
+      <input type="hidden" name="intent" value={Intent.Theme} />
       <input type="hidden" name="theme" value={dark ? "light" : "dark"} />
       <input type="hidden" name="redirectTo" value={location.pathname + location.search} />
       <button type="submit" className="row" role="switch" aria-checked={dark}>
@@ -40,7 +41,7 @@ export function AssetsToggle({ hidden }: { hidden: boolean }) {
   const isHidden = pending ? pending === "1" : hidden;
   return (
     <fetcher.Form method="post" action="/settings" className="inline-form">
-      <input type="hidden" name="intent" value="assets" />
+      <input type="hidden" name="intent" value={Intent.Assets} />
       <input type="hidden" name="hidden" value={isHidden ? "0" : "1"} />
       <input type="hidden" name="redirectTo" value={location.pathname + location.search} />
       <button type="submit" className="icon-button" aria-pressed={isHidden} aria-label={isHidden ? t("user.show_assets") : t("user.hide_assets")}>

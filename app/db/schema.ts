@@ -127,6 +127,8 @@ export const rateLimits = sqliteTable("rate_limits", {
   key: text("key").primaryKey(),
   windowStart: integer("window_start").notNull(),
   count: integer("count").notNull(),
+  /** Growing-delay throttles: the next slot opens at this time (ms). */
+  blockedUntil: integer("blocked_until").notNull().default(0),
 });
 
 /**
@@ -171,10 +173,13 @@ export const ledgerTransactions = sqliteTable(
     kind: text("kind").notNull(),
     memo: text("memo").notNull().default(""),
     userId: integer("user_id"),
+    /** Set-based postings write the sum of their entries here: the CHECK makes an unbalanced batch fail. */
+    imbalance: integer("imbalance").notNull().default(0),
     createdAt: createdAt(),
   },
   (t) => [
     uniqueIndex("ledger_transactions_key").on(t.idempotencyKey),
+    check("ledger_transactions_balanced", sql`${t.imbalance} = 0`),
     index("ledger_transactions_user").on(t.userId, t.createdAt),
   ],
 );

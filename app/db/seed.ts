@@ -6,7 +6,7 @@
  * tests, so both see the same world.
  */
 import { ANNOUNCEMENTS, AREAS, CATEGORIES, INSTRUMENTS, NEWS } from "~/db/seed-data";
-import { MICROS_PER_USD } from "~/lib/money";
+import { MICROS_PER_USD } from "~/domain/money";
 import { ACCOUNT_KINDS, PlatformAccount } from "~/services/ledger.server";
 
 export interface SeedOptions {

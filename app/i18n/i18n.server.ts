@@ -13,14 +13,12 @@ import {
   type LanguageCode,
 } from "~/i18n/config";
 import { resources } from "~/i18n/resources";
-import { readCookie } from "~/services/preferences.server";
+import { readLanguageCookie } from "~/services/preferences.server";
 
-export const LANG_COOKIE = "lang";
-
-export function detectLanguage(request: Request): LanguageCode {
+export async function detectLanguage(request: Request): Promise<LanguageCode> {
   return (
     normalizeLanguage(request.headers.get("lang")) ??
-    normalizeLanguage(readCookie(request, LANG_COOKIE)) ??
+    normalizeLanguage(await readLanguageCookie(request)) ??
     languageFromAcceptLanguage(request.headers.get("accept-language")) ??
     DEFAULT_LANGUAGE
   );
@@ -31,7 +29,7 @@ export const i18n = new RemixI18Next({
     supportedLanguages: LANGUAGE_CODES,
     fallbackLanguage: DEFAULT_LANGUAGE,
     order: ["custom"],
-    findLocale: async (request) => detectLanguage(request),
+    findLocale: (request) => detectLanguage(request),
   },
   i18next: {
     resources,

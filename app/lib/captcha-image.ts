@@ -411,24 +411,3 @@ export function renderCaptchaPng(text: string, noise: Uint8Array): Uint8Array {
   const pixels = renderPixels(text, makeRng(noise));
   return encodeGreyPng(pixels, CAPTCHA_WIDTH, CAPTCHA_HEIGHT);
 }
-
-const B64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-
-/** Standard (RFC 4648, padded) base64 without Buffer/btoa. */
-export function toBase64(bytes: Uint8Array): string {
-  const parts: string[] = [];
-  let i = 0;
-  for (; i + 2 < bytes.length; i += 3) {
-    const n = ((bytes[i] ?? 0) << 16) | ((bytes[i + 1] ?? 0) << 8) | (bytes[i + 2] ?? 0);
-    parts.push(B64[(n >>> 18) & 63]! + B64[(n >>> 12) & 63]! + B64[(n >>> 6) & 63]! + B64[n & 63]!);
-  }
-  const rest = bytes.length - i;
-  if (rest === 1) {
-    const n = (bytes[i] ?? 0) << 16;
-    parts.push(B64[(n >>> 18) & 63]! + B64[(n >>> 12) & 63]! + "==");
-  } else if (rest === 2) {
-    const n = ((bytes[i] ?? 0) << 16) | ((bytes[i + 1] ?? 0) << 8);
-    parts.push(B64[(n >>> 18) & 63]! + B64[(n >>> 12) & 63]! + B64[(n >>> 6) & 63]! + "=");
-  }
-  return parts.join("");
-}

@@ -1,11 +1,11 @@
 /** HTTP helpers shared by the Worker entry, the JSON API and Remix actions. */
-import { formToObject } from "~/lib/validation";
+import { cleanFields } from "~/forms/parse";
 
 /** The spec §8 envelope: code 1 success, 999 invalid session, anything else shows msg. */
 export const ApiCode = { Ok: 1, Error: 0, InvalidSession: 999 } as const;
 
 export function envelope(code: number, msg: string, data: unknown = null, status = 200) {
-  return Response.json({ code, msg, data }, { status, headers: { "cache-control": "no-store" } });
+  return Response.json({ code, msg, data }, { status, headers: { "cache-control": "private, no-store" } });
 }
 
 /**
@@ -35,76 +35,121 @@ export const SECURITY_HEADERS: Record<string, string> = {
   "x-content-type-options": "nosniff",
   "referrer-policy": "strict-origin-when-cross-origin",
   "x-frame-options": "DENY",
-  "permissions-policy": "camera=(), microphone=(), geolocation=()",
+  "permissions-policy": "camera=(), microphone=(), geolocation=(), payment=(), usb=()",
+  "cross-origin-opener-policy": "same-origin",
 };
 
 /**
- * Pages may load scripts, styles and images only from this origin (Remix's inline hydration
- * scripts need 'unsafe-inline'), talk only to this origin (HTTP and the /v2/ws socket), and
- * cannot be framed or post forms elsewhere.
+ * Pages run only scripts from this origin or carrying this response's nonce (Remix's hydration
+ * scripts), talk only to this origin (HTTP and the /v2/ws socket: 'self' covers ws/wss of the
+ * same host), and cannot be framed or post forms elsewhere.
  */
-export const CONTENT_SECURITY_POLICY = [
-  "default-src 'self'",
-  "script-src 'self' 'unsafe-inline'",
-  "style-src 'self' 'unsafe-inline'",
-  "img-src 'self' data:",
-  "connect-src 'self' ws: wss:",
-  "font-src 'self'",
-  "object-src 'none'",
-  "base-uri 'self'",
-  "form-action 'self'",
-  "frame-ancestors 'none'",
-].join("; ");
+export function contentSecurityPolicy(nonce: string | null): string {
+  return [
+    "default-src 'self'",
+    nonce ? `script-src 'self' 'nonce-${nonce}'` : "script-src 'self'",
+    "style-src 'self' 'unsafe-inline'",
+    "img-src 'self' data:",
+    "connect-src 'self'",
+    "font-src 'self'",
+    "object-src 'none'",
+    "base-uri 'none'",
+    "form-action 'self'",
+    "frame-ancestors 'none'",
+  ].join("; ");
+}
 
-export function withSecurityHeaders(response: Response, request?: Request): Response {
+export interface HeaderOptions {
+  /** The CSP nonce of an HTML response. */
+  nonce?: string | null;
+  /** The request was made by (or for) a signed-in user: nothing of it may be stored by a cache. */
+  private?: boolean;
+  https?: boolean;
+}
+
+/**
+ * Every response the Worker makes leaves through here (pages, JSON, errors, refusals): security
+ * headers, the CSP for HTML, `private, no-store` for signed-in users and anything that sets a
+ * cookie, HSTS on https.
+ */
+export function withSecurityHeaders(response: Response, options: HeaderOptions = {}): Response {
   if (response.status === 101 || response.webSocket) return response;
   const headers = new Headers(response.headers);
   for (const [k, v] of Object.entries(SECURITY_HEADERS)) if (!headers.has(k)) headers.set(k, v);
-  if ((headers.get("content-type") ?? "").includes("text/html") && !headers.has("content-security-policy")) {
-    headers.set("content-security-policy", CONTENT_SECURITY_POLICY);
-  }
-  if (request && new URL(request.url).protocol === "https:") headers.set("strict-transport-security", "max-age=31536000; includeSubDomains");
+  if ((headers.get("content-type") ?? "").includes("text/html")) headers.set("content-security-policy", contentSecurityPolicy(options.nonce ?? null));
+  else if (!headers.has("content-security-policy")) headers.set("content-security-policy", "default-src 'none'; frame-ancestors 'none'");
+  if (options.private || headers.has("set-cookie")) headers.set("cache-control", "private, no-store");
+  else if (!headers.has("cache-control")) headers.set("cache-control", "no-cache");
+  if (options.https) headers.set("strict-transport-security", "max-age=31536000; includeSubDomains");
   return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
 }
 
-/** Reads form fields from urlencoded, multipart or JSON bodies, bounded in size. */
-export async function readBody(request: Request, maxBytes = 64 * 1024): Promise<Record<string, string> | null> {
-  const length = Number(request.headers.get("content-length") ?? "0");
-  if (length > maxBytes) return null;
+export const MAX_FORM_BYTES = 64 * 1024;
+
+export class BodyTooLarge extends Error {}
+
+/**
+ * The body's bytes, counted as they are read (a chunked body has no Content-Length to trust):
+ * past `maxBytes` the read stops and BodyTooLarge is thrown.
+ */
+export async function readBytes(request: Request, maxBytes = MAX_FORM_BYTES): Promise<Uint8Array<ArrayBuffer>> {
+  const declared = Number(request.headers.get("content-length") ?? "0");
+  if (declared > maxBytes) throw new BodyTooLarge();
+  if (!request.body) return new Uint8Array();
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    total += value.byteLength;
+    if (total > maxBytes) {
+      await reader.cancel().catch(() => {});
+      throw new BodyTooLarge();
+    }
+    chunks.push(value);
+  }
+  const out = new Uint8Array(total);
+  let offset = 0;
+  for (const c of chunks) {
+    out.set(c, offset);
+    offset += c.byteLength;
+  }
+  return out;
+}
+
+/**
+ * The fields of a form or JSON body (urlencoded, multipart or JSON), bounded in size. Null when
+ * the body cannot be read as fields; BodyTooLarge past the limit.
+ */
+export async function readFields(request: Request, maxBytes = MAX_FORM_BYTES): Promise<URLSearchParams | null> {
+  const bytes = await readBytes(request, maxBytes);
   const type = request.headers.get("content-type") ?? "";
   try {
     if (type.includes("application/json")) {
-      const text = await request.text();
-      if (text.length > maxBytes) return null;
-      const json: unknown = text ? JSON.parse(text) : {};
-      return json && typeof json === "object" && !Array.isArray(json) ? formToObject(json as Record<string, unknown>) : {};
+      const text = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+      const json: unknown = text.trim() ? JSON.parse(text) : {};
+      return json && typeof json === "object" && !Array.isArray(json) ? cleanFields(json as Record<string, unknown>) : null;
     }
     if (type.includes("multipart/form-data") || type.includes("application/x-www-form-urlencoded")) {
-      return formToObject(await request.formData());
+      return cleanFields(await new Response(bytes, { headers: { "content-type": type } }).formData());
     }
-    const text = await request.text();
-    if (text.length > maxBytes) return null;
-    return formToObject(Object.fromEntries(new URLSearchParams(text)));
+    return cleanFields(new URLSearchParams(new TextDecoder("utf-8", { fatal: true }).decode(bytes)));
   } catch {
     return null;
   }
 }
 
-export const MAX_FORM_BYTES = 64 * 1024;
-
 /**
  * A form body for a route action: never throws for malformed input (no body, wrong content
  * type, broken encoding → an empty form, so validation answers with field errors); an
- * oversized body is refused with 413.
+ * oversized body (however it is sent) is refused with 413.
  */
-export async function readForm(request: Request): Promise<FormData> {
-  const length = Number(request.headers.get("content-length") ?? "0");
-  if (length > MAX_FORM_BYTES) throw new Response("Request too large", { status: 413 });
-  const type = request.headers.get("content-type") ?? "";
-  if (!type.includes("application/x-www-form-urlencoded") && !type.includes("multipart/form-data")) return new FormData();
+export async function readForm(request: Request): Promise<URLSearchParams> {
   try {
-    return await request.formData();
-  } catch {
-    return new FormData();
+    return (await readFields(request)) ?? new URLSearchParams();
+  } catch (error) {
+    if (error instanceof BodyTooLarge) throw new Response("Request too large", { status: 413 });
+    throw error;
   }
 }

@@ -5,7 +5,7 @@
  * connected but the market data stopped (no DAY_MARKET for 10 s, or the feed says stale).
  */
 import ReconnectingWebSocket from "partysocket/ws";
-import { CONNECT_TIMEOUT_MS, MAX_MISSED_PINGS, PING_INTERVAL_MS } from "../../party/protocol";
+import { CONNECT_TIMEOUT_MS, MAX_MISSED_PINGS, PING_INTERVAL_MS } from "~/domain/protocol";
 
 export type LiveStatus = "connecting" | "live" | "reconnecting" | "stale";
 type Handler = (data: unknown) => void;

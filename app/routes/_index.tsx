@@ -7,7 +7,9 @@ import { BellIcon, ChatIcon, GiftIcon, GlobeIcon, SearchIcon, TradeIcon, WalletI
 import { ConnectionBadge, useQuotes } from "~/components/live";
 import { ChangeBadge, InstrumentList, LivePrice, SkeletonRows } from "~/components/market";
 import { FundingButtons, Money } from "~/components/money";
+import { toSummary } from "~/domain/instrument";
 import { direction } from "~/lib/format";
+import { RouteErrorBoundary } from "~/components/route-error";
 import { balances, todayProfit } from "~/services/account.server";
 import { listCategories, listInstruments, marketQuotes, miniCharts } from "~/services/market.server";
 import { useRootData } from "~/root";
@@ -26,12 +28,12 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   ]);
   const requested = Number(url.searchParams.get("category")) || null;
   const category = cats.some((c) => c.id === requested) ? requested : null;
-  const featured = list.slice(0, FEATURED).map((i) => ({ id: i.id, code: i.code, showCode: i.showCode, pricePrecision: i.pricePrecision, logo: i.logo }));
+  const featured = list.slice(0, FEATURED).map(toSummary);
   return {
     categories: cats,
     featured,
     charts: await miniCharts(context, featured.map((f) => f.code)),
-    instruments: (category ? list.filter((i) => i.categoryId === category) : list).map((i) => ({ id: i.id, code: i.code, showCode: i.showCode, pricePrecision: i.pricePrecision, logo: i.logo })),
+    instruments: (category ? list.filter((i) => i.categoryId === category) : list).map(toSummary),
     quotes: [...market.quotes.values()],
     category,
     assets: b && profit ? { total: b.total, profit: profit.profit, percent: profit.percent } : null,
@@ -53,7 +55,7 @@ export default function Home() {
         <div className="home-user">
           {user ? (
             <>
-              <p className="user-label">{user.isDemo ? t("user.mock_account") : (user.email ?? (user.mobile ? `+${user.mobile}` : ""))}</p>
+              <p className="user-label">{user.isDemo ? t("user.mock_account") : (user.email ?? (user.mobile ?? ""))}</p>
               <p className="muted small">
                 {t("user.uid")}: <span className="num">{user.uid}</span>
               </p>
@@ -162,3 +164,5 @@ export default function Home() {
     </div>
   );
 }
+
+export const ErrorBoundary = RouteErrorBoundary;

@@ -1,53 +1,67 @@
 /** Forgot password: reset by e-mail code (spec §2). The answer never says whether an account exists. */
-import { readForm } from "~/lib/http.server";
+import { getFormProps, useForm } from "@conform-to/react";
+import { getValibotConstraint, parseWithValibot } from "@conform-to/valibot";
 import { data, type ActionFunctionArgs } from "@remix-run/cloudflare";
 import { Form, Link, useActionData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { CodeButton, DefaultSubmit, Field, FormErrors, Notice, PasswordField, SubmitButton } from "~/components/forms";
+import { CodeField, DefaultSubmit, Field, FormErrors, NewPasswordFields, Notice, SubmitButton } from "~/components/forms";
 import { PageHeader } from "~/components/layout";
-import { formToObject } from "~/lib/validation";
+import { RouteErrorBoundary } from "~/components/route-error";
+import { ForgotSchema, ResetCodeSchema } from "~/forms/auth";
+import { Intent } from "~/forms/intents";
+import { submissionOf } from "~/forms/parse";
+import { replyWithErrors } from "~/forms/reply";
+import { readForm } from "~/lib/http.server";
 import { resetPassword, sendResetCode } from "~/services/auth.server";
 import { redirectWithFlash } from "~/services/web.server";
 
+const SECRETS = ["password", "re_password"];
+const schemaFor = (intent: FormDataEntryValue | null) => (intent === Intent.SendCode ? ResetCodeSchema : ForgotSchema);
+
 export async function action({ request, context }: ActionFunctionArgs) {
-  const form = formToObject(await readForm(request));
-  const values = { account: form.account ?? "", auth_code: form.auth_code ?? "" };
-  if (form.intent === "send-code") {
-    const sent = await sendResetCode(context, request, { account: values.account });
-    if (!sent.ok) return data({ errors: sent.errors, values, codeSeconds: 0, notice: null }, { status: sent.status ?? 400 });
-    return data({ errors: undefined, values, codeSeconds: sent.value.seconds, notice: "auth.reset_code_sent" });
+  const form = await readForm(request);
+  switch (form.get("intent")) {
+    case Intent.SendCode: {
+      const submission = submissionOf(ResetCodeSchema, form);
+      if (submission.status !== "success") return data({ result: submission.reply({ hideFields: SECRETS }), codeSeconds: 0, notice: null }, { status: 400 });
+      const sent = await sendResetCode(context, submission.value);
+      if (!sent.ok) return data({ result: replyWithErrors(submission, sent.errors, SECRETS), codeSeconds: 0, notice: null }, { status: sent.status });
+      return data({ result: submission.reply({ hideFields: SECRETS }), codeSeconds: sent.value.seconds, notice: "auth.reset_code_sent" });
+    }
+    case Intent.Reset: {
+      const submission = submissionOf(ForgotSchema, form);
+      if (submission.status !== "success") return data({ result: submission.reply({ hideFields: SECRETS }), codeSeconds: 0, notice: null }, { status: 400 });
+      const result = await resetPassword(context, submission.value);
+      if (!result.ok) return data({ result: replyWithErrors(submission, result.errors, SECRETS), codeSeconds: 0, notice: null }, { status: result.status });
+      return redirectWithFlash(context, "/login", { kind: "success", message: "auth.password_changed" });
+    }
+    default:
+      return data({ result: { status: "error" as const, error: { "": ["errors.bad_request"] } }, codeSeconds: 0, notice: null }, { status: 400 });
   }
-  const result = await resetPassword(context, form);
-  if (!result.ok) return data({ errors: result.errors, values, codeSeconds: 0, notice: null }, { status: result.status ?? 400 });
-  return redirectWithFlash(context, "/login", { kind: "success", message: "auth.password_changed" });
 }
 
 export default function Forgot() {
   const { t } = useTranslation();
   const actionData = useActionData<typeof action>();
-  const errors = actionData?.errors;
+  const [form, fields] = useForm({
+    id: "forgot",
+    lastResult: actionData?.result,
+    constraint: getValibotConstraint(ForgotSchema),
+    shouldValidate: "onBlur",
+    defaultNoValidate: false,
+    onValidate: ({ formData }) => parseWithValibot(formData, { schema: schemaFor(formData.get("intent")) }),
+  });
   return (
     <div className="page narrow">
       <PageHeader title={t("auth.forgot_title")} back="/login" />
-      <Form method="post" className="form">
-        <DefaultSubmit intent="reset" />
-        <FormErrors errors={errors} />
+      <Form method="post" className="form" {...getFormProps(form)}>
+        <DefaultSubmit intent={Intent.Reset} />
+        <FormErrors form={form} />
         <Notice message={actionData?.notice} />
-        <Field name="account" label={t("auth.email")} type="email" inputMode="email" autoComplete="email" required maxLength={254} defaultValue={actionData?.values.account} error={errors?.account} />
-        <Field
-          name="auth_code"
-          label={t("auth.code")}
-          inputMode="numeric"
-          autoComplete="one-time-code"
-          maxLength={6}
-          pattern="\d{6}"
-          defaultValue={actionData?.values.auth_code}
-          error={errors?.auth_code ?? errors?.sms_code}
-          addon={<CodeButton secondsLeft={actionData?.codeSeconds ?? 0} />}
-        />
-        <PasswordField name="password" label={t("auth.new_password")} hint={t("auth.password_hint")} autoComplete="new-password" minLength={8} maxLength={128} error={errors?.password} />
-        <PasswordField name="re_password" label={t("auth.confirm_password")} autoComplete="new-password" maxLength={128} error={errors?.re_password} />
-        <SubmitButton intent="reset">{t("auth.reset_button")}</SubmitButton>
+        <Field field={fields.account} label={t("auth.email")} type="email" inputMode="email" autoComplete="email" />
+        <CodeField field={fields.auth_code} secondsLeft={actionData?.codeSeconds ?? 0} />
+        <NewPasswordFields password={fields.password} confirm={fields.re_password} />
+        <SubmitButton intent={Intent.Reset}>{t("auth.reset_button")}</SubmitButton>
         <p className="center small">
           <Link to="/login">{t("auth.back_to_login")}</Link>
         </p>
@@ -55,3 +69,5 @@ export default function Forgot() {
     </div>
   );
 }
+
+export const ErrorBoundary = RouteErrorBoundary;

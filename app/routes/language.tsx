@@ -1,12 +1,14 @@
-/** Language picker (spec §2 /language): the choice is remembered in a cookie. */
-import { readForm } from "~/lib/http.server";
+/** Language picker (spec §2 /language): the choice is remembered in a cookie (and on the account). */
 import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { Form, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { PageHeader } from "~/components/layout";
+import { RouteErrorBoundary } from "~/components/route-error";
+import { Intent } from "~/forms/intents";
 import { LANGUAGES, normalizeLanguage } from "~/i18n/config";
-import { langCookieHeader } from "~/services/preferences.server";
-import { safeRedirect } from "~/services/web.server";
+import { readForm } from "~/lib/http.server";
+import { safeRedirect } from "~/lib/redirect";
+import { langCookie } from "~/services/preferences.server";
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const from = safeRedirect(new URL(request.url).searchParams.get("from"), "/");
@@ -15,11 +17,11 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const form = await readForm(request);
-  const lang = normalizeLanguage(String(form.get("lang") ?? ""));
-  if (!lang) return redirect("/language");
+  const lang = normalizeLanguage(form.get("lang"));
+  if (form.get("intent") !== Intent.Language || !lang) return redirect("/language");
   const user = await context.user();
   if (user) await context.d1.prepare("UPDATE users SET lang = ?1 WHERE id = ?2").bind(lang, user.id).run();
-  return redirect(safeRedirect(form.get("from"), "/"), { headers: { "Set-Cookie": langCookieHeader(lang) } });
+  return redirect(safeRedirect(form.get("from"), "/"), { headers: { "Set-Cookie": await langCookie.serialize(lang) } });
 }
 
 export default function Language() {
@@ -28,8 +30,9 @@ export default function Language() {
   return (
     <div className="page narrow">
       <PageHeader title={t("user.language")} back={from} />
-      <Form method="post" className="card">
+      <Form method="post" action="/language" className="card">
         <input type="hidden" name="from" value={from} />
+        <input type="hidden" name="intent" value={Intent.Language} />
         <ul className="rows" role="list">
           {LANGUAGES.map((l) => (
             <li key={l.code}>
@@ -47,3 +50,5 @@ export default function Language() {
     </div>
   );
 }
+
+export const ErrorBoundary = RouteErrorBoundary;

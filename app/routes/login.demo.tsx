@@ -1,15 +1,16 @@
-/** The mock-account login: resumes this browser's demo user or creates one (spec §2, §6). */
-import { readForm } from "~/lib/http.server";
+/** The mock-account login (a POST): resumes this browser's demo user or creates one (spec §2, §6). */
 import { redirect, type ActionFunctionArgs } from "@remix-run/cloudflare";
+import { readForm } from "~/lib/http.server";
+import { safeRedirect } from "~/lib/redirect";
 import { demoLogin } from "~/services/auth.server";
-import { demoCookie, redirectWithFlash, safeRedirect, sessionSetCookie } from "~/services/web.server";
+import { demoCookie, redirectWithFlash, sessionSetCookie } from "~/services/web.server";
 
 export const loader = () => redirect("/login");
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const form = await readForm(request);
   const stored = await demoCookie.parse(request.headers.get("cookie")).catch(() => null);
-  const result = await demoLogin(context, request, typeof stored === "string" ? stored : null);
+  const result = await demoLogin(context, typeof stored === "string" ? stored : null);
   if (!result.ok) {
     return redirectWithFlash(context, "/login", { kind: "error", message: Object.values(result.errors)[0] ?? "errors.try_again" });
   }

@@ -1,31 +1,45 @@
-import { readForm } from "~/lib/http.server";
+/**
+ * Login (spec §2): account and password, links to register and forgot, the demo account. After a
+ * few failed attempts on an account the form asks for a picture captcha as well (never a lock).
+ */
+import { getFormProps, useForm } from "@conform-to/react";
+import { getValibotConstraint, parseWithValibot } from "@conform-to/valibot";
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
-import { Form, Link, useActionData, useSearchParams } from "@remix-run/react";
+import { Form, Link, useActionData, useLoaderData, useSearchParams } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { Field, FormErrors, PasswordField, SubmitButton } from "~/components/forms";
+import { CaptchaField, Field, FormErrors, PasswordField, SubmitButton } from "~/components/forms";
 import { PageHeader } from "~/components/layout";
-import { formToObject } from "~/lib/validation";
+import { RouteErrorBoundary } from "~/components/route-error";
+import { LoginSchema } from "~/forms/auth";
+import { Intent } from "~/forms/intents";
+import { submissionOf } from "~/forms/parse";
+import { replyWithErrors } from "~/forms/reply";
+import { readForm } from "~/lib/http.server";
+import { safeRedirect } from "~/lib/redirect";
 import { login } from "~/services/auth.server";
-import { redirectWithFlash, safeRedirect, sessionSetCookie } from "~/services/web.server";
+import { createCaptcha } from "~/services/codes.server";
+import { redirectWithFlash, sessionSetCookie } from "~/services/web.server";
 
 export async function loader({ context, request }: LoaderFunctionArgs) {
   const user = await context.user();
-  if (user) throw redirect(safeRedirect(new URL(request.url).searchParams.get("from"), "/user"));
-  return null;
+  const url = new URL(request.url);
+  if (user) throw redirect(safeRedirect(url.searchParams.get("from"), "/user"));
+  // "Show another picture" comes back here with captcha=1.
+  return { captcha: url.searchParams.get("captcha") === "1" ? await createCaptcha(context.d1) : null };
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
-  const form = formToObject(await readForm(request));
-  const result = await login(context, request, form);
-  if (!result.ok) {
-    return data({ errors: result.errors, values: { account: form.account ?? "" } }, { status: result.status ?? 400 });
+  const form = await readForm(request);
+  const submission = submissionOf(LoginSchema, form);
+  if (submission.status !== "success") {
+    return data({ result: submission.reply({ hideFields: ["password", "captcha", "key"] }), captcha: null }, { status: 400 });
   }
-  return redirectWithFlash(
-    context,
-    safeRedirect(form.from, "/"),
-    { kind: "success", message: "auth.login_success" },
-    { "Set-Cookie": await sessionSetCookie(context, result.value.token) },
-  );
+  const result = await login(context, submission.value);
+  if (!result.ok) {
+    const captcha = result.captchaRequired ? await createCaptcha(context.d1) : null;
+    return data({ result: replyWithErrors(submission, result.errors, ["password", "captcha", "key"]), captcha }, { status: result.status });
+  }
+  return redirectWithFlash(context, safeRedirect(form.get("from"), "/"), { kind: "success", message: "auth.login_success" }, { "Set-Cookie": await sessionSetCookie(context, result.value.token) });
 }
 
 export const meta: MetaFunction = () => [{ title: "Bourse" }];
@@ -33,9 +47,18 @@ export const meta: MetaFunction = () => [{ title: "Bourse" }];
 export default function Login() {
   const { t } = useTranslation();
   const actionData = useActionData<typeof action>();
+  const loaderData = useLoaderData<typeof loader>();
+  const captcha = actionData?.captcha ?? loaderData.captcha;
   const [params] = useSearchParams();
   const from = params.get("from") ?? "";
-  const errors = actionData?.errors;
+  const [form, fields] = useForm({
+    id: "login",
+    lastResult: actionData?.result,
+    constraint: getValibotConstraint(LoginSchema),
+    shouldValidate: "onBlur",
+    defaultNoValidate: false,
+    onValidate: ({ formData }) => parseWithValibot(formData, { schema: LoginSchema }),
+  });
   return (
     <div className="page narrow">
       <PageHeader title={t("auth.login_title")} back="/" />
@@ -43,26 +66,17 @@ export default function Login() {
         <h2>{t("auth.welcome")}</h2>
         <p className="muted">{t("auth.login_subtitle")}</p>
       </div>
-      <Form method="post" className="form" noValidate={false}>
-        <FormErrors errors={errors} />
+      <Form method="post" className="form" {...getFormProps(form)}>
+        <FormErrors form={form} />
         <input type="hidden" name="from" value={from} />
-        <Field
-          name="account"
-          label={t("auth.email_label")}
-          placeholder={t("auth.email_placeholder")}
-          autoComplete="username"
-          inputMode="email"
-          required
-          maxLength={254}
-          defaultValue={actionData?.values.account}
-          error={errors?.account}
-        />
-        <PasswordField name="password" label={t("auth.password")} autoComplete="current-password" required maxLength={128} error={errors?.password} />
+        <Field field={fields.account} label={t("auth.email_label")} placeholder={t("auth.email_placeholder")} autoComplete="username" inputMode="email" />
+        <PasswordField field={fields.password} label={t("auth.password")} autoComplete="current-password" />
+        {captcha ? <CaptchaField captcha={captcha} field={fields.captcha} refreshTo={`/login?captcha=1${from ? `&from=${encodeURIComponent(from)}` : ""}`} /> : null}
         <div className="form-links">
           <Link to="/forgot">{t("auth.forgot_link")}</Link>
           <Link to="/register">{t("auth.register_link")}</Link>
         </div>
-        <SubmitButton>{t("auth.login_button")}</SubmitButton>
+        <SubmitButton intent={Intent.Login}>{t("auth.login_button")}</SubmitButton>
       </Form>
       <Form method="post" action="/login/demo" className="demo-form">
         <input type="hidden" name="from" value={from} />
@@ -74,3 +88,5 @@ export default function Login() {
     </div>
   );
 }
+
+export const ErrorBoundary = RouteErrorBoundary;

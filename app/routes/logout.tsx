@@ -1,12 +1,11 @@
 /** Logout: ends the session (D1 row revoked), clears the cookie, goes home with 'logout success'. */
 import { redirect, type ActionFunctionArgs } from "@remix-run/cloudflare";
-import { revokeSession } from "~/services/session.server";
+import { logout } from "~/services/auth.server";
 import { redirectWithFlash, sessionClearCookie } from "~/services/web.server";
 
 export const loader = () => redirect("/user");
 
 export async function action({ context }: ActionFunctionArgs) {
-  const token = await context.token();
-  if (token) await revokeSession(context.d1, token);
+  await logout(context, await context.token());
   return redirectWithFlash(context, "/", { kind: "success", message: "auth.logout_success" }, { "Set-Cookie": await sessionClearCookie(context) });
 }

@@ -6,7 +6,9 @@ import { SearchIcon } from "~/components/icons";
 import { PageHeader } from "~/components/layout";
 import { useQuotes } from "~/components/live";
 import { InstrumentList } from "~/components/market";
+import { toSummary } from "~/domain/instrument";
 import { companyInfo } from "~/services/account.server";
+import { RouteErrorBoundary } from "~/components/route-error";
 import { listInstruments, marketQuotes } from "~/services/market.server";
 import { useRootData } from "~/root";
 
@@ -18,7 +20,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const mainSite = company?.type === 0;
   const pairs = list
     .filter((i) => !needle || i.code.toLowerCase().includes(needle) || i.showCode.toLowerCase().replace(/[\s/_-]/g, "").includes(needle))
-    .map((i) => ({ id: i.id, code: i.code, showCode: i.showCode, pricePrecision: i.pricePrecision, logo: i.logo }));
+    .map(toSummary);
   const companies = mainSite && company && (!needle || company.name.toLowerCase().includes(q.toLowerCase())) ? [company] : [];
   const openCompany = companies.find((c) => String(c.id) === url.searchParams.get("company")) ?? null;
   return { q, pairs, companies, openCompany, quotes: [...market.quotes.values()] };
@@ -83,3 +85,5 @@ export default function Product() {
     </div>
   );
 }
+
+export const ErrorBoundary = RouteErrorBoundary;

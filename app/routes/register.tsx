@@ -1,17 +1,33 @@
-import { readForm } from "~/lib/http.server";
+/**
+ * Register (spec §2): by e-mail or mobile (area picker '+code', default the second entry), a
+ * verification code with a 60 s send button, or a picture captcha when verify_reg_type is 2;
+ * password, confirmation, optional invite code.
+ */
+import { getFormProps, getSelectProps, useForm } from "@conform-to/react";
+import { getValibotConstraint, parseWithValibot } from "@conform-to/valibot";
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { Form, Link, useActionData, useLoaderData, useSearchParams } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { CodeButton, DefaultSubmit, Field, FormErrors, Notice, PasswordField, SubmitButton } from "~/components/forms";
+import { CaptchaField, CodeField, DefaultSubmit, Field, FormErrors, NewPasswordFields, Notice, SubmitButton } from "~/components/forms";
 import { PageHeader } from "~/components/layout";
-import { formToObject, type FieldErrors } from "~/lib/validation";
+import { RouteErrorBoundary } from "~/components/route-error";
+import { RegisterSchema, SendCodeSchema } from "~/forms/auth";
+import { Intent } from "~/forms/intents";
+import { submissionOf } from "~/forms/parse";
+import { replyWithErrors } from "~/forms/reply";
+import { readForm } from "~/lib/http.server";
+import { translateMessage } from "~/lib/messages";
 import { areaList } from "~/services/account.server";
-import { register, sendCode, verifyRegType } from "~/services/auth.server";
+import { register, sendRegisterCode, verifyRegType } from "~/services/auth.server";
 import { createCaptcha } from "~/services/codes.server";
 import { redirectWithFlash, sessionSetCookie } from "~/services/web.server";
 
 type RegType = "email" | "mobile";
 const DEFAULT_AREA_INDEX = 1; // the spec's default: the second entry of the area list
+const SECRETS = ["password", "re_password", "captcha", "key"];
+
+/** Which schema a submission is checked with: sending a code needs only the address. */
+const schemaFor = (intent: FormDataEntryValue | null) => (intent === Intent.SendCode ? SendCodeSchema : RegisterSchema);
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   if (await context.user()) throw redirect("/user");
@@ -29,30 +45,26 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
-  const form = formToObject(await readForm(request));
-  const values = {
-    type: form.type === "mobile" ? "mobile" : "email",
-    account: form.account ?? "",
-    area_id: form.area_id ?? "",
-    invite_code: form.invite_code ?? "",
-    sms_code: form.sms_code ?? "",
-  };
-  if (form.intent === "send-code") {
-    const sent = await sendCode(context, request, { type: values.type, account: values.account, area_id: values.area_id });
-    if (!sent.ok) return data({ errors: sent.errors, values, codeSeconds: 0, captcha: null }, { status: sent.status ?? 400 });
-    return data({ errors: undefined, values, codeSeconds: sent.value.seconds, captcha: null, notice: "auth.code_sent" });
+  const form = await readForm(request);
+  switch (form.get("intent")) {
+    case Intent.SendCode: {
+      const submission = submissionOf(SendCodeSchema, form);
+      if (submission.status !== "success") return data({ result: submission.reply({ hideFields: SECRETS }), codeSeconds: 0, captcha: null, notice: null }, { status: 400 });
+      const sent = await sendRegisterCode(context, submission.value);
+      if (!sent.ok) return data({ result: replyWithErrors(submission, sent.errors, SECRETS), codeSeconds: 0, captcha: null, notice: null }, { status: sent.status });
+      return data({ result: submission.reply({ hideFields: SECRETS }), codeSeconds: sent.value.seconds, captcha: null, notice: "auth.code_sent" });
+    }
+    case Intent.Register: {
+      const submission = submissionOf(RegisterSchema, form);
+      const fresh = async () => ((await verifyRegType(context)) === 2 ? createCaptcha(context.d1) : null); // a captcha is single use
+      if (submission.status !== "success") return data({ result: submission.reply({ hideFields: SECRETS }), codeSeconds: 0, captcha: await fresh(), notice: null }, { status: 400 });
+      const result = await register(context, submission.value);
+      if (!result.ok) return data({ result: replyWithErrors(submission, result.errors, SECRETS), codeSeconds: 0, captcha: await fresh(), notice: null }, { status: result.status });
+      return redirectWithFlash(context, "/", { kind: "success", message: "auth.register_success" }, { "Set-Cookie": await sessionSetCookie(context, result.value.token) });
+    }
+    default:
+      return data({ result: { status: "error" as const, error: { "": ["errors.bad_request"] } }, codeSeconds: 0, captcha: null, notice: null }, { status: 400 });
   }
-  if (form.intent !== "register") {
-    const errors: FieldErrors = { form: "errors.bad_request" };
-    return data({ errors, values, codeSeconds: 0, captcha: null }, { status: 400 });
-  }
-  const result = await register(context, request, form);
-  if (!result.ok) {
-    // A used or wrong captcha is single use: show a fresh one.
-    const captcha = (await verifyRegType(context)) === 2 ? await createCaptcha(context.d1) : null;
-    return data({ errors: result.errors, values, codeSeconds: 0, captcha }, { status: result.status ?? 400 });
-  }
-  return redirectWithFlash(context, "/", { kind: "success", message: "auth.register_success" }, { "Set-Cookie": await sessionSetCookie(context, result.value.token) });
 }
 
 export default function Register() {
@@ -60,12 +72,20 @@ export default function Register() {
   const loaderData = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const [params] = useSearchParams();
-  const type = (actionData?.values.type as RegType | undefined) ?? loaderData.type;
-  const errors = actionData?.errors;
+  const type = loaderData.type;
   const captcha = actionData?.captcha ?? loaderData.captcha;
-  const values = actionData?.values;
-  const notice = actionData && "notice" in actionData ? actionData.notice : undefined;
+  const [form, fields] = useForm({
+    id: `register-${type}`,
+    lastResult: actionData?.result,
+    constraint: getValibotConstraint(RegisterSchema),
+    defaultValue: { type, area_id: String(loaderData.defaultAreaId), invite_code: loaderData.inviteCode },
+    shouldValidate: "onBlur",
+    defaultNoValidate: false,
+    onValidate: ({ formData }) => parseWithValibot(formData, { schema: schemaFor(formData.get("intent")) }),
+  });
   const inviteQuery = params.get("invite_code") ? `&invite_code=${encodeURIComponent(params.get("invite_code")!)}` : "";
+  const f = fields as typeof fields & Record<"area_id" | "account" | "sms_code" | "captcha" | "password" | "re_password" | "invite_code", (typeof fields)["account"]>;
+  const areaError = f.area_id.errors?.[0];
   return (
     <div className="page narrow">
       <PageHeader title={t("auth.register_title")} back="/login" />
@@ -77,65 +97,44 @@ export default function Register() {
           {t("auth.by_mobile")}
         </Link>
       </nav>
-      <Form method="post" className="form" key={type}>
-        <FormErrors errors={errors} />
-        <Notice message={notice} />
+      <Form method="post" className="form" {...getFormProps(form)}>
+        <FormErrors form={form} />
+        <Notice message={actionData?.notice} />
         <input type="hidden" name="type" value={type} />
-        <DefaultSubmit intent="register" />
+        <DefaultSubmit intent={Intent.Register} />
         {type === "mobile" ? (
-          <div className="field">
-            <label htmlFor="area_id">{t("auth.area_code")}</label>
-            <select id="area_id" name="area_id" defaultValue={values?.area_id || String(loaderData.defaultAreaId)}>
+          <div className={areaError ? "field has-error" : "field"}>
+            <label htmlFor={f.area_id.id}>{t("auth.area_code")}</label>
+            <select {...getSelectProps(f.area_id)} key={f.area_id.key}>
               {loaderData.areas.map((a) => (
                 <option key={a.id} value={a.id}>
                   {`+${a.globalCode} ${a.name}`}
                 </option>
               ))}
             </select>
+            {areaError ? (
+              <p className="field-error" id={f.area_id.errorId}>
+                {translateMessage(t, areaError)}
+              </p>
+            ) : null}
           </div>
         ) : null}
         <Field
-          name="account"
+          field={f.account}
           label={type === "email" ? t("auth.email") : t("auth.mobile")}
           type={type === "email" ? "email" : "tel"}
-          inputMode={type === "email" ? "email" : "numeric"}
+          inputMode={type === "email" ? "email" : "tel"}
           autoComplete={type === "email" ? "email" : "tel-national"}
           placeholder={type === "email" ? t("auth.email_placeholder") : t("auth.mobile_placeholder")}
-          required
-          maxLength={type === "email" ? 254 : 15}
-          defaultValue={values?.account}
-          error={errors?.account ?? errors?.area_id}
         />
         {captcha ? (
-          <div className="field">
-            <label htmlFor="captcha">{t("auth.captcha")}</label>
-            <div className="input-row">
-              <input id="captcha" name="captcha" required maxLength={6} autoComplete="off" autoCapitalize="characters" aria-invalid={errors?.captcha ? true : undefined} />
-              <img className="captcha" src={captcha.b64s} alt={t("auth.captcha_alt")} width={150} height={50} />
-            </div>
-            <input type="hidden" name="key" value={captcha.id} />
-            <Link to={`?type=${type}${inviteQuery}`} reloadDocument className="small">
-              {t("auth.captcha_refresh")}
-            </Link>
-            {errors?.captcha ? <p className="field-error">{t(errors.captcha)}</p> : null}
-          </div>
+          <CaptchaField captcha={captcha} field={f.captcha} refreshTo={`?type=${type}${inviteQuery}`} />
         ) : (
-          <Field
-            name="sms_code"
-            label={t("auth.code")}
-            inputMode="numeric"
-            autoComplete="one-time-code"
-            pattern="\d{6}"
-            maxLength={6}
-            defaultValue={values?.sms_code}
-            error={errors?.sms_code}
-            addon={<CodeButton secondsLeft={actionData?.codeSeconds ?? 0} />}
-          />
+          <CodeField field={f.sms_code} secondsLeft={actionData?.codeSeconds ?? 0} />
         )}
-        <PasswordField name="password" label={t("auth.password")} hint={t("auth.password_hint")} autoComplete="new-password" required minLength={8} maxLength={128} error={errors?.password} />
-        <PasswordField name="re_password" label={t("auth.confirm_password")} autoComplete="new-password" required maxLength={128} error={errors?.re_password} />
-        <Field name="invite_code" label={t("auth.invite_code")} maxLength={16} autoComplete="off" defaultValue={values?.invite_code ?? loaderData.inviteCode} error={errors?.invite_code} />
-        <SubmitButton intent="register">{t("auth.register_button")}</SubmitButton>
+        <NewPasswordFields password={f.password} confirm={f.re_password} label={t("auth.password")} />
+        <Field field={f.invite_code} label={t("auth.invite_code")} autoComplete="off" />
+        <SubmitButton intent={Intent.Register}>{t("auth.register_button")}</SubmitButton>
         <p className="center small">
           {t("auth.have_account")} <Link to="/login">{t("auth.login_link")}</Link>
         </p>
@@ -143,3 +142,5 @@ export default function Register() {
     </div>
   );
 }
+
+export const ErrorBoundary = RouteErrorBoundary;

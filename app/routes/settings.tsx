@@ -2,32 +2,23 @@
  * Display preferences: theme (light/dark) and whether asset figures are hidden. Plain form
  * posts that set a cookie and redirect back, so they work without JavaScript.
  */
-import { readForm } from "~/lib/http.server";
 import { redirect, type ActionFunctionArgs } from "@remix-run/cloudflare";
-import { themeCookie } from "~/services/preferences.server";
-import { safeRedirect } from "~/services/web.server";
-
-export const HIDE_ASSETS_COOKIE = "hide_assets";
+import { Intent } from "~/forms/intents";
+import { readForm } from "~/lib/http.server";
+import { safeRedirect } from "~/lib/redirect";
+import { hideAssetsCookie, themeCookie } from "~/services/preferences.server";
 
 export const loader = () => redirect("/mine/system");
 
 export async function action({ request }: ActionFunctionArgs) {
   const form = await readForm(request);
   const back = safeRedirect(form.get("redirectTo"), "/user");
-  const headers = new Headers();
   switch (form.get("intent")) {
-    case "theme": {
-      const theme = form.get("theme") === "dark" ? "dark" : "light";
-      headers.append("Set-Cookie", themeCookie(theme));
-      break;
-    }
-    case "assets": {
-      const hidden = form.get("hidden") === "1";
-      headers.append("Set-Cookie", `${HIDE_ASSETS_COOKIE}=${hidden ? 1 : 0}; Path=/; Max-Age=31536000; SameSite=Lax; Secure`);
-      break;
-    }
+    case Intent.Theme:
+      return redirect(back, { headers: { "Set-Cookie": await themeCookie.serialize(form.get("theme") === "dark" ? "dark" : "light") } });
+    case Intent.Assets:
+      return redirect(back, { headers: { "Set-Cookie": await hideAssetsCookie.serialize(form.get("hidden") === "1") } });
     default:
-      return new Response("Unknown setting", { status: 400 });
+      throw new Response("Unknown setting", { status: 400 });
   }
-  return redirect(back, { headers });
 }

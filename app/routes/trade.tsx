@@ -11,28 +11,22 @@ import { CandleSvg } from "~/components/charts";
 import { EmptyState } from "~/components/layout";
 import { ConnectionBadge, useCandles, useQuotes } from "~/components/live";
 import { ChangeBadge, InstrumentRow, LivePrice } from "~/components/market";
-import { useHydrated } from "~/components/forms";
+import { useHydrated } from "~/components/hydrated";
 import { formatPrice, formatVolume } from "~/lib/format";
 import { candles, listInstruments, marketQuotes } from "~/services/market.server";
-import { readCookie } from "~/services/preferences.server";
+import { readTradeCode, tradeCodeCookie } from "~/services/preferences.server";
+import { toSummary } from "~/domain/instrument";
+import { RouteErrorBoundary } from "~/components/route-error";
 import { useRootData } from "~/root";
-import { DEFAULT_PERIOD, isPeriod, type Period } from "../../party/market/sim";
+import { DEFAULT_PERIOD, PERIODS, PERIOD_LABELS, isPeriod, type Period } from "~/domain/market";
 
 const CandleChart = lazy(() => import("~/components/candle-chart.client"));
 
-export const PERIOD_TABS: { key: Period; label: string }[] = [
-  { key: "1min", label: "1M" },
-  { key: "5min", label: "5M" },
-  { key: "15min", label: "15M" },
-  { key: "30min", label: "30M" },
-  { key: "60min", label: "1H" },
-  { key: "1day", label: "1D" },
-];
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const url = new URL(request.url);
   const list = await listInstruments(context);
-  const wanted = url.searchParams.get("code") ?? readCookie(request, "trade_code");
+  const wanted = url.searchParams.get("code") ?? (await readTradeCode(request));
   const found = wanted ? list.find((i) => i.code === wanted) : undefined;
   const current = found ?? list[0] ?? null;
   const periodParam = url.searchParams.get("period");
@@ -43,15 +37,15 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   if (periodParam && !isPeriod(periodParam)) notices.push("errors.unknown_period");
   const [market, history] = await Promise.all([marketQuotes(context), current ? candles(context, current.code, period, 300) : []]);
   const body = {
-    instruments: list.map((i) => ({ id: i.id, code: i.code, showCode: i.showCode, pricePrecision: i.pricePrecision, logo: i.logo })),
-    current: current ? { id: current.id, code: current.code, showCode: current.showCode, pricePrecision: current.pricePrecision } : null,
+    instruments: list.map(toSummary),
+    current: current ? toSummary(current) : null,
     period,
     tab,
     candles: history,
     quotes: [...market.quotes.values()],
     notices,
   };
-  const headers: HeadersInit = found ? { "Set-Cookie": `trade_code=${encodeURIComponent(found.code)}; Path=/; Max-Age=31536000; SameSite=Lax; Secure` } : {};
+  const headers: HeadersInit = found ? { "Set-Cookie": await tradeCodeCookie.serialize(found.code) } : {};
   return data(body, { headers });
 }
 
@@ -127,9 +121,9 @@ export default function Trade() {
         <ConnectionBadge />
       </header>
       <nav className="period-bar" aria-label={t("trade.period")}>
-        {PERIOD_TABS.map((p) => (
-          <Link key={p.key} to={`${base}&period=${p.key}${d.tab === "future" ? "&tab=future" : ""}`} replace preventScrollReset aria-current={p.key === d.period ? "page" : undefined} className={p.key === d.period ? "chip active" : "chip"}>
-            {p.label}
+        {PERIODS.map((p) => (
+          <Link key={p} to={`${base}&period=${p}${d.tab === "future" ? "&tab=future" : ""}`} replace preventScrollReset aria-current={p === d.period ? "page" : undefined} className={p === d.period ? "chip active" : "chip"}>
+            {PERIOD_LABELS[p]}
           </Link>
         ))}
       </nav>
@@ -187,3 +181,5 @@ export default function Trade() {
     </div>
   );
 }
+
+export const ErrorBoundary = RouteErrorBoundary;

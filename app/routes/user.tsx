@@ -1,5 +1,4 @@
 /** User centre (spec §2): account label, UID, logout, assets card with hide/show, and the rows. */
-import { readForm } from "~/lib/http.server";
 import { type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { Form, Link, useLoaderData } from "@remix-run/react";
 import type { ComponentType } from "react";
@@ -24,7 +23,10 @@ import { FundingButtons, Money } from "~/components/money";
 import { languageInfo } from "~/i18n/config";
 import { balances } from "~/services/account.server";
 import { demoStartingBalances, resetDemoAccount } from "~/services/demo.server";
-import { readCookie } from "~/services/preferences.server";
+import { readHideAssets } from "~/services/preferences.server";
+import { readForm } from "~/lib/http.server";
+import { Intent } from "~/forms/intents";
+import { RouteErrorBoundary } from "~/components/route-error";
 import { redirectWithFlash, requireUser } from "~/services/web.server";
 import { useRootData } from "~/root";
 
@@ -35,8 +37,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     user: { uid: user.uid, email: user.email, mobile: user.mobile, isDemo: user.isDemo },
     total: b.total,
     accounts: b.accounts.map((a) => ({ kind: a.kind, balance: a.balance, lockBalance: a.lockBalance })),
-    hideAssets: readCookie(request, "hide_assets") === "1",
-    confirmReset: user.isDemo && new URL(request.url).searchParams.get("confirm") === "reset-demo" ? await demoStartingBalances(context) : null,
+    hideAssets: await readHideAssets(request),
+    confirmReset: user.isDemo && new URL(request.url).searchParams.get("confirm") === Intent.ResetDemo ? await demoStartingBalances(context) : null,
     language: languageInfo(context.lang).label,
   };
 }
@@ -44,12 +46,14 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 export async function action({ request, context }: ActionFunctionArgs) {
   const user = await requireUser(context, request);
   const form = await readForm(request);
-  if (form.get("intent") === "reset-demo") {
-    if (!user.isDemo) return redirectWithFlash(context, "/user", { kind: "error", message: "errors.demo_only" });
-    await resetDemoAccount(context, user.id);
-    return redirectWithFlash(context, "/user", { kind: "success", message: "user.demo_reset_done" });
+  switch (form.get("intent")) {
+    case Intent.ResetDemo:
+      if (!user.isDemo) return redirectWithFlash(context, "/user", { kind: "error", message: "errors.demo_only" });
+      await resetDemoAccount(context, user.id);
+      return redirectWithFlash(context, "/user", { kind: "success", message: "user.demo_reset_done" });
+    default:
+      throw new Response("Unknown action", { status: 400 });
   }
-  return redirectWithFlash(context, "/user", { kind: "error", message: "errors.bad_request" });
 }
 
 interface RowProps {
@@ -77,7 +81,7 @@ export default function UserCentre() {
   const data = useLoaderData<typeof loader>();
   const root = useRootData();
   const locale = root?.locale ?? "en-US";
-  const label = data.user.isDemo ? t("user.mock_account") : (data.user.email ?? (data.user.mobile ? `+${data.user.mobile}` : ""));
+  const label = data.user.isDemo ? t("user.mock_account") : (data.user.email ?? (data.user.mobile ?? ""));
   return (
     <div className="page">
       <header className="user-header">
@@ -129,7 +133,7 @@ export default function UserCentre() {
             ))}
           </dl>
           <Form method="post" className="tiles">
-            <input type="hidden" name="intent" value="reset-demo" />
+            <input type="hidden" name="intent" value={Intent.ResetDemo} />
             <Link to="/user" className="button" replace>
               {t("common.cancel")}
             </Link>
@@ -140,7 +144,7 @@ export default function UserCentre() {
         </section>
       ) : data.user.isDemo ? (
         <section className="card">
-          <Link to="/user?confirm=reset-demo" className="row">
+          <Link to={`/user?confirm=${Intent.ResetDemo}`} className="row">
             <ResetIcon />
             <span className="row-label">{t("user.reset_mock")}</span>
             <span className="row-value">{t("user.reset_mock_hint")}</span>
@@ -168,3 +172,5 @@ export default function UserCentre() {
     </div>
   );
 }
+
+export const ErrorBoundary = RouteErrorBoundary;

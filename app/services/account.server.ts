@@ -3,13 +3,13 @@
  * that the shell and the sign-in screens need. Every user query is scoped by the owner's id.
  */
 import { asc, eq } from "drizzle-orm";
-import type { AppContext } from "~/context.server";
+import type { ServiceContext } from "~/context.server";
 import { areas, baseSettings, companies, users } from "~/db/schema";
-import { toDecimalString, type Micros } from "~/lib/money";
+import { toDecimalString, type Micros } from "~/domain/money";
 import { MAIN_COMPANY_ID } from "~/lib/constants";
 import { userAccounts } from "~/services/ledger.server";
 
-export async function areaList(ctx: AppContext) {
+export async function areaList(ctx: ServiceContext) {
   const rows = await ctx.db
     .select({ id: areas.id, code: areas.code, name: areas.name, globalCode: areas.globalCode })
     .from(areas)
@@ -17,7 +17,7 @@ export async function areaList(ctx: AppContext) {
   return rows.map((a) => ({ id: a.id, area_id: a.id, code: a.code, area_code: a.code, name: a.name, global_code: a.globalCode }));
 }
 
-export async function basicInfo(ctx: AppContext) {
+export async function basicInfo(ctx: ServiceContext) {
   const [row] = await ctx.db.select().from(baseSettings).where(eq(baseSettings.companyId, MAIN_COMPANY_ID));
   return {
     service_link: row?.serviceLink ?? "",
@@ -35,7 +35,7 @@ let companyCache: { at: number; value: Awaited<ReturnType<typeof loadCompany>> }
  * Company settings change rarely: cached per isolate for a minute in production (the card's
  * "cached at the edge"); read fresh in local runs so operators and tests see changes at once.
  */
-export async function companyInfo(ctx: AppContext) {
+export async function companyInfo(ctx: ServiceContext) {
   const now = Date.now();
   if (!ctx.config.isLocal && companyCache && now - companyCache.at < COMPANY_TTL_MS) return companyCache.value;
   const value = await loadCompany(ctx);
@@ -43,7 +43,7 @@ export async function companyInfo(ctx: AppContext) {
   return value;
 }
 
-async function loadCompany(ctx: AppContext) {
+async function loadCompany(ctx: ServiceContext) {
   const [c] = await ctx.db.select().from(companies).where(eq(companies.id, MAIN_COMPANY_ID));
   if (!c) return null;
   return {
@@ -61,29 +61,52 @@ async function loadCompany(ctx: AppContext) {
   };
 }
 
-export async function userProfile(ctx: AppContext, userId: number) {
+/**
+ * The spec's user (uid, email, invite_code, id, is_trader, is_demo), with the mobile number in
+ * the spec's form: area code, '-', national number ("852-91234567").
+ */
+export async function userProfile(ctx: ServiceContext, userId: number) {
   const [u] = await ctx.db
     .select({
       id: users.id,
       uid: users.uid,
       email: users.email,
       mobile: users.mobile,
+      areaCode: areas.globalCode,
       inviteCode: users.inviteCode,
       isTrader: users.isTrader,
       isDemo: users.isDemo,
     })
     .from(users)
+    .leftJoin(areas, eq(areas.id, users.areaId))
     .where(eq(users.id, userId));
   if (!u) return null;
   return {
     id: u.id,
     uid: u.uid,
     email: u.email ?? "",
-    mobile: u.mobile ?? "",
+    mobile: specMobile(u.mobile, u.areaCode),
     invite_code: u.isDemo ? "" : u.inviteCode,
     is_trader: u.isTrader,
     is_demo: u.isDemo,
   };
+}
+
+/** "+85291234567" with area 852 → "852-91234567" (the spec's mobile form); without a known area, the number as stored. */
+export function specMobile(e164: string | null, areaCode: string | null): string {
+  if (!e164) return "";
+  if (areaCode && e164.startsWith(`+${areaCode}`)) return `${areaCode}-${e164.slice(areaCode.length + 1)}`;
+  return e164;
+}
+
+/** Public settings of GET /api/default/setting (spec §7): is_show_mobile says whether mobile registration is offered. */
+const PUBLIC_SETTINGS: Record<string, (ctx: ServiceContext) => Promise<string>> = {
+  is_show_mobile: async () => "1",
+};
+
+export async function publicSetting(ctx: ServiceContext, key: string): Promise<string | null> {
+  const read = Object.hasOwn(PUBLIC_SETTINGS, key) ? PUBLIC_SETTINGS[key] : undefined;
+  return read ? read(ctx) : null;
 }
 
 const TYPE_BY_KIND: Record<string, "change" | "micro" | "forex"> = { funding: "change", options: "micro", contract: "forex" };
@@ -94,7 +117,7 @@ export interface Balances {
 }
 
 /** The three sub-accounts and the total (sum of balance + lockBalance, spec §9). */
-export async function balances(ctx: AppContext, userId: number): Promise<Balances> {
+export async function balances(ctx: ServiceContext, userId: number): Promise<Balances> {
   const rows = await userAccounts(ctx.d1, userId);
   const accounts = rows.map((r) => ({
     kind: r.kind,
@@ -107,7 +130,7 @@ export async function balances(ctx: AppContext, userId: number): Promise<Balance
   return { accounts, total: accounts.reduce((s, a) => s + a.balance + a.lockBalance, 0) };
 }
 
-export async function walletBalances(ctx: AppContext, userId: number) {
+export async function walletBalances(ctx: ServiceContext, userId: number) {
   const b = await balances(ctx, userId);
   return {
     total: toDecimalString(b.total, 2),
@@ -124,7 +147,7 @@ export async function walletBalances(ctx: AppContext, userId: number) {
 const PROFIT_KINDS = ["trade_settle", "option_settle", "fund_income"];
 
 /** Today's realised profit (UTC day) from the ledger, and its percentage of the total balance. */
-export async function todayProfit(ctx: AppContext, userId: number, now = Date.now()) {
+export async function todayProfit(ctx: ServiceContext, userId: number, now = Date.now()) {
   const dayStart = Math.floor(now / 86_400_000) * 86_400_000;
   const row = await ctx.d1
     .prepare(

@@ -1,26 +1,34 @@
 /**
  * Accounts and sign-in use cases (spec §2 login/registration, §4 session, §5, §6), shared by the
- * form actions and the JSON API. Errors are i18n keys ("errors.*") keyed by form field.
+ * form actions and the JSON API. Inputs arrive parsed by the forms' schemas (app/forms/auth.ts);
+ * errors are i18n keys ("errors.*") keyed by form field.
+ *
+ * Every account identifier is used in its canonical form (app/domain/identity.ts): sign-in,
+ * registration, codes and every limit key see one spelling per account.
  */
-import * as v from "valibot";
-import type { AppContext } from "~/context.server";
-import type { FieldErrors } from "~/lib/validation";
-import { AmendSchema, ForgotSchema, LoginSchema, RegisterSchema, SendCodeSchema, parseForm } from "~/lib/validation";
-import { consumeCaptcha, consumeCode, issueCode, type CodePurpose } from "~/services/codes.server";
+import type { AppContext, ServiceContext } from "~/context.server";
+import { canonicalInternational, canonicalMobile, identifierWords, parseAccount } from "~/domain/identity";
+import type { AmendInput, ForgotInput, LoginInput, RegisterInput, SendCodeInput } from "~/forms/auth";
+import type { FieldErrors } from "~/forms/parse";
 import { MAIN_COMPANY_ID } from "~/lib/constants";
+import { consumeCaptcha, consumeCode, issueCode, CODE_RESEND_SECONDS, CODE_TTL_MS, type CodePurpose } from "~/services/codes.server";
 import { grantDemoBalances } from "~/services/demo.server";
 import { ACCOUNT_KINDS } from "~/services/ledger.server";
 import { notifier } from "~/services/notify.server";
 import { hashPassword, needsRehash, verifyPassword } from "~/services/password.server";
-import { Limits, clear, clientKey, hit, isLimited } from "~/services/rate-limit.server";
-import { createSession, revokeAllSessions, type SessionUser } from "~/services/session.server";
+import { passwordProblem } from "~/services/password-policy.server";
+import { Backoffs, Limits, clear, hit, release, reserve, reserveWithBackoff } from "~/services/rate-limit.server";
+import { createSession, revokeAllSessions, revokeSession, type SessionUser } from "~/services/session.server";
 
+export type Failure = { ok: false; errors: FieldErrors; status: number; captchaRequired?: boolean };
+export type Outcome<T> = { ok: true; value: T } | Failure;
 
-export type Outcome<T> = { ok: true; value: T } | { ok: false; errors: FieldErrors; status?: number };
+const fail = (errors: FieldErrors, status = 400, captchaRequired?: boolean): Failure => ({ ok: false, errors, status, ...(captchaRequired ? { captchaRequired } : {}) });
 
-const fail = (errors: FieldErrors, status = 400): { ok: false; errors: FieldErrors; status: number } => ({ ok: false, errors, status });
+/** Sign-in attempts per account that need no captcha in a window (then every attempt needs one). */
+export const LOGIN_FREE_ATTEMPTS = Limits.loginPerAccount.max;
 
-export async function verifyRegType(ctx: AppContext): Promise<number> {
+export async function verifyRegType(ctx: ServiceContext): Promise<number> {
   const row = await ctx.d1
     .prepare("SELECT verify_reg_type AS verifyRegType FROM base_settings WHERE company_id = ?1")
     .bind(MAIN_COMPANY_ID)
@@ -28,14 +36,34 @@ export async function verifyRegType(ctx: AppContext): Promise<number> {
   return row?.verifyRegType ?? 1;
 }
 
-async function areaCode(ctx: AppContext, areaId: number): Promise<string | null> {
-  const row = await ctx.d1.prepare("SELECT global_code AS g FROM areas WHERE id = ?1").bind(areaId).first<{ g: string }>();
-  return row?.g ?? null;
+async function areaById(ctx: ServiceContext, areaId: number): Promise<{ id: number; code: string } | null> {
+  const row = await ctx.d1.prepare("SELECT id, global_code AS code FROM areas WHERE id = ?1").bind(areaId).first<{ id: number; code: string }>();
+  return row ?? null;
 }
 
-/** The spec's mobile form: area code + '-' + number. */
-export function mobileKey(globalCode: string, number: string) {
-  return `${globalCode}-${number}`;
+/** The area whose calling code starts a canonical number (longest code first, so 1242 wins over 1). */
+async function areaForNumber(ctx: ServiceContext, e164: string): Promise<number | null> {
+  const row = await ctx.d1
+    .prepare("SELECT id FROM areas WHERE ?1 LIKE '+' || global_code || '%' ORDER BY length(global_code) DESC, id LIMIT 1")
+    .bind(e164)
+    .first<{ id: number }>();
+  return row?.id ?? null;
+}
+
+/** A mobile number from an area and a national number, or the spec's "852-91234567" form: canonical, with its area. */
+async function resolveMobile(
+  ctx: ServiceContext,
+  input: { account?: string; area_id?: number; mobile?: string },
+): Promise<{ ok: true; value: string; areaId: number | null } | { ok: false; errors: FieldErrors }> {
+  if (input.account && input.area_id) {
+    const area = await areaById(ctx, input.area_id);
+    if (!area) return { ok: false, errors: { area_id: "errors.required_area" } };
+    const value = canonicalMobile(area.code, input.account);
+    return value ? { ok: true, value, areaId: area.id } : { ok: false, errors: { account: "errors.invalid_mobile" } };
+  }
+  const value = input.mobile ? canonicalInternational(input.mobile) : null;
+  if (!value) return { ok: false, errors: { account: "errors.invalid_mobile" } };
+  return { ok: true, value, areaId: await areaForNumber(ctx, value) };
 }
 
 function randomUid() {
@@ -53,45 +81,27 @@ function randomInviteCode() {
  * (rare) collision of a random uid or invite code; a duplicate e-mail/mobile is reported.
  */
 async function insertUser(
-  ctx: AppContext,
-  fields: { email?: string | null; mobile?: string | null; areaId?: number | null; passwordHash?: string | null; referrerId?: number | null; isDemo?: boolean; demoId?: string | null; role?: "user" | "operator" },
+  ctx: ServiceContext,
+  fields: { email?: string | null; mobile?: string | null; areaId?: number | null; passwordHash?: string | null; referrerId?: number | null; isDemo?: boolean; demoId?: string | null },
 ): Promise<{ ok: true; id: number; uid: string } | { ok: false; duplicate: true }> {
   for (let attempt = 0; attempt < 5; attempt++) {
     const uid = randomUid();
-    const inviteCode = randomInviteCode();
     const statements = [
       ctx.d1
         .prepare(
           `INSERT INTO users (uid, company_id, email, mobile, area_id, password_hash, invite_code, referrer_id, is_demo, demo_id, role, lang)
-           VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)`,
+           VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, 'user', ?11)`,
         )
-        .bind(
-          uid,
-          MAIN_COMPANY_ID,
-          fields.email ?? null,
-          fields.mobile ?? null,
-          fields.areaId ?? null,
-          fields.passwordHash ?? null,
-          inviteCode,
-          fields.referrerId ?? null,
-          fields.isDemo ? 1 : 0,
-          fields.demoId ?? null,
-          fields.role ?? "user",
-          ctx.lang,
-        ),
+        .bind(uid, MAIN_COMPANY_ID, fields.email ?? null, fields.mobile ?? null, fields.areaId ?? null, fields.passwordHash ?? null, randomInviteCode(), fields.referrerId ?? null, fields.isDemo ? 1 : 0, fields.demoId ?? null, ctx.lang),
       ...ACCOUNT_KINDS.map((k) =>
-        ctx.d1
-          .prepare("INSERT INTO accounts (user_id, kind, account_type_id) VALUES ((SELECT id FROM users WHERE uid = ?1), ?2, ?3)")
-          .bind(uid, k.kind, k.accountTypeId),
+        ctx.d1.prepare("INSERT INTO accounts (user_id, kind, account_type_id) VALUES ((SELECT id FROM users WHERE uid = ?1), ?2, ?3)").bind(uid, k.kind, k.accountTypeId),
       ),
     ];
     try {
       await ctx.d1.batch(statements);
     } catch (error) {
       const message = String((error as Error).message);
-      if (message.includes("users.email") || message.includes("users.mobile") || message.includes("users.demo_id")) {
-        return { ok: false, duplicate: true };
-      }
+      if (message.includes("users.email") || message.includes("users.mobile") || message.includes("users.demo_id")) return { ok: false, duplicate: true };
       if (message.includes("users.uid") || message.includes("users.invite_code")) continue;
       throw error;
     }
@@ -101,227 +111,215 @@ async function insertUser(
   throw new Error("could not allocate a user id");
 }
 
-/** Sends a code for registration (or another purpose) by e-mail or SMS, in the user's language. */
-export async function sendCode(
-  ctx: AppContext,
-  request: Request,
-  data: Record<string, string>,
-  purpose: CodePurpose = "register",
-): Promise<Outcome<{ target: string; seconds: number }>> {
-  const parsed = parseForm(SendCodeSchema, data);
-  if (!parsed.ok) return fail(parsed.errors);
-  let target = parsed.data.account;
-  let channel: "email" | "sms" = "email";
-  if (parsed.data.type === "mobile") {
-    const code = await areaCode(ctx, parsed.data.area_id);
-    if (!code) return fail({ area_id: "errors.required_area" });
-    target = mobileKey(code, parsed.data.account);
-    channel = "sms";
-  }
-  return deliverCode(ctx, request, target, channel, purpose, true);
+async function accountExists(ctx: ServiceContext, target: { email?: string | null; mobile?: string | null }) {
+  const row = await ctx.d1.prepare("SELECT 1 AS x FROM users WHERE email = ?1 OR mobile = ?2").bind(target.email ?? null, target.mobile ?? null).first();
+  return Boolean(row);
 }
 
-async function deliverCode(
+type Channel = "email" | "sms";
+
+async function deliver(ctx: ServiceContext, channel: Channel, to: string, subject: string, body: string): Promise<boolean> {
+  try {
+    await notifier(ctx.config, ctx.d1).send({ channel, to, subject, body });
+    return true;
+  } catch (error) {
+    console.error("code delivery failed", error);
+    return false;
+  }
+}
+
+/**
+ * Reserves a code for a target and sends it. `store: false` sends `instead` (a notice) in place
+ * of the code while applying the same limits: the answer is the same either way.
+ */
+async function sendCodeTo(
   ctx: AppContext,
-  request: Request,
   target: string,
-  channel: "email" | "sms",
+  channel: Channel,
   purpose: CodePurpose,
-  send: boolean,
-): Promise<Outcome<{ target: string; seconds: number }>> {
-  const issued = await issueCode(ctx.d1, request, target, purpose);
+  instead?: { subject: string; body: string } | "nothing",
+): Promise<Outcome<{ seconds: number }>> {
+  const issued = await issueCode(ctx.d1, ctx.client.key, target, purpose, { store: instead === undefined });
   if (!issued.ok) {
-    return issued.reason === "wait"
-      ? fail({ sms_code: `errors.code_wait|${issued.seconds}` }, 429)
-      : fail({ sms_code: "errors.too_many_requests" }, 429);
+    return issued.reason === "wait" ? fail({ sms_code: `errors.code_wait|${issued.seconds}` }, 429) : fail({ sms_code: "errors.too_many_requests" }, 429);
   }
-  if (send) {
-    const subject = ctx.t(`mail.${purpose}_subject`);
-    const body = ctx.t("mail.code_body", { code: issued.code, minutes: 10 });
-    try {
-      await notifier(ctx.config, ctx.d1).send({ channel, to: channel === "sms" ? `+${target.replace("-", " ")}` : target, subject, body });
-    } catch (error) {
-      console.error("code delivery failed", error);
-      return fail({ sms_code: "errors.send_failed" }, 503);
-    }
-  }
-  return { ok: true, value: { target, seconds: 60 } };
+  if (instead === "nothing") return { ok: true, value: { seconds: CODE_RESEND_SECONDS } };
+  const message = instead ?? { subject: ctx.t(`mail.${purpose}_subject`), body: ctx.t("mail.code_body", { code: issued.code, minutes: CODE_TTL_MS / 60_000 }) };
+  if (!(await deliver(ctx, channel, target, message.subject, message.body))) return fail({ sms_code: "errors.send_failed" }, 503);
+  return { ok: true, value: { seconds: CODE_RESEND_SECONDS } };
 }
 
-export async function register(ctx: AppContext, request: Request, data: Record<string, string>): Promise<Outcome<{ token: string; user: { id: number; uid: string } }>> {
-  if (!(await hit(ctx.d1, `register:c:${clientKey(request)}`, Limits.registerPerClient))) {
-    return fail({ form: "errors.too_many_requests" }, 429);
+/**
+ * Registration code by e-mail or SMS. When the address already has an account, its owner gets a
+ * message saying so instead of a code, and the answer is the same: registration does not reveal
+ * which addresses have accounts.
+ */
+export async function sendRegisterCode(ctx: AppContext, input: SendCodeInput): Promise<Outcome<{ seconds: number }>> {
+  let target: string;
+  if (input.type === "email") target = input.account;
+  else {
+    const mobile = await resolveMobile(ctx, input);
+    if (!mobile.ok) return fail(mobile.errors);
+    target = mobile.value;
   }
-  const parsed = parseForm(RegisterSchema, data);
-  if (!parsed.ok) return fail(parsed.errors);
-  const input = parsed.data;
+  const exists = await accountExists(ctx, input.type === "email" ? { email: target } : { mobile: target });
+  const notice = exists ? { subject: ctx.t("mail.account_exists_subject"), body: ctx.t("mail.account_exists_body") } : undefined;
+  return sendCodeTo(ctx, target, input.type === "email" ? "email" : "sms", "register", notice);
+}
+
+export async function register(ctx: AppContext, input: RegisterInput): Promise<Outcome<{ token: string; user: { id: number; uid: string } }>> {
+  if (!(await hit(ctx.d1, `register:c:${ctx.client.key}`, Limits.registerPerClient))) return fail({ form: "errors.too_many_requests" }, 429);
   let email: string | null = null;
   let mobile: string | null = null;
   let areaId: number | null = null;
-  if (input.type === "email") {
-    email = input.account;
-  } else {
-    const code = await areaCode(ctx, input.area_id);
-    if (!code) return fail({ area_id: "errors.required_area" });
-    mobile = mobileKey(code, input.account);
-    areaId = input.area_id;
+  if (input.type === "email") email = input.account;
+  else {
+    const resolved = await resolveMobile(ctx, input);
+    if (!resolved.ok) return fail(resolved.errors);
+    mobile = resolved.value;
+    areaId = resolved.areaId;
   }
-  const target = (email ?? mobile)!;
+  const weak = passwordProblem(input.password, identifierWords({ email, mobile }));
+  if (weak) return fail({ password: weak });
   let referrerId: number | null = null;
   if (input.invite_code) {
-    const referrer = await ctx.d1
-      .prepare("SELECT id FROM users WHERE invite_code = ?1 AND is_demo = 0")
-      .bind(input.invite_code.toUpperCase())
-      .first<{ id: number }>();
+    const referrer = await ctx.d1.prepare("SELECT id FROM users WHERE invite_code = ?1 AND is_demo = 0").bind(input.invite_code).first<{ id: number }>();
     if (!referrer) return fail({ invite_code: "errors.invite_invalid" });
     referrerId = referrer.id;
   }
-  const existing = await ctx.d1
-    .prepare("SELECT 1 AS x FROM users WHERE email = ?1 OR mobile = ?2")
-    .bind(email, mobile)
-    .first();
-  if (existing) return fail({ account: "errors.account_exists" });
+  // The code (or captcha) is checked before anything about the account is said.
   if ((await verifyRegType(ctx)) === 2) {
     if (!input.captcha) return fail({ captcha: "errors.required_captcha" });
-    if (!(await consumeCaptcha(ctx.d1, input.key, input.captcha))) return fail({ captcha: "errors.captcha_invalid" });
+    if (!(await consumeCaptcha(ctx.d1, input.key ?? "", input.captcha))) return fail({ captcha: "errors.captcha_invalid" });
   } else {
     if (!input.sms_code) return fail({ sms_code: "errors.required_code" });
-    if (!(await consumeCode(ctx.d1, target, "register", input.sms_code))) return fail({ sms_code: "errors.code_invalid" });
+    if (!(await consumeCode(ctx.d1, (email ?? mobile)!, "register", input.sms_code))) return fail({ sms_code: "errors.code_invalid" });
   }
   const passwordHash = await hashPassword(input.password, ctx.config.pepper, ctx.config.pbkdf2Iterations);
   const created = await insertUser(ctx, { email, mobile, areaId, passwordHash, referrerId });
   if (!created.ok) return fail({ account: "errors.account_exists" });
-  const token = await createSession(ctx.d1, created.id, request.headers.get("user-agent") ?? "");
+  const token = await createSession(ctx.d1, created.id, ctx.client.userAgent);
   return { ok: true, value: { token, user: { id: created.id, uid: created.uid } } };
 }
 
 interface LoginRow {
   id: number;
   passwordHash: string | null;
-  isDemo: number;
   status: number;
 }
 
-export async function login(ctx: AppContext, request: Request, data: Record<string, string>): Promise<Outcome<{ token: string; userId: number }>> {
-  const parsed = parseForm(LoginSchema, data);
-  if (!parsed.ok) return fail(parsed.errors);
-  const account = parsed.data.account.toLowerCase();
-  const digits = account.replace(/[^\d]/g, "");
-  const accountKey = `login:a:${account.includes("@") ? account : digits}`;
-  const clientLimitKey = `login:c:${clientKey(request)}`;
-  if ((await isLimited(ctx.d1, accountKey, Limits.loginPerAccount)) || (await isLimited(ctx.d1, clientLimitKey, Limits.loginPerClient))) {
-    return fail({ form: "errors.too_many_attempts" }, 429);
-  }
-  const useMobile = parsed.data.login_type === "mobile" || (!account.includes("@") && /^\+?[\d\s-]{5,20}$/.test(account));
-  const row = useMobile
+/**
+ * Sign-in, throttled without a lock a stranger could impose (OWASP ASVS 2.2.1):
+ *  - per client: a growing delay once it has made 10 attempts in an hour (only that client waits);
+ *  - per account: after LOGIN_FREE_ATTEMPTS attempts in an hour, each attempt needs a picture
+ *    captcha (the owner can always solve one).
+ * Both slots are reserved atomically before the password hash is computed, so a parallel burst
+ * gets at most LOGIN_FREE_ATTEMPTS guesses evaluated without captchas.
+ */
+export async function login(ctx: AppContext, input: LoginInput): Promise<Outcome<{ token: string; userId: number }>> {
+  const account = parseAccount(input.account, input.login_type ?? "");
+  const clientSlot = `login:c:${ctx.client.key}`;
+  const client = await reserveWithBackoff(ctx.d1, clientSlot, Backoffs.loginPerClient);
+  if (!client.ok) return fail({ form: `errors.login_wait|${client.waitSeconds}` }, 429);
+  const human = input.key && input.captcha ? await consumeCaptcha(ctx.d1, input.key, input.captcha) : false;
+  if (input.captcha && !human) return fail({ captcha: "errors.captcha_invalid" }, 400, true);
+  // An account that cannot exist still takes an account slot (same answers as a real one).
+  const accountSlot = `login:a:${account ? `${account.kind}:${account.value}` : `raw:${input.account.toLowerCase()}`}`;
+  const attempt = await reserve(ctx.d1, accountSlot, Limits.loginPerAccount);
+  if (attempt > LOGIN_FREE_ATTEMPTS && !human) return fail({ captcha: "errors.captcha_required" }, 429, true);
+  const row = account
     ? await ctx.d1
-        .prepare(
-          "SELECT id, password_hash AS passwordHash, is_demo AS isDemo, status FROM users WHERE mobile = ?1 OR replace(mobile, '-', '') = ?2 LIMIT 1",
-        )
-        .bind(account.replace(/^\+/, ""), digits)
+        .prepare(`SELECT id, password_hash AS passwordHash, status FROM users WHERE ${account.kind === "email" ? "email" : "mobile"} = ?1`)
+        .bind(account.value)
         .first<LoginRow>()
-    : await ctx.d1
-        .prepare("SELECT id, password_hash AS passwordHash, is_demo AS isDemo, status FROM users WHERE email = ?1")
-        .bind(account)
-        .first<LoginRow>();
-  const valid = await verifyPassword(parsed.data.password, row?.passwordHash, ctx.config.pepper, ctx.config.pbkdf2Iterations);
-  if (!row || !valid || row.status !== 1) {
-    await Promise.all([hit(ctx.d1, accountKey, Limits.loginPerAccount), hit(ctx.d1, clientLimitKey, Limits.loginPerClient)]);
-    return fail({ form: "errors.login_failed" }, 400);
-  }
-  await clear(ctx.d1, accountKey);
+    : null;
+  const valid = await verifyPassword(input.password, row?.passwordHash, ctx.config.pepper, ctx.config.pbkdf2Iterations);
+  if (!row || !valid || row.status !== 1) return fail({ form: "errors.login_failed" }, 400, attempt >= LOGIN_FREE_ATTEMPTS);
+  await Promise.all([clear(ctx.d1, accountSlot), release(ctx.d1, clientSlot)]);
   if (row.passwordHash && needsRehash(row.passwordHash, ctx.config.pbkdf2Iterations)) {
-    const rehashed = await hashPassword(parsed.data.password, ctx.config.pepper, ctx.config.pbkdf2Iterations);
+    const rehashed = await hashPassword(input.password, ctx.config.pepper, ctx.config.pbkdf2Iterations);
     await ctx.d1.prepare("UPDATE users SET password_hash = ?1 WHERE id = ?2").bind(rehashed, row.id).run();
   }
-  const token = await createSession(ctx.d1, row.id, request.headers.get("user-agent") ?? "");
+  const token = await createSession(ctx.d1, row.id, ctx.client.userAgent);
   return { ok: true, value: { token, userId: row.id } };
 }
 
-const DemoIdSchema = v.pipe(v.string(), v.uuid());
+const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 /**
  * Demo (mock) account: resumes the demo user of this browser's demo id, or creates one with
  * simulated starting balances granted through the ledger (one grant per user, idempotent).
+ * Creating one is limited per client.
  */
-export async function demoLogin(ctx: AppContext, request: Request, demoId: string | null | undefined): Promise<Outcome<{ token: string; demoId: string; userId: number }>> {
-  const id = demoId && v.is(DemoIdSchema, demoId) ? demoId.toLowerCase() : null;
+export async function demoLogin(ctx: AppContext, demoId: string | null | undefined): Promise<Outcome<{ token: string; demoId: string; userId: number }>> {
+  const id = demoId && UUID_RE.test(demoId.toLowerCase()) ? demoId.toLowerCase() : null;
   let userId: number | null = null;
   let resolvedId = id;
   if (id) {
-    const row = await ctx.d1.prepare("SELECT id FROM users WHERE demo_id = ?1 AND is_demo = 1").bind(id).first<{ id: number }>();
+    const row = await ctx.d1.prepare("SELECT id FROM users WHERE demo_id = ?1 AND is_demo = 1 AND status = 1").bind(id).first<{ id: number }>();
     userId = row?.id ?? null;
   }
   if (!userId) {
-    if (!(await hit(ctx.d1, `demo:c:${clientKey(request)}`, Limits.demoPerClient))) return fail({ form: "errors.too_many_requests" }, 429);
+    if (!(await hit(ctx.d1, `demo:c:${ctx.client.key}`, Limits.demoPerClient))) return fail({ form: "errors.too_many_requests" }, 429);
     resolvedId = crypto.randomUUID();
     const created = await insertUser(ctx, { isDemo: true, demoId: resolvedId });
     if (!created.ok) return fail({ form: "errors.try_again" }, 409);
     userId = created.id;
     await grantDemoBalances(ctx, userId);
   }
-  const token = await createSession(ctx.d1, userId, request.headers.get("user-agent") ?? "");
+  const token = await createSession(ctx.d1, userId, ctx.client.userAgent);
   return { ok: true, value: { token, demoId: resolvedId!, userId } };
 }
 
-/** Forgot password (spec: reset by e-mail): same answer whether or not the account exists. */
-export async function sendResetCode(ctx: AppContext, request: Request, data: Record<string, string>): Promise<Outcome<{ seconds: number }>> {
-  const parsed = parseForm(v.object({ account: ForgotSchema.pipe[0].entries.account }), data);
-  if (!parsed.ok) return fail(parsed.errors);
-  const user = await ctx.d1
-    .prepare("SELECT id FROM users WHERE email = ?1 AND is_demo = 0")
-    .bind(parsed.data.account)
-    .first<{ id: number }>();
-  const delivered = await deliverCode(ctx, request, parsed.data.account, "email", "reset", Boolean(user));
-  if (!delivered.ok) return delivered;
-  return { ok: true, value: { seconds: 60 } };
+/** Forgot password (spec: reset by e-mail): same answer, same limits whether or not the account exists. */
+export async function sendResetCode(ctx: AppContext, input: { account: string }): Promise<Outcome<{ seconds: number }>> {
+  const user = await ctx.d1.prepare("SELECT id FROM users WHERE email = ?1 AND is_demo = 0").bind(input.account).first<{ id: number }>();
+  return sendCodeTo(ctx, input.account, "email", "reset", user ? undefined : "nothing");
 }
 
-export async function resetPassword(ctx: AppContext, data: Record<string, string>): Promise<Outcome<null>> {
-  const parsed = parseForm(ForgotSchema, data);
-  if (!parsed.ok) return fail(parsed.errors);
-  const user = await ctx.d1
-    .prepare("SELECT id FROM users WHERE email = ?1 AND is_demo = 0")
-    .bind(parsed.data.account)
-    .first<{ id: number }>();
-  const codeOk = await consumeCode(ctx.d1, parsed.data.account, "reset", parsed.data.auth_code);
+export async function resetPassword(ctx: AppContext, input: ForgotInput): Promise<Outcome<null>> {
+  const user = await ctx.d1.prepare("SELECT id, email, mobile FROM users WHERE email = ?1 AND is_demo = 0").bind(input.account).first<{ id: number; email: string | null; mobile: string | null }>();
+  const weak = passwordProblem(input.password, identifierWords(user ?? { email: input.account }));
+  if (weak) return fail({ password: weak });
+  const codeOk = await consumeCode(ctx.d1, input.account, "reset", input.auth_code);
   if (!user || !codeOk) return fail({ auth_code: "errors.code_invalid" });
-  await setPassword(ctx, user.id, parsed.data.password);
+  await setPassword(ctx, user.id, input.password);
   return { ok: true, value: null };
 }
 
-async function setPassword(ctx: AppContext, userId: number, password: string) {
+/** A new password ends every session of the user (the caller may open a new one for this device). */
+async function setPassword(ctx: ServiceContext, userId: number, password: string) {
   const passwordHash = await hashPassword(password, ctx.config.pepper, ctx.config.pbkdf2Iterations);
   await ctx.d1.prepare("UPDATE users SET password_hash = ?1 WHERE id = ?2").bind(passwordHash, userId).run();
   await revokeAllSessions(ctx.d1, userId);
 }
 
 /** Where a signed-in user's codes go: their e-mail, else their mobile. */
-function contactOf(user: SessionUser): { target: string; channel: "email" | "sms" } | null {
+function contactOf(user: SessionUser): { target: string; channel: Channel } | null {
   if (user.email) return { target: user.email, channel: "email" };
   if (user.mobile) return { target: user.mobile, channel: "sms" };
   return null;
 }
 
-export async function sendAmendCode(ctx: AppContext, request: Request, user: SessionUser): Promise<Outcome<{ seconds: number }>> {
-  if (user.isDemo) return fail({ form: "errors.only_real_account" }, 403);
-  const contact = contactOf(user);
+export async function sendAmendCode(ctx: AppContext, user: SessionUser): Promise<Outcome<{ seconds: number }>> {
+  const contact = user.isDemo ? null : contactOf(user);
   if (!contact) return fail({ form: "errors.only_real_account" }, 403);
-  const delivered = await deliverCode(ctx, request, contact.target, contact.channel, "amend", true);
-  if (!delivered.ok) return delivered;
-  return { ok: true, value: { seconds: 60 } };
+  return sendCodeTo(ctx, contact.target, contact.channel, "amend");
 }
 
-/** /mine/password: both fields filled and equal, code checked; other sessions end, this one is renewed. */
-export async function amendPassword(ctx: AppContext, request: Request, user: SessionUser, data: Record<string, string>): Promise<Outcome<{ token: string }>> {
-  if (user.isDemo) return fail({ form: "errors.only_real_account" }, 403);
-  const parsed = parseForm(AmendSchema, data);
-  if (!parsed.ok) return fail(parsed.errors);
-  const contact = contactOf(user);
-  if (!contact || !(await consumeCode(ctx.d1, contact.target, "amend", parsed.data.auth_code))) {
-    return fail({ auth_code: "errors.code_invalid" });
-  }
-  await setPassword(ctx, user.id, parsed.data.password);
-  const token = await createSession(ctx.d1, user.id, request.headers.get("user-agent") ?? "");
+/** /mine/password: both fields filled and equal, code checked; every session ends, this device gets a new one. */
+export async function amendPassword(ctx: AppContext, user: SessionUser, input: AmendInput): Promise<Outcome<{ token: string }>> {
+  const contact = user.isDemo ? null : contactOf(user);
+  if (!contact) return fail({ form: "errors.only_real_account" }, 403);
+  const weak = passwordProblem(input.password, identifierWords(user));
+  if (weak) return fail({ password: weak });
+  if (!(await consumeCode(ctx.d1, contact.target, "amend", input.auth_code))) return fail({ auth_code: "errors.code_invalid" });
+  await setPassword(ctx, user.id, input.password);
+  const token = await createSession(ctx.d1, user.id, ctx.client.userAgent);
   return { ok: true, value: { token } };
+}
+
+/** Ends the session of this token (web logout and the API's POST /api/user/logout). */
+export async function logout(ctx: ServiceContext, token: string | null) {
+  if (token) await revokeSession(ctx.d1, token);
 }

@@ -1,11 +1,17 @@
 /**
  * One-time verification codes (6 digits, 10-minute life, single use, 5 tries) and picture
- * captchas (single use, 5-minute life). Only hashes are stored. Resending to the same target
- * is refused for 60 seconds on the server as well as on the button.
+ * captchas (single use, 5-minute life). Only hashes are stored. Targets are canonical account
+ * identifiers (app/domain/identity.ts), so spellings of one address share one code and one limit.
+ *
+ * - One code per target and purpose at a time: issuing a code voids the older ones, and using
+ *   one voids every code of that purpose for that target.
+ * - Resending to a target waits 60 s, reserved atomically (two parallel sends give one code).
+ * - Each try is reserved before it is checked (`attempts < 5` in the same statement), so a burst
+ *   of wrong codes spends at most 5 tries.
  */
-import { hit, clientKey, Limits } from "~/services/rate-limit.server";
-import { sha256Hex, randomToken } from "~/services/password.server";
-import { CAPTCHA_ALPHABET, renderCaptchaPng, toBase64 } from "~/lib/captcha-image";
+import { CAPTCHA_ALPHABET, renderCaptchaPng } from "~/lib/captcha-image";
+import { randomToken, sha256Hex, toBase64 } from "~/lib/encoding";
+import { Limits, hit, reserveInterval } from "~/services/rate-limit.server";
 
 export const CODE_RESEND_SECONDS = 60;
 export const CODE_TTL_MS = 10 * 60_000;
@@ -20,75 +26,77 @@ export type IssueResult =
   | { ok: false; reason: "limited" };
 
 function randomDigits(n: number) {
-  const bytes = crypto.getRandomValues(new Uint32Array(n));
-  return [...bytes].map((b) => String(b % 10)).join("");
+  // 10^6 is not a power of two: draw 32-bit values and drop the few above the last full range.
+  const out: string[] = [];
+  while (out.length < n) {
+    const [x] = crypto.getRandomValues(new Uint32Array(1));
+    if (x! < 4_294_967_290) out.push(String(x! % 10));
+  }
+  return out.join("");
 }
 
 function codeHash(target: string, purpose: CodePurpose, code: string) {
   return sha256Hex(`${purpose}:${target}:${code}`);
 }
 
-/** Seconds until another code may be sent to this target (0 when allowed now). */
-export async function resendWait(db: D1Database, target: string, purpose: CodePurpose, now = Date.now()) {
-  const row = await db
-    .prepare("SELECT created_at AS createdAt FROM verification_codes WHERE target = ?1 AND purpose = ?2 ORDER BY id DESC LIMIT 1")
-    .bind(target, purpose)
-    .first<{ createdAt: number }>();
-  if (!row) return 0;
-  const left = Math.ceil((row.createdAt + CODE_RESEND_SECONDS * 1000 - now) / 1000);
-  return Math.max(0, Math.min(CODE_RESEND_SECONDS, left));
-}
-
 /**
- * Creates a code for a target, enforcing the 60 s resend interval and the per-target and
- * per-client hourly limits. The caller sends it (or, for an unknown account on reset, does not).
+ * Reserves the right to send a code to a target (60 s interval, hourly per target and per
+ * client) and, when `store` is set, creates the code. With `store` false (e.g. a registration
+ * code for an address that already has an account), the same limits apply and no code exists.
  */
 export async function issueCode(
   db: D1Database,
-  request: Request,
+  client: string,
   target: string,
   purpose: CodePurpose,
-  now = Date.now(),
+  options: { store?: boolean; now?: number } = {},
 ): Promise<IssueResult> {
-  const wait = await resendWait(db, target, purpose, now);
-  if (wait > 0) return { ok: false, reason: "wait", seconds: wait };
+  const now = options.now ?? Date.now();
+  const wait = await reserveInterval(db, `code:w:${purpose}:${target}`, CODE_RESEND_SECONDS * 1000, now);
+  if (wait > 0) return { ok: false, reason: "wait", seconds: Math.min(CODE_RESEND_SECONDS, wait) };
   const [perTarget, perClient] = await Promise.all([
     hit(db, `code:t:${purpose}:${target}`, Limits.codePerTarget, now),
-    hit(db, `code:c:${clientKey(request)}`, Limits.codePerClient, now),
+    hit(db, `code:c:${client}`, Limits.codePerClient, now),
   ]);
   if (!perTarget || !perClient) return { ok: false, reason: "limited" };
   const code = randomDigits(6);
-  await db
-    .prepare("INSERT INTO verification_codes (target, purpose, code_hash, expires_at, created_at) VALUES (?1, ?2, ?3, ?4, ?5)")
-    .bind(target, purpose, await codeHash(target, purpose, code), now + CODE_TTL_MS, now)
-    .run();
+  if (options.store === false) return { ok: true, code };
+  await db.batch([
+    db.prepare("UPDATE verification_codes SET consumed_at = ?3 WHERE target = ?1 AND purpose = ?2 AND consumed_at IS NULL").bind(target, purpose, now),
+    db
+      .prepare("INSERT INTO verification_codes (target, purpose, code_hash, expires_at, created_at) VALUES (?1, ?2, ?3, ?4, ?5)")
+      .bind(target, purpose, await codeHash(target, purpose, code), now + CODE_TTL_MS, now),
+  ]);
   return { ok: true, code };
 }
 
+/** Seconds until another code may be sent (0 when allowed now); for showing the countdown. */
+export async function resendWait(db: D1Database, target: string, purpose: CodePurpose, now = Date.now()) {
+  const row = await db.prepare("SELECT blocked_until AS until FROM rate_limits WHERE key = ?1").bind(`code:w:${purpose}:${target}`).first<{ until: number }>();
+  return row ? Math.max(0, Math.ceil((row.until - now) / 1000)) : 0;
+}
+
 /**
- * Consumes the latest live code for the target if `code` matches it. A conditional UPDATE makes
- * it single use even under concurrent submissions; a wrong guess counts an attempt.
+ * Uses the live code of a target if `code` matches it. The try is reserved first (attempts
+ * counted in the same statement that checks the cap); a match then consumes the code with a
+ * conditional update (single use under concurrency) and voids every other code of the purpose.
  */
-export async function consumeCode(db: D1Database, target: string, purpose: CodePurpose, code: string, now = Date.now()) {
-  const hash = await codeHash(target, purpose, code);
-  const latest = await db
+export async function consumeCode(db: D1Database, target: string, purpose: CodePurpose, code: string, now = Date.now()): Promise<boolean> {
+  const tried = await db
     .prepare(
-      "SELECT id FROM verification_codes WHERE target = ?1 AND purpose = ?2 AND consumed_at IS NULL ORDER BY id DESC LIMIT 1",
+      `UPDATE verification_codes SET attempts = attempts + 1
+        WHERE id = (SELECT id FROM verification_codes WHERE target = ?1 AND purpose = ?2 ORDER BY id DESC LIMIT 1)
+          AND consumed_at IS NULL AND expires_at > ?3 AND attempts < ?4
+        RETURNING id, code_hash AS codeHash`,
     )
-    .bind(target, purpose)
-    .first<{ id: number }>();
-  if (!latest) return false;
-  const used = await db
-    .prepare(
-      `UPDATE verification_codes SET consumed_at = ?1
-        WHERE id = ?2 AND code_hash = ?3 AND consumed_at IS NULL AND expires_at > ?1 AND attempts < ?4
-        RETURNING id`,
-    )
-    .bind(now, latest.id, hash, CODE_MAX_ATTEMPTS)
-    .first<{ id: number }>();
-  if (used) return true;
-  await db.prepare("UPDATE verification_codes SET attempts = attempts + 1 WHERE id = ?1").bind(latest.id).run();
-  return false;
+    .bind(target, purpose, now, CODE_MAX_ATTEMPTS)
+    .first<{ id: number; codeHash: string }>();
+  if (!tried || tried.codeHash !== (await codeHash(target, purpose, code))) return false;
+  const [used] = await db.batch<{ id: number }>([
+    db.prepare("UPDATE verification_codes SET consumed_at = ?2 WHERE id = ?1 AND consumed_at IS NULL RETURNING id").bind(tried.id, now),
+    db.prepare("UPDATE verification_codes SET consumed_at = ?3 WHERE target = ?1 AND purpose = ?2 AND consumed_at IS NULL").bind(target, purpose, now),
+  ]);
+  return (used?.results.length ?? 0) === 1;
 }
 
 export interface Captcha {
@@ -105,8 +113,6 @@ export async function createCaptcha(db: D1Database, now = Date.now()): Promise<C
     .prepare("INSERT INTO captchas (id, answer_hash, expires_at, created_at) VALUES (?1, ?2, ?3, ?4)")
     .bind(id, await sha256Hex(`captcha:${id}:${text}`), now + CAPTCHA_TTL_MS, now)
     .run();
-  // Drop expired captchas now and then so the table stays small.
-  if (random[127]! < 8) await db.prepare("DELETE FROM captchas WHERE expires_at < ?1").bind(now - CAPTCHA_TTL_MS).run();
   return { id, b64s: `data:image/png;base64,${toBase64(renderCaptchaPng(text, random.slice(5)))}` };
 }
 
@@ -119,4 +125,13 @@ export async function consumeCaptcha(db: D1Database, id: string, answer: string,
     .first<{ answerHash: string }>();
   if (!row) return false;
   return row.answerHash === (await sha256Hex(`captcha:${id}:${answer.trim().toUpperCase()}`));
+}
+
+/** Expired codes and captchas are dropped by the scheduled job. */
+export async function pruneCodes(db: D1Database, now = Date.now()) {
+  const [codes, captchas] = await db.batch([
+    db.prepare("DELETE FROM verification_codes WHERE expires_at < ?1").bind(now - CODE_TTL_MS),
+    db.prepare("DELETE FROM captchas WHERE expires_at < ?1").bind(now - CAPTCHA_TTL_MS),
+  ]);
+  return (codes?.meta.changes ?? 0) + (captchas?.meta.changes ?? 0);
 }

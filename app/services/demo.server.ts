@@ -1,14 +1,17 @@
 /**
- * Demo (mock) account reset: brings the available balances of a demo user's three accounts
- * back to the configured starting balances, as one ledger transaction against the platform's
- * demo account (so the ledger stays balanced and the account log shows the reset).
+ * Demo (mock) accounts: the starting grant, the reset, and the expiry of unused ones. Simulated
+ * money still moves only through the ledger, against the platform's demo account, so the ledger
+ * stays balanced and the account log shows every step.
  */
-import type { AppContext } from "~/context.server";
+import type { ServiceContext } from "~/context.server";
 import { MAIN_COMPANY_ID } from "~/lib/constants";
-import { ACCOUNT_KINDS, PlatformAccount, post, type Posting } from "~/services/ledger.server";
+import { ACCOUNT_KINDS, LedgerError, PlatformAccount, post, postSet, type Posting } from "~/services/ledger.server";
+
+/** An unused demo account (no sign-in for this long) expires: its demo id stops working. */
+export const DEMO_TTL_MS = 30 * 24 * 60 * 60_000;
 
 /** The configured starting balances of a demo account, per account kind (micros). */
-export async function demoStartingBalances(ctx: AppContext) {
+export async function demoStartingBalances(ctx: ServiceContext) {
   const row = await ctx.d1
     .prepare(
       "SELECT demo_funding_balance AS funding, demo_options_balance AS options, demo_contract_balance AS contract FROM base_settings WHERE company_id = ?1",
@@ -18,36 +21,54 @@ export async function demoStartingBalances(ctx: AppContext) {
   return row ?? { funding: 0, options: 0, contract: 0 };
 }
 
-export async function resetDemoAccount(ctx: AppContext, userId: number) {
-  const settings: Record<string, number> = await demoStartingBalances(ctx);
-  const { results } = await ctx.d1
-    .prepare("SELECT a.id, a.kind, a.balance FROM accounts a JOIN users u ON u.id = a.user_id WHERE a.user_id = ?1 AND u.is_demo = 1")
-    .bind(userId)
-    .all<{ id: number; kind: string; balance: number }>();
-  const last = await ctx.d1
-    .prepare("SELECT COALESCE(MAX(e.id), 0) AS id FROM ledger_entries e JOIN accounts a ON a.id = e.account_id WHERE a.user_id = ?1")
-    .bind(userId)
-    .first<{ id: number }>();
-  const postings: Posting[] = [];
-  let net = 0;
-  for (const a of results) {
-    const target = settings[a.kind] ?? 0;
-    const delta = target - a.balance;
-    if (delta !== 0) {
-      postings.push({ accountId: a.id, amount: delta });
-      net += delta;
-    }
+/**
+ * Sets the available balances of a demo user's accounts back to the starting balances. The
+ * amounts are computed inside the one ledger transaction (target − balance at the moment of
+ * writing), so nothing that happens between reading and writing can make them wrong; a second
+ * reset right after the first moves nothing and writes nothing.
+ */
+export async function resetDemoAccount(ctx: ServiceContext, userId: number): Promise<{ changed: boolean }> {
+  const start = await demoStartingBalances(ctx);
+  try {
+    await postSet(ctx.d1, {
+      idempotencyKey: `demo_reset:${userId}:${crypto.randomUUID()}`,
+      kind: "demo_reset",
+      memo: "memo.demo_reset",
+      userId,
+      payload: JSON.stringify(start),
+      entries: (tx) => [
+        ctx.d1
+          .prepare(
+            `INSERT INTO ledger_entries (transaction_id, account_id, bucket, amount)
+             SELECT ?1, a.id, 0, t.target - a.balance
+               FROM accounts a
+               JOIN (SELECT 'funding' AS kind, ?3 AS target UNION ALL SELECT 'options', ?4 UNION ALL SELECT 'contract', ?5) t ON t.kind = a.kind
+               JOIN users u ON u.id = a.user_id
+              WHERE a.user_id = ?2 AND u.is_demo = 1 AND a.balance <> t.target`,
+          )
+          .bind(tx, userId, start.funding, start.options, start.contract),
+        counterEntry(ctx, tx),
+      ],
+    });
+    return { changed: true };
+  } catch (error) {
+    if (error instanceof LedgerError && error.code === "empty") return { changed: false };
+    throw error;
   }
-  if (postings.length === 0) return { changed: false };
-  postings.push({ accountId: PlatformAccount.DemoFunding.id, amount: -net });
-  // The key names the ledger state it starts from: a double submit of the same reset is one effect.
-  const key = `demo_reset:${userId}:${last?.id ?? 0}`;
-  await post(ctx.d1, { idempotencyKey: key, kind: "demo_reset", memo: "memo.demo_reset", userId, postings });
-  return { changed: true };
+}
+
+/** The platform's demo account takes the other side of whatever the transaction moved so far. */
+function counterEntry(ctx: ServiceContext, tx: string) {
+  return ctx.d1
+    .prepare(
+      `INSERT INTO ledger_entries (transaction_id, account_id, bucket, amount)
+       SELECT ?1, ?2, 0, -s FROM (SELECT SUM(amount) AS s FROM ledger_entries WHERE transaction_id = ?1) WHERE s IS NOT NULL AND s <> 0`,
+    )
+    .bind(tx, PlatformAccount.DemoFunding.id);
 }
 
 /** The starting balances of a new demo user: one grant per user (idempotent by user id). */
-export async function grantDemoBalances(ctx: AppContext, userId: number) {
+export async function grantDemoBalances(ctx: ServiceContext, userId: number) {
   const start: Record<string, number> = await demoStartingBalances(ctx);
   const { results } = await ctx.d1.prepare("SELECT id, kind FROM accounts WHERE user_id = ?1").bind(userId).all<{ id: number; kind: string }>();
   const postings: Posting[] = [];
@@ -63,4 +84,57 @@ export async function grantDemoBalances(ctx: AppContext, userId: number) {
   if (total === 0) return;
   postings.push({ accountId: PlatformAccount.DemoFunding.id, amount: -total });
   await post(ctx.d1, { idempotencyKey: `demo_grant:${userId}`, kind: "demo_grant", memo: "memo.demo_grant", userId, postings });
+}
+
+/**
+ * The scheduled expiry of unused demo accounts (created, and last signed in, over DEMO_TTL_MS
+ * ago). Each one: its balances (available and locked) go back to the platform's demo account in
+ * one ledger transaction, its sessions and demo id are removed and the user is closed (status 0),
+ * so the browser's demo id starts a fresh demo account. The ledger keeps its history (entries are
+ * never deleted). Returns how many expired.
+ */
+export async function expireDemoAccounts(ctx: ServiceContext, now = Date.now(), limit = 200): Promise<number> {
+  const cutoff = now - DEMO_TTL_MS;
+  const { results } = await ctx.d1
+    .prepare(
+      `SELECT u.id FROM users u
+        WHERE u.is_demo = 1 AND u.status = 1 AND u.created_at < ?1
+          AND NOT EXISTS (SELECT 1 FROM sessions s WHERE s.user_id = u.id AND s.created_at >= ?1)
+        ORDER BY u.id LIMIT ?2`,
+    )
+    .bind(cutoff, limit)
+    .all<{ id: number }>();
+  let expired = 0;
+  for (const { id } of results) {
+    const close = [
+      ctx.d1.prepare("UPDATE users SET status = 0, demo_id = NULL WHERE id = ?1 AND is_demo = 1").bind(id),
+      ctx.d1.prepare("DELETE FROM sessions WHERE user_id = ?1").bind(id),
+    ];
+    try {
+      await postSet(ctx.d1, {
+        idempotencyKey: `demo_expire:${id}`,
+        kind: "demo_expire",
+        memo: "memo.demo_expire",
+        userId: id,
+        payload: String(id),
+        entries: (tx) => [
+          ctx.d1
+            .prepare(
+              `INSERT INTO ledger_entries (transaction_id, account_id, bucket, amount)
+               SELECT ?1, id, 0, -balance FROM accounts WHERE user_id = ?2 AND balance <> 0
+               UNION ALL
+               SELECT ?1, id, 1, -lock_balance FROM accounts WHERE user_id = ?2 AND lock_balance <> 0`,
+            )
+            .bind(tx, id),
+          counterEntry(ctx, tx),
+        ],
+        effects: close,
+      });
+    } catch (error) {
+      if (!(error instanceof LedgerError && error.code === "empty")) throw error;
+      await ctx.d1.batch(close);
+    }
+    expired += 1;
+  }
+  return expired;
 }

@@ -11,7 +11,8 @@
  * Balances are never read in one call and written in another.
  * See docs/decisions/003-money-and-ledger.md.
  */
-import { assertMicros, type Micros } from "~/lib/money";
+import { assertMicros, type Micros } from "~/domain/money";
+import { sha256Hex } from "~/lib/encoding";
 
 export const Bucket = { Available: 0, Locked: 1 } as const;
 export type Bucket = (typeof Bucket)[keyof typeof Bucket];
@@ -54,6 +55,7 @@ export type LedgerKind =
   | "fund_subscribe"
   | "fund_redeem"
   | "fund_income"
+  | "demo_expire"
   | "adjustment";
 
 export interface Posting {
@@ -82,17 +84,12 @@ export interface PostResult {
 
 export class LedgerError extends Error {
   constructor(
-    readonly code: "insufficient_funds" | "idempotency_conflict" | "guard_failed" | "invalid",
+    readonly code: "insufficient_funds" | "idempotency_conflict" | "guard_failed" | "invalid" | "empty",
     message: string,
   ) {
     super(message);
     this.name = "LedgerError";
   }
-}
-
-async function sha256Hex(text: string): Promise<string> {
-  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
-  return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
 }
 
 function validate(req: PostRequest) {
@@ -151,22 +148,86 @@ export async function post(db: D1Database, req: PostRequest): Promise<PostResult
     await db.batch(statements);
     return { transactionId: id, replayed: false };
   } catch (error) {
+    return handleBatchError(db, req.idempotencyKey, hash, String((error as Error)?.message ?? error), error);
+  }
+}
+
+/** A failed batch: a replay of the key returns the original; constraint failures become LedgerErrors. */
+async function handleBatchError(db: D1Database, key: string, hash: string, message: string, error: unknown): Promise<PostResult> {
+  if (message.includes("ledger_transactions.idempotency_key")) {
+    const existing = await db
+      .prepare("SELECT id, request_hash FROM ledger_transactions WHERE idempotency_key = ?1")
+      .bind(key)
+      .first<{ id: string; request_hash: string }>();
+    if (existing && existing.request_hash === hash) return { transactionId: existing.id, replayed: true };
+    throw new LedgerError("idempotency_conflict", "idempotency key reused with a different request");
+  }
+  if (message.includes("CHECK constraint failed")) throw new LedgerError("insufficient_funds", "insufficient balance");
+  if (message.includes("UNIQUE constraint failed")) throw new LedgerError("guard_failed", "already done");
+  throw error;
+}
+
+/**
+ * A set-based transaction: its entries are computed in SQL (INSERT … SELECT), for movements whose
+ * amounts depend on balances at the moment of writing (a demo reset, an expiry sweep) and for the
+ * engine's batches. Same invariants as post(), enforced inside the batch:
+ *   - the UNIQUE idempotency key is inserted first (a replay returns the original);
+ *   - balances move by exactly the transaction's entries (one UPDATE … FROM grouped entries),
+ *     so the accounts CHECK aborts any overdraft of a user account;
+ *   - the entries must sum to zero: the transaction's `imbalance` column is set from them and
+ *     its CHECK (imbalance = 0) aborts the batch otherwise; a transaction without entries sets it
+ *     to NULL and is refused the same way (LedgerError "empty": nothing is written).
+ */
+export interface SetPostRequest {
+  idempotencyKey: string;
+  kind: LedgerKind;
+  memo?: string;
+  userId?: number | null;
+  /** What identifies the request for replays (the entries are computed, so they cannot be hashed). */
+  payload: string;
+  /** Statements inserting this transaction's entries: INSERT INTO ledger_entries (transaction_id, account_id, bucket, amount) SELECT …; the transaction id is their ?1. */
+  entries: (transactionId: string) => D1PreparedStatement[];
+  guards?: D1PreparedStatement[];
+  effects?: D1PreparedStatement[];
+}
+
+export async function postSet(db: D1Database, req: SetPostRequest): Promise<PostResult> {
+  if (!req.idempotencyKey || req.idempotencyKey.length > 200) throw new LedgerError("invalid", "idempotency key required");
+  const id = crypto.randomUUID();
+  const hash = await sha256Hex(JSON.stringify(["set", req.kind, req.memo ?? "", req.userId ?? null, req.payload]));
+  const statements: D1PreparedStatement[] = [
+    db
+      .prepare("INSERT INTO ledger_transactions (id, idempotency_key, request_hash, kind, memo, user_id) VALUES (?1, ?2, ?3, ?4, ?5, ?6)")
+      .bind(id, req.idempotencyKey, hash, req.kind, req.memo ?? "", req.userId ?? null),
+    ...(req.guards ?? []),
+    ...req.entries(id),
+    db
+      .prepare(
+        `UPDATE accounts SET balance = accounts.balance + d.available, lock_balance = accounts.lock_balance + d.locked
+           FROM (SELECT account_id,
+                        SUM(CASE WHEN bucket = 0 THEN amount ELSE 0 END) AS available,
+                        SUM(CASE WHEN bucket = 1 THEN amount ELSE 0 END) AS locked
+                   FROM ledger_entries WHERE transaction_id = ?1 GROUP BY account_id) AS d
+          WHERE accounts.id = d.account_id`,
+      )
+      .bind(id),
+    db
+      .prepare(
+        `UPDATE ledger_transactions
+            SET imbalance = (SELECT CASE WHEN COUNT(*) = 0 THEN NULL ELSE SUM(amount) END FROM ledger_entries WHERE transaction_id = ?1)
+          WHERE id = ?1`,
+      )
+      .bind(id),
+    ...(req.effects ?? []),
+  ];
+  try {
+    await db.batch(statements);
+    return { transactionId: id, replayed: false };
+  } catch (error) {
     const message = String((error as Error)?.message ?? error);
-    if (message.includes("ledger_transactions.idempotency_key")) {
-      const existing = await db
-        .prepare("SELECT id, request_hash FROM ledger_transactions WHERE idempotency_key = ?1")
-        .bind(req.idempotencyKey)
-        .first<{ id: string; request_hash: string }>();
-      if (existing && existing.request_hash === hash) return { transactionId: existing.id, replayed: true };
-      throw new LedgerError("idempotency_conflict", "idempotency key reused with a different request");
-    }
-    if (message.includes("CHECK constraint failed")) {
-      throw new LedgerError("insufficient_funds", "insufficient balance");
-    }
-    if (message.includes("UNIQUE constraint failed")) {
-      throw new LedgerError("guard_failed", "already done");
-    }
-    throw error;
+    if (message.includes("ledger_transactions.imbalance") && message.includes("NOT NULL")) throw new LedgerError("empty", "nothing to move");
+    if (message.includes("ledger_transactions_balanced")) throw new LedgerError("invalid", "entries do not sum to zero");
+    return handleBatchError(db, req.idempotencyKey, hash, message, error);
   }
 }
 

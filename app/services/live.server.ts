@@ -1,15 +1,21 @@
 /**
- * The one function through which services publish per-user live events (FOREX_TRADE,
- * FOREX_CLOSED, FOREX_FOLLOW_TRADE): every LiveRoom shard delivers the frame to that user's
- * logged-in sockets that subscribed to the topic. Failures are logged, never thrown: live
- * updates only add to what pages already render.
+ * Live pushes and engine notifications from services, made after their transaction commits:
+ *   - publishToUsers: per-user live events (FOREX_TRADE, FOREX_CLOSED, FOREX_FOLLOW_TRADE) to
+ *     that user's logged-in sockets, whichever LiveRoom shard holds them (one call per shard);
+ *   - notifyEngine: committed trigger changes (an order placed, modified, closed, cancelled) to
+ *     the market room's engine.
+ * Failures are logged, never thrown: pages already show the committed state, the socket only
+ * adds to it, and the engine's periodic reconcile repairs a missed notification.
  */
-import { LIVE_SHARDS, liveShardName } from "../../party/names";
-import type { UserTopic } from "../../party/protocol";
+import type { ServiceContext } from "~/context.server";
+import type { TriggerChange, UserEvent } from "~/domain/engine";
+import type { UserTopic } from "~/domain/protocol";
+import { LIVE_SHARDS, MARKET_ROOM, liveShardName } from "~/domain/rooms";
 
-export async function publishToUser(env: Env, userId: number, topic: UserTopic, data: unknown): Promise<number> {
+export async function publishToUsers(env: Env, events: UserEvent[]): Promise<number> {
+  if (events.length === 0) return 0;
   const results = await Promise.allSettled(
-    Array.from({ length: LIVE_SHARDS }, (_, i) => env.LIVE_ROOM.get(env.LIVE_ROOM.idFromName(liveShardName(i))).publishToUser(userId, topic, data)),
+    Array.from({ length: LIVE_SHARDS }, (_, i) => env.LIVE_ROOM.get(env.LIVE_ROOM.idFromName(liveShardName(i))).publishToUsers(events)),
   );
   let delivered = 0;
   for (const r of results) {
@@ -17,4 +23,19 @@ export async function publishToUser(env: Env, userId: number, topic: UserTopic, 
     else console.error("live publish failed", r.reason);
   }
   return delivered;
+}
+
+export function publishToUser(env: Env, userId: number, topic: UserTopic, data: unknown): Promise<number> {
+  return publishToUsers(env, [{ userId, topic, data }]);
+}
+
+/** Tells the market room's engine about committed trigger changes; answers how many triggers wait (or null on failure). */
+export async function notifyEngine(ctx: ServiceContext, changes: TriggerChange[]): Promise<number | null> {
+  if (changes.length === 0) return 0;
+  try {
+    return await ctx.env.MARKET_ROOM.get(ctx.env.MARKET_ROOM.idFromName(MARKET_ROOM)).triggersChanged(changes);
+  } catch (error) {
+    console.error("engine notification failed", error);
+    return null;
+  }
 }

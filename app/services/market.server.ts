@@ -1,18 +1,22 @@
 /**
- * Instruments, categories and live quotes as the screens and the JSON API see them. Static
- * fields come from D1; prices, 24h figures and candles come from the MarketRoom.
+ * Instruments, categories and live quotes as the screens, the JSON API and the rooms see them.
+ * Static fields come from D1 (this module is the one place that queries instruments); prices,
+ * 24h figures and candles come from the MarketRoom.
  */
-import { asc } from "drizzle-orm";
-import type { AppContext } from "~/context.server";
+import { asc, eq } from "drizzle-orm";
+import type { ServiceContext } from "~/context.server";
 import { categories, instruments } from "~/db/schema";
-import { MARKET_ROOM } from "../../party/names";
-import { isPeriod, type Candle, type Period, type Quote } from "../../party/market/sim";
+import type { Instrument } from "~/domain/instrument";
+import { isPeriod, type Candle, type Period, type Quote } from "~/domain/market";
+import { MARKET_ROOM } from "~/domain/rooms";
+import type { SessionKind } from "~/domain/trading-hours";
 
-export async function listCategories(ctx: AppContext) {
+export async function listCategories(ctx: ServiceContext) {
   return ctx.db.select({ id: categories.id, key: categories.key, name: categories.name }).from(categories).orderBy(asc(categories.sort), asc(categories.id));
 }
 
-export async function listInstruments(ctx: AppContext) {
+/** Every tradable instrument (status 1), in display order. */
+export async function listInstruments(ctx: ServiceContext): Promise<Instrument[]> {
   return ctx.db
     .select({
       id: instruments.id,
@@ -31,20 +35,42 @@ export async function listInstruments(ctx: AppContext) {
       status: instruments.status,
     })
     .from(instruments)
+    .where(eq(instruments.status, 1))
     .orderBy(asc(instruments.sort), asc(instruments.id));
 }
 
-export type InstrumentInfo = Awaited<ReturnType<typeof listInstruments>>[number];
+export async function findInstrument(ctx: ServiceContext, id: number): Promise<Instrument | null> {
+  if (!Number.isSafeInteger(id)) return null;
+  return (await listInstruments(ctx)).find((i) => i.id === id) ?? null;
+}
 
-/** The market room's stub through the binding (rooms are addressed by name; see party/names.ts). */
-async function room(ctx: AppContext) {
+/** What the simulated market needs of each instrument (its seeded price and volatility). */
+export async function simInstruments(ctx: ServiceContext) {
+  const rows = await ctx.db
+    .select({
+      id: instruments.id,
+      code: instruments.code,
+      showCode: instruments.showCode,
+      precision: instruments.pricePrecision,
+      basePrice: instruments.basePrice,
+      annualVolatility: instruments.annualVolatility,
+      kind: instruments.sessionKind,
+    })
+    .from(instruments)
+    .where(eq(instruments.status, 1))
+    .orderBy(asc(instruments.sort), asc(instruments.id));
+  return rows.map((r) => ({ ...r, basePrice: Number(r.basePrice), annualVolatility: Number(r.annualVolatility), kind: r.kind as SessionKind }));
+}
+
+/** The market room's stub through the binding (rooms are addressed by name; see app/domain/rooms.ts). */
+function room(ctx: ServiceContext) {
   return ctx.env.MARKET_ROOM.get(ctx.env.MARKET_ROOM.idFromName(MARKET_ROOM));
 }
 
 /** Current quotes by instrument code; an empty map (and stale) when the market room cannot answer. */
-export async function marketQuotes(ctx: AppContext): Promise<{ quotes: Map<string, Quote>; stale: boolean; time: number }> {
+export async function marketQuotes(ctx: ServiceContext): Promise<{ quotes: Map<string, Quote>; stale: boolean; time: number }> {
   try {
-    const snap = await (await room(ctx)).snapshot();
+    const snap = await room(ctx).snapshot();
     return { quotes: new Map(snap.quotes.map((q) => [q.Code, q])), stale: snap.stale, time: snap.time };
   } catch (error) {
     console.error("market snapshot failed", error);
@@ -52,10 +78,10 @@ export async function marketQuotes(ctx: AppContext): Promise<{ quotes: Map<strin
   }
 }
 
-export async function candles(ctx: AppContext, code: string, period: Period, limit = 300): Promise<Candle[]> {
+export async function candles(ctx: ServiceContext, code: string, period: Period, limit = 300): Promise<Candle[]> {
   if (!isPeriod(period)) return [];
   try {
-    return (await (await room(ctx)).klines(code, period, limit)) ?? [];
+    return (await room(ctx).klines(code, period, limit)) ?? [];
   } catch (error) {
     console.error("klines failed", error);
     return [];
@@ -63,35 +89,11 @@ export async function candles(ctx: AppContext, code: string, period: Period, lim
 }
 
 /** Mini-chart points (closes of the last 4 hours in 5-minute candles) for several instruments. */
-export async function miniCharts(ctx: AppContext, codes: string[]): Promise<Record<string, number[]>> {
+export async function miniCharts(ctx: ServiceContext, codes: string[]): Promise<Record<string, number[]>> {
   const entries = await Promise.all(codes.map(async (code) => [code, (await candles(ctx, code, "5min", 48)).map((c) => c.close)] as const));
   return Object.fromEntries(entries);
 }
 
-export async function setScriptedPrice(ctx: AppContext, code: string, price: number | null) {
-  return (await room(ctx)).setPrice(code, price);
-}
-
-/** Spec §3 instrument shape for the JSON API (ForexTradeList item). */
-export function toTradeListItem(i: InstrumentInfo, q: Quote | undefined) {
-  return {
-    Id: i.id,
-    Code: i.code,
-    ShowCode: i.showCode,
-    Logo: i.logo,
-    CategoryId: i.categoryId,
-    MarketStatus: q?.MarketStatus ?? 0,
-    PricePrecision: i.pricePrecision,
-    Pip: i.lotStep,
-    ForexMinCont: i.minLots,
-    ForexContNum: i.contractSize,
-    ForexFeeRate: i.feeRate,
-    MarginMode: i.marginMode,
-    HasForexMultiple: (JSON.parse(i.multiples) as number[]).map((Value) => ({ Value })),
-    ForexQuotations: q
-      ? { Open: q.Open, Close: q.Close, High: q.High, Low: q.Low, Change: q.Change, Volume: q.Volume }
-      : null,
-    Status: i.status,
-    Api: `/v2/api/forex/abbreviated_cache_kline?forex_id=${i.id}`,
-  };
+export async function setScriptedPrice(ctx: ServiceContext, code: string, price: number | null) {
+  return room(ctx).setPrice(code, price);
 }

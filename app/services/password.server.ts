@@ -6,28 +6,10 @@
  * so the cost can be raised later (needsRehash) without breaking old hashes.
  * See docs/decisions/005-password-hashing.md.
  */
-const enc = new TextEncoder();
-
-export function b64url(bytes: Uint8Array): string {
-  let s = "";
-  for (const b of bytes) s += String.fromCharCode(b);
-  return btoa(s).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
-}
-
-export function fromB64url(text: string): Uint8Array<ArrayBuffer> {
-  const s = atob(text.replace(/-/g, "+").replace(/_/g, "/"));
-  const out = new Uint8Array(s.length);
-  for (let i = 0; i < s.length; i++) out[i] = s.charCodeAt(i);
-  return out;
-}
-
-async function peppered(password: string, pepper: string): Promise<Uint8Array<ArrayBuffer>> {
-  const key = await crypto.subtle.importKey("raw", enc.encode(pepper), { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
-  return new Uint8Array(await crypto.subtle.sign("HMAC", key, enc.encode(password.normalize("NFKC"))));
-}
+import { b64url, fromB64url, hmacSha256, timingSafeEqual } from "~/lib/encoding";
 
 async function derive(password: string, pepper: string, salt: Uint8Array<ArrayBuffer>, iterations: number): Promise<Uint8Array<ArrayBuffer>> {
-  const material = await crypto.subtle.importKey("raw", await peppered(password, pepper), "PBKDF2", false, ["deriveBits"]);
+  const material = await crypto.subtle.importKey("raw", await hmacSha256(pepper, password.normalize("NFKC")), "PBKDF2", false, ["deriveBits"]);
   const bits = await crypto.subtle.deriveBits({ name: "PBKDF2", hash: "SHA-256", salt, iterations }, material, 256);
   return new Uint8Array(bits);
 }
@@ -36,13 +18,6 @@ export async function hashPassword(password: string, pepper: string, iterations:
   const salt = crypto.getRandomValues(new Uint8Array(16));
   const hash = await derive(password, pepper, salt, iterations);
   return `pbkdf2-sha256$${iterations}$${b64url(salt)}$${b64url(hash)}`;
-}
-
-export function timingSafeEqual(a: Uint8Array, b: Uint8Array): boolean {
-  if (a.length !== b.length) return false;
-  let diff = 0;
-  for (let i = 0; i < a.length; i++) diff |= a[i]! ^ b[i]!;
-  return diff === 0;
 }
 
 /** A fixed dummy hash verified when an account does not exist, so timing does not reveal it. */
@@ -68,13 +43,4 @@ export async function verifyPassword(
 export function needsRehash(stored: string, iterations: number): boolean {
   const parts = stored.split("$");
   return parts[0] !== "pbkdf2-sha256" || Number(parts[1]) < iterations;
-}
-
-export async function sha256Hex(text: string): Promise<string> {
-  const digest = await crypto.subtle.digest("SHA-256", enc.encode(text));
-  return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
-}
-
-export function randomToken(bytes = 32): string {
-  return b64url(crypto.getRandomValues(new Uint8Array(bytes)));
 }

@@ -1,30 +1,49 @@
 /**
- * Durable fixed-window counters in D1 (one upsert per hit, no read-then-write race).
- * Used for failed logins (per account and per client) and code requests.
+ * Durable throttles in D1. Every function here reserves its slot with ONE statement
+ * (`INSERT … ON CONFLICT … DO UPDATE … RETURNING`), before the work it guards: a burst of
+ * parallel requests gets distinct counts, so no more than the limit ever pass, however parallel.
+ * (Reading a count first and counting later lets a whole burst through.)
  */
 export interface Limit {
-  /** Window length in milliseconds. */
+  /** Fixed window length in milliseconds. */
   windowMs: number;
   max: number;
 }
 
+/**
+ * A window whose slots grow more expensive: the first `free` attempts in a window pass at once,
+ * then each one makes the next wait `baseDelayMs`, doubling up to `maxDelayMs`. Only the key
+ * that earned the delay waits (a client, never the owner of an account).
+ */
+export interface Backoff {
+  windowMs: number;
+  free: number;
+  baseDelayMs: number;
+  maxDelayMs: number;
+}
+
 export const Limits = {
-  loginPerAccount: { windowMs: 60 * 60_000, max: 10 },
-  loginPerClient: { windowMs: 60 * 60_000, max: 100 },
+  /** Sign-in attempts per account: past `captchaAfter`, each attempt needs a picture captcha. */
+  loginPerAccount: { windowMs: 60 * 60_000, max: 3 },
   codePerTarget: { windowMs: 60 * 60_000, max: 5 },
   codePerClient: { windowMs: 60 * 60_000, max: 60 },
   registerPerClient: { windowMs: 60 * 60_000, max: 60 },
-  demoPerClient: { windowMs: 60 * 60_000, max: 60 },
+  demoPerClient: { windowMs: 60 * 60_000, max: 30 },
   captchaPerClient: { windowMs: 10 * 60_000, max: 60 },
 } satisfies Record<string, Limit>;
 
-function windowStart(now: number, limit: Limit) {
-  return Math.floor(now / limit.windowMs) * limit.windowMs;
+export const Backoffs = {
+  /** Sign-in attempts per client: 10 an hour at once, then 1 s, 2 s, 4 s … up to 5 minutes apart. */
+  loginPerClient: { windowMs: 60 * 60_000, free: 10, baseDelayMs: 1_000, maxDelayMs: 5 * 60_000 },
+} satisfies Record<string, Backoff>;
+
+function windowStart(now: number, windowMs: number) {
+  return Math.floor(now / windowMs) * windowMs;
 }
 
-/** Counts one hit and says whether it is within the limit. */
-export async function hit(db: D1Database, key: string, limit: Limit, now = Date.now()): Promise<boolean> {
-  const start = windowStart(now, limit);
+/** Reserves one slot and returns the count it got in the current window (1 = first). */
+export async function reserve(db: D1Database, key: string, limit: Pick<Limit, "windowMs">, now = Date.now()): Promise<number> {
+  const start = windowStart(now, limit.windowMs);
   const row = await db
     .prepare(
       `INSERT INTO rate_limits (key, window_start, count) VALUES (?1, ?2, 1)
@@ -35,23 +54,96 @@ export async function hit(db: D1Database, key: string, limit: Limit, now = Date.
     )
     .bind(key, start)
     .first<{ count: number }>();
-  return (row?.count ?? 1) <= limit.max;
+  return row?.count ?? 1;
 }
 
-/** Whether the key is already over its limit, without counting a hit. */
-export async function isLimited(db: D1Database, key: string, limit: Limit, now = Date.now()): Promise<boolean> {
+/** Reserves one slot and says whether it is within the limit. */
+export async function hit(db: D1Database, key: string, limit: Limit, now = Date.now()): Promise<boolean> {
+  return (await reserve(db, key, limit, now)) <= limit.max;
+}
+
+export type BackoffResult = { ok: true; count: number } | { ok: false; waitSeconds: number };
+
+/**
+ * Reserves one slot of a growing-delay throttle. Refused (nothing counted) while the key waits;
+ * otherwise the slot is taken and the key's next slot is delayed by the rule of `Backoff`.
+ */
+export async function reserveWithBackoff(db: D1Database, key: string, rule: Backoff, now = Date.now()): Promise<BackoffResult> {
+  const start = windowStart(now, rule.windowMs);
+  // n: the count this slot gets. Its delay: 0 while n <= free, else base * 2^(n - free - 1), capped.
+  const n = "(CASE WHEN window_start = ?2 THEN count + 1 ELSE 1 END)";
+  const delay = (count: string) =>
+    `(CASE WHEN ${count} <= ?4 THEN 0 ELSE min(?6, ?5 * (1 << min(30, ${count} - ?4 - 1))) END)`;
   const row = await db
-    .prepare("SELECT count FROM rate_limits WHERE key = ?1 AND window_start = ?2")
-    .bind(key, windowStart(now, limit))
+    .prepare(
+      `INSERT INTO rate_limits (key, window_start, count, blocked_until) VALUES (?1, ?2, 1, ?3 + ${delay("1")})
+       ON CONFLICT(key) DO UPDATE SET
+         count = ${n},
+         window_start = ?2,
+         blocked_until = ?3 + ${delay(n)}
+       WHERE blocked_until <= ?3
+       RETURNING count`,
+    )
+    .bind(key, start, now, rule.free, rule.baseDelayMs, rule.maxDelayMs)
     .first<{ count: number }>();
-  return (row?.count ?? 0) >= limit.max;
+  if (row) return { ok: true, count: row.count };
+  const waiting = await db.prepare("SELECT blocked_until AS until FROM rate_limits WHERE key = ?1").bind(key).first<{ until: number }>();
+  return { ok: false, waitSeconds: Math.max(1, Math.ceil(((waiting?.until ?? now) - now) / 1000)) };
+}
+
+/**
+ * Reserves a slot that opens again only after `intervalMs` (e.g. one code per 60 s). Returns 0
+ * when reserved, else the seconds left.
+ */
+export async function reserveInterval(db: D1Database, key: string, intervalMs: number, now = Date.now()): Promise<number> {
+  const row = await db
+    .prepare(
+      `INSERT INTO rate_limits (key, window_start, count, blocked_until) VALUES (?1, ?2, 1, ?2 + ?3)
+       ON CONFLICT(key) DO UPDATE SET count = count + 1, window_start = ?2, blocked_until = ?2 + ?3
+       WHERE blocked_until <= ?2
+       RETURNING count`,
+    )
+    .bind(key, now, intervalMs)
+    .first<{ count: number }>();
+  if (row) return 0;
+  const waiting = await db.prepare("SELECT blocked_until AS until FROM rate_limits WHERE key = ?1").bind(key).first<{ until: number }>();
+  return Math.max(1, Math.ceil(((waiting?.until ?? now) - now) / 1000));
+}
+
+/** Gives back one slot (a successful sign-in does not count against its client). */
+export async function release(db: D1Database, key: string) {
+  await db.prepare("UPDATE rate_limits SET count = max(count - 1, 0) WHERE key = ?1").bind(key).run();
 }
 
 export async function clear(db: D1Database, key: string) {
   await db.prepare("DELETE FROM rate_limits WHERE key = ?1").bind(key).run();
 }
 
-/** The client's address as Cloudflare reports it (falls back to a constant locally). */
-export function clientKey(request: Request): string {
-  return request.headers.get("cf-connecting-ip") ?? request.headers.get("x-real-ip") ?? "local";
+/** Old windows are useless: dropped by the scheduled job. */
+export async function pruneRateLimits(db: D1Database, now = Date.now()) {
+  const day = 24 * 60 * 60_000;
+  const result = await db.prepare("DELETE FROM rate_limits WHERE window_start < ?1 AND blocked_until < ?2").bind(now - day, now).run();
+  return result.meta.changes ?? 0;
+}
+
+/**
+ * The client a request comes from, as Cloudflare reports it (CF-Connecting-IP cannot be set by
+ * the client). IPv6 addresses are keyed by their /64 network, which one subscriber holds whole.
+ * Local runs without the header share one key.
+ */
+export function clientKeyOf(request: Request): string {
+  const ip = request.headers.get("cf-connecting-ip")?.trim();
+  if (!ip) return "local";
+  if (ip.includes(":")) return `${ipv6Network(ip)}::/64`;
+  return ip.slice(0, 45);
+}
+
+/** The first four hextets of an IPv6 address ("2001:db8::1" → "2001:db8:0:0"). */
+function ipv6Network(ip: string): string {
+  const [head = "", tail] = ip.toLowerCase().split("::");
+  const left = head ? head.split(":") : [];
+  const right = tail === undefined ? [] : tail ? tail.split(":") : [];
+  const missing = Math.max(0, 8 - left.length - right.length);
+  const full = [...left, ...Array<string>(tail === undefined ? 0 : missing).fill("0"), ...right];
+  return full.slice(0, 4).map((h) => h.replace(/^0+(?=.)/, "")).join(":");
 }

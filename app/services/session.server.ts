@@ -5,7 +5,7 @@
  */
 import { createCookie } from "@remix-run/cloudflare";
 import type { Config } from "~/env.server";
-import { randomToken, sha256Hex } from "~/services/password.server";
+import { randomToken, sha256Hex } from "~/lib/encoding";
 
 export const SESSION_COOKIE = "__Host-bourse_session";
 export const SESSION_TTL_MS = 30 * 24 * 60 * 60_000;
@@ -73,8 +73,40 @@ export async function revokeSession(db: D1Database, token: string, now = Date.no
   await db.prepare("UPDATE sessions SET revoked_at = ?1 WHERE id = ?2").bind(now, await sha256Hex(token)).run();
 }
 
+/** Ends every session of a user (a password change or reset): sockets logged in with them are logged out within seconds. */
 export async function revokeAllSessions(db: D1Database, userId: number, now = Date.now()) {
   await db.prepare("UPDATE sessions SET revoked_at = ?1 WHERE user_id = ?2 AND revoked_at IS NULL").bind(now, userId).run();
+}
+
+/** The stored id of a session token (its SHA-256). */
+export function sessionIdOf(token: string) {
+  return sha256Hex(token);
+}
+
+/**
+ * Which of these session ids are still live (not revoked, not expired, user active), with their
+ * users: one query for the whole set (the live socket re-checks its logged-in sockets with it).
+ */
+export async function liveSessions(db: D1Database, ids: string[], now = Date.now()): Promise<Map<string, number>> {
+  const out = new Map<string, number>();
+  for (let i = 0; i < ids.length; i += 90) {
+    const chunk = ids.slice(i, i + 90);
+    const { results } = await db
+      .prepare(
+        `SELECT s.id, s.user_id AS userId FROM sessions s JOIN users u ON u.id = s.user_id
+          WHERE s.id IN (${chunk.map((_, j) => `?${j + 2}`).join(",")}) AND s.revoked_at IS NULL AND s.expires_at > ?1 AND u.status = 1`,
+      )
+      .bind(now, ...chunk)
+      .all<{ id: string; userId: number }>();
+    for (const r of results) out.set(r.id, r.userId);
+  }
+  return out;
+}
+
+/** Sessions past their expiry (or revoked a day ago) are dropped by the scheduled job. */
+export async function pruneSessions(db: D1Database, now = Date.now()) {
+  const result = await db.prepare("DELETE FROM sessions WHERE expires_at < ?1 OR revoked_at < ?2").bind(now, now - 24 * 60 * 60_000).run();
+  return result.meta.changes ?? 0;
 }
 
 /** The token of a request: `authorization` header (raw or "Bearer x") first, then the cookie. */

@@ -4,16 +4,11 @@
  */
 import { createCookie, redirect } from "@remix-run/cloudflare";
 import type { AppContext } from "~/context.server";
+import { safeRedirect } from "~/lib/redirect";
+import { DEMO_TTL_MS } from "~/services/demo.server";
 import { sessionCookie, type SessionUser } from "~/services/session.server";
 
-export const DEFAULT_REDIRECT = "/";
-
-/** Only same-site relative paths; anything else falls back (open-redirect guard). */
-export function safeRedirect(to: FormDataEntryValue | string | null | undefined, fallback = DEFAULT_REDIRECT): string {
-  if (!to || typeof to !== "string") return fallback;
-  if (!to.startsWith("/") || to.startsWith("//") || to.startsWith("/\\") || to.length > 512) return fallback;
-  return to;
-}
+export { safeRedirect };
 
 export interface Flash {
   kind: "success" | "error" | "info";
@@ -80,5 +75,5 @@ export async function sessionClearCookie(context: AppContext) {
 }
 
 export const DEMO_COOKIE = "bourse_demo_id";
-/** The demo id kept by this browser (the spec's locally kept uuid), readable without JavaScript. */
-export const demoCookie = createCookie(DEMO_COOKIE, { path: "/", httpOnly: true, secure: true, sameSite: "lax", maxAge: 60 * 60 * 24 * 365 * 3 });
+/** The demo id kept by this browser (the spec's locally kept uuid); it lives as long as an unused demo account. */
+export const demoCookie = createCookie(DEMO_COOKIE, { path: "/", httpOnly: true, secure: true, sameSite: "lax", maxAge: DEMO_TTL_MS / 1000 });

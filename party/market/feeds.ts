@@ -6,7 +6,7 @@
  * stale when the connection is down or silent. Transport-agnostic: the room passes a connect
  * function (fetch upgrade in workerd; the `ws` package in Node tests).
  */
-import type { Candle, Period } from "./sim";
+import type { Candle, Period } from "~/domain/market";
 
 export interface SocketLike {
   send(data: string): void;

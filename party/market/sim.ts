@@ -5,42 +5,13 @@
  * from the start. Everything is a function of (seed, start time), so tests can assert exact
  * values. Pure: no I/O, no clock; the room passes the time in.
  */
-import { isMarketOpen, nyDayStart, type SessionKind } from "./time";
+import { PERIODS, PERIOD_MS, bucketStart, roundTo, type Candle, type Period, type Quote } from "~/domain/market";
+import { isMarketOpen, type SessionKind } from "~/domain/trading-hours";
 import { normal, uniform } from "./random";
 
-export const PERIODS = ["1min", "5min", "15min", "30min", "60min", "1day"] as const;
-export type Period = (typeof PERIODS)[number];
-export const DEFAULT_PERIOD: Period = "5min";
-export const PERIOD_MS: Record<Period, number> = {
-  "1min": 60_000,
-  "5min": 300_000,
-  "15min": 900_000,
-  "30min": 1_800_000,
-  "60min": 3_600_000,
-  "1day": 86_400_000,
-};
 /** Candles kept per period (at least 300 from the first start, as the spec asks). */
 export const MAX_CANDLES = 500;
 export const MIN_HISTORY = 300;
-
-export function isPeriod(value: unknown): value is Period {
-  return typeof value === "string" && (PERIODS as readonly string[]).includes(value);
-}
-
-export function bucketStart(period: Period, t: number): number {
-  if (period === "1day") return nyDayStart(t);
-  const ms = PERIOD_MS[period];
-  return Math.floor(t / ms) * ms;
-}
-
-export interface Candle {
-  timestamp: number;
-  open: number;
-  high: number;
-  low: number;
-  close: number;
-  volume: number;
-}
 
 export interface SimInstrument {
   id: number;
@@ -52,29 +23,12 @@ export interface SimInstrument {
   kind: SessionKind;
 }
 
-export interface Quote {
-  Id: number;
-  Code: string;
-  ShowCode: string;
-  Open: number;
-  Close: number;
-  High: number;
-  Low: number;
-  Change: number;
-  Volume: number;
-  MarketStatus: 0 | 1;
-  time: number;
-}
 
 const YEAR_SECONDS = 365 * 24 * 3600;
 const REVERSION_PER_SECOND = Math.LN2 / (60 * 24 * 3600); // half-life of 60 days towards the base price
 const MINUTE_TIER_OPEN_MINUTES = 9_200; // enough minutes for 300 candles of 30min
 const VOLUME_BASE: Record<SessionKind, number> = { crypto: 40, fx: 300, metal: 120, index: 80, energy: 150 };
 
-export function roundTo(value: number, precision: number): number {
-  const f = 10 ** precision;
-  return Math.round(value * f) / f;
-}
 
 interface ExternalQuote {
   price: number;
@@ -121,6 +75,8 @@ export class SimMarket {
   clock: number;
   /** "sim": the random walk; "external": prices come from an upstream feed. */
   mode: "sim" | "external" = "sim";
+  /** Told of every price the market produces (each simulated second, each upstream quote): the price book's ranges. */
+  onPrice: ((code: string, price: number) => void) | null = null;
   private readonly states = new Map<string, InstrumentState>();
 
   constructor(instruments: SimInstrument[], options: { seed: number; startMs: number; clock?: number; prices?: Record<string, number> }) {
@@ -240,6 +196,7 @@ export class SimMarket {
       if (s.held === null && !s.external) return;
       s.price = s.held ?? roundTo(s.external!.price, s.def.precision);
       s.logPrice = Math.log(s.price);
+      this.onPrice?.(s.def.code, s.price);
       for (const p of PERIODS) this.applyTrade(s.series[p], bucketStart(p, t), s.price, 0);
       return;
     }
@@ -253,6 +210,7 @@ export class SimMarket {
       s.price = roundTo(Math.exp(s.logPrice), s.def.precision);
     }
     if (!open && s.held === null) return; // a closed market prints no trades
+    this.onPrice?.(s.def.code, s.price);
     const volume = roundTo((VOLUME_BASE[s.def.kind] / 60) * (0.3 + 1.4 * uniform(this.seed, s.stream, k, 21)), 2);
     for (const p of PERIODS) this.applyTrade(s.series[p], bucketStart(p, t), s.price, volume);
   }
@@ -291,6 +249,7 @@ export class SimMarket {
     const s = this.states.get(code);
     if (!s || !(quote.price > 0)) return;
     s.external = quote;
+    if (s.held === null) this.onPrice?.(code, roundTo(quote.price, s.def.precision));
   }
 
   /** A candle from an upstream feed replaces the same bucket of that period. */

@@ -1,4 +1,4 @@
-import { isMarketOpen } from "../../party/market/time";
+import { isMarketOpen } from "../../app/domain/trading-hours";
 import { expect, test } from "./fixtures";
 
 test.describe("live market", () => {

@@ -1,7 +1,7 @@
 import { SELF, env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { sha256Hex } from "~/services/password.server";
-import { ORIGIN, createUser, get, latestCode, sessionFor, uniqueEmail } from "./helpers";
+import { sha256Hex } from "~/lib/encoding";
+import { ORIGIN, createUser, formErrors, get, latestCode, sessionFor, uniqueEmail } from "./helpers";
 
 function api(path: string, init: { method?: string; body?: Record<string, string>; json?: unknown; token?: string; lang?: string } = {}) {
   const headers: Record<string, string> = { host: "localhost", lang: init.lang ?? "en" };
@@ -102,7 +102,7 @@ describe("picture captcha (verify_reg_type 2)", () => {
       expect(ok.status).toBe(302);
       const reused = await form("/register", { ...fields, account: uniqueEmail("captcha2"), captcha: "ABCDE" });
       expect(reused.status).toBe(400);
-      expect(await reused.text()).toContain("picture code is wrong or has expired");
+      expect(formErrors(await reused.text())).toContain("picture code is wrong or has expired");
     } finally {
       await env.DB.prepare("UPDATE base_settings SET verify_reg_type = 1").run();
     }

@@ -3,8 +3,8 @@
 import { SELF, env } from "cloudflare:test";
 import { AccountKind, PlatformAccount, post } from "~/services/ledger.server";
 import { hashPassword } from "~/services/password.server";
-import { createSession } from "~/services/session.server";
-import { LOCAL_PEPPER } from "~/env.server";
+import { createSession, sessionCookie } from "~/services/session.server";
+import { LOCAL_PEPPER, readConfig } from "~/env.server";
 
 export const ORIGIN = "http://localhost";
 let counter = 0;
@@ -35,6 +35,12 @@ export async function createUser(options: { email?: string; password?: string; i
 
 export async function sessionFor(userId: number) {
   return createSession(env.DB, userId, "vitest");
+}
+
+/** The web app's session cookie (signed, as the browser holds it) for a token, as a Cookie header. */
+export async function signedSessionCookie(token: string) {
+  const header = await sessionCookie(readConfig(env)).serialize(token);
+  return header.split(";")[0]!;
 }
 
 /** Credits a user's account from the external deposits account through the ledger. */
@@ -77,4 +83,26 @@ export function cookiesFrom(response: Response, previous = ""): string {
 export async function latestCode(to: string) {
   const row = await env.DB.prepare("SELECT body FROM outbox WHERE `to` = ?1 ORDER BY id DESC LIMIT 1").bind(to).first<{ body: string }>();
   return row?.body.match(/\b(\d{6})\b/)?.[1] ?? null;
+}
+
+/** What a user sees of a page: its text without scripts (the page's embedded data holds every message of the language). */
+export function visibleText(html: string): string {
+  return html
+    .replace(/<script[\s\S]*?<\/script>/g, " ")
+    .replace(/<[^>]+>/g, " ")
+    .replace(/&#x27;|&#39;/g, "'")
+    .replace(/&quot;/g, '"')
+    .replace(/&amp;/g, "&")
+    .replace(/\s+/g, " ");
+}
+
+/** The errors a form shows (its role="alert" summary), as text. */
+export function formErrors(html: string): string {
+  const m = /<div class="form-errors"[^>]*>([\s\S]*?)<\/div>/.exec(html);
+  return m ? visibleText(m[1]!).trim() : "";
+}
+
+/** Every link and form target of a page. */
+export function targets(html: string): string[] {
+  return [...html.replace(/<script[\s\S]*?<\/script>/g, "").matchAll(/\s(?:href|action)="([^"]*)"/g)].map((m) => m[1]!);
 }

@@ -2,7 +2,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { WebSocket, WebSocketServer } from "ws";
 import { BinanceFeed, SpecProtocolFeed, type Connect, type FeedEvents } from "../../party/market/feeds";
-import type { Candle } from "../../party/market/sim";
+import type { Candle } from "~/domain/market";
 
 const connect: Connect = (url, on) =>
   new Promise((resolve, reject) => {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { MIN_HISTORY, PERIODS, PERIOD_MS, SimMarket, bucketStart, type SimInstrument } from "../../party/market/sim";
-import { isMarketOpen, nyOffset } from "../../party/market/time";
+import { PERIODS, PERIOD_MS, bucketStart } from "~/domain/market";
+import { MIN_HISTORY, SimMarket, type SimInstrument } from "../../party/market/sim";
+import { isMarketOpen, nyOffset } from "~/domain/trading-hours";
 
 const INSTRUMENTS: SimInstrument[] = [
   { id: 1, code: "BTCUSDT", showCode: "BTC/USDT", precision: 2, basePrice: 67000, annualVolatility: 0.6, kind: "crypto" },

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { formatMoney, parseAmount, roundMicros, toDecimalString } from "~/lib/money";
+import { formatMoney, parseAmount, roundMicros, toDecimalString } from "~/domain/money";
 
 describe("money in integer micro-USD", () => {
   it("parses typed amounts exactly and refuses anything else", () => {

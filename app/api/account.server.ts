@@ -1,0 +1,43 @@
+/** JSON calls of the signed-in user and the company (spec §7): profile, balances, settings. */
+import { toDecimalString } from "~/domain/money";
+import { areaList, basicInfo, companyInfo, publicSetting, todayProfit, userProfile, walletBalances } from "~/services/account.server";
+import { failure, ok, query, userOrInvalid, type Routes } from "./common.server";
+
+export const accountRoutes: Routes = {
+  "/api/default/area_list": { GET: async (_r, ctx) => ok(ctx, await areaList(ctx)) },
+  "/api/default/setting": {
+    GET: async (request, ctx) => {
+      const key = query(request).get("key") ?? "";
+      const value = await publicSetting(ctx, key);
+      return value === null ? failure(ctx, { key: "errors.not_found" }) : ok(ctx, { key, value });
+    },
+  },
+  "/api/basicSet/getBasicInfo": { GET: async (_r, ctx) => ok(ctx, await basicInfo(ctx)) },
+  "/api/company/getCompany": { GET: async (_r, ctx) => ok(ctx, await companyInfo(ctx)) },
+  "/api/company/getCompanyStatus": {
+    GET: async (_r, ctx) => {
+      const c = await companyInfo(ctx);
+      return ok(ctx, { status: c?.status ?? 1, type: c?.type ?? 0, loss_url: c?.loss_url ?? "" });
+    },
+  },
+  "/api/user/info": {
+    GET: async (_r, ctx) => {
+      const user = await userOrInvalid(ctx);
+      return user instanceof Response ? user : ok(ctx, await userProfile(ctx, user.id));
+    },
+  },
+  "/api/user/get_profits": {
+    GET: async (_r, ctx) => {
+      const user = await userOrInvalid(ctx);
+      if (user instanceof Response) return user;
+      const profit = await todayProfit(ctx, user.id);
+      return ok(ctx, { profit: toDecimalString(profit.profit, 2), percent: profit.percent });
+    },
+  },
+  "/v2/api/main/wallet/getBalance": {
+    GET: async (_r, ctx) => {
+      const user = await userOrInvalid(ctx);
+      return user instanceof Response ? user : ok(ctx, await walletBalances(ctx, user.id));
+    },
+  },
+};

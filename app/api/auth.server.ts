@@ -1,0 +1,113 @@
+/** JSON calls of sign-in and accounts (spec §7): the same services and schemas as the forms. */
+import { AmendSchema, ForgotSchema, LoginSchema, RegisterSchema, ResetCodeSchema, SendCodeSchema } from "~/forms/auth";
+import { parseFields } from "~/forms/parse";
+import { createCaptcha } from "~/services/codes.server";
+import { Limits, hit } from "~/services/rate-limit.server";
+import { amendPassword, demoLogin, login, logout, register, resetPassword, sendAmendCode, sendRegisterCode, sendResetCode, type Failure } from "~/services/auth.server";
+import { userProfile } from "~/services/account.server";
+import { failure, fields, ok, query, userOrInvalid, type Routes } from "./common.server";
+import type { AppContext } from "~/context.server";
+
+function refused(ctx: AppContext, outcome: Failure) {
+  return failure(ctx, outcome.errors, outcome.status, outcome.captchaRequired ? { captcha_required: true } : {});
+}
+
+export const authRoutes: Routes = {
+  "/api/captcha": {
+    GET: async (_request, ctx) => {
+      if (!(await hit(ctx.d1, `captcha:c:${ctx.client.key}`, Limits.captchaPerClient))) return failure(ctx, { form: "errors.too_many_requests" }, 429);
+      return ok(ctx, await createCaptcha(ctx.d1));
+    },
+  },
+  "/api/user/loginForU": {
+    POST: async (request, ctx) => {
+      const body = await fields(request, ctx);
+      if (body instanceof Response) return body;
+      const input = parseFields(LoginSchema, body);
+      if (!input.ok) return failure(ctx, input.errors);
+      const result = await login(ctx, input.value);
+      if (!result.ok) return refused(ctx, result);
+      return ok(ctx, { token: result.value.token, user: await userProfile(ctx, result.value.userId) }, "auth.login_success");
+    },
+  },
+  "/api/user/logout": {
+    POST: async (_request, ctx) => {
+      await logout(ctx, await ctx.token());
+      return ok(ctx, null, "auth.logout_success");
+    },
+  },
+  "/api/user/createAccountDemoForU": {
+    GET: async (request, ctx) => {
+      const result = await demoLogin(ctx, query(request).get("demo_id"));
+      if (!result.ok) return refused(ctx, result);
+      return ok(ctx, { token: result.value.token, demo_id: result.value.demoId, user: await userProfile(ctx, result.value.userId) });
+    },
+  },
+  "/api/user/register": {
+    POST: async (request, ctx) => {
+      const body = await fields(request, ctx);
+      if (body instanceof Response) return body;
+      const input = parseFields(RegisterSchema, body);
+      if (!input.ok) return failure(ctx, input.errors);
+      const result = await register(ctx, input.value);
+      if (!result.ok) return refused(ctx, result);
+      return ok(ctx, { token: result.value.token, user: await userProfile(ctx, result.value.user.id) }, "auth.register_success");
+    },
+  },
+  "/api/notify/send_email": { POST: (r, c) => sendCodeCall(r, c, "email") },
+  "/api/notify/send_sms": { POST: (r, c) => sendCodeCall(r, c, "mobile") },
+  "/api/user/forget_password": {
+    POST: async (request, ctx) => {
+      const body = await fields(request, ctx);
+      if (body instanceof Response) return body;
+      const input = parseFields(ForgotSchema, {
+        account: body.get("account") ?? "",
+        auth_code: body.get("auth_code") ?? "",
+        password: body.get("new_password") ?? "",
+        re_password: body.get("secondary_password") ?? body.get("new_password") ?? "",
+      });
+      if (!input.ok) return failure(ctx, input.errors);
+      const result = await resetPassword(ctx, input.value);
+      if (!result.ok) return refused(ctx, result);
+      return ok(ctx, null, "auth.password_changed");
+    },
+  },
+  "/api/user/amend_password": {
+    POST: async (request, ctx) => {
+      const user = await userOrInvalid(ctx);
+      if (user instanceof Response) return user;
+      const body = await fields(request, ctx);
+      if (body instanceof Response) return body;
+      const input = parseFields(AmendSchema, {
+        auth_code: body.get("auth_code") ?? "",
+        password: body.get("new_password") ?? "",
+        re_password: body.get("secondary_password") ?? body.get("new_password") ?? "",
+      });
+      if (!input.ok) return failure(ctx, input.errors);
+      const result = await amendPassword(ctx, user, input.value);
+      if (!result.ok) return refused(ctx, result);
+      return ok(ctx, { token: result.value.token }, "auth.password_changed");
+    },
+  },
+};
+
+/** send_email / send_sms: type 1 is a registration code; type 2 ("other") is the signed-in user's own code, or a reset code. */
+async function sendCodeCall(request: Request, ctx: AppContext, channel: "email" | "mobile") {
+  const body = await fields(request, ctx);
+  if (body instanceof Response) return body;
+  if (body.get("type") === "2") {
+    const user = await ctx.user();
+    if (user) {
+      const result = await sendAmendCode(ctx, user);
+      return result.ok ? ok(ctx, { seconds: result.value.seconds }, "auth.code_sent") : refused(ctx, result);
+    }
+    const input = parseFields(ResetCodeSchema, { account: body.get("to") ?? "" });
+    if (!input.ok) return failure(ctx, input.errors);
+    const result = await sendResetCode(ctx, input.value);
+    return result.ok ? ok(ctx, { seconds: result.value.seconds }, "auth.code_sent") : refused(ctx, result);
+  }
+  const input = parseFields(SendCodeSchema, { type: channel, account: body.get("to") ?? "", area_id: body.get("area_id") ?? "" });
+  if (!input.ok) return failure(ctx, input.errors);
+  const result = await sendRegisterCode(ctx, input.value);
+  return result.ok ? ok(ctx, { seconds: result.value.seconds }, "auth.code_sent") : refused(ctx, result);
+}

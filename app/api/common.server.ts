@@ -1,0 +1,48 @@
+/**
+ * Helpers of the JSON API (spec §7 calls, §8 envelope): every answer is {code, msg, data} with
+ * msg in the `lang` header's language, and error maps translated too (no raw validation text).
+ */
+import type { AppContext } from "~/context.server";
+import type { FieldErrors } from "~/forms/parse";
+import { ApiCode, BodyTooLarge, envelope, readFields } from "~/lib/http.server";
+import { translateMessage } from "~/lib/messages";
+import type { SessionUser } from "~/services/session.server";
+
+export type Handler = (request: Request, ctx: AppContext) => Promise<Response>;
+export type Routes = Record<string, Partial<Record<"GET" | "POST", Handler>>>;
+
+export function ok(ctx: AppContext, data: unknown, msgKey = "api.success") {
+  return envelope(ApiCode.Ok, ctx.t(msgKey), data);
+}
+
+/** A refusal: the first error as msg, every error translated in data.errors, and what else the client must know. */
+export function failure(ctx: AppContext, errors: FieldErrors, status = 400, extra: Record<string, unknown> = {}) {
+  const translated: Record<string, string> = {};
+  for (const [field, key] of Object.entries(errors)) if (key) translated[field] = translateMessage(ctx.t, key);
+  const first = Object.values(translated)[0] ?? ctx.t("errors.try_again");
+  // The envelope's code carries the outcome; HTTP statuses stay 200 for refusals clients show as toasts, except 429.
+  return envelope(ApiCode.Error, first, { errors: translated, ...extra }, status === 429 ? 429 : 200);
+}
+
+export function invalidSession(ctx: AppContext) {
+  return envelope(ApiCode.InvalidSession, ctx.t("errors.session_invalid"));
+}
+
+/** The request's fields (urlencoded, multipart or JSON; bounded, counted as read), or an error answer. */
+export async function fields(request: Request, ctx: AppContext): Promise<URLSearchParams | Response> {
+  try {
+    return (await readFields(request)) ?? envelope(ApiCode.Error, ctx.t("errors.bad_request"), null, 400);
+  } catch (error) {
+    if (error instanceof BodyTooLarge) return envelope(ApiCode.Error, ctx.t("errors.too_large"), null, 413);
+    throw error;
+  }
+}
+
+export function query(request: Request): URLSearchParams {
+  return new URL(request.url).searchParams;
+}
+
+/** The signed-in user of a call, or the 999 answer. */
+export async function userOrInvalid(ctx: AppContext): Promise<SessionUser | Response> {
+  return (await ctx.user()) ?? invalidSession(ctx);
+}

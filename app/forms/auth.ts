@@ -1,0 +1,102 @@
+/**
+ * One valibot schema per sign-in form (field names are the spec's parameter names), shared by
+ * the form actions, the browser's native constraints and the JSON API.
+ */
+import * as v from "valibot";
+import { loginType } from "~/domain/identity";
+import {
+  areaIdField,
+  captchaFields,
+  codeField,
+  confirmPasswordField,
+  currentPasswordField,
+  emailField,
+  mobileNumberField,
+  newPasswordField,
+  optionalInviteCode,
+  withMatchingPasswords,
+  printable,
+} from "~/forms/fields";
+
+export const LoginSchema = v.object({
+  account: v.pipe(v.string("errors.required_account"), v.trim(), v.nonEmpty("errors.required_account"), v.maxLength(254, "errors.too_long"), printable),
+  password: currentPasswordField,
+  /** email / mobile, or the numeric codes 1 / 2 that the spec's clients send; empty decides from the text. */
+  login_type: v.optional(
+    v.pipe(
+      v.string(),
+      v.rawTransform(({ dataset, addIssue, NEVER }) => {
+        const type = loginType(dataset.value);
+        if (type === null) {
+          addIssue({ message: "errors.bad_request" });
+          return NEVER;
+        }
+        return type;
+      }),
+    ),
+  ),
+  ...captchaFields,
+});
+export type LoginInput = v.InferOutput<typeof LoginSchema>;
+
+const registerBase = {
+  password: newPasswordField,
+  re_password: confirmPasswordField,
+  invite_code: optionalInviteCode,
+  sms_code: v.optional(v.pipe(v.string(), v.trim(), v.maxLength(12, "errors.too_long"))),
+  ...captchaFields,
+};
+
+/**
+ * Registration by e-mail, or by mobile: an area (area_id) and the national number (account), or
+ * the spec's `mobile` field ("852-91234567": area code, '-', number) that API clients send.
+ */
+export const RegisterSchema = withMatchingPasswords(
+  v.variant(
+    "type",
+    [
+      v.object({ type: v.literal("email"), account: emailField, ...registerBase }),
+      v.pipe(
+        v.object({
+          type: v.literal("mobile"),
+          account: v.optional(mobileNumberField),
+          area_id: v.optional(areaIdField),
+          mobile: v.optional(v.pipe(v.string(), v.trim(), v.maxLength(30, "errors.too_long"), v.regex(/^\+?\d{1,4}-[\d\s\-().]{4,24}$/, "errors.invalid_mobile"))),
+          ...registerBase,
+        }),
+        v.forward(
+          v.check((input) => Boolean(input.mobile || (input.account && input.area_id)), "errors.required_mobile"),
+          ["account"],
+        ),
+      ),
+    ],
+    "errors.bad_request",
+  ),
+);
+export type RegisterInput = v.InferOutput<typeof RegisterSchema>;
+
+export const SendCodeSchema = v.variant(
+  "type",
+  [
+    v.object({ type: v.literal("email"), account: emailField }),
+    v.object({ type: v.literal("mobile"), account: mobileNumberField, area_id: areaIdField }),
+  ],
+  "errors.bad_request",
+);
+export type SendCodeInput = v.InferOutput<typeof SendCodeSchema>;
+
+/** Forgot password, step 1: where to send the code (spec: reset by e-mail). */
+export const ResetCodeSchema = v.object({ account: emailField });
+
+export const ForgotSchema = withMatchingPasswords(v.object({ account: emailField, auth_code: codeField, password: newPasswordField, re_password: confirmPasswordField }));
+export type ForgotInput = v.InferOutput<typeof ForgotSchema>;
+
+/** /mine/password: both fields filled (public.input_full) and equal (public.password_not_equal), and the code. */
+export const AmendSchema = withMatchingPasswords(
+  v.object({
+    auth_code: codeField,
+    password: v.pipe(v.string("errors.input_full"), v.nonEmpty("errors.input_full"), v.maxLength(128, "errors.too_long"), printable, v.minLength(8, "errors.password_too_short")),
+    re_password: v.pipe(v.string("errors.input_full"), v.nonEmpty("errors.input_full"), v.maxLength(128, "errors.too_long")),
+  }),
+);
+export type AmendInput = v.InferOutput<typeof AmendSchema>;

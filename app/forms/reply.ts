@@ -1,0 +1,18 @@
+/**
+ * Turning a service's refusal (FieldErrors of i18n keys) into conform's reply, so the form shows
+ * each error next to its field (errors of the whole form at the top) with the values kept and
+ * secrets dropped.
+ */
+import type { Submission, SubmissionResult } from "@conform-to/react";
+import type { FieldErrors } from "~/forms/parse";
+
+export function replyWithErrors(submission: Submission<unknown>, errors: FieldErrors, hideFields: string[] = []): SubmissionResult<string[]> {
+  const fieldErrors: Record<string, string[]> = {};
+  const formErrors: string[] = [];
+  for (const [name, key] of Object.entries(errors)) {
+    if (!key) continue;
+    if (name === "form") formErrors.push(key);
+    else fieldErrors[name] = [key];
+  }
+  return submission.reply({ formErrors, fieldErrors, hideFields });
+}

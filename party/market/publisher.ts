@@ -1,0 +1,53 @@
+/**
+ * The publisher: batched fan-out from the market room to the LiveRoom shards. A tick is sent
+ * once to every shard that registered (shards renew every 30 s while they have market
+ * subscribers; registrations expire); per-user events go to every shard in one call per shard
+ * (a user's sockets may sit on any shard), after the engine's batch has committed.
+ */
+import type { UserEvent } from "~/domain/engine";
+import type { TickPayload } from "~/domain/protocol";
+import { LIVE_SHARDS, liveShardName } from "~/domain/rooms";
+
+/** Shards renew their registration every 30 s while they have subscribers. */
+const SHARD_TTL_MS = 120_000;
+
+export class Publisher {
+  private shards = new Map<string, number>();
+
+  constructor(private readonly env: Env) {}
+
+  register(shard: string, now = Date.now()) {
+    this.shards.set(shard, now);
+  }
+
+  unregister(shard: string) {
+    this.shards.delete(shard);
+  }
+
+  /** Shards listening for market ticks (expired registrations dropped). */
+  listeners(now = Date.now()): string[] {
+    for (const [name, seen] of this.shards) if (now - seen > SHARD_TTL_MS) this.shards.delete(name);
+    return [...this.shards.keys()];
+  }
+
+  private shard(name: string) {
+    return this.env.LIVE_ROOM.get(this.env.LIVE_ROOM.idFromName(name));
+  }
+
+  async publishTick(payload: TickPayload, now = Date.now()) {
+    const names = this.listeners(now);
+    const results = await Promise.allSettled(names.map((name) => this.shard(name).receiveTick(payload)));
+    results.forEach((r, i) => {
+      if (r.status === "rejected") console.error(`tick to ${names[i]} failed`, r.reason);
+    });
+  }
+
+  async publishUserEvents(events: UserEvent[]) {
+    if (events.length === 0) return;
+    const names = Array.from({ length: LIVE_SHARDS }, (_, i) => liveShardName(i));
+    const results = await Promise.allSettled(names.map((name) => this.shard(name).publishToUsers(events)));
+    results.forEach((r, i) => {
+      if (r.status === "rejected") console.error(`user events to ${names[i]} failed`, r.reason);
+    });
+  }
+}

@@ -1,0 +1,245 @@
+// The market room the engine hangs on (clock, price book, engine hook, idle rule, restarts),
+// per-user pushes, the live socket's hardening, and the scheduled jobs.
+import { SELF, abortAllDurableObjects, createExecutionContext, createScheduledController, env, runDurableObjectAlarm, runInDurableObject, waitOnExecutionContext } from "cloudflare:test";
+import worker from "../../app/server";
+import { describe, expect, it } from "vitest";
+import type { PriceRange } from "~/domain/engine";
+import { notifyEngine, publishToUsers } from "~/services/live.server";
+import { createServiceContext } from "~/context.server";
+import { ORIGIN, createUser, sessionFor } from "./helpers";
+
+const room = (name: string) => env.MARKET_ROOM.get(env.MARKET_ROOM.idFromName(name));
+/** The Worker's cron handler, called as the platform calls it. */
+async function scheduled(options: { cron: string; scheduledTime?: Date }) {
+  const ctx = createExecutionContext();
+  await worker.scheduled(createScheduledController({ cron: options.cron, scheduledTime: options.scheduledTime ?? new Date() }), env, ctx);
+  await waitOnExecutionContext(ctx);
+  return { outcome: "ok" };
+}
+
+async function openSocket() {
+  const res = await SELF.fetch(`${ORIGIN}/v2/ws`, { headers: { upgrade: "websocket", host: "localhost" } });
+  expect(res.status).toBe(101);
+  const ws = res.webSocket!;
+  ws.accept();
+  const inbox: Record<string, unknown>[] = [];
+  let closed: { code: number } | null = null;
+  ws.addEventListener("message", (e) => inbox.push(JSON.parse(String(e.data))));
+  ws.addEventListener("close", (e) => (closed = { code: e.code }));
+  const next = async (predicate: (m: Record<string, unknown>) => boolean, timeoutMs = 5000) => {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const i = inbox.findIndex(predicate);
+      if (i >= 0) return inbox.splice(i, 1)[0]!;
+      if (Date.now() > deadline) throw new Error(`no matching message; got ${JSON.stringify(inbox.slice(-3))}`);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  };
+  const send = (m: unknown) => {
+    if (!closed) ws.send(typeof m === "string" ? m : JSON.stringify(m));
+  };
+  return { ws, next, inbox, closed: () => closed, send };
+}
+
+describe("the engine hook: every tick hands over the ranges crossed since the previous one", () => {
+  it("the ranges of a minute's ticks are exactly the minute's candle (no price is missing)", async () => {
+    const r = room("test-engine-ranges");
+    const t0 = Math.ceil(Date.now() / 60_000) * 60_000 + 120_000;
+    await r.tickNow(t0 - 1000);
+    for (let t = t0; t < t0 + 60_000; t += 1000 + (t % 3000 === 0 ? 2000 : 0)) await r.tickNow(t);
+    await r.tickNow(t0 + 59_000);
+    const view = await r.engineView();
+    const ticks = view.ticks.filter((tick) => tick.time >= t0 && tick.time < t0 + 60_000);
+    expect(ticks.length).toBeGreaterThan(10);
+    // ticks are contiguous: each starts where the previous ended
+    for (let i = 1; i < ticks.length; i++) expect(ticks[i]!.since).toBe(ticks[i - 1]!.time);
+    const btc = ticks.map((tick) => tick.ranges.find((x) => x.code === "BTCUSDT")).filter(Boolean) as PriceRange[];
+    const candle = (await r.klines("BTCUSDT", "1min", 5))!.find((c) => c.timestamp === t0)!;
+    expect(Math.max(...btc.map((x) => x.high))).toBe(candle.high);
+    expect(Math.min(...btc.map((x) => x.low))).toBe(candle.low);
+    expect(btc[0]!.open).toBe(candle.open);
+    expect(btc.at(-1)!.last).toBe(candle.close);
+    // a tick that skipped seconds says so and still covers them
+    expect(ticks.some((tick) => tick.catchUp)).toBe(true);
+  });
+
+  it("a held (scripted) price reaches the engine in the next tick's range", async () => {
+    const r = room("test-engine-held");
+    await r.tickNow(Date.now());
+    await r.setPrice("ETHUSDT", 1234.56);
+    const when = Date.now() + 1000;
+    await r.tickNow(when);
+    const tick = (await r.engineView()).ticks.find((x) => x.time === when)!;
+    expect(tick.ranges.find((x) => x.code === "ETHUSDT")).toMatchObject({ last: 1234.56 });
+  });
+
+  it("reads never move prices: two reads without a tick between them see the same quotes", async () => {
+    const r = room("test-engine-reads");
+    const a = await r.snapshot();
+    const b = await r.snapshot();
+    if (a.time === b.time) expect(b.quotes).toEqual(a.quotes);
+    expect(b.time).toBeGreaterThanOrEqual(a.time);
+  });
+});
+
+describe("the idle rule and restarts", () => {
+  it("sleeps when nobody listens and nothing waits; keeps ticking while work waits; re-arms after a restart", async () => {
+    const name = "test-idle";
+    await room(name).snapshot();
+    await room(name).forgetReads();
+    await runDurableObjectAlarm(room(name));
+    expect((await room(name).engineView()).alarm).toBeNull();
+
+    // a service reports an open order's trigger after its commit
+    const ctx = await createServiceContext(env);
+    const changes = [{ kind: "pending" as const, id: 9001, code: "BTCUSDT", level: 50_000 }];
+    const stub = room(name);
+    expect(await stub.triggersChanged(changes)).toBe(1);
+    expect((await stub.engineView()).alarm).not.toBeNull();
+    await stub.forgetReads();
+    await runDurableObjectAlarm(stub);
+    expect((await stub.engineView()).alarm).not.toBeNull();
+
+    // restart with the alarm gone: the room re-arms it by itself because work waits
+    await runInDurableObject(stub, async (_instance, state) => {
+      await state.storage.deleteAlarm();
+    });
+    await abortAllDurableObjects();
+    const again = room(name);
+    const view = await again.engineView();
+    expect(view.pending).toBe(1);
+    expect(view.alarm).not.toBeNull();
+
+    // the order leaves: nothing waits, the clock may stop again
+    await again.triggersChanged([{ ...changes[0]!, level: null }]);
+    await again.forgetReads();
+    await runDurableObjectAlarm(again);
+    expect((await again.engineView()).alarm).toBeNull();
+    expect(ctx.lang).toBe("hk");
+  });
+
+  it("services notify the engine through one function (the main room)", async () => {
+    const ctx = await createServiceContext(env);
+    const pending = await notifyEngine(ctx, [{ kind: "expiry", id: 77, code: "EURUSD", level: Date.now() + 60_000 }]);
+    expect(pending).toBeGreaterThanOrEqual(1);
+    expect(await notifyEngine(ctx, [{ kind: "expiry", id: 77, code: "EURUSD", level: null }])).toBeGreaterThanOrEqual(0);
+  });
+});
+
+describe("per-user pushes", () => {
+  it("a batch of events reaches only each user's own subscribed sockets", async () => {
+    const alice = await createUser();
+    const bob = await createUser();
+    const a = await openSocket();
+    const b = await openSocket();
+    a.send({ type: "login", token: await sessionFor(alice.id) });
+    b.send({ type: "login", token: await sessionFor(bob.id) });
+    await a.next((m) => m.type === "login_result" && m.code === 1);
+    await b.next((m) => m.type === "login_result" && m.code === 1);
+    a.send({ type: "sub", topic: "FOREX_CLOSED" });
+    b.send({ type: "sub", topic: "FOREX_TRADE" });
+    a.send({ type: "ping", timestamp: 1 });
+    b.send({ type: "ping", timestamp: 1 });
+    await a.next((m) => m.type === "pong");
+    await b.next((m) => m.type === "pong");
+    const sent = await publishToUsers(env, [
+      { userId: alice.id, topic: "FOREX_CLOSED", data: [11] },
+      { userId: alice.id, topic: "FOREX_TRADE", data: { not: "subscribed" } },
+      { userId: bob.id, topic: "FOREX_TRADE", data: { all_fact_profits: "1.00" } },
+    ]);
+    expect(sent).toBe(2);
+    expect(await a.next((m) => m.type === "FOREX_CLOSED")).toEqual({ type: "FOREX_CLOSED", data: [11] });
+    expect(await b.next((m) => m.type === "FOREX_TRADE")).toEqual({ type: "FOREX_TRADE", data: { all_fact_profits: "1.00" } });
+    a.ws.close();
+    b.ws.close();
+  });
+});
+
+describe("the live socket's hardening", () => {
+  it("a malformed frame gets a warning and never breaks the handler", async () => {
+    const s = await openSocket();
+    const frames = [
+      JSON.stringify({ type: "sub", topic: "KLINE.BTCUSDT", period: { toString: 1 } }),
+      JSON.stringify({ type: "sub", topic: { toString: 1 } }),
+      JSON.stringify({ type: { toString: 1 } }),
+      JSON.stringify({ type: "login", token: { length: 5 } }),
+      JSON.stringify({ type: "ping", timestamp: { valueOf: 1 } }),
+      JSON.stringify({ type: "sub", topic: "__proto__" }),
+    ];
+    for (const f of frames) s.send(f);
+    for (let i = 0; i < 5; i++) await s.next((m) => m.type === "warning" || m.type === "pong");
+    s.send({ type: "ping", timestamp: 42 });
+    expect(await s.next((m) => m.type === "pong" && m.timestamp === 42)).toBeTruthy();
+    s.ws.close();
+  });
+
+  it("limits frames per connection: over the rate it warns, and a socket that keeps at it is closed", async () => {
+    const s = await openSocket();
+    for (let i = 0; i < 25; i++) s.send({ type: "ping", timestamp: i });
+    await s.next((m) => m.type === "warning" && m.msg === "too many frames");
+    await new Promise((r) => setTimeout(r, 1100));
+    expect(s.inbox.filter((m) => m.type === "pong").length).toBeLessThanOrEqual(20);
+    // still open for a client that slows down
+    s.send({ type: "ping", timestamp: 99 });
+    expect(await s.next((m) => m.type === "pong" && m.timestamp === 99)).toBeTruthy();
+    // oversized frames count too; a socket that keeps at it is closed (1008)
+    for (let i = 0; i < 12 && !s.closed(); i++) s.send("x".repeat(5000));
+    const deadline = Date.now() + 3000;
+    while (!s.closed() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    expect(s.closed()?.code).toBe(1008);
+  });
+
+  it("a socket logged in with a session that ends is logged out within a few seconds", async () => {
+    const user = await createUser();
+    const token = await sessionFor(user.id);
+    const s = await openSocket();
+    s.send({ type: "login", token });
+    expect(await s.next((m) => m.type === "login_result")).toEqual({ type: "login_result", code: 1 });
+    const out = await SELF.fetch(`${ORIGIN}/api/user/logout`, { method: "POST", headers: { host: "localhost", authorization: token } });
+    expect(await out.json()).toMatchObject({ code: 1 });
+    expect(await s.next((m) => m.type === "login_result", 8000)).toEqual({ type: "login_result", code: 0 });
+    // per-user events no longer reach it
+    s.send({ type: "sub", topic: "FOREX_TRADE" });
+    expect(await publishToUsers(env, [{ userId: user.id, topic: "FOREX_TRADE", data: 1 }])).toBe(0);
+    s.ws.close();
+  });
+
+  it("a burst of login frames with one token is answered for every frame", async () => {
+    const user = await createUser();
+    const token = await sessionFor(user.id);
+    const s = await openSocket();
+    for (let i = 0; i < 15; i++) s.send({ type: "login", token });
+    for (let i = 0; i < 15; i++) expect(await s.next((m) => m.type === "login_result")).toEqual({ type: "login_result", code: 1 });
+    s.ws.close();
+  });
+});
+
+describe("scheduled jobs", () => {
+  it("the daily run expires unused demo accounts (balances back to the platform, demo id gone) and keeps the ledger balanced", async () => {
+    const { checkInvariants } = await import("~/services/ledger.server");
+    const { grantDemoBalances } = await import("~/services/demo.server");
+    const old = await createUser({ isDemo: true });
+    const fresh = await createUser({ isDemo: true });
+    const ctx = await createServiceContext(env);
+    await grantDemoBalances(ctx, old.id);
+    await grantDemoBalances(ctx, fresh.id);
+    const longAgo = Date.now() - 31 * 24 * 60 * 60_000;
+    await env.DB.prepare("UPDATE users SET created_at = ?1 WHERE id = ?2").bind(longAgo, old.id).run();
+    const result = await scheduled({ cron: "0 3 * * *", scheduledTime: new Date() });
+    expect(result.outcome).toBe("ok");
+    const expired = await env.DB.prepare("SELECT status, demo_id AS demoId FROM users WHERE id = ?1").bind(old.id).first();
+    expect(expired).toEqual({ status: 0, demoId: null });
+    const balances = await env.DB.prepare("SELECT SUM(balance + lock_balance) AS total FROM accounts WHERE user_id = ?1").bind(old.id).first<{ total: number }>();
+    expect(balances!.total).toBe(0);
+    const kept = await env.DB.prepare("SELECT status FROM users WHERE id = ?1").bind(fresh.id).first<{ status: number }>();
+    expect(kept!.status).toBe(1);
+    expect(await checkInvariants(env.DB)).toEqual({ unbalancedTransactions: 0, driftingAccounts: 0, negativeAccounts: 0 });
+    // at least once delivery: running again changes nothing
+    expect((await scheduled({ cron: "0 3 * * *" })).outcome).toBe("ok");
+    expect(await checkInvariants(env.DB)).toEqual({ unbalancedTransactions: 0, driftingAccounts: 0, negativeAccounts: 0 });
+  });
+
+  it("the five-minute run wakes the market clock when work waits", async () => {
+    expect((await scheduled({ cron: "*/5 * * * *" })).outcome).toBe("ok");
+  });
+});
