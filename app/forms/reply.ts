@@ -16,3 +16,11 @@ export function replyWithErrors(submission: Submission<unknown>, errors: FieldEr
   }
   return submission.reply({ formErrors, fieldErrors, hideFields });
 }
+
+/**
+ * A reply that marks only `names` as checked: a partial action (e.g. "send code") must not make
+ * the form show "required" under fields the user has not reached yet.
+ */
+export function checkedOnly(result: SubmissionResult<string[]>, names: string[]): SubmissionResult<string[]> {
+  return { ...result, fields: (result.fields ?? []).filter((f) => names.includes(f)) };
+}

@@ -1,8 +1,8 @@
 /** Forgot password: reset by e-mail code (spec §2). The answer never says whether an account exists. */
 import { getFormProps, useForm } from "@conform-to/react";
-import { getValibotConstraint, parseWithValibot } from "@conform-to/valibot";
+import { getValibotConstraint } from "@conform-to/valibot";
 import { data, type ActionFunctionArgs } from "@remix-run/cloudflare";
-import { Form, Link, useActionData } from "@remix-run/react";
+import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { CodeField, DefaultSubmit, Field, FormErrors, NewPasswordFields, Notice, SubmitButton } from "~/components/forms";
 import { PageHeader } from "~/components/layout";
@@ -10,23 +10,24 @@ import { RouteErrorBoundary } from "~/components/route-error";
 import { ForgotSchema, ResetCodeSchema } from "~/forms/auth";
 import { Intent } from "~/forms/intents";
 import { submissionOf } from "~/forms/parse";
-import { replyWithErrors } from "~/forms/reply";
+import { checkedOnly, replyWithErrors } from "~/forms/reply";
 import { readForm } from "~/lib/http.server";
 import { resetPassword, sendResetCode } from "~/services/auth.server";
 import { redirectWithFlash } from "~/services/web.server";
 
 const SECRETS = ["password", "re_password"];
-const schemaFor = (intent: FormDataEntryValue | null) => (intent === Intent.SendCode ? ResetCodeSchema : ForgotSchema);
+
+export const loader = () => ({ constraint: getValibotConstraint(ForgotSchema) });
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const form = await readForm(request);
   switch (form.get("intent")) {
     case Intent.SendCode: {
       const submission = submissionOf(ResetCodeSchema, form);
-      if (submission.status !== "success") return data({ result: submission.reply({ hideFields: SECRETS }), codeSeconds: 0, notice: null }, { status: 400 });
+      if (submission.status !== "success") return data({ result: checkedOnly(submission.reply({ hideFields: SECRETS }), ["account"]), codeSeconds: 0, notice: null }, { status: 400 });
       const sent = await sendResetCode(context, submission.value);
-      if (!sent.ok) return data({ result: replyWithErrors(submission, sent.errors, SECRETS), codeSeconds: 0, notice: null }, { status: sent.status });
-      return data({ result: submission.reply({ hideFields: SECRETS }), codeSeconds: sent.value.seconds, notice: "auth.reset_code_sent" });
+      if (!sent.ok) return data({ result: checkedOnly(replyWithErrors(submission, sent.errors, SECRETS), ["account", "sms_code", "auth_code"]), codeSeconds: 0, notice: null }, { status: sent.status });
+      return data({ result: checkedOnly(submission.reply({ hideFields: SECRETS }), ["account"]), codeSeconds: sent.value.seconds, notice: "auth.reset_code_sent" });
     }
     case Intent.Reset: {
       const submission = submissionOf(ForgotSchema, form);
@@ -43,18 +44,16 @@ export async function action({ request, context }: ActionFunctionArgs) {
 export default function Forgot() {
   const { t } = useTranslation();
   const actionData = useActionData<typeof action>();
+  const loaderData = useLoaderData<typeof loader>();
   const [form, fields] = useForm({
     id: "forgot",
     lastResult: actionData?.result,
-    constraint: getValibotConstraint(ForgotSchema),
-    shouldValidate: "onBlur",
-    defaultNoValidate: false,
-    onValidate: ({ formData }) => parseWithValibot(formData, { schema: schemaFor(formData.get("intent")) }),
+    constraint: loaderData.constraint,
   });
   return (
     <div className="page narrow">
       <PageHeader title={t("auth.forgot_title")} back="/login" />
-      <Form method="post" className="form" {...getFormProps(form)}>
+      <Form method="post" className="form" {...getFormProps(form)} noValidate={false}>
         <DefaultSubmit intent={Intent.Reset} />
         <FormErrors form={form} />
         <Notice message={actionData?.notice} />

@@ -3,7 +3,7 @@
  * few failed attempts on an account the form asks for a picture captcha as well (never a lock).
  */
 import { getFormProps, useForm } from "@conform-to/react";
-import { getValibotConstraint, parseWithValibot } from "@conform-to/valibot";
+import { getValibotConstraint } from "@conform-to/valibot";
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
 import { Form, Link, useActionData, useLoaderData, useSearchParams } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
@@ -25,7 +25,7 @@ export async function loader({ context, request }: LoaderFunctionArgs) {
   const url = new URL(request.url);
   if (user) throw redirect(safeRedirect(url.searchParams.get("from"), "/user"));
   // "Show another picture" comes back here with captcha=1.
-  return { captcha: url.searchParams.get("captcha") === "1" ? await createCaptcha(context.d1) : null };
+  return { captcha: url.searchParams.get("captcha") === "1" ? await createCaptcha(context.d1) : null, constraint: getValibotConstraint(LoginSchema) };
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
@@ -54,10 +54,7 @@ export default function Login() {
   const [form, fields] = useForm({
     id: "login",
     lastResult: actionData?.result,
-    constraint: getValibotConstraint(LoginSchema),
-    shouldValidate: "onBlur",
-    defaultNoValidate: false,
-    onValidate: ({ formData }) => parseWithValibot(formData, { schema: LoginSchema }),
+    constraint: loaderData.constraint,
   });
   return (
     <div className="page narrow">
@@ -66,7 +63,7 @@ export default function Login() {
         <h2>{t("auth.welcome")}</h2>
         <p className="muted">{t("auth.login_subtitle")}</p>
       </div>
-      <Form method="post" className="form" {...getFormProps(form)}>
+      <Form method="post" className="form" {...getFormProps(form)} noValidate={false}>
         <FormErrors form={form} />
         <input type="hidden" name="from" value={from} />
         <Field field={fields.account} label={t("auth.email_label")} placeholder={t("auth.email_placeholder")} autoComplete="username" inputMode="email" />

@@ -1,6 +1,6 @@
 /** Password reset for a signed-in user (spec §2 /mine/password, §5): demo users are refused. */
 import { getFormProps, useForm } from "@conform-to/react";
-import { getValibotConstraint, parseWithValibot } from "@conform-to/valibot";
+import { getValibotConstraint } from "@conform-to/valibot";
 import * as v from "valibot";
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { Form, useActionData, useLoaderData } from "@remix-run/react";
@@ -11,7 +11,7 @@ import { RouteErrorBoundary } from "~/components/route-error";
 import { AmendSchema } from "~/forms/auth";
 import { Intent } from "~/forms/intents";
 import { submissionOf } from "~/forms/parse";
-import { replyWithErrors } from "~/forms/reply";
+import { checkedOnly, replyWithErrors } from "~/forms/reply";
 import { readForm } from "~/lib/http.server";
 import { amendPassword, sendAmendCode } from "~/services/auth.server";
 import { redirectWithFlash, requireRealUser, sessionSetCookie } from "~/services/web.server";
@@ -22,7 +22,7 @@ const SendOnly = v.object({});
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const user = await requireRealUser(context, request);
-  return { contact: user.email ?? user.mobile ?? "" };
+  return { contact: user.email ?? user.mobile ?? "", constraint: getValibotConstraint(AmendSchema) };
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
@@ -32,8 +32,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
     case Intent.SendCode: {
       const submission = submissionOf(SendOnly, form);
       const sent = await sendAmendCode(context, user);
-      if (!sent.ok) return data({ result: replyWithErrors(submission, sent.errors, SECRETS), codeSeconds: 0, notice: null }, { status: sent.status });
-      return data({ result: submission.reply({ hideFields: SECRETS }), codeSeconds: sent.value.seconds, notice: "auth.code_sent" });
+      if (!sent.ok) return data({ result: checkedOnly(replyWithErrors(submission, sent.errors, SECRETS), ["sms_code", "auth_code"]), codeSeconds: 0, notice: null }, { status: sent.status });
+      return data({ result: checkedOnly(submission.reply({ hideFields: SECRETS }), []), codeSeconds: sent.value.seconds, notice: "auth.code_sent" });
     }
     case Intent.Amend: {
       const submission = submissionOf(AmendSchema, form);
@@ -49,20 +49,18 @@ export async function action({ request, context }: ActionFunctionArgs) {
 
 export default function MinePassword() {
   const { t } = useTranslation();
-  const { contact } = useLoaderData<typeof loader>();
+  const loaderData = useLoaderData<typeof loader>();
+  const { contact } = loaderData;
   const actionData = useActionData<typeof action>();
   const [form, fields] = useForm({
     id: "amend",
     lastResult: actionData?.result,
-    constraint: getValibotConstraint(AmendSchema),
-    shouldValidate: "onBlur",
-    defaultNoValidate: false,
-    onValidate: ({ formData }) => parseWithValibot(formData, { schema: formData.get("intent") === Intent.SendCode ? SendOnly : AmendSchema }),
+    constraint: loaderData.constraint,
   });
   return (
     <div className="page narrow">
       <PageHeader title={t("user.reset_password")} back="/user" />
-      <Form method="post" className="form" {...getFormProps(form)}>
+      <Form method="post" className="form" {...getFormProps(form)} noValidate={false}>
         <DefaultSubmit intent={Intent.Amend} />
         <FormErrors form={form} />
         <Notice message={actionData?.notice} />

@@ -4,7 +4,7 @@
  * password, confirmation, optional invite code.
  */
 import { getFormProps, getSelectProps, useForm } from "@conform-to/react";
-import { getValibotConstraint, parseWithValibot } from "@conform-to/valibot";
+import { getValibotConstraint } from "@conform-to/valibot";
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { Form, Link, useActionData, useLoaderData, useSearchParams } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
@@ -14,7 +14,7 @@ import { RouteErrorBoundary } from "~/components/route-error";
 import { RegisterSchema, SendCodeSchema } from "~/forms/auth";
 import { Intent } from "~/forms/intents";
 import { submissionOf } from "~/forms/parse";
-import { replyWithErrors } from "~/forms/reply";
+import { checkedOnly, replyWithErrors } from "~/forms/reply";
 import { readForm } from "~/lib/http.server";
 import { translateMessage } from "~/lib/messages";
 import { areaList } from "~/services/account.server";
@@ -25,9 +25,9 @@ import { redirectWithFlash, sessionSetCookie } from "~/services/web.server";
 type RegType = "email" | "mobile";
 const DEFAULT_AREA_INDEX = 1; // the spec's default: the second entry of the area list
 const SECRETS = ["password", "re_password", "captcha", "key"];
+/** The fields that sending a code checks. */
+const SEND_FIELDS = ["type", "account", "area_id"];
 
-/** Which schema a submission is checked with: sending a code needs only the address. */
-const schemaFor = (intent: FormDataEntryValue | null) => (intent === Intent.SendCode ? SendCodeSchema : RegisterSchema);
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   if (await context.user()) throw redirect("/user");
@@ -41,6 +41,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     defaultAreaId: areas[DEFAULT_AREA_INDEX]?.id ?? areas[0]?.id ?? 1,
     captcha,
     inviteCode: (url.searchParams.get("invite_code") ?? "").slice(0, 16),
+    // The schema's native constraints, made on the server (valibot stays out of the page's JavaScript).
+    constraint: getValibotConstraint(RegisterSchema),
   };
 }
 
@@ -49,10 +51,10 @@ export async function action({ request, context }: ActionFunctionArgs) {
   switch (form.get("intent")) {
     case Intent.SendCode: {
       const submission = submissionOf(SendCodeSchema, form);
-      if (submission.status !== "success") return data({ result: submission.reply({ hideFields: SECRETS }), codeSeconds: 0, captcha: null, notice: null }, { status: 400 });
+      if (submission.status !== "success") return data({ result: checkedOnly(submission.reply({ hideFields: SECRETS }), SEND_FIELDS), codeSeconds: 0, captcha: null, notice: null }, { status: 400 });
       const sent = await sendRegisterCode(context, submission.value);
-      if (!sent.ok) return data({ result: replyWithErrors(submission, sent.errors, SECRETS), codeSeconds: 0, captcha: null, notice: null }, { status: sent.status });
-      return data({ result: submission.reply({ hideFields: SECRETS }), codeSeconds: sent.value.seconds, captcha: null, notice: "auth.code_sent" });
+      if (!sent.ok) return data({ result: checkedOnly(replyWithErrors(submission, sent.errors, SECRETS), [...SEND_FIELDS, "sms_code"]), codeSeconds: 0, captcha: null, notice: null }, { status: sent.status });
+      return data({ result: checkedOnly(submission.reply({ hideFields: SECRETS }), SEND_FIELDS), codeSeconds: sent.value.seconds, captcha: null, notice: "auth.code_sent" });
     }
     case Intent.Register: {
       const submission = submissionOf(RegisterSchema, form);
@@ -74,17 +76,14 @@ export default function Register() {
   const [params] = useSearchParams();
   const type = loaderData.type;
   const captcha = actionData?.captcha ?? loaderData.captcha;
-  const [form, fields] = useForm({
+  const [form, fields] = useForm<Record<"type" | "area_id" | "account" | "sms_code" | "captcha" | "password" | "re_password" | "invite_code", string>>({
     id: `register-${type}`,
     lastResult: actionData?.result,
-    constraint: getValibotConstraint(RegisterSchema),
+    constraint: loaderData.constraint,
     defaultValue: { type, area_id: String(loaderData.defaultAreaId), invite_code: loaderData.inviteCode },
-    shouldValidate: "onBlur",
-    defaultNoValidate: false,
-    onValidate: ({ formData }) => parseWithValibot(formData, { schema: schemaFor(formData.get("intent")) }),
   });
   const inviteQuery = params.get("invite_code") ? `&invite_code=${encodeURIComponent(params.get("invite_code")!)}` : "";
-  const f = fields as typeof fields & Record<"area_id" | "account" | "sms_code" | "captcha" | "password" | "re_password" | "invite_code", (typeof fields)["account"]>;
+  const f = fields;
   const areaError = f.area_id.errors?.[0];
   return (
     <div className="page narrow">
@@ -97,7 +96,7 @@ export default function Register() {
           {t("auth.by_mobile")}
         </Link>
       </nav>
-      <Form method="post" className="form" {...getFormProps(form)}>
+      <Form method="post" className="form" {...getFormProps(form)} noValidate={false}>
         <FormErrors form={form} />
         <Notice message={actionData?.notice} />
         <input type="hidden" name="type" value={type} />
