@@ -6,7 +6,7 @@ import { bin, ensureChromium, root, run, start, waitForHttp } from "./lib.mjs";
 import { seedDatabase } from "./seed.mjs";
 
 const port = process.env.E2E_PORT ?? "8799";
-const state = path.join(root, ".wrangler", "e2e-state");
+const state = path.join(root, ".wrangler", `e2e-state-${port}`);
 const chromium = ensureChromium();
 rmSync(state, { recursive: true, force: true });
 run(bin("wrangler"), ["d1", "migrations", "apply", "DB", "--local", `--persist-to=${state}`], { stdio: ["ignore", "ignore", "inherit"] });
