@@ -2,6 +2,7 @@
  * GET /dev/outbox — the latest e-mails and SMS of the embedded provider, only when the app runs
  * locally (ENVIRONMENT=local). JSON when asked with Accept: application/json.
  */
+import { RouteErrorBoundary } from "~/components/route-error";
 import { redirect, type LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { useLoaderData } from "@remix-run/react";
 import { outboxMessages } from "~/services/notify.server";
@@ -33,3 +34,5 @@ export default function Outbox() {
     </div>
   );
 }
+
+export const ErrorBoundary = RouteErrorBoundary;

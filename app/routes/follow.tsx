@@ -1,4 +1,5 @@
 /** Copy trading home (spec §2). Leaders arrive with the copy-trading issue. */
+import { RouteErrorBoundary } from "~/components/route-error";
 import { useTranslation } from "react-i18next";
 import { EmptyState, PageHeader } from "~/components/layout";
 
@@ -11,3 +12,5 @@ export default function Follow() {
     </div>
   );
 }
+
+export const ErrorBoundary = RouteErrorBoundary;

@@ -8,6 +8,7 @@ import { Intent } from "~/forms/intents";
 import { LANGUAGES, normalizeLanguage } from "~/i18n/config";
 import { readForm } from "~/lib/http.server";
 import { safeRedirect } from "~/lib/redirect";
+import { setUserLanguage } from "~/services/account.server";
 import { langCookie } from "~/services/preferences.server";
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
@@ -20,7 +21,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const lang = normalizeLanguage(form.get("lang"));
   if (form.get("intent") !== Intent.Language || !lang) return redirect("/language");
   const user = await context.user();
-  if (user) await context.d1.prepare("UPDATE users SET lang = ?1 WHERE id = ?2").bind(lang, user.id).run();
+  if (user) await setUserLanguage(context, user.id, lang);
   return redirect(safeRedirect(form.get("from"), "/"), { headers: { "Set-Cookie": await langCookie.serialize(lang) } });
 }
 

@@ -1,4 +1,5 @@
 /** Other settings with logout (spec §2 /mine/system). */
+import { RouteErrorBoundary } from "~/components/route-error";
 import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { Form, Link, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
@@ -42,3 +43,5 @@ export default function System() {
     </div>
   );
 }
+
+export const ErrorBoundary = RouteErrorBoundary;

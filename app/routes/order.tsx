@@ -1,4 +1,5 @@
 /** Order records (spec §2, login required): contract and future tabs with their status tabs. */
+import { RouteErrorBoundary } from "~/components/route-error";
 import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { Link, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
@@ -50,3 +51,5 @@ export default function Orders() {
     </div>
   );
 }
+
+export const ErrorBoundary = RouteErrorBoundary;

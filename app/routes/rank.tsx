@@ -1,4 +1,5 @@
 /** Ranking (spec §2): leaders' cards; with none yet the empty state says coming soon. */
+import { RouteErrorBoundary } from "~/components/route-error";
 import { useTranslation } from "react-i18next";
 import { EmptyState, PageHeader } from "~/components/layout";
 
@@ -11,3 +12,5 @@ export default function Rank() {
     </div>
   );
 }
+
+export const ErrorBoundary = RouteErrorBoundary;

@@ -166,3 +166,8 @@ export async function todayProfit(ctx: ServiceContext, userId: number, now = Dat
   const percent = toDecimalString(hundredths * 10_000, 2);
   return { profit, percent, total };
 }
+
+/** Remembers a signed-in user's language (for e-mails and their next devices). */
+export async function setUserLanguage(ctx: ServiceContext, userId: number, lang: string) {
+  await ctx.db.update(users).set({ lang }).where(eq(users.id, userId));
+}

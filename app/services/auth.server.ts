@@ -6,7 +6,9 @@
  * Every account identifier is used in its canonical form (app/domain/identity.ts): sign-in,
  * registration, codes and every limit key see one spelling per account.
  */
+import { and, desc, eq, or, sql } from "drizzle-orm";
 import type { AppContext, ServiceContext } from "~/context.server";
+import { areas, baseSettings, users } from "~/db/schema";
 import { canonicalInternational, canonicalMobile, identifierWords, parseAccount } from "~/domain/identity";
 import type { AmendInput, ForgotInput, LoginInput, RegisterInput, SendCodeInput } from "~/forms/auth";
 import type { FieldErrors } from "~/forms/parse";
@@ -29,24 +31,23 @@ const fail = (errors: FieldErrors, status = 400, captchaRequired?: boolean): Fai
 export const LOGIN_FREE_ATTEMPTS = Limits.loginPerAccount.max;
 
 export async function verifyRegType(ctx: ServiceContext): Promise<number> {
-  const row = await ctx.d1
-    .prepare("SELECT verify_reg_type AS verifyRegType FROM base_settings WHERE company_id = ?1")
-    .bind(MAIN_COMPANY_ID)
-    .first<{ verifyRegType: number }>();
-  return row?.verifyRegType ?? 1;
+  const [row] = await ctx.db.select({ v: baseSettings.verifyRegType }).from(baseSettings).where(eq(baseSettings.companyId, MAIN_COMPANY_ID));
+  return row?.v ?? 1;
 }
 
 async function areaById(ctx: ServiceContext, areaId: number): Promise<{ id: number; code: string } | null> {
-  const row = await ctx.d1.prepare("SELECT id, global_code AS code FROM areas WHERE id = ?1").bind(areaId).first<{ id: number; code: string }>();
+  const [row] = await ctx.db.select({ id: areas.id, code: areas.globalCode }).from(areas).where(eq(areas.id, areaId));
   return row ?? null;
 }
 
 /** The area whose calling code starts a canonical number (longest code first, so 1242 wins over 1). */
 async function areaForNumber(ctx: ServiceContext, e164: string): Promise<number | null> {
-  const row = await ctx.d1
-    .prepare("SELECT id FROM areas WHERE ?1 LIKE '+' || global_code || '%' ORDER BY length(global_code) DESC, id LIMIT 1")
-    .bind(e164)
-    .first<{ id: number }>();
+  const [row] = await ctx.db
+    .select({ id: areas.id })
+    .from(areas)
+    .where(sql`${e164} LIKE '+' || ${areas.globalCode} || '%'`)
+    .orderBy(desc(sql`length(${areas.globalCode})`), areas.id)
+    .limit(1);
   return row?.id ?? null;
 }
 
@@ -77,7 +78,8 @@ function randomInviteCode() {
 }
 
 /**
- * Inserts a user and opens the three sub-accounts in one batch. Retries a few times on the
+ * Inserts a user and opens the three sub-accounts in one batch (raw statements: the accounts
+ * find their user by uid inside the same batch, which drizzle's insert builder cannot say). Retries a few times on the
  * (rare) collision of a random uid or invite code; a duplicate e-mail/mobile is reported.
  */
 async function insertUser(
@@ -112,8 +114,16 @@ async function insertUser(
 }
 
 async function accountExists(ctx: ServiceContext, target: { email?: string | null; mobile?: string | null }) {
-  const row = await ctx.d1.prepare("SELECT 1 AS x FROM users WHERE email = ?1 OR mobile = ?2").bind(target.email ?? null, target.mobile ?? null).first();
+  const conditions = [target.email ? eq(users.email, target.email) : undefined, target.mobile ? eq(users.mobile, target.mobile) : undefined].filter(Boolean);
+  if (conditions.length === 0) return false;
+  const [row] = await ctx.db.select({ id: users.id }).from(users).where(or(...conditions)).limit(1);
   return Boolean(row);
+}
+
+/** A real (non-demo) user by canonical e-mail. */
+async function realUserByEmail(ctx: ServiceContext, email: string) {
+  const [row] = await ctx.db.select({ id: users.id, email: users.email, mobile: users.mobile }).from(users).where(and(eq(users.email, email), eq(users.isDemo, 0)));
+  return row ?? null;
 }
 
 type Channel = "email" | "sms";
@@ -183,7 +193,7 @@ export async function register(ctx: AppContext, input: RegisterInput): Promise<O
   if (weak) return fail({ password: weak });
   let referrerId: number | null = null;
   if (input.invite_code) {
-    const referrer = await ctx.d1.prepare("SELECT id FROM users WHERE invite_code = ?1 AND is_demo = 0").bind(input.invite_code).first<{ id: number }>();
+    const [referrer] = await ctx.db.select({ id: users.id }).from(users).where(and(eq(users.inviteCode, input.invite_code), eq(users.isDemo, 0)));
     if (!referrer) return fail({ invite_code: "errors.invite_invalid" });
     referrerId = referrer.id;
   }
@@ -200,12 +210,6 @@ export async function register(ctx: AppContext, input: RegisterInput): Promise<O
   if (!created.ok) return fail({ account: "errors.account_exists" });
   const token = await createSession(ctx.d1, created.id, ctx.client.userAgent);
   return { ok: true, value: { token, user: { id: created.id, uid: created.uid } } };
-}
-
-interface LoginRow {
-  id: number;
-  passwordHash: string | null;
-  status: number;
 }
 
 /**
@@ -227,18 +231,18 @@ export async function login(ctx: AppContext, input: LoginInput): Promise<Outcome
   const accountSlot = `login:a:${account ? `${account.kind}:${account.value}` : `raw:${input.account.toLowerCase()}`}`;
   const attempt = await reserve(ctx.d1, accountSlot, Limits.loginPerAccount);
   if (attempt > LOGIN_FREE_ATTEMPTS && !human) return fail({ captcha: "errors.captcha_required" }, 429, true);
-  const row = account
-    ? await ctx.d1
-        .prepare(`SELECT id, password_hash AS passwordHash, status FROM users WHERE ${account.kind === "email" ? "email" : "mobile"} = ?1`)
-        .bind(account.value)
-        .first<LoginRow>()
-    : null;
+  const [row] = account
+    ? await ctx.db
+        .select({ id: users.id, passwordHash: users.passwordHash, status: users.status })
+        .from(users)
+        .where(eq(account.kind === "email" ? users.email : users.mobile, account.value))
+    : [];
   const valid = await verifyPassword(input.password, row?.passwordHash, ctx.config.pepper, ctx.config.pbkdf2Iterations);
   if (!row || !valid || row.status !== 1) return fail({ form: "errors.login_failed" }, 400, attempt >= LOGIN_FREE_ATTEMPTS);
   await Promise.all([clear(ctx.d1, accountSlot), release(ctx.d1, clientSlot)]);
   if (row.passwordHash && needsRehash(row.passwordHash, ctx.config.pbkdf2Iterations)) {
     const rehashed = await hashPassword(input.password, ctx.config.pepper, ctx.config.pbkdf2Iterations);
-    await ctx.d1.prepare("UPDATE users SET password_hash = ?1 WHERE id = ?2").bind(rehashed, row.id).run();
+    await ctx.db.update(users).set({ passwordHash: rehashed }).where(eq(users.id, row.id));
   }
   const token = await createSession(ctx.d1, row.id, ctx.client.userAgent);
   return { ok: true, value: { token, userId: row.id } };
@@ -256,7 +260,7 @@ export async function demoLogin(ctx: AppContext, demoId: string | null | undefin
   let userId: number | null = null;
   let resolvedId = id;
   if (id) {
-    const row = await ctx.d1.prepare("SELECT id FROM users WHERE demo_id = ?1 AND is_demo = 1 AND status = 1").bind(id).first<{ id: number }>();
+    const [row] = await ctx.db.select({ id: users.id }).from(users).where(and(eq(users.demoId, id), eq(users.isDemo, 1), eq(users.status, 1)));
     userId = row?.id ?? null;
   }
   if (!userId) {
@@ -273,12 +277,12 @@ export async function demoLogin(ctx: AppContext, demoId: string | null | undefin
 
 /** Forgot password (spec: reset by e-mail): same answer, same limits whether or not the account exists. */
 export async function sendResetCode(ctx: AppContext, input: { account: string }): Promise<Outcome<{ seconds: number }>> {
-  const user = await ctx.d1.prepare("SELECT id FROM users WHERE email = ?1 AND is_demo = 0").bind(input.account).first<{ id: number }>();
+  const user = await realUserByEmail(ctx, input.account);
   return sendCodeTo(ctx, input.account, "email", "reset", user ? undefined : "nothing");
 }
 
 export async function resetPassword(ctx: AppContext, input: ForgotInput): Promise<Outcome<null>> {
-  const user = await ctx.d1.prepare("SELECT id, email, mobile FROM users WHERE email = ?1 AND is_demo = 0").bind(input.account).first<{ id: number; email: string | null; mobile: string | null }>();
+  const user = await realUserByEmail(ctx, input.account);
   const weak = passwordProblem(input.password, identifierWords(user ?? { email: input.account }));
   if (weak) return fail({ password: weak });
   const codeOk = await consumeCode(ctx.d1, input.account, "reset", input.auth_code);
@@ -290,7 +294,7 @@ export async function resetPassword(ctx: AppContext, input: ForgotInput): Promis
 /** A new password ends every session of the user (the caller may open a new one for this device). */
 async function setPassword(ctx: ServiceContext, userId: number, password: string) {
   const passwordHash = await hashPassword(password, ctx.config.pepper, ctx.config.pbkdf2Iterations);
-  await ctx.d1.prepare("UPDATE users SET password_hash = ?1 WHERE id = ?2").bind(passwordHash, userId).run();
+  await ctx.db.update(users).set({ passwordHash }).where(eq(users.id, userId));
   await revokeAllSessions(ctx.d1, userId);
 }
 
