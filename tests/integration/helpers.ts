@@ -106,3 +106,28 @@ export function formErrors(html: string): string {
 export function targets(html: string): string[] {
   return [...html.replace(/<script[\s\S]*?<\/script>/g, "").matchAll(/\s(?:href|action)="([^"]*)"/g)].map((m) => m[1]!);
 }
+
+/** A socket at /v2/ws through the Worker, with an inbox: `next` waits for a matching message. */
+export async function openSocket() {
+  const res = await SELF.fetch(`${ORIGIN}/v2/ws`, { headers: { upgrade: "websocket", host: "localhost" } });
+  if (res.status !== 101 || !res.webSocket) throw new Error(`socket refused: ${res.status}`);
+  const ws = res.webSocket;
+  ws.accept();
+  const inbox: Record<string, unknown>[] = [];
+  let closed: { code: number } | null = null;
+  ws.addEventListener("message", (e) => inbox.push(JSON.parse(String(e.data))));
+  ws.addEventListener("close", (e) => (closed = { code: e.code }));
+  const next = async (predicate: (m: Record<string, unknown>) => boolean, timeoutMs = 5000) => {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const i = inbox.findIndex(predicate);
+      if (i >= 0) return inbox.splice(i, 1)[0]!;
+      if (Date.now() > deadline) throw new Error(`no matching message; got ${JSON.stringify(inbox.slice(-3))}`);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  };
+  const send = (m: unknown) => {
+    if (!closed) ws.send(typeof m === "string" ? m : JSON.stringify(m));
+  };
+  return { ws, next, inbox, closed: () => closed, send };
+}

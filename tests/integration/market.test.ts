@@ -1,36 +1,10 @@
 import { SELF, env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { ORIGIN, createUser, sessionFor } from "./helpers";
+import { ORIGIN, createUser, openSocket, sessionFor } from "./helpers";
 
 async function api<T = unknown>(path: string) {
   const res = await SELF.fetch(`${ORIGIN}${path}`, { headers: { host: "localhost", lang: "en" } });
   return { status: res.status, body: (await res.json()) as { code: number; msg: string; data: T } };
-}
-
-async function openSocket() {
-  const res = await SELF.fetch(`${ORIGIN}/v2/ws`, { headers: { upgrade: "websocket", host: "localhost" } });
-  expect(res.status).toBe(101);
-  const ws = res.webSocket!;
-  ws.accept();
-  const inbox: Record<string, unknown>[] = [];
-  const waiters: (() => void)[] = [];
-  ws.addEventListener("message", (e) => {
-    inbox.push(JSON.parse(String(e.data)));
-    waiters.splice(0).forEach((w) => w());
-  });
-  const next = async (predicate: (m: Record<string, unknown>) => boolean, timeoutMs = 5000) => {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      const i = inbox.findIndex(predicate);
-      if (i >= 0) return inbox.splice(i, 1)[0]!;
-      if (Date.now() > deadline) throw new Error(`no matching message; got ${JSON.stringify(inbox.slice(-3))}`);
-      await new Promise<void>((r) => {
-        waiters.push(r);
-        setTimeout(r, 200);
-      });
-    }
-  };
-  return { ws, next, send: (m: unknown) => ws.send(typeof m === "string" ? m : JSON.stringify(m)) };
 }
 
 describe("market data (JSON calls)", () => {

@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 import type { PriceRange } from "~/domain/engine";
 import { notifyEngine, publishToUsers } from "~/services/live.server";
 import { createServiceContext } from "~/context.server";
-import { ORIGIN, createUser, sessionFor } from "./helpers";
+import { ORIGIN, createUser, openSocket, sessionFor } from "./helpers";
 
 const room = (name: string) => env.MARKET_ROOM.get(env.MARKET_ROOM.idFromName(name));
 /** The Worker's cron handler, called as the platform calls it. */
@@ -15,30 +15,6 @@ async function scheduled(options: { cron: string; scheduledTime?: Date }) {
   await worker.scheduled(createScheduledController({ cron: options.cron, scheduledTime: options.scheduledTime ?? new Date() }), env, ctx);
   await waitOnExecutionContext(ctx);
   return { outcome: "ok" };
-}
-
-async function openSocket() {
-  const res = await SELF.fetch(`${ORIGIN}/v2/ws`, { headers: { upgrade: "websocket", host: "localhost" } });
-  expect(res.status).toBe(101);
-  const ws = res.webSocket!;
-  ws.accept();
-  const inbox: Record<string, unknown>[] = [];
-  let closed: { code: number } | null = null;
-  ws.addEventListener("message", (e) => inbox.push(JSON.parse(String(e.data))));
-  ws.addEventListener("close", (e) => (closed = { code: e.code }));
-  const next = async (predicate: (m: Record<string, unknown>) => boolean, timeoutMs = 5000) => {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      const i = inbox.findIndex(predicate);
-      if (i >= 0) return inbox.splice(i, 1)[0]!;
-      if (Date.now() > deadline) throw new Error(`no matching message; got ${JSON.stringify(inbox.slice(-3))}`);
-      await new Promise((r) => setTimeout(r, 50));
-    }
-  };
-  const send = (m: unknown) => {
-    if (!closed) ws.send(typeof m === "string" ? m : JSON.stringify(m));
-  };
-  return { ws, next, inbox, closed: () => closed, send };
 }
 
 describe("the engine hook: every tick hands over the ranges crossed since the previous one", () => {
