@@ -41,6 +41,24 @@ export function FormErrors({ form }: { form: AnyForm }) {
   );
 }
 
+/**
+ * After each server reply the secret fields are emptied: the other values survive an error,
+ * passwords and captcha answers do not (as without JavaScript, where the page is new).
+ */
+export function useClearSecrets(form: AnyForm, reply: unknown, names: string[]) {
+  const fields = names.join(",");
+  const id = form.id;
+  useEffect(() => {
+    if (!reply) return;
+    const element = document.getElementById(id);
+    if (!(element instanceof HTMLFormElement)) return;
+    for (const name of fields.split(",")) {
+      const input = element.elements.namedItem(name);
+      if (input instanceof HTMLInputElement) input.value = "";
+    }
+  }, [reply, fields, id]);
+}
+
 type InputType = "text" | "email" | "tel" | "password" | "search" | "url" | "number";
 
 type FieldProps = Omit<InputHTMLAttributes<HTMLInputElement>, "name" | "type" | "id" | "defaultValue" | "form"> & {

@@ -4,7 +4,7 @@ import { getValibotConstraint } from "@conform-to/valibot";
 import { data, type ActionFunctionArgs } from "@remix-run/cloudflare";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { CodeField, DefaultSubmit, Field, FormErrors, NewPasswordFields, Notice, SubmitButton } from "~/components/forms";
+import { CodeField, DefaultSubmit, Field, FormErrors, NewPasswordFields, Notice, SubmitButton, useClearSecrets } from "~/components/forms";
 import { PageHeader } from "~/components/layout";
 import { RouteErrorBoundary } from "~/components/route-error";
 import { ForgotSchema, ResetCodeSchema } from "~/forms/auth";
@@ -50,6 +50,7 @@ export default function Forgot() {
     lastResult: actionData?.result,
     constraint: loaderData.constraint,
   });
+  useClearSecrets(form, actionData?.result, ["password", "re_password"]);
   return (
     <div className="page narrow">
       <PageHeader title={t("auth.forgot_title")} back="/login" />

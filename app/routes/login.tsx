@@ -7,7 +7,7 @@ import { getValibotConstraint } from "@conform-to/valibot";
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
 import { Form, Link, useActionData, useLoaderData, useSearchParams } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { CaptchaField, Field, FormErrors, PasswordField, SubmitButton } from "~/components/forms";
+import { CaptchaField, Field, FormErrors, PasswordField, SubmitButton, useClearSecrets } from "~/components/forms";
 import { PageHeader } from "~/components/layout";
 import { RouteErrorBoundary } from "~/components/route-error";
 import { LoginSchema } from "~/forms/auth";
@@ -56,6 +56,7 @@ export default function Login() {
     lastResult: actionData?.result,
     constraint: loaderData.constraint,
   });
+  useClearSecrets(form, actionData?.result, ["password", "captcha"]);
   return (
     <div className="page narrow">
       <PageHeader title={t("auth.login_title")} back="/" />

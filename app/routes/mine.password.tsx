@@ -5,7 +5,7 @@ import * as v from "valibot";
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { CodeField, DefaultSubmit, FormErrors, NewPasswordFields, Notice, SubmitButton } from "~/components/forms";
+import { CodeField, DefaultSubmit, FormErrors, NewPasswordFields, Notice, SubmitButton, useClearSecrets } from "~/components/forms";
 import { PageHeader } from "~/components/layout";
 import { RouteErrorBoundary } from "~/components/route-error";
 import { AmendSchema } from "~/forms/auth";
@@ -57,6 +57,7 @@ export default function MinePassword() {
     lastResult: actionData?.result,
     constraint: loaderData.constraint,
   });
+  useClearSecrets(form, actionData?.result, ["password", "re_password"]);
   return (
     <div className="page narrow">
       <PageHeader title={t("user.reset_password")} back="/user" />

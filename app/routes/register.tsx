@@ -8,7 +8,7 @@ import { getValibotConstraint } from "@conform-to/valibot";
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { Form, Link, useActionData, useLoaderData, useSearchParams } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { CaptchaField, CodeField, DefaultSubmit, Field, FormErrors, NewPasswordFields, Notice, SubmitButton } from "~/components/forms";
+import { CaptchaField, CodeField, DefaultSubmit, Field, FormErrors, NewPasswordFields, Notice, SubmitButton, useClearSecrets } from "~/components/forms";
 import { PageHeader } from "~/components/layout";
 import { RouteErrorBoundary } from "~/components/route-error";
 import { RegisterSchema, SendCodeSchema } from "~/forms/auth";
@@ -82,6 +82,7 @@ export default function Register() {
     constraint: loaderData.constraint,
     defaultValue: { type, area_id: String(loaderData.defaultAreaId), invite_code: loaderData.inviteCode },
   });
+  useClearSecrets(form, actionData?.result, ["password", "re_password", "captcha"]);
   const inviteQuery = params.get("invite_code") ? `&invite_code=${encodeURIComponent(params.get("invite_code")!)}` : "";
   const f = fields;
   const areaError = f.area_id.errors?.[0];

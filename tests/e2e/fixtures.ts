@@ -2,7 +2,15 @@
 // and helpers read the local outbox (the embedded e-mail provider) like a user reads mail.
 import { test as base, expect, type APIRequestContext, type Page } from "@playwright/test";
 
+let clients = 0;
+
 export const test = base.extend<{ consoleErrors: string[] }>({
+  // Each test is its own client (as Cloudflare's CF-Connecting-IP would say in production), so
+  // the per-client sign-in throttle of one test never slows another.
+  extraHTTPHeaders: async ({}, use, info) => {
+    clients += 1;
+    await use({ "accept-language": "en-US,en;q=0.9", "cf-connecting-ip": `10.${info.workerIndex % 250}.${Math.floor(clients / 250) % 250}.${clients % 250}` });
+  },
   consoleErrors: [
     async ({ page }, use) => {
       const errors: string[] = [];
