@@ -322,3 +322,36 @@ describe("demo accounts", () => {
     expect(codes.filter((c) => c === 1).length).toBe(30);
   });
 });
+
+describe("bad input anywhere: a refusal, never a 5xx or error text", () => {
+  it("every form and JSON call answers garbage with a 4xx or a translated refusal", async () => {
+    const user = await createUser({ password: PASSWORD });
+    const token = await sessionFor(user.id);
+    const cookie = await signedSessionCookie(token);
+    const forms = ["/login", "/register", "/forgot", "/mine/password", "/language", "/settings", "/login/demo", "/logout", "/user", "/trade", "/"];
+    const apis = ["/api/user/loginForU", "/api/user/register", "/api/notify/send_email", "/api/notify/send_sms", "/api/user/forget_password", "/api/user/amend_password", "/api/user/logout"];
+    const bodies: { type: string; body: BodyInit }[] = [
+      { type: "application/x-www-form-urlencoded", body: "" },
+      { type: "application/x-www-form-urlencoded", body: "intent=register&type=mobile&account=%00%01&area_id=99999&password=%E0%A4" },
+      { type: "application/x-www-form-urlencoded", body: "__proto__[x]=1&intent[]=login&account[a]=b" },
+      { type: "application/json", body: '{"account": {"toString": 1}, "password": [1,2], "type": null, "login_type": 7}' },
+      { type: "application/json", body: "[1,2,3]" },
+      { type: "application/json", body: "{broken" },
+      { type: "multipart/form-data; boundary=x", body: new Uint8Array([0, 255, 254, 1]) },
+      { type: "text/plain", body: "a".repeat(70_000) },
+    ];
+    for (const path of [...forms, ...apis]) {
+      for (const { type, body } of bodies) {
+        const headers: Record<string, string> = { host: "localhost", origin: ORIGIN, "content-type": type, "cf-connecting-ip": newIp(), lang: "en" };
+        if (path === "/mine/password" || path === "/user") headers.cookie = cookie;
+        const res = await SELF.fetch(`${ORIGIN}${path}`, { method: "POST", headers, body, redirect: "manual" });
+        const text = await res.text();
+        expect(res.status, `${path} ${type}`).toBeLessThan(500);
+        expect(text, `${path} ${type}`).not.toMatch(/\bat \w+ \(|TypeError|SyntaxError|Invalid type: Expected/);
+      }
+    }
+    // and nothing was written for the user by any of it
+    const sessions = await env.DB.prepare("SELECT COUNT(*) AS n FROM sessions WHERE user_id = ?1 AND revoked_at IS NULL").bind(user.id).first<{ n: number }>();
+    expect(sessions!.n).toBe(1);
+  });
+});
