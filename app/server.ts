@@ -83,8 +83,8 @@ async function fetch(request: Request, env: Env, ctx: ExecutionContext): Promise
   }
 }
 
-async function scheduled(controller: ScheduledController, env: Env, ctx: ExecutionContext) {
-  void ctx;
+/** Cron triggers (wrangler.toml [triggers]): the jobs run to completion inside the handler. */
+async function scheduled(controller: ScheduledController, env: Env) {
   await app.runScheduledJobs(env, controller.cron, controller.scheduledTime);
 }
 

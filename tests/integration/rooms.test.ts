@@ -12,9 +12,8 @@ const room = (name: string) => env.MARKET_ROOM.get(env.MARKET_ROOM.idFromName(na
 /** The Worker's cron handler, called as the platform calls it. */
 async function scheduled(options: { cron: string; scheduledTime?: Date }) {
   const ctx = createExecutionContext();
-  await worker.scheduled(createScheduledController({ cron: options.cron, scheduledTime: options.scheduledTime ?? new Date() }), env, ctx);
+  await worker.scheduled(createScheduledController({ cron: options.cron, scheduledTime: options.scheduledTime ?? new Date() }), env);
   await waitOnExecutionContext(ctx);
-  return { outcome: "ok" };
 }
 
 describe("the engine hook: every tick hands over the ranges crossed since the previous one", () => {
@@ -49,12 +48,18 @@ describe("the engine hook: every tick hands over the ranges crossed since the pr
     expect(tick.ranges.find((x) => x.code === "ETHUSDT")).toMatchObject({ last: 1234.56 });
   });
 
-  it("reads never move prices: two reads without a tick between them see the same quotes", async () => {
+  it("reads never move prices: reads between two ticks see the same quotes, stamped with the tick's time", async () => {
     const r = room("test-engine-reads");
+    const tickTime = Date.now();
+    await r.tickNow(tickTime);
+    await runInDurableObject(r, async (_instance, state) => {
+      await state.storage.deleteAlarm();
+    });
     const a = await r.snapshot();
     const b = await r.snapshot();
-    if (a.time === b.time) expect(b.quotes).toEqual(a.quotes);
-    expect(b.time).toBeGreaterThanOrEqual(a.time);
+    expect(a.time).toBe(tickTime);
+    expect(b.time).toBe(tickTime);
+    expect(b.quotes).toEqual(a.quotes);
   });
 });
 
@@ -201,8 +206,7 @@ describe("scheduled jobs", () => {
     await grantDemoBalances(ctx, fresh.id);
     const longAgo = Date.now() - 31 * 24 * 60 * 60_000;
     await env.DB.prepare("UPDATE users SET created_at = ?1 WHERE id = ?2").bind(longAgo, old.id).run();
-    const result = await scheduled({ cron: "0 3 * * *", scheduledTime: new Date() });
-    expect(result.outcome).toBe("ok");
+    await scheduled({ cron: "0 3 * * *", scheduledTime: new Date() });
     const expired = await env.DB.prepare("SELECT status, demo_id AS demoId FROM users WHERE id = ?1").bind(old.id).first();
     expect(expired).toEqual({ status: 0, demoId: null });
     const balances = await env.DB.prepare("SELECT SUM(balance + lock_balance) AS total FROM accounts WHERE user_id = ?1").bind(old.id).first<{ total: number }>();
@@ -211,11 +215,19 @@ describe("scheduled jobs", () => {
     expect(kept!.status).toBe(1);
     expect(await checkInvariants(env.DB)).toEqual({ unbalancedTransactions: 0, driftingAccounts: 0, negativeAccounts: 0 });
     // at least once delivery: running again changes nothing
-    expect((await scheduled({ cron: "0 3 * * *" })).outcome).toBe("ok");
+    await scheduled({ cron: "0 3 * * *" });
     expect(await checkInvariants(env.DB)).toEqual({ unbalancedTransactions: 0, driftingAccounts: 0, negativeAccounts: 0 });
   });
 
-  it("the five-minute run wakes the market clock when work waits", async () => {
-    expect((await scheduled({ cron: "*/5 * * * *" })).outcome).toBe("ok");
+  it("the five-minute run re-arms the market clock when work waits", async () => {
+    const main = room("main");
+    await main.triggersChanged([{ kind: "pending", id: 424242, code: "BTCUSDT", level: 1 }]);
+    await runInDurableObject(main, async (_instance, state) => {
+      await state.storage.deleteAlarm();
+    });
+    expect((await main.engineView()).alarm).toBeNull();
+    await scheduled({ cron: "*/5 * * * *" });
+    expect((await main.engineView()).alarm).not.toBeNull();
+    await main.triggersChanged([{ kind: "pending", id: 424242, code: "BTCUSDT", level: null }]);
   });
 });
