@@ -7,9 +7,9 @@ let clients = 0;
 export const test = base.extend<{ consoleErrors: string[] }>({
   // Each test is its own client (as Cloudflare's CF-Connecting-IP would say in production), so
   // the per-client sign-in throttle of one test never slows another.
-  extraHTTPHeaders: async ({}, use, info) => {
+  extraHTTPHeaders: async ({ browserName: _browser }, provide, info) => {
     clients += 1;
-    await use({ "accept-language": "en-US,en;q=0.9", "cf-connecting-ip": `10.${info.workerIndex % 250}.${Math.floor(clients / 250) % 250}.${clients % 250}` });
+    await provide({ "accept-language": "en-US,en;q=0.9", "cf-connecting-ip": `10.${info.workerIndex % 250}.${Math.floor(clients / 250) % 250}.${clients % 250}` });
   },
   consoleErrors: [
     async ({ page }, use) => {
