@@ -83,7 +83,7 @@ export default function CandleChart({ candles, precision, locale, withDate, labe
   }, [count]);
 
   return (
-    <div className="chart-scroll" ref={scroller} dir="ltr">
+    <div className="chart-scroll" ref={scroller} dir="ltr" tabIndex={0} role="region" aria-label={label}>
       <div className="chart-inner" style={{ width: `max(100%, ${count * PX_PER_CANDLE}px)` }}>
         <canvas ref={canvas} role="img" aria-label={label} />
       </div>

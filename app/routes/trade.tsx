@@ -95,8 +95,8 @@ export default function Trade() {
       ))}
       <header className="trade-header">
         <details className="drawer">
-          <summary aria-label={t("trade.instruments")}>
-            <span className="symbol">{current.showCode}</span>
+          <summary>
+            <span className="symbol">{current.showCode}</span> <span className="visually-hidden">{t("trade.instruments")}</span>
           </summary>
           <div className="drawer-panel">
           <div className="drawer-head">
