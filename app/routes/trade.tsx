@@ -8,6 +8,7 @@ import { Link, useLoaderData } from "@remix-run/react";
 import { lazy, Suspense, useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { CandleSvg } from "~/components/charts";
+import { CloseIcon } from "~/components/icons";
 import { EmptyState } from "~/components/layout";
 import { ConnectionBadge, useCandles, useQuotes } from "~/components/live";
 import { ChangeBadge, InstrumentRow, LivePrice } from "~/components/market";
@@ -102,7 +103,7 @@ export default function Trade() {
           <div className="drawer-head">
             <h2>{t("trade.instruments")}</h2>
             <Link to={`${base}&period=${d.period}${d.tab === "future" ? "&tab=future" : ""}`} className="icon-button" aria-label={t("common.close")} replace>
-              ✕
+              <CloseIcon />
             </Link>
           </div>
           <ul className="instrument-list drawer-list">
