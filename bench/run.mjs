@@ -1,8 +1,11 @@
 // `npm run bench`: figures printed, never asserted in tests. Builds first so the figures
 // describe the current code. FANOUT_SIZES / FANOUT_RUNS / FANOUT_TICKS tune the fan-out run;
-// BENCH_SKIP_FANOUT=1 prints page weight only.
+// BENCH_SKIP_FANOUT=1 skips it. Lighthouse (mobile) on /, /trade and /login, quiet and with the
+// CPU busy: LIGHTHOUSE_RUNS (default 3) runs per page, LIGHTHOUSE_PORT (default 8813);
+// BENCH_SKIP_LIGHTHOUSE=1 skips it.
 import { bin, run } from "../scripts/lib.mjs";
 import { fanout, printFanout } from "./fanout.mjs";
+import { lighthouseBench, printLighthouse } from "./lighthouse.mjs";
 import { pageWeights } from "./page-weight.mjs";
 
 run(bin("remix"), ["build"], { stdio: ["ignore", "ignore", "inherit"] });
@@ -13,5 +16,10 @@ for (const [page, bytes] of Object.entries(weights)) {
   const kb = bytes / 1024;
   const budget = budgets[page];
   console.log(`  ${page.padEnd(10)} ${kb.toFixed(1).padStart(6)} KB${budget ? `  (budget ${budget} KB, ${((kb / budget) * 100).toFixed(0)}% of it)` : ""}`);
+}
+if (!process.env.BENCH_SKIP_LIGHTHOUSE) {
+  const { quiet, busy, runs } = await lighthouseBench();
+  printLighthouse(`Lighthouse, mobile (median of ${runs}):`, quiet);
+  printLighthouse(`Lighthouse, mobile, CPU busy (2 busy-loop processes, median of ${runs}):`, busy);
 }
 if (!process.env.BENCH_SKIP_FANOUT) printFanout(await fanout());

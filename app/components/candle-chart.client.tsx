@@ -1,92 +1,177 @@
 /**
  * The interactive candlestick chart (chart.js + chartjs-chart-financial), loaded only on the
- * trade page and only in the browser. Times are shown in America/New_York; with more candles
- * than fit, the chart scrolls sideways and starts at the latest candle.
+ * trade page, only in the browser, and only once the page has loaded and the browser is idle
+ * (ChartArea in routes/trade.tsx). It draws the frame of the server's SVG (components/charts.tsx)
+ * at the same place and scale, so the canvas replaces the SVG without a visible jump. After the
+ * module's evaluation its work is split into short tasks, yielding to the main thread between
+ * them (input first): register, create the chart with the candles the screen shows, tell the page
+ * it is ready, then draw the older candles (off screen to the left). Times are shown in
+ * America/New_York.
  */
-import { Chart, LinearScale, Tooltip, type ChartConfiguration } from "chart.js";
+import { Chart, LinearScale, Tooltip, type ChartConfiguration, type Scale } from "chart.js";
 import { CandlestickController, CandlestickElement } from "chartjs-chart-financial";
 import { useEffect, useRef } from "react";
+import { CHART_PAD, CHART_UNITS, type CandleFrame } from "~/components/charts";
 import { formatNyTime } from "~/lib/format";
-import type { Candle } from "~/domain/market";
 
-Chart.register(CandlestickController, CandlestickElement, LinearScale, Tooltip);
+/** Gives the main thread back between chunks of work (scheduler.yield where it exists, else a new task). */
+function yieldToMain(): Promise<void> {
+  const s = (window as Window & { scheduler?: { yield?: () => Promise<void> } }).scheduler;
+  return s?.yield ? s.yield() : new Promise((resolve) => setTimeout(resolve, 0));
+}
 
-const PX_PER_CANDLE = 9;
+/** Candles drawn in the first pass: more than the widest frame shows at the latest candle. */
+const FIRST_PASS = 60;
+
+let registered = false;
+function register() {
+  if (registered) return;
+  Chart.register(CandlestickController, CandlestickElement, LinearScale, Tooltip);
+  registered = true;
+}
+
+type Point = { x: number; o: number; h: number; l: number; c: number };
+
+function points(frame: CandleFrame, from = 0): Point[] {
+  const out: Point[] = [];
+  for (let i = Math.max(0, from); i < frame.list.length; i++) {
+    const k = frame.list[i]!;
+    out.push({ x: i, o: k.open, h: k.high, l: k.low, c: k.close });
+  }
+  return out;
+}
+
+/** Scales follow the frame: its price range and axis prices, one slot per candle. */
+function applyFrame(chart: Chart<"candlestick">, frame: CandleFrame) {
+  const { x, y } = chart.options.scales as { x: { min: number; max: number }; y: { min: number; max: number } };
+  x.min = -0.5;
+  x.max = frame.list.length - 0.5;
+  y.min = frame.lo;
+  y.max = frame.hi;
+  chart.data.datasets[0]!.data = points(frame) as never;
+  chart.update("none");
+}
 
 function cssVar(name: string) {
   return getComputedStyle(document.documentElement).getPropertyValue(name).trim();
 }
 
-export default function CandleChart({ candles, precision, locale, withDate, label }: { candles: Candle[]; precision: number; locale: string; withDate: boolean; label: string }) {
+export default function CandleChart({ frame, precision, locale, withDate, label, onReady }: { frame: CandleFrame; precision: number; locale: string; withDate: boolean; label: string; onReady: () => void }) {
   const canvas = useRef<HTMLCanvasElement>(null);
-  const scroller = useRef<HTMLDivElement>(null);
   const chart = useRef<Chart<"candlestick"> | null>(null);
-  const times = useRef<number[]>([]);
+  const latest = useRef(frame);
+  latest.current = frame;
+  const ready = useRef(onReady);
+  ready.current = onReady;
 
   useEffect(() => {
-    if (!canvas.current) return;
-    const up = cssVar("--up") || "#85bd00";
-    const down = cssVar("--down") || "#4b70ff";
-    const grid = cssVar("--border") || "#ddd";
-    const text = cssVar("--muted") || "#666";
-    const config: ChartConfiguration<"candlestick"> = {
-      type: "candlestick",
-      data: { datasets: [{ label, data: [], backgroundColors: { up, down, unchanged: text }, borderColors: { up, down, unchanged: text } } as never] },
-      options: {
-        animation: false,
-        responsive: true,
-        maintainAspectRatio: false,
-        parsing: false,
-        scales: {
-          x: {
-            type: "linear",
-            offset: true,
-            grid: { color: grid },
-            ticks: { color: text, maxRotation: 0, autoSkipPadding: 24, stepSize: 1, callback: (v) => (times.current[Number(v)] ? formatNyTime(times.current[Number(v)]!, locale, withDate) : "") },
+    const el = canvas.current;
+    if (!el) return;
+    let cancelled = false;
+    let created: Chart<"candlestick"> | null = null;
+    void (async () => {
+      await yieldToMain();
+      if (cancelled) return;
+      register();
+      await yieldToMain();
+      if (cancelled) return;
+      // The frame's scale: its height in CSS pixels over the SVG's units.
+      const k = (el.parentElement?.clientHeight || CHART_UNITS) / CHART_UNITS;
+      const up = cssVar("--up");
+      const down = cssVar("--down");
+      const grid = cssVar("--border");
+      const text = cssVar("--muted");
+      const font = { family: getComputedStyle(el).fontFamily, size: 11 * k };
+      const axis = { grid: { color: grid, drawTicks: false, lineWidth: k }, border: { display: false } };
+      const frameNow = () => latest.current;
+      const first = frameNow();
+      const config: ChartConfiguration<"candlestick"> = {
+        type: "candlestick",
+        // First pass: the candles on screen (the box starts at the latest candle).
+        data: { datasets: [{ label, data: points(first, first.list.length - FIRST_PASS), backgroundColors: { up, down, unchanged: text }, borderColors: { up, down, unchanged: text }, borderWidth: k } as never] },
+        options: {
+          animation: false,
+          responsive: true,
+          maintainAspectRatio: false,
+          parsing: false,
+          normalized: true,
+          layout: { padding: { top: CHART_PAD.top * k, left: CHART_PAD.left * k, right: 0, bottom: 0 } },
+          scales: {
+            x: {
+              type: "linear",
+              min: -0.5,
+              max: first.list.length - 0.5,
+              offset: false,
+              ...axis,
+              afterFit: (scale: Scale) => {
+                scale.height = CHART_PAD.bottom * k;
+              },
+              afterBuildTicks: (scale: Scale) => {
+                scale.ticks = frameNow().labels.map((value) => ({ value }));
+              },
+              ticks: {
+                color: text,
+                font,
+                padding: 3 * k,
+                maxRotation: 0,
+                autoSkip: false,
+                callback: (v) => {
+                  const c = frameNow().list[Number(v)];
+                  return c ? formatNyTime(c.timestamp, locale, withDate) : "";
+                },
+              },
+            },
+            y: {
+              type: "linear",
+              position: "right",
+              min: first.lo,
+              max: first.hi,
+              ...axis,
+              afterFit: (scale: Scale) => {
+                scale.width = CHART_PAD.right * k;
+              },
+              afterBuildTicks: (scale: Scale) => {
+                scale.ticks = frameNow().ticks.map((value) => ({ value }));
+              },
+              ticks: { color: text, font, padding: 4 * k, callback: (v) => Number(v).toFixed(precision) },
+            },
           },
-          y: { type: "linear", position: "right", grid: { color: grid }, ticks: { color: text, callback: (v) => Number(v).toFixed(precision) } },
-        },
-        plugins: {
-          legend: { display: false },
-          tooltip: {
-            callbacks: {
-              title: (items) => (items[0] ? formatNyTime(times.current[Math.round((items[0].parsed as unknown as { x: number }).x)] ?? 0, locale, withDate) : ""),
-              label: (item) => {
-                const p = item.raw as { o: number; h: number; l: number; c: number };
-                return `O ${p.o.toFixed(precision)}  H ${p.h.toFixed(precision)}  L ${p.l.toFixed(precision)}  C ${p.c.toFixed(precision)}`;
+          plugins: {
+            legend: { display: false },
+            tooltip: {
+              callbacks: {
+                title: (items) => {
+                  const c = items[0] ? frameNow().list[Math.round((items[0].parsed as unknown as { x: number }).x)] : undefined;
+                  return c ? formatNyTime(c.timestamp, locale, withDate) : "";
+                },
+                label: (item) => {
+                  const p = item.raw as Point;
+                  return `O ${p.o.toFixed(precision)}  H ${p.h.toFixed(precision)}  L ${p.l.toFixed(precision)}  C ${p.c.toFixed(precision)}`;
+                },
               },
             },
           },
         },
-      },
-    };
-    chart.current = new Chart(canvas.current, config);
+      };
+      created = new Chart(el, config);
+      chart.current = created;
+      ready.current();
+      await yieldToMain();
+      if (cancelled) return;
+      // Second pass: the older candles, off screen until the user scrolls back.
+      applyFrame(created, frameNow());
+    })();
     return () => {
-      chart.current?.destroy();
+      cancelled = true;
+      created?.destroy();
       chart.current = null;
     };
   }, [label, locale, precision, withDate]);
 
+  // Live candles: the whole frame (the price range may have moved).
   useEffect(() => {
-    const c = chart.current;
-    if (!c) return;
-    const list = candles.slice(-120);
-    times.current = list.map((k) => k.timestamp);
-    c.data.datasets[0]!.data = list.map((k, i) => ({ x: i, o: k.open, h: k.high, l: k.low, c: k.close })) as never;
-    c.update("none");
-  }, [candles]);
+    if (chart.current) applyFrame(chart.current, frame);
+  }, [frame]);
 
-  const count = Math.min(candles.length, 120);
-  useEffect(() => {
-    const el = scroller.current;
-    if (el) el.scrollLeft = el.scrollWidth;
-  }, [count]);
-
-  return (
-    <div className="chart-scroll" ref={scroller} dir="ltr">
-      <div className="chart-inner" style={{ width: `max(100%, ${count * PX_PER_CANDLE}px)` }}>
-        <canvas ref={canvas} role="img" aria-label={label} />
-      </div>
-    </div>
-  );
+  return <canvas ref={canvas} className="chart-canvas" role="img" aria-label={label} />;
 }

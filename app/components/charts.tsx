@@ -1,66 +1,116 @@
 /**
- * Server-rendered charts (SVG): the home mini area chart and the candlestick chart that the
- * trade page shows without JavaScript (and until the interactive chart has loaded).
+ * The server-rendered candlestick chart (SVG) that the trade page shows without JavaScript (and
+ * until the interactive chart has loaded), with the geometry the interactive chart shares. (The
+ * home's mini charts are in sparkline.tsx: the home page does not load this module.)
  */
 import type { Candle } from "~/domain/market";
 import { formatNyTime } from "~/lib/format";
 
-export function Sparkline({ points, trend, label }: { points: number[]; trend: "up" | "down" | "flat"; label: string }) {
-  if (points.length < 2) return <svg className="sparkline" viewBox="0 0 100 32" aria-hidden="true" />;
-  const min = Math.min(...points);
-  const max = Math.max(...points);
-  const span = max - min || 1;
-  const xy = points.map((p, i) => [(i / (points.length - 1)) * 100, 30 - ((p - min) / span) * 28] as const);
-  const line = xy.map(([x, y], i) => `${i ? "L" : "M"}${x.toFixed(2)},${y.toFixed(2)}`).join("");
-  return (
-    <svg className={`sparkline ${trend}`} viewBox="0 0 100 32" preserveAspectRatio="none" role="img" aria-label={label}>
-      <path d={`${line}L100,32L0,32Z`} className="area" />
-      <path d={line} className="line" fill="none" />
-    </svg>
-  );
+/**
+ * The candlestick chart's geometry, shared by the server's SVG and the browser's canvas so that
+ * the canvas replaces the SVG without a visible jump: both draw the latest CHART_CANDLES candles
+ * in a box CHART_UNITS tall (scaled to the frame's CSS height, --chart-h), one candle every
+ * CANDLE_STEP units, the price axis on the right with the same five prices, a time label every
+ * LABEL_EVERY candles counted from the latest. The box is wider than the screen: it scrolls
+ * sideways and starts at the latest candle.
+ */
+export const CHART_CANDLES = 120;
+export const CHART_UNITS = 300;
+export const CANDLE_STEP = 9;
+export const CANDLE_BODY = 0.72;
+export const CHART_PAD = { top: 10, right: 64, bottom: 22, left: 4 } as const;
+export const LABEL_EVERY = 15;
+
+export interface CandleFrame {
+  list: Candle[];
+  hi: number;
+  lo: number;
+  /** The prices of the axis, top to bottom (the first is `hi`, the last `lo`). */
+  ticks: number[];
+  /** Indexes in `list` of the candles labelled with their time. */
+  labels: number[];
+  /** Width of the chart in units. */
+  width: number;
 }
 
-export function CandleSvg({ candles, precision, locale, label, withDate }: { candles: Candle[]; precision: number; locale: string; label: string; withDate: boolean }) {
-  const list = candles.slice(-60);
-  const width = 600;
-  const height = 280;
-  const pad = { top: 10, right: 64, bottom: 22, left: 4 };
+export function candleFrame(candles: Candle[]): CandleFrame {
+  const list = candles.slice(-CHART_CANDLES);
+  let hi = -Infinity;
+  let lo = Infinity;
+  for (const c of list) {
+    if (c.high > hi) hi = c.high;
+    if (c.low < lo) lo = c.low;
+  }
+  if (!(hi > lo)) {
+    hi = (Number.isFinite(hi) ? hi : 0) + 0.5;
+    lo = hi - 1;
+  }
+  // About five axis prices at a round step (1, 2, 2.5 or 5 × 10ⁿ); the range ends on them.
+  const rough = (hi - lo) / 4;
+  const magnitude = 10 ** Math.floor(Math.log10(rough));
+  const step = magnitude * ([1, 2, 2.5, 5].find((m) => rough / magnitude <= m) ?? 10);
+  lo = Math.floor(lo / step) * step;
+  hi = Math.ceil(hi / step) * step;
+  const ticks: number[] = [];
+  for (let i = 0; hi - i * step > lo - step / 2; i++) ticks.push(hi - i * step);
+  const labels: number[] = [];
+  for (let i = list.length - 1; i >= 0; i -= LABEL_EVERY) labels.unshift(i);
+  return {
+    list,
+    hi,
+    lo,
+    ticks,
+    labels,
+    width: CHART_PAD.left + list.length * CANDLE_STEP + CHART_PAD.right,
+  };
+}
+
+/** The chart's box: as wide as its candles at the frame's scale, at least the frame's width. */
+export function chartInnerStyle(frame: CandleFrame) {
+  return { width: `max(100%, calc(var(--chart-h) * ${(frame.width / CHART_UNITS).toFixed(4)}))` };
+}
+
+/**
+ * The candles as an SVG (server-rendered: what visitors without JavaScript see, and everyone
+ * until the interactive chart is ready). Up and down candles are one path each (wick and body),
+ * a few elements instead of hundreds.
+ */
+export function CandleSvg({ frame, precision, locale, label, withDate }: { frame: CandleFrame; precision: number; locale: string; label: string; withDate: boolean }) {
+  const { list, hi, lo, ticks, labels, width } = frame;
   if (list.length === 0) return null;
-  const hi = Math.max(...list.map((c) => c.high));
-  const lo = Math.min(...list.map((c) => c.low));
-  const span = hi - lo || 1;
-  const plotW = width - pad.left - pad.right;
+  const height = CHART_UNITS;
+  const pad = CHART_PAD;
   const plotH = height - pad.top - pad.bottom;
-  const step = plotW / list.length;
-  const y = (v: number) => pad.top + ((hi - v) / span) * plotH;
-  const labels = [0, Math.floor(list.length / 2), list.length - 1];
+  const y = (v: number) => pad.top + ((hi - v) / (hi - lo)) * plotH;
+  const x = (i: number) => pad.left + i * CANDLE_STEP + CANDLE_STEP / 2;
+  const half = (CANDLE_STEP * CANDLE_BODY) / 2;
+  const n = (v: number) => v.toFixed(1);
+  let up = "";
+  let down = "";
+  list.forEach((c, i) => {
+    const top = y(Math.max(c.open, c.close));
+    // the wick from high to low, then the body (at least 1 unit tall)
+    const d = `M${n(x(i))} ${n(y(c.high))}V${n(y(c.low))}M${n(x(i) - half)} ${n(top)}h${n(2 * half)}v${n(Math.max(1, y(Math.min(c.open, c.close)) - top))}h${n(-2 * half)}z`;
+    if (c.close >= c.open) up += d;
+    else down += d;
+  });
   return (
-    <svg className="candle-svg" viewBox={`0 0 ${width} ${height}`} role="img" aria-label={label} direction="ltr">
-      {[0, 0.25, 0.5, 0.75, 1].map((f) => {
-        const v = hi - f * span;
-        return (
-          <g key={f}>
-            <line x1={pad.left} x2={width - pad.right} y1={y(v)} y2={y(v)} className="grid" />
-            <text x={width - pad.right + 4} y={y(v) + 4} className="axis">
-              {v.toFixed(precision)}
-            </text>
-          </g>
-        );
-      })}
-      {list.map((c, i) => {
-        const x = pad.left + i * step + step / 2;
-        const up = c.close >= c.open;
-        const top = y(Math.max(c.open, c.close));
-        const bottom = y(Math.min(c.open, c.close));
-        return (
-          <g key={c.timestamp} className={up ? "up" : "down"}>
-            <line x1={x} x2={x} y1={y(c.high)} y2={y(c.low)} />
-            <rect x={x - step * 0.35} width={step * 0.7} y={top} height={Math.max(1, bottom - top)} />
-          </g>
-        );
-      })}
+    <svg className="candle-svg" viewBox={`0 0 ${width} ${height}`} preserveAspectRatio="xMaxYMid meet" role="img" aria-label={label} direction="ltr">
+      {ticks.map((v) => (
+        <g key={`t${v}`}>
+          <line x1={pad.left} x2={width - pad.right} y1={y(v)} y2={y(v)} className="grid" />
+          <text x={width - pad.right + 4} y={y(v) + 4} className="axis">
+            {v.toFixed(precision)}
+          </text>
+        </g>
+      ))}
       {labels.map((i) => (
-        <text key={i} x={pad.left + i * step + step / 2} y={height - 6} className="axis" textAnchor="middle">
+        <line key={`g${i}`} x1={x(i)} x2={x(i)} y1={pad.top} y2={height - pad.bottom} className="grid" />
+      ))}
+      <path d={up} className="up" />
+      <path d={down} className="down" />
+      {labels.map((i) => (
+        <text key={`l${i}`} x={x(i)} y={height - 6} className="axis" textAnchor="middle">
           {formatNyTime(list[i]!.timestamp, locale, withDate)}
         </text>
       ))}

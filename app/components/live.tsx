@@ -4,7 +4,7 @@
  * is stale or the socket is down for a while, the page's data is refreshed periodically.
  */
 import { useRevalidator } from "@remix-run/react";
-import { createContext, useContext, useEffect, useRef, useState, type ReactNode } from "react";
+import { createContext, startTransition, useContext, useEffect, useRef, useState, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import type { LiveClient, LiveStatus } from "~/lib/live-client";
 import type { Candle, Quote } from "~/domain/market";
@@ -40,7 +40,10 @@ export function useLiveStatus() {
   return useContext(LiveContext).status;
 }
 
-/** Quotes by code: the loader's snapshot, then every DAY_MARKET tick. */
+/**
+ * Quotes by code: the loader's snapshot, then every DAY_MARKET tick. Ticks render as transitions
+ * (interruptible, in short slices): a tick never holds up a tap or a keypress.
+ */
 export function useQuotes(initial: Quote[]): Map<string, Quote> {
   const { client } = useContext(LiveContext);
   const [quotes, setQuotes] = useState(() => new Map(initial.map((q) => [q.Code, q])));
@@ -49,13 +52,14 @@ export function useQuotes(initial: Quote[]): Map<string, Quote> {
     if (!client) return;
     return client.subscribe("DAY_MARKET", (data) => {
       if (!Array.isArray(data)) return;
-      setQuotes(new Map((data as Quote[]).map((q) => [q.Code, q])));
+      const next = new Map((data as Quote[]).map((q) => [q.Code, q]));
+      startTransition(() => setQuotes(next));
     });
   }, [client]);
   return quotes;
 }
 
-/** Live candles of one instrument and period, merged into the loader's history. */
+/** Live candles of one instrument and period, merged into the loader's history (as transitions, like quotes). */
 export function useCandles(code: string, period: string, initial: Candle[]): Candle[] {
   const { client } = useContext(LiveContext);
   const [list, setList] = useState(initial);
@@ -67,13 +71,14 @@ export function useCandles(code: string, period: string, initial: Candle[]): Can
       (data) => {
         const c = data as Candle & { period?: string };
         if (!c || typeof c.timestamp !== "number" || (c.period && c.period !== period)) return;
-        setList((prev) => {
+        const candle = { timestamp: c.timestamp, open: c.open, high: c.high, low: c.low, close: c.close, volume: c.volume };
+        const merge = (prev: Candle[]) => {
           const last = prev[prev.length - 1];
-          const candle = { timestamp: c.timestamp, open: c.open, high: c.high, low: c.low, close: c.close, volume: c.volume };
           if (last && last.timestamp === c.timestamp) return [...prev.slice(0, -1), candle];
           if (!last || c.timestamp > last.timestamp) return [...prev.slice(-499), candle];
           return prev;
-        });
+        };
+        startTransition(() => setList(merge));
       },
       period,
     );
@@ -95,17 +100,23 @@ export function StaleRefresher() {
   return null;
 }
 
-/** The connection badge: live / reconnecting / stale (nothing before JavaScript runs). */
+/**
+ * The connection badge: live / reconnecting / stale. Rendered by the server (hidden by CSS where
+ * scripts cannot run: no live data without JavaScript) and as wide as its longest label in every
+ * state (the other labels are invisible ghosts in the same grid cell), so nothing around it moves
+ * when it appears or changes.
+ */
 export function ConnectionBadge() {
   const { t } = useTranslation();
   const status = useLiveStatus();
-  const { client } = useContext(LiveContext);
-  if (!client) return null;
-  const label = status === "live" ? t("live.live") : status === "stale" ? t("live.stale") : t("live.reconnecting");
+  const shown = status === "connecting" ? "reconnecting" : status;
+  const [ghostA, ghostB] = (["live", "reconnecting", "stale"] as const).filter((k) => k !== shown).map((k) => t(`live.${k}`));
   return (
-    <span className={`badge badge-${status === "connecting" ? "reconnecting" : status}`} role="status" aria-live="polite" data-status={status}>
+    <span className={`badge live-badge badge-${shown}`} role="status" aria-live="polite" data-status={status}>
       <span className="dot" aria-hidden="true" />
-      {label}
+      <span className="badge-label" data-ghost-a={ghostA} data-ghost-b={ghostB}>
+        <span>{t(`live.${shown}`)}</span>
+      </span>
     </span>
   );
 }

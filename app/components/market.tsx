@@ -36,7 +36,7 @@ export function ChangeBadge({ quote, locale }: { quote: Quote | undefined; local
   const dir = direction(quote.Change);
   return (
     <span className={`change num ${dir}`}>
-      <span aria-hidden="true">{dir === "up" ? "▲" : dir === "down" ? "▼" : ""}</span>
+      {dir === "flat" ? null : <span className="mark" aria-hidden="true" />}
       {formatChange(quote.Change, locale)}
     </span>
   );

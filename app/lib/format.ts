@@ -1,19 +1,32 @@
 /** Display helpers for market numbers (shared by server rendering and live updates). */
 
+/**
+ * Intl formatters are costly to build (each one loads locale data) and live prices are formatted
+ * for every row on every tick: one formatter per locale and options, built once.
+ */
+const numberFormatters = new Map<string, Intl.NumberFormat>();
+
+function numberFormat(locale: string, options: Intl.NumberFormatOptions): Intl.NumberFormat {
+  const key = locale + JSON.stringify(options);
+  let f = numberFormatters.get(key);
+  if (!f) numberFormatters.set(key, (f = new Intl.NumberFormat(locale, options)));
+  return f;
+}
+
 /** A price at its instrument's precision (exact decimal digits, locale grouping). */
 export function formatPrice(value: number, precision: number, locale: string): string {
   if (!Number.isFinite(value)) return "—";
-  return new Intl.NumberFormat(locale, { minimumFractionDigits: precision, maximumFractionDigits: precision }).format(value);
+  return numberFormat(locale, { minimumFractionDigits: precision, maximumFractionDigits: precision }).format(value);
 }
 
 /** A percentage change with its sign, e.g. "+1.25%" / "−0.40%". */
 export function formatChange(change: number, locale: string): string {
-  const text = new Intl.NumberFormat(locale, { minimumFractionDigits: 2, maximumFractionDigits: 2, signDisplay: "exceptZero" }).format(change);
+  const text = numberFormat(locale, { minimumFractionDigits: 2, maximumFractionDigits: 2, signDisplay: "exceptZero" }).format(change);
   return `${text}%`;
 }
 
 export function formatVolume(value: number, locale: string): string {
-  return new Intl.NumberFormat(locale, { notation: "compact", maximumFractionDigits: 2 }).format(value);
+  return numberFormat(locale, { notation: "compact", maximumFractionDigits: 2 }).format(value);
 }
 
 const nyFormatters = new Map<string, Intl.DateTimeFormat>();

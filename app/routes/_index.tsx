@@ -2,7 +2,7 @@
 import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { Link, useLoaderData, useNavigation } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { Sparkline } from "~/components/charts";
+import { Sparkline } from "~/components/sparkline";
 import { BellIcon, ChatIcon, GiftIcon, GlobeIcon, SearchIcon, TradeIcon, WalletIcon } from "~/components/icons";
 import { ConnectionBadge, useQuotes } from "~/components/live";
 import { ChangeBadge, InstrumentList, LivePrice, SkeletonRows } from "~/components/market";

@@ -2,6 +2,7 @@
 import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { Form, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
+import { CheckIcon } from "~/components/icons";
 import { PageHeader } from "~/components/layout";
 import { RouteErrorBoundary } from "~/components/route-error";
 import { Intent } from "~/forms/intents";
@@ -42,7 +43,7 @@ export default function Language() {
                   {l.flag}
                 </span>
                 <span className="row-label">{l.label}</span>
-                {l.code === current ? <span className="check" aria-label={t("common.selected")}>✓</span> : null}
+                {l.code === current ? <CheckIcon className="check" title={t("common.selected")} /> : null}
               </button>
             </li>
           ))}

@@ -5,13 +5,13 @@
  */
 import { data, type LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { Link, useLoaderData } from "@remix-run/react";
-import { lazy, Suspense, useEffect, useState } from "react";
+import { memo, useEffect, useMemo, useState, type ComponentType } from "react";
 import { useTranslation } from "react-i18next";
-import { CandleSvg } from "~/components/charts";
+import { CHART_CANDLES, CandleSvg, candleFrame, chartInnerStyle } from "~/components/charts";
+import { CloseIcon } from "~/components/icons";
 import { EmptyState } from "~/components/layout";
 import { ConnectionBadge, useCandles, useQuotes } from "~/components/live";
 import { ChangeBadge, InstrumentRow, LivePrice } from "~/components/market";
-import { useHydrated } from "~/components/hydrated";
 import { formatPrice, formatVolume } from "~/lib/format";
 import { candles, listInstruments, marketQuotes } from "~/services/market.server";
 import { readTradeCode, tradeCodeCookie } from "~/services/preferences.server";
@@ -19,9 +19,10 @@ import { toSummary } from "~/domain/instrument";
 import { RouteErrorBoundary } from "~/components/route-error";
 import { useRootData } from "~/root";
 import { DEFAULT_PERIOD, PERIODS, PERIOD_LABELS, isPeriod, type Period } from "~/domain/market";
+import { afterLoadAndIdle } from "~/lib/idle";
 
-const CandleChart = lazy(() => import("~/components/candle-chart.client"));
-
+type CandleChartModule = typeof import("~/components/candle-chart.client");
+const loadCandleChart = () => import("~/components/candle-chart.client");
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const url = new URL(request.url);
@@ -35,7 +36,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const notices: string[] = [];
   if (url.searchParams.get("code") && !found) notices.push("errors.unknown_instrument");
   if (periodParam && !isPeriod(periodParam)) notices.push("errors.unknown_period");
-  const [market, history] = await Promise.all([marketQuotes(context), current ? candles(context, current.code, period, 300) : []]);
+  const [market, history] = await Promise.all([marketQuotes(context), current ? candles(context, current.code, period, CHART_CANDLES) : []]);
   const body = {
     instruments: list.map(toSummary),
     current: current ? toSummary(current) : null,
@@ -49,22 +50,51 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   return data(body, { headers });
 }
 
-function ChartArea({ candles: initial, code, period, precision, locale, label }: { candles: ReturnType<typeof useLoaderData<typeof loader>>["candles"]; code: string; period: Period; precision: number; locale: string; label: string }) {
-  const hydrated = useHydrated();
+/**
+ * The interactive chart's code, fetched once the page has loaded and the browser is idle: the
+ * first paint, hydration and input never wait for it.
+ */
+function useCandleChart() {
+  const [chart, setChart] = useState<ComponentType<Parameters<CandleChartModule["default"]>[0]> | null>(null);
+  useEffect(() => {
+    let cancelled = false;
+    void afterLoadAndIdle()
+      .then(loadCandleChart)
+      .then((m) => {
+        if (!cancelled) setChart(() => m.default);
+      });
+    return () => {
+      cancelled = true;
+    };
+  }, []);
+  return chart;
+}
+
+/**
+ * The chart: the server's SVG candles (all that visitors without JavaScript get), replaced in
+ * the same box by the interactive canvas once it has drawn. The box has its final size from the
+ * first paint, scrolls sideways (a named, focusable region, so keyboards reach it) and starts at
+ * the latest candle (a right-to-left scroller around a left-to-right chart). Memoised: quote
+ * ticks re-render the page every second, not the chart.
+ */
+const ChartArea = memo(function ChartArea({ candles: initial, code, period, precision, locale, label }: { candles: ReturnType<typeof useLoaderData<typeof loader>>["candles"]; code: string; period: Period; precision: number; locale: string; label: string }) {
   const live = useCandles(code, period, initial);
-  const [showSvg, setShowSvg] = useState(true);
-  useEffect(() => setShowSvg(!hydrated), [hydrated]);
+  const frame = useMemo(() => candleFrame(live), [live]);
+  const CandleChart = useCandleChart();
+  const [canvasReady, setCanvasReady] = useState(false);
   const withDate = period === "1day";
-  const svg = <CandleSvg candles={live} precision={precision} locale={locale} label={label} withDate={withDate} />;
-  if (live.length === 0) return <EmptyState title={"—"} />;
+  if (frame.list.length === 0) return <EmptyState title={"—"} />;
   return (
     <div className="chart">
-      {showSvg ? svg : <Suspense fallback={svg}>
-          <CandleChart candles={live} precision={precision} locale={locale} withDate={withDate} label={label} />
-        </Suspense>}
+      <div className="chart-scroll" dir="rtl" tabIndex={0} role="region" aria-label={label}>
+        <div className="chart-inner" dir="ltr" style={chartInnerStyle(frame)}>
+          {canvasReady ? null : <CandleSvg frame={frame} precision={precision} locale={locale} label={label} withDate={withDate} />}
+          {CandleChart ? <CandleChart frame={frame} precision={precision} locale={locale} withDate={withDate} label={label} onReady={() => setCanvasReady(true)} /> : null}
+        </div>
+      </div>
     </div>
   );
-}
+});
 
 export default function Trade() {
   const { t } = useTranslation();
@@ -95,14 +125,14 @@ export default function Trade() {
       ))}
       <header className="trade-header">
         <details className="drawer">
-          <summary aria-label={t("trade.instruments")}>
-            <span className="symbol">{current.showCode}</span>
+          <summary>
+            <span className="symbol">{current.showCode}</span> <span className="visually-hidden">{t("trade.instruments")}</span>
           </summary>
           <div className="drawer-panel">
           <div className="drawer-head">
             <h2>{t("trade.instruments")}</h2>
             <Link to={`${base}&period=${d.period}${d.tab === "future" ? "&tab=future" : ""}`} className="icon-button" aria-label={t("common.close")} replace>
-              ✕
+              <CloseIcon />
             </Link>
           </div>
           <ul className="instrument-list drawer-list">

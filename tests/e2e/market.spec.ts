@@ -35,7 +35,9 @@ test.describe("live market", () => {
       await page.getByRole("navigation", { name: "Chart period" }).getByRole("link", { name: label, exact: true }).click();
       await expect(page.getByRole("navigation", { name: "Chart period" }).getByRole("link", { name: label, exact: true })).toHaveAttribute("aria-current", "page");
       if (info.project.name === "mobile-nojs") {
-        expect(await page.locator("svg.candle-svg rect").count()).toBeGreaterThanOrEqual(50);
+        // the SVG draws its candles as two paths (up, down): one closed body ("z") per candle
+        const bodies = await page.locator("svg.candle-svg path").evaluateAll((paths) => paths.reduce((n, p) => n + (p.getAttribute("d")?.match(/z/g)?.length ?? 0), 0));
+        expect(bodies).toBeGreaterThanOrEqual(50);
       } else {
         await expect(page.locator(".chart canvas")).toBeVisible();
       }

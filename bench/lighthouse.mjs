@@ -1,0 +1,130 @@
+// Lighthouse (mobile, default settings: simulated slow 4G and 4× CPU slowdown) on /, /trade and
+// /login against a real local stack started the way scripts/e2e.mjs does (fresh local D1,
+// migrated and seeded, `wrangler dev` on its own port), in Debian's Chromium. Each page runs
+// LIGHTHOUSE_RUNS times (default 3) and the median of every figure is printed; then the same
+// again while two busy-loop processes keep the CPU busy. Figures are printed, never asserted.
+// `node bench/lighthouse.mjs` builds first unless given --no-build (`npm run bench` has built).
+import { spawn } from "node:child_process";
+import { rmSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import * as chromeLauncher from "chrome-launcher";
+import lighthouse from "lighthouse";
+import { bin, ensureChromium, root, run, start, waitForHttp } from "../scripts/lib.mjs";
+import { seedDatabase } from "../scripts/seed.mjs";
+
+const PAGES = ["/", "/trade", "/login"];
+const CHROME_FLAGS = ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"];
+
+const median = (xs) => {
+  const s = xs.filter((x) => Number.isFinite(x)).sort((a, b) => a - b);
+  if (s.length === 0) return NaN;
+  const mid = Math.floor(s.length / 2);
+  return s.length % 2 ? s[mid] : (s[mid - 1] + s[mid]) / 2;
+};
+
+async function measure(url, chromePath) {
+  const chrome = await chromeLauncher.launch({ chromePath, chromeFlags: CHROME_FLAGS, logLevel: "silent" });
+  try {
+    const result = await lighthouse(url, { port: chrome.port, logLevel: "error", output: "json", onlyCategories: ["performance"] });
+    const lhr = result?.lhr;
+    if (!lhr) throw new Error(`no Lighthouse result for ${url}`);
+    if (lhr.runtimeError) throw new Error(`${url}: ${lhr.runtimeError.code} ${lhr.runtimeError.message}`);
+    const value = (id) => lhr.audits[id]?.numericValue ?? NaN;
+    return {
+      score: (lhr.categories.performance.score ?? NaN) * 100,
+      lcp: value("largest-contentful-paint"),
+      tbt: value("total-blocking-time"),
+      cls: value("cumulative-layout-shift"),
+      fcp: value("first-contentful-paint"),
+      lcpElement: lhr.audits["largest-contentful-paint-element"]?.details?.items?.[0]?.items?.[0]?.node?.nodeLabel ?? "",
+    };
+  } finally {
+    await chrome.kill();
+  }
+}
+
+/** A run whose trace Chromium failed to record (e.g. NO_NAVSTART) is run again, twice at most. */
+async function measureWithRetry(url, chromePath) {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await measure(url, chromePath);
+    } catch (error) {
+      if (attempt >= 3) throw error;
+      console.warn(`  (${error.message}; running it again)`);
+    }
+  }
+}
+
+async function measureAll(base, chromePath, runs) {
+  const out = {};
+  for (const page of PAGES) {
+    const results = [];
+    for (let i = 0; i < runs; i++) results.push(await measureWithRetry(base + page, chromePath));
+    const elements = results.map((r) => r.lcpElement);
+    out[page] = {
+      score: median(results.map((r) => r.score)),
+      lcp: median(results.map((r) => r.lcp)),
+      tbt: median(results.map((r) => r.tbt)),
+      cls: median(results.map((r) => r.cls)),
+      fcp: median(results.map((r) => r.fcp)),
+      scores: results.map((r) => r.score),
+      lcpElement: elements.sort((a, b) => elements.filter((e) => e === b).length - elements.filter((e) => e === a).length)[0] ?? "",
+    };
+  }
+  return out;
+}
+
+export function printLighthouse(title, results) {
+  console.log(title);
+  console.log(`  ${"page".padEnd(8)} ${"score".padStart(5)} ${"LCP".padStart(8)} ${"TBT".padStart(8)} ${"CLS".padStart(6)} ${"FCP".padStart(8)}   runs      LCP element`);
+  for (const [page, r] of Object.entries(results)) {
+    const ms = (v) => `${Math.round(v)} ms`.padStart(8);
+    console.log(
+      `  ${page.padEnd(8)} ${r.score.toFixed(0).padStart(5)} ${ms(r.lcp)} ${ms(r.tbt)} ${r.cls.toFixed(3).padStart(6)} ${ms(r.fcp)}   ${r.scores.map((s) => s.toFixed(0)).join("/").padEnd(9)} ${r.lcpElement.slice(0, 40)}`,
+    );
+  }
+}
+
+/** Two child processes spinning until killed: a busy phone. */
+function busyLoops(count = 2) {
+  const children = [];
+  for (let i = 0; i < count; i++) children.push(spawn(process.execPath, ["-e", "for (;;) {}"], { stdio: "ignore" }));
+  return () => children.forEach((c) => c.kill("SIGKILL"));
+}
+
+export async function lighthouseBench({ build = false } = {}) {
+  const port = process.env.LIGHTHOUSE_PORT ?? "8813";
+  const runs = Number(process.env.LIGHTHOUSE_RUNS ?? 3);
+  const state = path.join(root, ".wrangler", `lighthouse-state-${port}`);
+  const chromePath = ensureChromium();
+  rmSync(state, { recursive: true, force: true });
+  run(bin("wrangler"), ["d1", "migrations", "apply", "DB", "--local", `--persist-to=${state}`], { stdio: ["ignore", "ignore", "inherit"] });
+  await seedDatabase({ persistTo: state });
+  if (build) run(bin("remix"), ["build"], { stdio: ["ignore", "ignore", "inherit"] });
+  const server = start(bin("wrangler"), ["dev", "--port", port, "--var", "ENVIRONMENT:local", `--persist-to=${state}`, "--show-interactive-dev-session=false", "--log-level=warn"], { stdio: ["ignore", "ignore", "inherit"] });
+  const base = `http://localhost:${port}`;
+  try {
+    await waitForHttp(`${base}/`, 90_000);
+    // Warm up (the first request compiles the Worker and starts the market room).
+    for (const page of PAGES) await fetch(base + page).then((r) => r.text());
+    const quiet = await measureAll(base, chromePath, runs);
+    const stop = busyLoops(2);
+    let busy;
+    try {
+      busy = await measureAll(base, chromePath, runs);
+    } finally {
+      stop();
+    }
+    return { quiet, busy, runs };
+  } finally {
+    server.kill("SIGTERM");
+  }
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const { quiet, busy, runs } = await lighthouseBench({ build: !process.argv.includes("--no-build") });
+  printLighthouse(`Lighthouse, mobile (median of ${runs}):`, quiet);
+  printLighthouse(`Lighthouse, mobile, CPU busy (2 busy-loop processes, median of ${runs}):`, busy);
+  process.exit(0);
+}
