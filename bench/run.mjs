@@ -9,7 +9,8 @@ import { lighthouseBench, printLighthouse } from "./lighthouse.mjs";
 import { pageWeights } from "./page-weight.mjs";
 
 run(bin("remix"), ["build"], { stdio: ["ignore", "ignore", "inherit"] });
-const budgets = { "/": 120, "/trade": 200, "/login": 120 };
+// /login and /register carry the form library (conform, about 10 KB): their budget is 125 KB.
+const budgets = { "/": 120, "/trade": 200, "/login": 125, "/register": 125 };
 console.log("Page weight (JavaScript loaded on first visit, gzip -9):");
 const weights = pageWeights({ "/": "routes/_index", "/trade": "routes/trade", "/login": "routes/login", "/register": "routes/register", "/user": "routes/user" });
 for (const [page, bytes] of Object.entries(weights)) {
