@@ -51,7 +51,7 @@ interface InstrumentState {
 }
 
 function emptySeries(): Record<Period, Candle[]> {
-  return { "1min": [], "5min": [], "15min": [], "30min": [], "60min": [], "1day": [] };
+  return Object.fromEntries(PERIODS.map((p) => [p, []])) as unknown as Record<Period, Candle[]>;
 }
 
 /** Merges an older sub-candle into a bucket built from newer ones (history runs backwards). */
@@ -117,9 +117,7 @@ export class SimMarket {
     const { def } = s;
     const sigmaMinute = def.annualVolatility * Math.sqrt(60 / YEAR_SECONDS);
     const sigmaHour = def.annualVolatility * Math.sqrt(3600 / YEAR_SECONDS);
-    const buckets: Record<Period, Map<number, Candle>> = {
-      "1min": new Map(), "5min": new Map(), "15min": new Map(), "30min": new Map(), "60min": new Map(), "1day": new Map(),
-    };
+    const buckets = Object.fromEntries(PERIODS.map((p) => [p, new Map<number, Candle>()])) as unknown as Record<Period, Map<number, Candle>>;
     const add = (candle: Candle, periods: readonly Period[]) => {
       for (const p of periods) {
         const key = bucketStart(p, candle.timestamp);
