@@ -131,3 +131,11 @@ export async function openSocket() {
   };
   return { ws, next, inbox, closed: () => closed, send };
 }
+
+/** A socket logged in as a user (with a fresh session of theirs). */
+export async function loggedInSocket(userId: number) {
+  const s = await openSocket();
+  s.send({ type: "login", token: await sessionFor(userId) });
+  await s.next((m) => m.type === "login_result" && m.code === 1);
+  return s;
+}

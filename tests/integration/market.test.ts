@@ -1,6 +1,6 @@
 import { SELF, env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { ORIGIN, createUser, openSocket, sessionFor } from "./helpers";
+import { ORIGIN, createUser, loggedInSocket, openSocket, sessionFor } from "./helpers";
 
 async function api<T = unknown>(path: string) {
   const res = await SELF.fetch(`${ORIGIN}${path}`, { headers: { host: "localhost", lang: "en" } });
@@ -89,12 +89,8 @@ describe("the /v2/ws socket (spec §4)", () => {
     const { publishToUser } = await import("~/services/live.server");
     const alice = await createUser();
     const bob = await createUser();
-    const a = await openSocket();
-    const b = await openSocket();
-    a.send({ type: "login", token: await sessionFor(alice.id) });
-    b.send({ type: "login", token: await sessionFor(bob.id) });
-    await a.next((m) => m.type === "login_result");
-    await b.next((m) => m.type === "login_result");
+    const a = await loggedInSocket(alice.id);
+    const b = await loggedInSocket(bob.id);
     a.send({ type: "sub", topic: "FOREX_TRADE" });
     b.send({ type: "sub", topic: "FOREX_TRADE" });
     a.send({ type: "ping", timestamp: 5 });

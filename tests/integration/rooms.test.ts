@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 import type { PriceRange } from "~/domain/engine";
 import { notifyEngine, publishToUsers } from "~/services/live.server";
 import { createServiceContext } from "~/context.server";
-import { ORIGIN, createUser, openSocket, sessionFor } from "./helpers";
+import { ORIGIN, createUser, loggedInSocket, openSocket, sessionFor } from "./helpers";
 
 const room = (name: string) => env.MARKET_ROOM.get(env.MARKET_ROOM.idFromName(name));
 /** The Worker's cron handler, called as the platform calls it. */
@@ -111,12 +111,8 @@ describe("per-user pushes", () => {
   it("a batch of events reaches only each user's own subscribed sockets", async () => {
     const alice = await createUser();
     const bob = await createUser();
-    const a = await openSocket();
-    const b = await openSocket();
-    a.send({ type: "login", token: await sessionFor(alice.id) });
-    b.send({ type: "login", token: await sessionFor(bob.id) });
-    await a.next((m) => m.type === "login_result" && m.code === 1);
-    await b.next((m) => m.type === "login_result" && m.code === 1);
+    const a = await loggedInSocket(alice.id);
+    const b = await loggedInSocket(bob.id);
     a.send({ type: "sub", topic: "FOREX_CLOSED" });
     b.send({ type: "sub", topic: "FOREX_TRADE" });
     a.send({ type: "ping", timestamp: 1 });
