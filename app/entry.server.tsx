@@ -53,3 +53,4 @@ export { runScheduledJobs } from "~/services/jobs.server";
 export { socketSessionId } from "~/services/socket-auth.server";
 export { liveSessions } from "~/services/session.server";
 export { listInstruments, simInstruments } from "~/services/market.server";
+export { deliverySchedules, engineOrders, settleContracts } from "~/services/contract.server";

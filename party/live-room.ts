@@ -204,7 +204,7 @@ export class LiveRoom extends Server<Env> {
         }
         const period: Period = code ? (message.period ?? DEFAULT_PERIOD) : DEFAULT_PERIOD;
         connection.setState({ ...current, topics: { ...current.topics, [topic]: code ? period : "" } });
-        if (topic === "DAY_MARKET" || code) await this.registerWithMarket(true);
+        if (topic === "DAY_MARKET" || topic === "FOREX_TRADE" || code) await this.registerWithMarket(true);
         return;
       }
     }
@@ -215,11 +215,18 @@ export class LiveRoom extends Server<Env> {
     let dayMarket: string | null = null;
     const klineFrames = new Map<string, string>();
     let listeners = 0;
+    const watchers = new Set<number>();
     for (const connection of this.getConnections<SocketState>()) {
       const topics = connection.state?.topics;
       if (!topics) continue;
       for (const [topic, period] of Object.entries(topics)) {
-        if (topic === "DAY_MARKET") {
+        if (topic === "FOREX_TRADE") {
+          // live profit is computed by the market room only for users watching it
+          if (connection.state?.userId) {
+            watchers.add(connection.state.userId);
+            listeners += 1;
+          }
+        } else if (topic === "DAY_MARKET") {
           dayMarket ??= JSON.stringify({ type: "DAY_MARKET", data: tick.stale ? tick.quotes.map((q) => ({ ...q, stale: true })) : tick.quotes });
           connection.send(dayMarket);
           listeners += 1;
@@ -239,7 +246,7 @@ export class LiveRoom extends Server<Env> {
     }
     if (listeners > 0) await this.registerWithMarket();
     else await this.market().unregister(this.name);
-    return listeners;
+    return { listeners, watchers: [...watchers] };
   }
 
   /**

@@ -8,11 +8,12 @@
  *   - the feed: the simulated market by default, or an upstream socket (party/market/feeds.ts).
  */
 import { Server, type Connection } from "partyserver";
-import type { TickInput, TriggerChange } from "~/domain/engine";
+import type { EngineChange, TickInput } from "~/domain/engine";
+import { MARKET_ROOM } from "~/domain/rooms";
 import { isPeriod, type Candle, type Period, type Quote } from "~/domain/market";
 import { PriceBook } from "./market/book";
 import { Clock } from "./market/clock";
-import { IdleEngine } from "./market/engine";
+import { ContractEngine, type EngineStore } from "./market/engine";
 import { BinanceFeed, SpecProtocolFeed, type Connect, type UpstreamFeed } from "./market/feeds";
 import { Publisher } from "./market/publisher";
 import { services } from "./services";
@@ -42,7 +43,7 @@ export interface MarketSnapshot {
 interface Parts {
   book: PriceBook;
   clock: Clock;
-  engine: IdleEngine;
+  engine: ContractEngine;
 }
 
 export class MarketRoom extends Server<Env> {
@@ -71,7 +72,7 @@ export class MarketRoom extends Server<Env> {
         // An upstream feed brings real prices: no simulated history is made up for them.
         history: feed.kind === "sim",
       });
-      const engine = new IdleEngine(this.storageSql);
+      const engine = new ContractEngine(this.isMain() ? this.engineStore() : null);
       await engine.load();
       const clock = new Clock({ storage: this.ctx.storage, book, engine, publisher: this.publisher, stale: () => this.feed?.isStale() ?? false });
       this.parts = { book, clock, engine };
@@ -85,6 +86,25 @@ export class MarketRoom extends Server<Env> {
       this.init = null;
     });
     return this.init;
+  }
+
+  /** Only the main room settles orders in D1 (other rooms exist in tests and index what they are told). */
+  private isMain() {
+    try {
+      return (this.ctx.id.name ?? this.name) === MARKET_ROOM;
+    } catch {
+      return false;
+    }
+  }
+
+  private engineStore(): EngineStore {
+    const app = services();
+    const ctx = () => app.createServiceContext(this.env);
+    return {
+      orders: async (since) => app.engineOrders(await ctx(), since),
+      schedules: async (now) => app.deliverySchedules(await ctx(), now),
+      settle: async (req) => app.settleContracts(await ctx(), req),
+    };
   }
 
   override async onStart() {
@@ -164,7 +184,7 @@ export class MarketRoom extends Server<Env> {
   }
 
   /** Services report committed trigger changes (placed, modified, closed, cancelled). */
-  async triggersChanged(changes: TriggerChange[]) {
+  async triggersChanged(changes: EngineChange[]) {
     const { engine, clock } = await this.ready();
     engine.apply(changes);
     if (engine.hasWork()) await clock.ensureRunning();
@@ -207,10 +227,18 @@ export class MarketRoom extends Server<Env> {
   }
 
   /** Local runs and tests only: the last ticks the engine saw, and the clock's state. */
-  async engineView(): Promise<{ ticks: TickInput[]; pending: number; lastTick: number; alarm: number | null; running: boolean }> {
+  async engineView(): Promise<{ ticks: TickInput[]; pending: number; triggers: number; lastTick: number; alarm: number | null; running: boolean; timings: { orders: number; ms: number }[] }> {
     this.localOnly();
     const { engine, clock } = await this.ready();
-    return { ticks: engine.recent, pending: engine.pending(), lastTick: clock.lastTick, alarm: await this.ctx.storage.getAlarm(), running: clock.shouldRun() };
+    return { ticks: engine.recent, pending: engine.pending(), triggers: engine.triggers(), lastTick: clock.lastTick, alarm: await this.ctx.storage.getAlarm(), running: clock.shouldRun(), timings: engine.timings };
+  }
+
+  /** Local runs and tests only: re-read open orders from D1 now (as the periodic reconcile does). */
+  async reconcileNow() {
+    this.localOnly();
+    const { engine } = await this.ready();
+    await engine.reconcile();
+    return engine.pending();
   }
 
   /** Local runs and tests only: run one tick now (as the alarm would). */

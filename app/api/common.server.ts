@@ -20,8 +20,8 @@ export function failure(ctx: AppContext, errors: FieldErrors, status = 400, extr
   const translated: Record<string, string> = {};
   for (const [field, key] of Object.entries(errors)) if (key) translated[field] = translateMessage(ctx.t, key);
   const first = Object.values(translated)[0] ?? ctx.t("errors.try_again");
-  // The envelope's code carries the outcome; HTTP statuses stay 200 for refusals clients show as toasts, except 429.
-  return envelope(ApiCode.Error, first, { errors: translated, ...extra }, status === 429 ? 429 : 200);
+  // The envelope's code carries the outcome; HTTP statuses stay 200 for refusals clients show as toasts, except 429 and 404.
+  return envelope(ApiCode.Error, first, { errors: translated, ...extra }, status === 429 || status === 404 ? status : 200);
 }
 
 export function invalidSession(ctx: AppContext) {
@@ -45,4 +45,20 @@ export function query(request: Request): URLSearchParams {
 /** The signed-in user of a call, or the 999 answer. */
 export async function userOrInvalid(ctx: AppContext): Promise<SessionUser | Response> {
   return (await ctx.user()) ?? invalidSession(ctx);
+}
+
+/**
+ * The user of a call that changes something. The spec sends these as GET; a GET authenticated by
+ * the browser's cookie alone could be forged by another site (a link or a redirect), so GETs must
+ * carry the token in the `authorization` header, as the spec's clients do. POSTs pass the
+ * Worker's cross-site check first.
+ */
+export async function actingUserOrInvalid(request: Request, ctx: AppContext): Promise<SessionUser | Response> {
+  if (request.method === "GET" && !request.headers.get("authorization")) return invalidSession(ctx);
+  return userOrInvalid(ctx);
+}
+
+/** The call's parameters: the query for GET, the body (bounded) for POST. */
+export async function params(request: Request, ctx: AppContext): Promise<URLSearchParams | Response> {
+  return request.method === "GET" ? query(request) : fields(request, ctx);
 }

@@ -7,10 +7,11 @@ import type { AppContext } from "~/context.server";
 import { ApiCode, envelope } from "~/lib/http.server";
 import { accountRoutes } from "./account.server";
 import { authRoutes } from "./auth.server";
+import { contractRoutes } from "./contract.server";
 import type { Routes } from "./common.server";
 import { marketRoutes } from "./market.server";
 
-const routes: Routes = { ...accountRoutes, ...authRoutes, ...marketRoutes };
+const routes: Routes = { ...accountRoutes, ...authRoutes, ...marketRoutes, ...contractRoutes };
 
 export async function handleApi(request: Request, ctx: AppContext): Promise<Response | null> {
   const path = new URL(request.url).pathname.replace(/\/+$/, "");

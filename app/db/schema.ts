@@ -175,10 +175,13 @@ export const ledgerTransactions = sqliteTable(
     userId: integer("user_id"),
     /** Set-based postings write the sum of their entries here: the CHECK makes an unbalanced batch fail. */
     imbalance: integer("imbalance").notNull().default(0),
+    /** Set-based batches that post many transactions at once tag them with the batch's id. */
+    batchId: text("batch_id"),
     createdAt: createdAt(),
   },
   (t) => [
     uniqueIndex("ledger_transactions_key").on(t.idempotencyKey),
+    index("ledger_transactions_batch").on(t.batchId),
     check("ledger_transactions_balanced", sql`${t.imbalance} = 0`),
     index("ledger_transactions_user").on(t.userId, t.createdAt),
   ],
@@ -236,6 +239,9 @@ export const instruments = sqliteTable(
     annualVolatility: text("annual_volatility").notNull(),
     status: integer("status").notNull().default(1),
     sort: integer("sort").notNull().default(0),
+    /** Delivery contracts: days between deliveries (0 = perpetual) and the next delivery instant (ms). */
+    deliveryDays: integer("delivery_days").notNull().default(0),
+    deliveryAt: integer("delivery_at"),
   },
   (t) => [uniqueIndex("instruments_code").on(t.code), index("instruments_category").on(t.categoryId, t.sort)],
 );
@@ -266,3 +272,84 @@ export const outbox = sqliteTable("outbox", {
   body: text("body").notNull(),
   createdAt: createdAt(),
 });
+
+/**
+ * Contract orders (spec §3): prices as integer steps of 10^-precision, lots and units per lot as
+ * integers of 10^-6, money in micros. The terms are frozen at placement (precision, units, fee
+ * rate), so later instrument edits never change an open order's figures.
+ */
+export const contractOrders = sqliteTable(
+  "contract_orders",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id),
+    accountId: integer("account_id")
+      .notNull()
+      .references(() => accounts.id),
+    instrumentId: integer("instrument_id").notNull(),
+    code: text("code").notNull(),
+    /** OrderType: 1 buy, 2 sell. */
+    side: integer("side").notNull(),
+    /** 0 pending, 1 holding, 3 closed, 4 cancelled. */
+    status: integer("status").notNull(),
+    lots: integer("lots").notNull(),
+    contractSize: integer("contract_size").notNull(),
+    precision: integer("precision").notNull(),
+    leverage: integer("leverage").notNull().default(0),
+    marginMode: integer("margin_mode").notNull(),
+    /** OriginPrice: the market price at submission, or the pending order's buy price. */
+    originPrice: integer("origin_price").notNull(),
+    /** Price: the fill price (null while pending). */
+    openPrice: integer("open_price"),
+    /** A pending order fills when the price moves to its buy price: 1 from below (up), -1 from above (down). */
+    pendingCrossing: integer("pending_crossing").notNull().default(0),
+    closePrice: integer("close_price"),
+    margin: integer("margin").notNull(),
+    fee: integer("fee").notNull(),
+    stopLoss: integer("stop_loss").notNull().default(0),
+    takeProfit: integer("take_profit").notNull().default(0),
+    /** Fixed at opening; 0 when the position cannot be liquidated. */
+    liquidation: integer("liquidation").notNull().default(0),
+    profit: integer("profit"),
+    closeReason: text("close_reason"),
+    /** FollowType: 1 own order, 2 copied from a leader (copy trading). */
+    followType: integer("follow_type").notNull().default(1),
+    originId: integer("origin_id"),
+    openTx: text("open_tx").notNull(),
+    createdAt: createdAt(),
+    filledAt: integer("filled_at"),
+    closedAt: integer("closed_at"),
+    updatedAt: integer("updated_at").notNull(),
+  },
+  (t) => [
+    uniqueIndex("contract_orders_open_tx").on(t.openTx),
+    index("contract_orders_user").on(t.userId, t.status, t.id),
+    index("contract_orders_live").on(t.status, t.updatedAt),
+    index("contract_orders_code").on(t.code, t.status),
+    check("contract_orders_side", sql`${t.side} IN (1, 2)`),
+    check("contract_orders_status", sql`${t.status} IN (0, 1, 3, 4)`),
+    check("contract_orders_amounts", sql`${t.lots} > 0 AND ${t.margin} >= 0 AND ${t.fee} >= 0`),
+  ],
+);
+
+/**
+ * The unique state-transition key of every order leaving a state (spec: "one per order leaving a
+ * state"): a fill and a cancel of a pending order share (id, 0); a manual close, a stop-loss, a
+ * take-profit, a liquidation, a delivery and a demo reset of a position share (id, 1). Inserted
+ * first in the batch that moves the money, so the loser of a race fails or is skipped.
+ */
+export const orderExits = sqliteTable(
+  "order_exits",
+  {
+    orderId: integer("order_id").notNull(),
+    fromStatus: integer("from_status").notNull(),
+    batchId: text("batch_id").notNull(),
+    reason: text("reason").notNull(),
+    price: integer("price"),
+    profit: integer("profit").notNull().default(0),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex("order_exits_pk").on(t.orderId, t.fromStatus), index("order_exits_batch").on(t.batchId)],
+);

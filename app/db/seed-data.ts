@@ -308,6 +308,8 @@ export interface InstrumentSeed {
   annualVolatility: string;
   status: 1;
   sort: number;
+  /** Delivery contracts: days between deliveries (absent = perpetual). */
+  deliveryDays?: number;
 }
 
 const FX_MULTIPLES: number[] = [10, 20, 50, 100, 200];
@@ -342,8 +344,8 @@ export const INSTRUMENTS: InstrumentSeed[] = [
   { id: 17, code: "SPX500", showCode: "SPX500", categoryId: 4, logo: "/logos/spx500.svg", pricePrecision: 1, lotStep: "0.01", minLots: "0.01", contractSize: "10", feeRate: "0.0004", marginMode: 2, multiples: [...INDEX_MULTIPLES], sessionKind: "index", basePrice: "6820.4", annualVolatility: "0.18", status: 1, sort: 17 },
   { id: 18, code: "GER40", showCode: "GER40", categoryId: 4, logo: "/logos/ger40.svg", pricePrecision: 1, lotStep: "0.01", minLots: "0.01", contractSize: "1", feeRate: "0.0004", marginMode: 1, multiples: [], sessionKind: "index", basePrice: "24150.6", annualVolatility: "0.18", status: 1, sort: 18 },
   // Energy
-  { id: 19, code: "USOIL", showCode: "WTI", categoryId: 5, logo: "/logos/usoil.svg", pricePrecision: 2, lotStep: "0.01", minLots: "0.01", contractSize: "1000", feeRate: "0.0005", marginMode: 2, multiples: [...ENERGY_MULTIPLES], sessionKind: "energy", basePrice: "61.45", annualVolatility: "0.35", status: 1, sort: 19 },
-  { id: 20, code: "UKOIL", showCode: "Brent", categoryId: 5, logo: "/logos/ukoil.svg", pricePrecision: 2, lotStep: "0.01", minLots: "0.01", contractSize: "1000", feeRate: "0.0005", marginMode: 2, multiples: [...ENERGY_MULTIPLES], sessionKind: "energy", basePrice: "65.20", annualVolatility: "0.33", status: 1, sort: 20 },
+  { id: 19, code: "USOIL", showCode: "WTI", categoryId: 5, logo: "/logos/usoil.svg", pricePrecision: 2, lotStep: "0.01", minLots: "0.01", contractSize: "1000", feeRate: "0.0005", marginMode: 2, multiples: [...ENERGY_MULTIPLES], sessionKind: "energy", basePrice: "61.45", annualVolatility: "0.35", status: 1, sort: 19, deliveryDays: 7 },
+  { id: 20, code: "UKOIL", showCode: "Brent", categoryId: 5, logo: "/logos/ukoil.svg", pricePrecision: 2, lotStep: "0.01", minLots: "0.01", contractSize: "1000", feeRate: "0.0005", marginMode: 2, multiples: [...ENERGY_MULTIPLES], sessionKind: "energy", basePrice: "65.20", annualVolatility: "0.33", status: 1, sort: 20, deliveryDays: 7 },
   { id: 21, code: "NGAS", showCode: "NatGas", categoryId: 5, logo: "/logos/ngas.svg", pricePrecision: 3, lotStep: "0.01", minLots: "0.01", contractSize: "10000", feeRate: "0.0005", marginMode: 1, multiples: [], sessionKind: "energy", basePrice: "3.845", annualVolatility: "0.55", status: 1, sort: 21 },
 ];
 

@@ -86,6 +86,7 @@ export function seedStatements(options: SeedOptions): string[] {
         annual_volatility: i.annualVolatility,
         status: i.status,
         sort: i.sort,
+        delivery_days: i.deliveryDays ?? 0,
       }),
     );
   }

@@ -19,6 +19,8 @@ export interface PriceRange {
 }
 
 export interface TickInput {
+  /** Users with a socket subscribed to FOREX_TRADE (live profit is computed only for them). */
+  watchers?: number[];
   /** The tick's time (ms); prices in the ranges were produced in (since, time]. */
   time: number;
   since: number;
@@ -38,21 +40,62 @@ export interface TickOutput {
   userEvents: UserEvent[];
 }
 
-/** What an order waits for: a price level, or (options) an instant. */
-export type TriggerKind = "pending" | "stop_loss" | "take_profit" | "liquidation" | "expiry";
-
-/** A committed change that the engine's index should reflect (set on place/modify, cleared on close/cancel). */
-export interface TriggerChange {
-  kind: TriggerKind;
-  /** The order (or option) id. */
+/**
+ * An open contract order as the engine indexes it (status 0 pending or 1 holding). Prices are
+ * steps of 10^-precision, lots and units per lot 10^-6, money micros (app/domain/contract.ts).
+ */
+export interface EngineOrder {
   id: number;
+  userId: number;
   code: string;
-  /** The trigger price, or the expiry instant (ms) for "expiry". 0 or null clears the trigger. */
-  level: number | null;
+  side: 1 | 2;
+  status: 0 | 1;
+  lots: number;
+  contractSize: number;
+  precision: number;
+  /** The fill price (holding) or the buy price (pending). */
+  price: number;
+  margin: number;
+  fee: number;
+  stopLoss: number;
+  takeProfit: number;
+  /** 0 = none. */
+  liquidation: number;
+  /** Pending orders: 1 fills on the way up, -1 on the way down. */
+  pendingCrossing: number;
 }
 
-export function triggerKey(change: Pick<TriggerChange, "kind" | "id">) {
-  return `${change.kind}:${change.id}`;
+/** A committed change the engine's index should reflect: an order placed or modified, or one that left. */
+export type EngineChange = { op: "upsert"; order: EngineOrder } | { op: "remove"; id: number };
+
+/** What the engine settles in one tick (one set-based batch). Prices in steps, money in micros. */
+export interface SettlementRequest {
+  batchId: string;
+  time: number;
+  /** Positions leaving status 1 (stop-loss, take-profit, liquidation, delivery). */
+  exits: { id: number; reason: string; price: number; profit: number }[];
+  /** Pending orders filling at their buy price. */
+  fills: { id: number; price: number }[];
+  /** Pending orders cancelled by the server (delivery). */
+  cancels: { id: number; reason: string }[];
+  /** Delivery instruments rolling to their next delivery instant. */
+  rolls: { instrumentId: number; from: number; to: number }[];
+}
+
+/** What the batch actually did (orders another path moved first are absent). */
+export interface SettlementResult {
+  exited: { id: number; userId: number; reason: string }[];
+  filled: { id: number; userId: number }[];
+  cancelled: { id: number; userId: number }[];
+}
+
+/** Delivery contracts as the engine sees them. */
+export interface DeliverySchedule {
+  instrumentId: number;
+  code: string;
+  days: number;
+  /** The next delivery instant (ms). */
+  at: number;
 }
 
 /** Merges a price into a range (or starts one). */

@@ -5,6 +5,7 @@
  */
 import type { ServiceContext } from "~/context.server";
 import { MAIN_COMPANY_ID } from "~/lib/constants";
+import { notifyRemoved } from "~/services/contract.server";
 import { ACCOUNT_KINDS, LedgerError, PlatformAccount, post, postSet, type Posting } from "~/services/ledger.server";
 
 /** An unused demo account (no sign-in for this long) expires: its demo id stops working. */
@@ -22,20 +23,34 @@ export async function demoStartingBalances(ctx: ServiceContext) {
 }
 
 /**
- * Sets the available balances of a demo user's accounts back to the starting balances. The
- * amounts are computed inside the one ledger transaction (target − balance at the moment of
- * writing), so nothing that happens between reading and writing can make them wrong; a second
- * reset right after the first moves nothing and writes nothing.
+ * Resets a demo user's accounts: every open demo position and pending order is closed (with no
+ * profit: the simulation restarts), the locked balances are released and the available balances
+ * set back to the starting balances — all in one ledger transaction. The amounts are computed
+ * inside it (target − balance at the moment of writing), so nothing that happens between reading
+ * and writing can make them wrong; each closed order takes its unique exit key, so the engine or
+ * a manual close of the same order cannot move it again. A second reset right after the first
+ * moves nothing and writes nothing.
  */
 export async function resetDemoAccount(ctx: ServiceContext, userId: number): Promise<{ changed: boolean }> {
   const start = await demoStartingBalances(ctx);
+  const batch = `demo_reset:${userId}:${crypto.randomUUID()}`;
+  const now = Date.now();
   try {
     await postSet(ctx.d1, {
-      idempotencyKey: `demo_reset:${userId}:${crypto.randomUUID()}`,
+      idempotencyKey: batch,
       kind: "demo_reset",
       memo: "memo.demo_reset",
       userId,
       payload: JSON.stringify(start),
+      guards: [
+        ctx.d1
+          .prepare(
+            `INSERT OR IGNORE INTO order_exits (order_id, from_status, batch_id, reason, price, profit)
+             SELECT o.id, o.status, ?2, 'reset', NULL, 0 FROM contract_orders o JOIN users u ON u.id = o.user_id
+              WHERE o.user_id = ?1 AND u.is_demo = 1 AND o.status IN (0, 1)`,
+          )
+          .bind(userId, batch),
+      ],
       entries: (tx) => [
         ctx.d1
           .prepare(
@@ -44,12 +59,27 @@ export async function resetDemoAccount(ctx: ServiceContext, userId: number): Pro
                FROM accounts a
                JOIN (SELECT 'funding' AS kind, ?3 AS target UNION ALL SELECT 'options', ?4 UNION ALL SELECT 'contract', ?5) t ON t.kind = a.kind
                JOIN users u ON u.id = a.user_id
-              WHERE a.user_id = ?2 AND u.is_demo = 1 AND a.balance <> t.target`,
+              WHERE a.user_id = ?2 AND u.is_demo = 1 AND a.balance <> t.target
+             UNION ALL
+             SELECT ?1, a.id, 1, -a.lock_balance
+               FROM accounts a JOIN users u ON u.id = a.user_id
+              WHERE a.user_id = ?2 AND u.is_demo = 1 AND a.lock_balance <> 0`,
           )
           .bind(tx, userId, start.funding, start.options, start.contract),
         counterEntry(ctx, tx),
       ],
+      effects: [
+        ctx.d1
+          .prepare(
+            `UPDATE contract_orders SET status = CASE status WHEN 0 THEN 4 ELSE 3 END, profit = CASE status WHEN 1 THEN 0 ELSE profit END,
+                    close_reason = 'reset', closed_at = ?3, updated_at = ?3
+              WHERE id IN (SELECT order_id FROM order_exits WHERE batch_id = ?2) AND user_id = ?1`,
+          )
+          .bind(userId, batch, now),
+      ],
     });
+    const { results } = await ctx.d1.prepare("SELECT order_id AS id FROM order_exits WHERE batch_id = ?1").bind(batch).all<{ id: number }>();
+    if (results.length > 0) await notifyRemoved(ctx, results.map((r) => r.id));
     return { changed: true };
   } catch (error) {
     if (error instanceof LedgerError && error.code === "empty") return { changed: false };

@@ -231,6 +231,49 @@ export async function postSet(db: D1Database, req: SetPostRequest): Promise<Post
   }
 }
 
+/**
+ * Many transactions in one set-based batch (the engine's tick): the caller's statements insert
+ * the transactions (tagged with `batch_id` = batchId, each with its own UNIQUE idempotency key)
+ * and their entries; this adds, inside the same batch:
+ *   - removal of the batch's transactions that ended up with no entries (nothing moved);
+ *   - one balance UPDATE … FROM the batch's entries grouped by account (the accounts CHECK aborts
+ *     any overdraft of a user account, and with it the whole batch);
+ *   - each transaction's imbalance from its entries (its CHECK aborts the batch unless each sums to 0).
+ * The statement count does not depend on how many transactions the batch holds.
+ */
+export function batchPostingStatements(db: D1Database, batchId: string): D1PreparedStatement[] {
+  return [
+    db
+      .prepare("DELETE FROM ledger_transactions WHERE batch_id = ?1 AND NOT EXISTS (SELECT 1 FROM ledger_entries e WHERE e.transaction_id = ledger_transactions.id)")
+      .bind(batchId),
+    db
+      .prepare(
+        `UPDATE accounts SET balance = accounts.balance + d.available, lock_balance = accounts.lock_balance + d.locked
+           FROM (SELECT e.account_id,
+                        SUM(CASE WHEN e.bucket = 0 THEN e.amount ELSE 0 END) AS available,
+                        SUM(CASE WHEN e.bucket = 1 THEN e.amount ELSE 0 END) AS locked
+                   FROM ledger_transactions t JOIN ledger_entries e ON e.transaction_id = t.id
+                  WHERE t.batch_id = ?1 GROUP BY e.account_id) AS d
+          WHERE accounts.id = d.account_id`,
+      )
+      .bind(batchId),
+    db
+      .prepare("UPDATE ledger_transactions SET imbalance = (SELECT SUM(e.amount) FROM ledger_entries e WHERE e.transaction_id = ledger_transactions.id) WHERE batch_id = ?1")
+      .bind(batchId),
+  ];
+}
+
+export async function postBatch(db: D1Database, statements: D1PreparedStatement[]): Promise<D1Result[]> {
+  try {
+    return await db.batch(statements);
+  } catch (error) {
+    const message = String((error as Error)?.message ?? error);
+    if (message.includes("ledger_transactions_balanced")) throw new LedgerError("invalid", "entries do not sum to zero");
+    if (message.includes("CHECK constraint failed")) throw new LedgerError("insufficient_funds", "insufficient balance");
+    throw error;
+  }
+}
+
 export interface AccountRow {
   id: number;
   kind: AccountKindName;

@@ -8,7 +8,7 @@
  * adds to it, and the engine's periodic reconcile repairs a missed notification.
  */
 import type { ServiceContext } from "~/context.server";
-import type { TriggerChange, UserEvent } from "~/domain/engine";
+import type { EngineChange, UserEvent } from "~/domain/engine";
 import type { UserTopic } from "~/domain/protocol";
 import { LIVE_SHARDS, MARKET_ROOM, liveShardName } from "~/domain/rooms";
 
@@ -30,7 +30,7 @@ export function publishToUser(env: Env, userId: number, topic: UserTopic, data: 
 }
 
 /** Tells the market room's engine about committed trigger changes; answers how many triggers wait (or null on failure). */
-export async function notifyEngine(ctx: ServiceContext, changes: TriggerChange[]): Promise<number | null> {
+export async function notifyEngine(ctx: ServiceContext, changes: EngineChange[]): Promise<number | null> {
   if (changes.length === 0) return 0;
   try {
     return await ctx.env.MARKET_ROOM.get(ctx.env.MARKET_ROOM.idFromName(MARKET_ROOM)).triggersChanged(changes);

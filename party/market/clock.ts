@@ -30,6 +30,8 @@ export class Clock {
   lastTick = 0;
   lastRead = 0;
   ticks = 0;
+  /** Users watching their live profit, as the shards answered the previous tick. */
+  private watchers: number[] = [];
   private queue: Promise<unknown> = Promise.resolve();
 
   constructor(private readonly parts: ClockParts) {}
@@ -48,7 +50,7 @@ export class Clock {
     const ranges = book.advance(now);
     let output: TickOutput = { userEvents: [] };
     try {
-      output = await engine.onTick({ time: now, since, catchUp: now - since > 2 * TICK_MS, ranges });
+      output = await engine.onTick({ time: now, since, catchUp: now - since > 2 * TICK_MS, ranges, watchers: this.watchers });
     } catch (error) {
       // The engine's writes are idempotent and driven by D1: the next tick retries what failed.
       console.error("engine tick failed", error);
@@ -56,7 +58,7 @@ export class Clock {
     this.lastTick = now;
     this.ticks += 1;
     await publisher.publishUserEvents(output.userEvents);
-    await publisher.publishTick(this.payload(now), now);
+    this.watchers = await publisher.publishTick(this.payload(now), now);
   }
 
   payload(now: number): TickPayload {

@@ -1,71 +1,310 @@
 /**
- * The engine hook of the market room. On each tick the clock calls `onTick` with the price
- * ranges crossed since the previous tick; the engine settles what they trigger (one set-based D1
- * batch per tick) and answers the per-user events to push once that batch has committed. Between
- * ticks, services report committed trigger changes (`apply`), and the clock asks `hasWork` to
- * decide whether the room may sleep.
- *
- * The engine of this release acts on nothing: it keeps the register of live triggers (in the
- * room's storage, so a restart knows that work waits) and the last ticks it saw (local runs and
- * tests read them). The contract-trading release replaces `onTick` with the settlement step.
+ * The order engine of the market room (ARCHITECTURE.md, "The engine"). D1 is the system of
+ * record; the engine only decides *when* to act:
+ *   - a trigger index per instrument and direction (party/market/triggers.ts) of every price an
+ *     open order waits for: a pending order's buy price, stop-loss, take-profit, liquidation;
+ *   - on each tick, the triggers the tick's whole price range reached (a move up and back within
+ *     one tick still fires), plus deliveries that fell due, become ONE set-based settlement batch
+ *     (services' settleContracts); the index follows what the batch actually did;
+ *   - services report committed changes (`apply`); a periodic reconcile reads the rows changed
+ *     since a watermark, so a missed report is repaired and a stale entry is harmless (the batch
+ *     re-checks each order's status);
+ *   - live profit (FOREX_TRADE) is computed each tick only for users with a subscribed socket.
+ * Rooms other than the main one (tests) index what they are told and settle nothing.
  */
-import { triggerKey, type TickInput, type TickOutput, type TriggerChange } from "~/domain/engine";
+import {
+  OrderStatus,
+  Side,
+  executionPrice,
+  exitCrossing,
+  nextDelivery,
+  profit as profitOf,
+  realisedProfit,
+  type Crossing,
+} from "~/domain/contract";
+import type { DeliverySchedule, EngineChange, EngineOrder, SettlementRequest, SettlementResult, TickInput, TickOutput, UserEvent } from "~/domain/engine";
+import { priceToSteps, stepsToPrice } from "~/domain/market";
+import { toDecimalString } from "~/domain/money";
+import { TriggerIndex, triggerKey, unpackKey, type TriggerKind } from "./triggers";
 
 export interface Engine {
-  /** Loads what the engine needs at room start. */
   load(): Promise<void>;
   onTick(tick: TickInput): Promise<TickOutput>;
-  /** Whether any order or option waits for a price or an instant (the room must keep ticking). */
+  /** Whether any order waits for a price (the room must keep ticking). */
   hasWork(): boolean;
-  /** Committed changes reported by services after their transaction (RPC through the room). */
-  apply(changes: TriggerChange[]): void;
+  apply(changes: EngineChange[]): void;
+}
+
+/** The engine's access to D1, through the services. */
+export interface EngineStore {
+  orders(changedSince: number): Promise<{ open: EngineOrder[]; gone: number[]; watermark: number }>;
+  schedules(now: number): Promise<DeliverySchedule[]>;
+  settle(req: SettlementRequest): Promise<SettlementResult>;
 }
 
 const RECENT_TICKS = 120;
+export const RECONCILE_EVERY_MS = 60_000;
+/** Rows changed this long before the watermark are read again (clock skew between writers). */
+const RECONCILE_OVERLAP_MS = 5_000;
 
-export class IdleEngine implements Engine {
-  private triggers = new Map<string, TriggerChange>();
-  /** The last ticks handed to the engine, newest last. */
+interface Decision {
+  order: EngineOrder;
+  kind: TriggerKind | "delivery";
+  price: number;
+  profit: number;
+}
+
+export class ContractEngine implements Engine {
+  private orders = new Map<number, EngineOrder>();
+  private byUser = new Map<number, Set<number>>();
+  private index = new TriggerIndex();
+  private deliveries: DeliverySchedule[] = [];
+  /** Last price (steps) per instrument, for live profit. */
+  private lastPrice = new Map<string, number>();
+  /** Price precision per instrument with open orders (the index compares steps). */
+  private precision = new Map<string, number>();
+  private watermark = 0;
+  private lastReconcile = 0;
+  /** The last ticks handed to the engine, newest last (local runs and tests). */
   readonly recent: TickInput[] = [];
+  /** Figures of the last settlements (benchmarks). */
+  readonly timings: { orders: number; ms: number }[] = [];
 
-  constructor(private readonly sql: SqlStorage) {
-    sql.exec("CREATE TABLE IF NOT EXISTS triggers (key TEXT PRIMARY KEY, kind TEXT NOT NULL, id INTEGER NOT NULL, code TEXT NOT NULL, level REAL NOT NULL)");
-  }
+  constructor(private readonly store: EngineStore | null) {}
 
   async load() {
-    this.triggers.clear();
-    for (const row of this.sql.exec<{ key: string; kind: TriggerChange["kind"]; id: number; code: string; level: number }>("SELECT key, kind, id, code, level FROM triggers").toArray()) {
-      this.triggers.set(row.key, { kind: row.kind, id: row.id, code: row.code, level: row.level });
+    this.orders.clear();
+    this.byUser.clear();
+    this.index = new TriggerIndex();
+    if (!this.store) return;
+    const { open, watermark } = await this.store.orders(0);
+    for (const order of open) this.upsert(order);
+    this.watermark = watermark;
+    this.lastReconcile = Date.now();
+    this.deliveries = await this.store.schedules(Date.now());
+  }
+
+  hasWork() {
+    return this.orders.size > 0;
+  }
+
+  pending() {
+    return this.orders.size;
+  }
+
+  triggers() {
+    return this.index.size();
+  }
+
+  apply(changes: EngineChange[]) {
+    for (const change of changes) {
+      if (change.op === "upsert") this.upsert(change.order);
+      else this.remove(change.id);
     }
   }
+
+  private triggersOf(order: EngineOrder): { kind: TriggerKind; crossing: Crossing; level: number }[] {
+    if (order.status === OrderStatus.Pending) {
+      return [{ kind: "pending", crossing: order.pendingCrossing > 0 ? "up" : "down", level: order.price }];
+    }
+    const side = order.side === Side.Sell ? Side.Sell : Side.Buy;
+    const out: { kind: TriggerKind; crossing: Crossing; level: number }[] = [];
+    if (order.stopLoss > 0) out.push({ kind: "stop_loss", crossing: exitCrossing(side, "stop_loss"), level: order.stopLoss });
+    if (order.takeProfit > 0) out.push({ kind: "take_profit", crossing: exitCrossing(side, "take_profit"), level: order.takeProfit });
+    if (order.liquidation > 0) out.push({ kind: "liquidation", crossing: exitCrossing(side, "liquidation"), level: order.liquidation });
+    return out;
+  }
+
+  private upsert(order: EngineOrder) {
+    this.remove(order.id);
+    this.orders.set(order.id, order);
+    this.precision.set(order.code, order.precision);
+    let mine = this.byUser.get(order.userId);
+    if (!mine) this.byUser.set(order.userId, (mine = new Set()));
+    mine.add(order.id);
+    for (const t of this.triggersOf(order)) this.index.add(order.code, t.crossing, t.level, triggerKey(order.id, t.kind));
+  }
+
+  private remove(id: number) {
+    const order = this.orders.get(id);
+    if (!order) return;
+    for (const t of this.triggersOf(order)) this.index.remove(order.code, t.crossing, t.level, triggerKey(order.id, t.kind));
+    this.orders.delete(id);
+    const mine = this.byUser.get(order.userId);
+    mine?.delete(id);
+    if (mine && mine.size === 0) this.byUser.delete(order.userId);
+  }
+
+  /** Reads the rows changed since the watermark: new orders are indexed, departed ones dropped. */
+  async reconcile(now = Date.now()) {
+    if (!this.store) return;
+    const { open, gone, watermark } = await this.store.orders(Math.max(1, this.watermark - RECONCILE_OVERLAP_MS));
+    for (const order of open) this.upsert(order);
+    for (const id of gone) this.remove(id);
+    this.watermark = watermark;
+    this.lastReconcile = now;
+    this.deliveries = await this.store.schedules(now);
+  }
+
+  /** What this tick triggers: at most one decision per order. */
+  decide(tick: TickInput): { decisions: Decision[]; rolls: SettlementRequest["rolls"] } {
+    const decisions = new Map<number, Decision>();
+    const ranges = new Map(tick.ranges.map((r) => [r.code, r]));
+    for (const range of tick.ranges) {
+      const p = this.precision.get(range.code);
+      if (p === undefined) continue;
+      const r = { open: priceToSteps(range.open, p), low: priceToSteps(range.low, p), high: priceToSteps(range.high, p) };
+      this.lastPrice.set(range.code, priceToSteps(range.last, p));
+      const candidates = new Map<number, { kind: TriggerKind; level: number }[]>();
+      for (const key of this.index.fired(range.code, r.low, r.high)) {
+        const { id, kind } = unpackKey(key);
+        const order = this.orders.get(id);
+        if (!order) continue;
+        const level = kind === "pending" ? order.price : kind === "stop_loss" ? order.stopLoss : kind === "take_profit" ? order.takeProfit : order.liquidation;
+        let list = candidates.get(id);
+        if (!list) candidates.set(id, (list = []));
+        list.push({ kind, level });
+      }
+      for (const [id, list] of candidates) {
+        const order = this.orders.get(id)!;
+        if (order.status === OrderStatus.Pending) {
+          decisions.set(id, { order, kind: "pending", price: order.price, profit: 0 });
+          continue;
+        }
+        // Both sides reached in one tick: the losing side first (conservative). Among stop-loss and
+        // liquidation, the level the price reaches first (a buy's higher one, a sell's lower one).
+        const losing = list.filter((c) => c.kind !== "take_profit");
+        const pool = losing.length > 0 ? losing : list;
+        const chosen = pool.reduce((a, b) => (order.side === Side.Buy ? (b.level > a.level ? b : a) : b.level < a.level ? b : a));
+        const price = executionPrice(chosen.level, r);
+        const raw = profitOf(order.side, order.price, price, order.lots, order.contractSize, order.precision);
+        decisions.set(id, { order, kind: chosen.kind, price, profit: realisedProfit(raw, order.margin) });
+      }
+    }
+    // Deliveries: every open order of the instrument, at the first price at or after the instant.
+    const rolls: SettlementRequest["rolls"] = [];
+    for (const d of this.deliveries) {
+      if (d.at > tick.time) continue;
+      const open = [...this.orders.values()].filter((o) => o.code === d.code);
+      const range = ranges.get(d.code);
+      if (open.length > 0 && !range) continue; // no price yet: deliver at the first one
+      rolls.push({ instrumentId: d.instrumentId, from: d.at, to: nextDelivery(d.days, Math.max(d.at, tick.time)) });
+      for (const order of open) {
+        const price = priceToSteps(range!.last, order.precision);
+        if (order.status === OrderStatus.Pending) decisions.set(order.id, { order, kind: "delivery", price, profit: 0 });
+        else {
+          const raw = profitOf(order.side, order.price, price, order.lots, order.contractSize, order.precision);
+          decisions.set(order.id, { order, kind: "delivery", price, profit: realisedProfit(raw, order.margin) });
+        }
+      }
+    }
+    return { decisions: [...decisions.values()], rolls };
+  }
+
 
   async onTick(tick: TickInput): Promise<TickOutput> {
     this.recent.push(tick);
     if (this.recent.length > RECENT_TICKS) this.recent.splice(0, this.recent.length - RECENT_TICKS);
-    return { userEvents: [] };
-  }
-
-  hasWork() {
-    return this.triggers.size > 0;
-  }
-
-  apply(changes: TriggerChange[]) {
-    for (const change of changes) {
-      const key = triggerKey(change);
-      if (change.level === null || change.level === 0) {
-        this.triggers.delete(key);
-        this.sql.exec("DELETE FROM triggers WHERE key = ?", key);
-      } else {
-        this.triggers.set(key, change);
-        this.sql.exec(
-          "INSERT INTO triggers (key, kind, id, code, level) VALUES (?, ?, ?, ?, ?) ON CONFLICT(key) DO UPDATE SET code = excluded.code, level = excluded.level",
-          key, change.kind, change.id, change.code, change.level,
-        );
+    if (!this.store) return { userEvents: [] };
+    if (tick.time - this.lastReconcile >= RECONCILE_EVERY_MS) {
+      try {
+        await this.reconcile(tick.time);
+      } catch (error) {
+        console.error("engine reconcile failed", error);
       }
     }
+    const userEvents: UserEvent[] = [];
+    const { decisions, rolls } = this.decide(tick);
+    if (decisions.length > 0 || rolls.length > 0) {
+      const started = Date.now();
+      const result = await this.settle(tick.time, decisions, rolls);
+      this.timings.push({ orders: decisions.length, ms: Date.now() - started });
+      if (this.timings.length > 50) this.timings.shift();
+      userEvents.push(...this.afterSettlement(decisions, rolls, result));
+    }
+    userEvents.push(...this.liveProfit(tick.watchers ?? []));
+    return { userEvents };
   }
 
-  pending() {
-    return this.triggers.size;
+  private request(time: number, decisions: Decision[], rolls: SettlementRequest["rolls"]): SettlementRequest {
+    const req: SettlementRequest = { batchId: `tick:${time}:${crypto.randomUUID()}`, time, exits: [], fills: [], cancels: [], rolls };
+    for (const d of decisions) {
+      if (d.order.status === OrderStatus.Pending) {
+        if (d.kind === "pending") req.fills.push({ id: d.order.id, price: d.price });
+        else req.cancels.push({ id: d.order.id, reason: d.kind });
+      } else req.exits.push({ id: d.order.id, reason: d.kind, price: d.price, profit: d.profit });
+    }
+    return req;
+  }
+
+  /** One batch for the whole tick; if it fails, each order alone (one bad row cannot hold up the rest). */
+  private async settle(time: number, decisions: Decision[], rolls: SettlementRequest["rolls"]): Promise<SettlementResult> {
+    const store = this.store!;
+    try {
+      return await store.settle(this.request(time, decisions, rolls));
+    } catch (error) {
+      console.error("settlement batch failed; settling one by one", error);
+    }
+    const merged: SettlementResult = { exited: [], filled: [], cancelled: [] };
+    const singles: [Decision[], SettlementRequest["rolls"]][] = decisions.map((d) => [[d], []]);
+    if (rolls.length > 0) singles.push([[], rolls]);
+    for (const [ds, rs] of singles) {
+      try {
+        const r = await store.settle(this.request(time, ds, rs));
+        merged.exited.push(...r.exited);
+        merged.filled.push(...r.filled);
+        merged.cancelled.push(...r.cancelled);
+      } catch (error) {
+        console.error("settlement failed", ds[0]?.order.id, error);
+      }
+    }
+    return merged;
+  }
+
+  private afterSettlement(decisions: Decision[], rolls: SettlementRequest["rolls"], result: SettlementResult): UserEvent[] {
+    const filled = new Set(result.filled.map((f) => f.id));
+    for (const d of decisions) {
+      if (filled.has(d.order.id)) this.upsert({ ...d.order, status: 1, price: d.price });
+      else this.remove(d.order.id); // moved by this batch, or already gone from its state in D1
+    }
+    for (const roll of rolls) {
+      const d = this.deliveries.find((x) => x.instrumentId === roll.instrumentId);
+      if (d && d.at === roll.from) d.at = roll.to;
+    }
+    const closedByUser = new Map<number, number[]>();
+    for (const e of [...result.exited, ...result.cancelled]) {
+      let list = closedByUser.get(e.userId);
+      if (!list) closedByUser.set(e.userId, (list = []));
+      list.push(e.id);
+    }
+    return [...closedByUser].map(([userId, ids]) => ({ userId, topic: "FOREX_CLOSED" as const, data: ids }));
+  }
+
+  /** FOREX_TRADE for each watching user with holding positions: each order's mark price and profit, and the total. */
+  liveProfit(watchers: number[]): UserEvent[] {
+    const events: UserEvent[] = [];
+    for (const userId of watchers) {
+      const ids = this.byUser.get(userId);
+      if (!ids) continue;
+      let total = 0;
+      const list: { Id: number; UpdatePrice: number; FactProfits: number }[] = [];
+      for (const id of ids) {
+        const o = this.orders.get(id)!;
+        if (o.status !== OrderStatus.Holding) continue;
+        const mark = this.lastPrice.get(o.code);
+        if (mark === undefined) continue;
+        const p = realisedProfit(profitOf(o.side, o.price, mark, o.lots, o.contractSize, o.precision), o.margin);
+        total += p;
+        list.push({ Id: id, UpdatePrice: stepsToPrice(mark, o.precision), FactProfits: Number(toDecimalString(p, 2)) });
+      }
+      if (list.length > 0) events.push({ userId, topic: "FOREX_TRADE", data: { all_fact_profits: Number(toDecimalString(total, 2)), list } });
+    }
+    return events;
+  }
+
+  /** Seeds the last price of instruments (live profit before the first range of a code arrives). */
+  notePrice(code: string, price: number) {
+    const p = this.precision.get(code);
+    if (p !== undefined) this.lastPrice.set(code, priceToSteps(price, p));
   }
 }

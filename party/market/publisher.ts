@@ -34,12 +34,16 @@ export class Publisher {
     return this.env.LIVE_ROOM.get(this.env.LIVE_ROOM.idFromName(name));
   }
 
-  async publishTick(payload: TickPayload, now = Date.now()) {
+  /** Sends the tick; answers the users watching their live profit (FOREX_TRADE) on any shard. */
+  async publishTick(payload: TickPayload, now = Date.now()): Promise<number[]> {
     const names = this.listeners(now);
     const results = await Promise.allSettled(names.map((name) => this.shard(name).receiveTick(payload)));
+    const watchers = new Set<number>();
     results.forEach((r, i) => {
       if (r.status === "rejected") console.error(`tick to ${names[i]} failed`, r.reason);
+      else for (const id of r.value.watchers) watchers.add(id);
     });
+    return [...watchers];
   }
 
   async publishUserEvents(events: UserEvent[]) {

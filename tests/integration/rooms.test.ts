@@ -3,10 +3,11 @@
 import { SELF, abortAllDurableObjects, createExecutionContext, createScheduledController, env, runDurableObjectAlarm, runInDurableObject, waitOnExecutionContext } from "cloudflare:test";
 import worker from "../../app/server";
 import { describe, expect, it } from "vitest";
-import type { PriceRange } from "~/domain/engine";
+import type { EngineOrder, PriceRange } from "~/domain/engine";
+import { cancelOrder, placeOrder } from "~/services/contract.server";
 import { notifyEngine, publishToUsers } from "~/services/live.server";
 import { createServiceContext } from "~/context.server";
-import { ORIGIN, createUser, loggedInSocket, openSocket, sessionFor } from "./helpers";
+import { ORIGIN, createUser, fund, loggedInSocket, openSocket, sessionFor } from "./helpers";
 
 const room = (name: string) => env.MARKET_ROOM.get(env.MARKET_ROOM.idFromName(name));
 /** The Worker's cron handler, called as the platform calls it. */
@@ -63,47 +64,56 @@ describe("the engine hook: every tick hands over the ranges crossed since the pr
   });
 });
 
+const engineOrder = (id: number, code = "BTCUSDT"): EngineOrder => ({
+  id, userId: 1, code, side: 1, status: 0, lots: 10_000, contractSize: 1_000_000, precision: 2, price: 100, margin: 1, fee: 0, stopLoss: 0, takeProfit: 0, liquidation: 0, pendingCrossing: -1,
+});
+
 describe("the idle rule and restarts", () => {
-  it("sleeps when nobody listens and nothing waits; keeps ticking while work waits; re-arms after a restart", async () => {
+  it("sleeps when nobody listens and nothing waits; keeps ticking while work waits", async () => {
     const name = "test-idle";
     await room(name).snapshot();
     await room(name).forgetReads();
     await runDurableObjectAlarm(room(name));
     expect((await room(name).engineView()).alarm).toBeNull();
 
-    // a service reports an open order's trigger after its commit
-    const ctx = await createServiceContext(env);
-    const changes = [{ kind: "pending" as const, id: 9001, code: "BTCUSDT", level: 50_000 }];
+    // a service reports an open order after its commit
     const stub = room(name);
-    expect(await stub.triggersChanged(changes)).toBe(1);
+    expect(await stub.triggersChanged([{ op: "upsert", order: engineOrder(9001) }])).toBe(1);
     expect((await stub.engineView()).alarm).not.toBeNull();
     await stub.forgetReads();
     await runDurableObjectAlarm(stub);
     expect((await stub.engineView()).alarm).not.toBeNull();
 
-    // restart with the alarm gone: the room re-arms it by itself because work waits
-    await runInDurableObject(stub, async (_instance, state) => {
+    // the order leaves: nothing waits, the clock may stop again
+    await stub.triggersChanged([{ op: "remove", id: 9001 }]);
+    await stub.forgetReads();
+    await runDurableObjectAlarm(stub);
+    expect((await stub.engineView()).alarm).toBeNull();
+  });
+
+  it("after a restart the main room reloads open orders from D1 and re-arms its alarm by itself", async () => {
+    const ctx = await createServiceContext(env);
+    const user = await createUser();
+    await fund(user.accounts.contract, 1_000_000_000);
+    await room("main").setPrice("BTCUSDT", 50_000);
+    await room("main").tickNow(Date.now());
+    const placed = await placeOrder(ctx, user.id, { side: 1, lots: "0.01", instrumentId: 1, entry: 0, targetPrice: "10000", leverage: 10 });
+    expect(placed.ok).toBe(true);
+    await runInDurableObject(room("main"), async (_instance, state) => {
       await state.storage.deleteAlarm();
     });
     await abortAllDurableObjects();
-    const again = room(name);
-    const view = await again.engineView();
-    expect(view.pending).toBe(1);
+    const view = await room("main").engineView();
+    expect(view.pending).toBeGreaterThanOrEqual(1);
     expect(view.alarm).not.toBeNull();
-
-    // the order leaves: nothing waits, the clock may stop again
-    await again.triggersChanged([{ ...changes[0]!, level: null }]);
-    await again.forgetReads();
-    await runDurableObjectAlarm(again);
-    expect((await again.engineView()).alarm).toBeNull();
-    expect(ctx.lang).toBe("hk");
+    if (placed.ok) await cancelOrder(ctx, user.id, placed.value.id);
   });
 
   it("services notify the engine through one function (the main room)", async () => {
     const ctx = await createServiceContext(env);
-    const pending = await notifyEngine(ctx, [{ kind: "expiry", id: 77, code: "EURUSD", level: Date.now() + 60_000 }]);
+    const pending = await notifyEngine(ctx, [{ op: "upsert", order: engineOrder(770_077) }]);
     expect(pending).toBeGreaterThanOrEqual(1);
-    expect(await notifyEngine(ctx, [{ kind: "expiry", id: 77, code: "EURUSD", level: null }])).toBeGreaterThanOrEqual(0);
+    expect(await notifyEngine(ctx, [{ op: "remove", id: 770_077 }])).toBeGreaterThanOrEqual(0);
   });
 });
 
@@ -217,13 +227,13 @@ describe("scheduled jobs", () => {
 
   it("the five-minute run re-arms the market clock when work waits", async () => {
     const main = room("main");
-    await main.triggersChanged([{ kind: "pending", id: 424242, code: "BTCUSDT", level: 1 }]);
+    await main.triggersChanged([{ op: "upsert", order: engineOrder(424242) }]);
     await runInDurableObject(main, async (_instance, state) => {
       await state.storage.deleteAlarm();
     });
     expect((await main.engineView()).alarm).toBeNull();
     await scheduled({ cron: "*/5 * * * *" });
     expect((await main.engineView()).alarm).not.toBeNull();
-    await main.triggersChanged([{ kind: "pending", id: 424242, code: "BTCUSDT", level: null }]);
+    await main.triggersChanged([{ op: "remove", id: 424242 }]);
   });
 });

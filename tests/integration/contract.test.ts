@@ -1,0 +1,345 @@
+// Contract trading end to end in workerd: real D1, the real main market room and its engine.
+// Prices are held through the room's scripted mode; ticks are run on demand.
+import { env } from "cloudflare:test";
+import { afterEach, describe, expect, it } from "vitest";
+import { createServiceContext } from "~/context.server";
+import { Side, margin as marginOf, orderFigures, toScaled6 } from "~/domain/contract";
+import { MARKET_ROOM } from "~/domain/rooms";
+import { cancelOrder, closeOrder, feeMode, listOrders, placeOrder, setStops } from "~/services/contract.server";
+import { resetDemoAccount } from "~/services/demo.server";
+import { PlatformAccount, checkInvariants } from "~/services/ledger.server";
+import { createUser, fund, get, loggedInSocket, sessionFor } from "./helpers";
+
+const USD = 1_000_000;
+const main = () => env.MARKET_ROOM.get(env.MARKET_ROOM.idFromName(MARKET_ROOM));
+
+/** The test's clock: each tick at least a second after the previous one, so the held price is traded. */
+let clock = 0;
+async function tick() {
+  clock = Math.max(Date.now(), clock + 1000, (await main().engineView()).lastTick + 1000);
+  await main().tickNow(clock);
+}
+
+async function hold(code: string, price: number) {
+  await main().setPrice(code, price);
+  await tick();
+}
+
+async function balances(accountId: number) {
+  return (await env.DB.prepare("SELECT balance, lock_balance AS locked FROM accounts WHERE id = ?1").bind(accountId).first<{ balance: number; locked: number }>())!;
+}
+
+async function platform(id: number) {
+  return (await env.DB.prepare("SELECT balance FROM accounts WHERE id = ?1").bind(id).first<{ balance: number }>())!.balance;
+}
+
+async function order(id: number) {
+  return (await env.DB.prepare("SELECT status, close_reason AS reason, profit, close_price AS closePrice, open_price AS openPrice FROM contract_orders WHERE id = ?1").bind(id).first<{
+    status: number;
+    reason: string | null;
+    profit: number | null;
+    closePrice: number | null;
+    openPrice: number | null;
+  }>())!;
+}
+
+async function trader(amount = 10_000 * USD) {
+  const user = await createUser();
+  await fund(user.accounts.contract, amount);
+  return user;
+}
+
+afterEach(async () => {
+  expect(await checkInvariants(env.DB)).toEqual({ unbalancedTransactions: 0, driftingAccounts: 0, negativeAccounts: 0 });
+});
+
+describe("placing orders", () => {
+  it("a market buy of 0.01 BTC at 50,000.00 × 10: margin 50.000000 and fee 0.025000 move in one transaction", async () => {
+    await hold("BTCUSDT", 50_000);
+    const ctx = await createServiceContext(env);
+    const user = await trader(1_000 * USD);
+    const feesBefore = await platform(PlatformAccount.Fees.id);
+    const result = await placeOrder(ctx, user.id, { side: Side.Buy, lots: "0.01", instrumentId: 1, entry: 1, leverage: 10 });
+    expect(result.ok).toBe(true);
+    if (!result.ok) return;
+    const o = result.value;
+    const expected = orderFigures({ marginMode: 2, contractSize: toScaled6("1")!, pricePrecision: 2, feeRate: "0.0005", feeMode: await feeMode(ctx) }, Side.Buy, 10_000, 5_000_000, 10);
+    expect(o.margin).toBe(50 * USD);
+    expect(o.margin).toBe(expected.margin);
+    expect(o.fee).toBe(25_000);
+    expect(o.status).toBe(1);
+    expect(o.openPrice).toBe(5_000_000);
+    expect(o.liquidation).toBe(expected.liquidation);
+    expect(await balances(user.accounts.contract)).toEqual({ balance: 1_000 * USD - 50 * USD - 25_000, locked: 50 * USD });
+    expect((await platform(PlatformAccount.Fees.id)) - feesBefore).toBe(25_000);
+  });
+
+  it("refuses bad input with a clear message and changes nothing", async () => {
+    await hold("BTCUSDT", 50_000);
+    const ctx = await createServiceContext(env);
+    const user = await trader(100 * USD);
+    const cases: [Parameters<typeof placeOrder>[2], string][] = [
+      [{ side: 1, lots: "-1", instrumentId: 1, entry: 1, leverage: 10 }, "errors.lots_invalid"],
+      [{ side: 1, lots: "0", instrumentId: 1, entry: 1, leverage: 10 }, "errors.lots_invalid"],
+      [{ side: 1, lots: "NaN", instrumentId: 1, entry: 1, leverage: 10 }, "errors.lots_invalid"],
+      [{ side: 1, lots: "", instrumentId: 1, entry: 1, leverage: 10 }, "errors.lots_required"],
+      [{ side: 1, lots: "0.015", instrumentId: 1, entry: 1, leverage: 10 }, "errors.lots_step"],
+      [{ side: 1, lots: "99999999", instrumentId: 1, entry: 1, leverage: 10 }, "errors.lots_max"],
+      [{ side: 1, lots: "0.01", instrumentId: 1, entry: 1, leverage: 7 }, "errors.multiple_invalid"],
+      [{ side: 1, lots: "0.01", instrumentId: 999, entry: 1, leverage: 10 }, "errors.unknown_instrument"],
+      [{ side: 1, lots: "0.01", instrumentId: 1, entry: 0, leverage: 10 }, "errors.price_required"],
+      [{ side: 1, lots: "0.01", instrumentId: 1, entry: 0, leverage: 10, targetPrice: "1.234" }, "errors.price_invalid"],
+      [{ side: 1, lots: "0.01", instrumentId: 1, entry: 1, leverage: 10, stopLoss: "51000" }, "errors.stop_loss_side"],
+      [{ side: 2, lots: "0.01", instrumentId: 1, entry: 1, leverage: 10, takeProfit: "51000" }, "errors.take_profit_side"],
+      [{ side: 3, lots: "0.01", instrumentId: 1, entry: 1, leverage: 10 }, "errors.bad_request"],
+      [{ side: 1, lots: "1", instrumentId: 1, entry: 1, leverage: 5 }, "errors.insufficient_balance"],
+    ];
+    for (const [input, error] of cases) {
+      const r = await placeOrder(ctx, user.id, input);
+      expect(r.ok ? "ok" : r.error, JSON.stringify(input)).toBe(error);
+    }
+    expect(await balances(user.accounts.contract)).toEqual({ balance: 100 * USD, locked: 0 });
+    expect((await listOrders(ctx, user.id, 1, 1)).total).toBe(0);
+  });
+
+  it("100 concurrent orders whose margins exceed the balance never overdraw it", async () => {
+    await hold("ETHUSDT", 2_000);
+    const ctx = await createServiceContext(env);
+    const user = await trader(1_000 * USD);
+    // each: 0.1 ETH × 2000 / 20 = 10 USD margin + 0.005 fee; 100 of them need 1,000.50
+    const results = await Promise.all(Array.from({ length: 100 }, () => placeOrder(ctx, user.id, { side: Side.Sell, lots: "0.1", instrumentId: 2, entry: 1, leverage: 20 })));
+    const placed = results.filter((r) => r.ok).length;
+    expect(placed).toBe(99);
+    expect(results.filter((r) => !r.ok).every((r) => !r.ok && r.error === "errors.insufficient_balance")).toBe(true);
+    const b = await balances(user.accounts.contract);
+    expect(b.balance).toBeGreaterThanOrEqual(0);
+    expect(b.locked).toBe(placed * 10 * USD);
+    expect(b.balance).toBe(1_000 * USD - placed * 10_005_000);
+  });
+
+  it("a double-submitted form places one order", async () => {
+    await hold("BTCUSDT", 50_000);
+    const ctx = await createServiceContext(env);
+    const user = await trader(1_000 * USD);
+    const input = { side: Side.Buy, lots: "0.01", instrumentId: 1, entry: 1, leverage: 10, requestKey: "form-token-123456" };
+    const [a, b] = await Promise.all([placeOrder(ctx, user.id, input), placeOrder(ctx, user.id, input)]);
+    expect(a.ok && b.ok && a.value.id === b.value.id).toBe(true);
+    expect((await listOrders(ctx, user.id, 1, 1)).total).toBe(1);
+  });
+});
+
+describe("closing", () => {
+  it("a manual close realises the profit against the counterparty: buy 0.01 BTC 50,000 → 51,000 = +10.00", async () => {
+    await hold("BTCUSDT", 50_000);
+    const ctx = await createServiceContext(env);
+    const user = await trader(1_000 * USD);
+    const placed = await placeOrder(ctx, user.id, { side: Side.Buy, lots: "0.01", instrumentId: 1, entry: 1, leverage: 10 });
+    if (!placed.ok) throw new Error(placed.error);
+    const counterBefore = await platform(PlatformAccount.Counterparty.id);
+    await hold("BTCUSDT", 51_000);
+    const closed = await closeOrder(ctx, user.id, placed.value.id);
+    expect(closed.ok).toBe(true);
+    expect(await order(placed.value.id)).toMatchObject({ status: 3, reason: "manual", profit: 10 * USD, closePrice: 5_100_000 });
+    expect(await balances(user.accounts.contract)).toEqual({ balance: 1_000 * USD - 25_000 + 10 * USD, locked: 0 });
+    expect((await platform(PlatformAccount.Counterparty.id)) - counterBefore).toBe(-10 * USD);
+  });
+
+  it("50 concurrent closes of one order realise it once", async () => {
+    await hold("BTCUSDT", 50_000);
+    const ctx = await createServiceContext(env);
+    const user = await trader(1_000 * USD);
+    const placed = await placeOrder(ctx, user.id, { side: Side.Sell, lots: "0.02", instrumentId: 1, entry: 1, leverage: 10 });
+    if (!placed.ok) throw new Error(placed.error);
+    await hold("BTCUSDT", 49_000);
+    const results = await Promise.all(Array.from({ length: 50 }, () => closeOrder(ctx, user.id, placed.value.id)));
+    expect(results.filter((r) => r.ok).length).toBeGreaterThanOrEqual(1);
+    expect(results.filter((r) => !r.ok).every((r) => !r.ok && r.error === "errors.order_closed")).toBe(true);
+    const n = await env.DB.prepare("SELECT COUNT(*) AS n FROM ledger_transactions WHERE idempotency_key = ?1").bind(`contract_exit:${placed.value.id}`).first<{ n: number }>();
+    expect(n!.n).toBe(1);
+    // sell 0.02 × (50,000 − 49,000) = +20; fee 100 × 0.0005 = 0.05
+    expect(await balances(user.accounts.contract)).toEqual({ balance: 1_000 * USD - 50_000 + 20 * USD, locked: 0 });
+  });
+
+  it("another user's order, a missing one and a closed one are refused; nothing is revealed", async () => {
+    await hold("BTCUSDT", 50_000);
+    const ctx = await createServiceContext(env);
+    const owner = await trader(1_000 * USD);
+    const stranger = await trader(1_000 * USD);
+    const placed = await placeOrder(ctx, owner.id, { side: Side.Buy, lots: "0.01", instrumentId: 1, entry: 1, leverage: 10 });
+    if (!placed.ok) throw new Error(placed.error);
+    const r1 = await closeOrder(ctx, stranger.id, placed.value.id);
+    const r2 = await closeOrder(ctx, stranger.id, 987_654_321);
+    expect(r1).toEqual(r2);
+    expect(r1).toMatchObject({ ok: false, error: "errors.not_found" });
+    expect((await cancelOrder(ctx, stranger.id, placed.value.id)).ok).toBe(false);
+    expect((await setStops(ctx, stranger.id, placed.value.id, { stopLoss: "1" })).ok).toBe(false);
+    // over the API too: 404 with the same text for both
+    const token = await sessionFor(stranger.id);
+    const a = await get(`/v2/api/forex/close?id=${placed.value.id}`, { headers: { authorization: token } });
+    const b = await get(`/v2/api/forex/close?id=987654321`, { headers: { authorization: token } });
+    expect(a.status).toBe(404);
+    expect(await a.json()).toEqual(await b.json());
+    expect((await order(placed.value.id)).status).toBe(1);
+    expect((await closeOrder(ctx, owner.id, placed.value.id)).ok).toBe(true);
+    expect(await closeOrder(ctx, owner.id, placed.value.id)).toMatchObject({ ok: false, error: "errors.order_closed" });
+  });
+
+  it("a state-changing GET needs the authorization header (a forged link with the cookie only is refused)", async () => {
+    const user = await trader(1_000 * USD);
+    const token = await sessionFor(user.id);
+    const { signedSessionCookie } = await import("./helpers");
+    const res = await get("/v2/api/forex/submit?type=1&cont=0.01&forex_id=1&status=1&multiple=10", { cookie: await signedSessionCookie(token) });
+    expect(((await res.json()) as { code: number }).code).toBe(999);
+    expect(await balances(user.accounts.contract)).toEqual({ balance: 1_000 * USD, locked: 0 });
+  });
+});
+
+describe("the engine on the tick", () => {
+  it("a pending buy below the market fills when the price comes down to it; its fee is taken at the fill", async () => {
+    await hold("ETHUSDT", 2_000);
+    const ctx = await createServiceContext(env);
+    const user = await trader(1_000 * USD);
+    const placed = await placeOrder(ctx, user.id, { side: Side.Buy, lots: "0.1", instrumentId: 2, entry: 0, targetPrice: "1990", leverage: 20 });
+    if (!placed.ok) throw new Error(placed.error);
+    // margin 0.1 × 1990 / 20 = 9.95, fee 0.004975: both held
+    expect(await balances(user.accounts.contract)).toEqual({ balance: 1_000 * USD - 9_954_975, locked: 9_954_975 });
+    await hold("ETHUSDT", 1_995);
+    expect((await order(placed.value.id)).status).toBe(0);
+    await hold("ETHUSDT", 1_989.5);
+    expect(await order(placed.value.id)).toMatchObject({ status: 1, openPrice: 199_000 });
+    expect(await balances(user.accounts.contract)).toEqual({ balance: 1_000 * USD - 9_954_975, locked: 9_950_000 });
+  });
+
+  it("cancelling a pending order releases its margin and fee", async () => {
+    await hold("ETHUSDT", 2_000);
+    const ctx = await createServiceContext(env);
+    const user = await trader(1_000 * USD);
+    const placed = await placeOrder(ctx, user.id, { side: Side.Sell, lots: "0.1", instrumentId: 2, entry: 0, targetPrice: "2100", leverage: 20 });
+    if (!placed.ok) throw new Error(placed.error);
+    expect((await cancelOrder(ctx, user.id, placed.value.id)).ok).toBe(true);
+    expect(await balances(user.accounts.contract)).toEqual({ balance: 1_000 * USD, locked: 0 });
+    expect((await cancelOrder(ctx, user.id, placed.value.id)).ok).toBe(false);
+    // the engine no longer fills it
+    await hold("ETHUSDT", 2_100);
+    expect((await order(placed.value.id)).status).toBe(4);
+  });
+
+  it("take-profit, stop-loss and liquidation close positions (a price that jumps past a level fills at the first price after the gap), and the user's socket hears FOREX_CLOSED", async () => {
+    await hold("ETHUSDT", 2_000);
+    const ctx = await createServiceContext(env);
+    const user = await trader(5_000 * USD);
+    const socket = await loggedInSocket(user.id);
+    socket.send({ type: "sub", topic: "FOREX_CLOSED" });
+    const tp = await placeOrder(ctx, user.id, { side: Side.Buy, lots: "0.1", instrumentId: 2, entry: 1, leverage: 20, takeProfit: "2050" });
+    const sl = await placeOrder(ctx, user.id, { side: Side.Buy, lots: "0.1", instrumentId: 2, entry: 1, leverage: 20, stopLoss: "1980" });
+    const liq = await placeOrder(ctx, user.id, { side: Side.Sell, lots: "0.1", instrumentId: 2, entry: 1, leverage: 20 });
+    if (!tp.ok || !sl.ok || !liq.ok) throw new Error("placing failed");
+    // sell at 2000 with margin 10: liquidation at 2000 + 10 / 0.1 = 2100
+    expect(liq.value.liquidation).toBe(210_000);
+    await hold("ETHUSDT", 2_060);
+    expect(await order(tp.value.id)).toMatchObject({ status: 3, reason: "take_profit", closePrice: 206_000, profit: 6 * USD });
+    expect((await order(sl.value.id)).status).toBe(1);
+    const closedMsg = await socket.next((m) => m.type === "FOREX_CLOSED");
+    expect(closedMsg.data).toEqual([tp.value.id]);
+    await hold("ETHUSDT", 1_970);
+    expect(await order(sl.value.id)).toMatchObject({ status: 3, reason: "stop_loss", closePrice: 197_000, profit: -3 * USD });
+    // a gap straight past the liquidation price: the loss stops at the margin
+    await hold("ETHUSDT", 2_300);
+    expect(await order(liq.value.id)).toMatchObject({ status: 3, reason: "liquidation", profit: -10 * USD });
+    const b = await balances(user.accounts.contract);
+    expect(b.locked).toBe(0);
+    socket.ws.close();
+  });
+
+  it("a stop-loss set after opening fires; clearing it (0) stops it firing", async () => {
+    await hold("BTCUSDT", 50_000);
+    const ctx = await createServiceContext(env);
+    const user = await trader(1_000 * USD);
+    const a = await placeOrder(ctx, user.id, { side: Side.Buy, lots: "0.01", instrumentId: 1, entry: 1, leverage: 10 });
+    const b = await placeOrder(ctx, user.id, { side: Side.Buy, lots: "0.01", instrumentId: 1, entry: 1, leverage: 10 });
+    if (!a.ok || !b.ok) throw new Error("placing failed");
+    expect(await setStops(ctx, user.id, a.value.id, { stopLoss: "49900" })).toMatchObject({ ok: true });
+    expect(await setStops(ctx, user.id, b.value.id, { stopLoss: "49900" })).toMatchObject({ ok: true });
+    expect(await setStops(ctx, user.id, b.value.id, { stopLoss: "0" })).toMatchObject({ ok: true });
+    expect(await setStops(ctx, user.id, a.value.id, { stopLoss: "50100" })).toMatchObject({ ok: false, error: "errors.stop_loss_side" });
+    await hold("BTCUSDT", 49_800);
+    expect(await order(a.value.id)).toMatchObject({ status: 3, reason: "stop_loss" });
+    expect((await order(b.value.id)).status).toBe(1);
+  });
+
+  it("a manual close racing the engine's stop-loss realises once", async () => {
+    await hold("BTCUSDT", 50_000);
+    const ctx = await createServiceContext(env);
+    const user = await trader(1_000 * USD);
+    const placed = await placeOrder(ctx, user.id, { side: Side.Buy, lots: "0.01", instrumentId: 1, entry: 1, leverage: 10, stopLoss: "49900" });
+    if (!placed.ok) throw new Error(placed.error);
+    await main().setPrice("BTCUSDT", 49_800);
+    const [closed] = await Promise.all([closeOrder(ctx, user.id, placed.value.id), tick()]);
+    const row = await order(placed.value.id);
+    expect(row.status).toBe(3);
+    expect(closed.ok ? "manual" : "stop_loss").toBe(row.reason);
+    const n = await env.DB.prepare("SELECT COUNT(*) AS n FROM order_exits WHERE order_id = ?1").bind(placed.value.id).first<{ n: number }>();
+    expect(n!.n).toBe(1);
+    const b = await balances(user.accounts.contract);
+    expect(b.locked).toBe(0);
+    expect(b.balance).toBe(1_000 * USD - 25_000 + row.profit!);
+  });
+
+  it("live profit (FOREX_TRADE) reaches a user who watches it", async () => {
+    await hold("BTCUSDT", 50_000);
+    const ctx = await createServiceContext(env);
+    const user = await trader(1_000 * USD);
+    const placed = await placeOrder(ctx, user.id, { side: Side.Buy, lots: "0.01", instrumentId: 1, entry: 1, leverage: 10 });
+    if (!placed.ok) throw new Error(placed.error);
+    const socket = await loggedInSocket(user.id);
+    socket.send({ type: "sub", topic: "FOREX_TRADE" });
+    await new Promise((r) => setTimeout(r, 100));
+    await hold("BTCUSDT", 50_500);
+    await tick();
+    const msg = (await socket.next((m) => m.type === "FOREX_TRADE")) as { data: { all_fact_profits: number; list: { Id: number; FactProfits: number; UpdatePrice: number }[] } };
+    expect(msg.data.list).toContainEqual({ Id: placed.value.id, UpdatePrice: 50_500, FactProfits: 5 });
+    socket.ws.close();
+  });
+
+  it("delivery closes every position of the instrument at the first price after the instant and rolls the date", async () => {
+    const ctx = await createServiceContext(env);
+    await hold("SOLUSDT", 200);
+    const user = await trader(1_000 * USD);
+    const held = await placeOrder(ctx, user.id, { side: Side.Buy, lots: "1", instrumentId: 12, entry: 1, leverage: 10 });
+    const pending = await placeOrder(ctx, user.id, { side: Side.Buy, lots: "1", instrumentId: 12, entry: 0, targetPrice: "150", leverage: 10 });
+    if (!held.ok || !pending.ok) throw new Error("placing failed");
+    const at = Date.now() + 500;
+    await env.DB.prepare("UPDATE instruments SET delivery_days = 7, delivery_at = ?1 WHERE id = 12").bind(at).run();
+    await main().reconcileNow();
+    await main().setPrice("SOLUSDT", 201);
+    await new Promise((r) => setTimeout(r, 600));
+    await tick();
+    expect(await order(held.value.id)).toMatchObject({ status: 3, reason: "delivery", closePrice: 20_100, profit: 1 * USD });
+    expect(await order(pending.value.id)).toMatchObject({ status: 4, reason: "delivery" });
+    const next = await env.DB.prepare("SELECT delivery_at AS at FROM instruments WHERE id = 12").first<{ at: number }>();
+    expect(next!.at).toBeGreaterThan(at);
+    expect(await balances(user.accounts.contract)).toEqual({ balance: 1_000 * USD - 10_000 + 1 * USD, locked: 0 });
+    await env.DB.prepare("UPDATE instruments SET delivery_days = 0, delivery_at = NULL WHERE id = 12").run();
+    await main().reconcileNow();
+  });
+});
+
+describe("demo trading", () => {
+  it("a demo user trades the simulated balance; the reset closes the positions and restores the starting balances in one transaction", async () => {
+    await hold("BTCUSDT", 50_000);
+    const ctx = await createServiceContext(env);
+    const user = await createUser({ isDemo: true });
+    await fund(user.accounts.contract, 100_000 * USD);
+    const a = await placeOrder(ctx, user.id, { side: Side.Buy, lots: "0.1", instrumentId: 1, entry: 1, leverage: 10 });
+    const p = await placeOrder(ctx, user.id, { side: Side.Buy, lots: "0.1", instrumentId: 1, entry: 0, targetPrice: "40000", leverage: 10 });
+    if (!a.ok || !p.ok) throw new Error("placing failed");
+    expect((await balances(user.accounts.contract)).locked).toBeGreaterThan(0);
+    await resetDemoAccount(ctx, user.id);
+    expect(await order(a.value.id)).toMatchObject({ status: 3, reason: "reset", profit: 0 });
+    expect(await order(p.value.id)).toMatchObject({ status: 4, reason: "reset" });
+    expect(await balances(user.accounts.contract)).toEqual({ balance: 100_000 * USD, locked: 0 });
+    // the closed position cannot be closed again
+    expect((await closeOrder(ctx, user.id, a.value.id)).ok).toBe(false);
+    expect(marginOf({ marginMode: 2, contractSize: 1_000_000, pricePrecision: 2 }, 100_000, 5_000_000, 10)).toBe(500 * USD);
+  });
+});
