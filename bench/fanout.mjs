@@ -6,7 +6,7 @@
 import { execFileSync } from "node:child_process";
 import { readFileSync, readdirSync, rmSync } from "node:fs";
 import path from "node:path";
-import { Miniflare } from "miniflare";
+import { Log, LogLevel, Miniflare } from "miniflare";
 import { WebSocket, WebSocketServer } from "ws";
 import { bin, root, run } from "../scripts/lib.mjs";
 import { buildSeedStatements } from "../scripts/seed.mjs";
@@ -105,7 +105,7 @@ function baselineServer(payloadFor) {
   return new Promise((resolve) => wss.once("listening", () => resolve({ url: `ws://127.0.0.1:${wss.address().port}`, close: () => { clearInterval(timer); wss.close(); } })));
 }
 
-async function startWorker() {
+export async function startWorker() {
   const outdir = path.join(root, ".wrangler", "bench-build");
   rmSync(outdir, { recursive: true, force: true });
   run(bin("wrangler"), ["deploy", "--dry-run", `--outdir=${outdir}`], { stdio: ["ignore", "ignore", "inherit"] });
@@ -123,6 +123,7 @@ async function startWorker() {
     durableObjectsPersist: persist,
     host: "127.0.0.1",
     port: 0,
+    ...(process.env.BENCH_DEBUG ? { log: new Log(LogLevel.DEBUG) } : {}),
   });
   const url = await mf.ready;
   const db = await mf.getD1Database("DB");
@@ -135,7 +136,7 @@ async function startWorker() {
   await db.batch(seed.map((s) => db.prepare(s)));
   // warm the market room (history is generated once)
   await (await mf.dispatchFetch(`${url.origin}/v2/api/forex/trade_list`)).text();
-  return { mf, ws: `${url.origin.replace("http", "ws")}/v2/ws` };
+  return { mf, origin: url.origin, db, ws: `${url.origin.replace("http", "ws")}/v2/ws` };
 }
 
 export async function fanout() {

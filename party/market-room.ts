@@ -176,6 +176,13 @@ export class MarketRoom extends Server<Env> {
     return { time: clock.lastTick, stale: this.feed?.isStale() ?? false, quotes: book.quotes(clock.lastTick) };
   }
 
+  /** One instrument's quote as of the last tick (the order path needs one price, not all). */
+  async quote(code: string): Promise<{ quote: Quote | null; stale: boolean }> {
+    const { book, clock } = await this.ready();
+    await clock.beforeRead();
+    return { quote: book.quotes(clock.lastTick).find((q) => q.Code === code) ?? null, stale: this.feed?.isStale() ?? false };
+  }
+
   async klines(code: string, period: Period, limit = 300): Promise<Candle[] | null> {
     if (!isPeriod(period)) return null;
     const { book, clock } = await this.ready();

@@ -7,11 +7,12 @@
 import type { AppContext } from "~/context.server";
 import { hundredthsToPercent, riskRate, scaled6ToDecimal, stepsToDecimal } from "~/domain/contract";
 import { toDecimalString } from "~/domain/money";
-import { cancelOrder, closeOrder, listOrders, messageOf, orderDetail, placeOrder, setStops, withFigures, type ContractOrder } from "~/services/contract.server";
+import { cancelOrder, closeOrder, listOrders, messageOf, orderDetail, placeOrder, prepareOrder, setStops, withFigures, type ContractOrder } from "~/services/contract.server";
 import { listInstruments, marketQuotes } from "~/services/market.server";
 import { actingUserOrInvalid, failure, ok, params, query, userOrInvalid, type Handler, type Routes } from "./common.server";
 
-const money = (micros: number | null, decimals = 2) => (micros === null ? null : Number(toDecimalString(micros, decimals)));
+/** Amounts are exact decimal strings ("10.00"), as everywhere in the API; prices are numbers at the instrument's precision. */
+const money = (micros: number | null, decimals = 2) => (micros === null ? null : toDecimalString(micros, decimals));
 const price = (steps: number | null, precision: number) => (steps === null || steps === 0 ? 0 : Number(stepsToDecimal(steps, precision)));
 const time = (ms: number | null) => (ms === null ? "" : new Date(ms).toISOString());
 
@@ -51,10 +52,12 @@ async function wire(ctx: AppContext, row: Parameters<typeof withFigures>[0]) {
 }
 
 const submit: Handler = async (request, ctx) => {
-  const user = await actingUserOrInvalid(request, ctx);
-  if (user instanceof Response) return user;
   const q = await params(request, ctx);
   if (q instanceof Response) return q;
+  // the session check and the price read run side by side
+  const prepared = prepareOrder(ctx, Number(q.get("forex_id")));
+  const user = await actingUserOrInvalid(request, ctx);
+  if (user instanceof Response) return user;
   const multiple = q.get("multiple");
   const result = await placeOrder(ctx, user.id, {
     side: Number(q.get("type")),
@@ -66,9 +69,10 @@ const submit: Handler = async (request, ctx) => {
     takeProfit: q.get("target_profit_price") ?? undefined,
     leverage: multiple && /^\d{1,4}$/.test(multiple) ? Number(multiple) : undefined,
     requestKey: q.get("request_id") ?? undefined,
+    prepared,
   });
   if (!result.ok) return failure(ctx, { [result.field ?? "form"]: messageOf(result) });
-  return ok(ctx, await wire(ctx, result.value), "contract.order_confirmed");
+  return ok(ctx, toWireOrder(result.value), "contract.order_confirmed");
 };
 
 function idOf(q: URLSearchParams) {

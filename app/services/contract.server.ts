@@ -32,7 +32,7 @@ import type { Micros } from "~/domain/money";
 import { MAIN_COMPANY_ID } from "~/lib/constants";
 import { AccountKind, Bucket, LedgerError, PlatformAccount, batchPostingStatements, post, postBatch, type Posting } from "~/services/ledger.server";
 import { notifyEngine } from "~/services/live.server";
-import { findInstrument, listInstruments, marketQuotes } from "~/services/market.server";
+import { findInstrument, listInstruments, marketQuotes, quoteOf } from "~/services/market.server";
 
 export const PAGE_SIZE = 20;
 
@@ -120,6 +120,8 @@ export interface PlaceInput {
   leverage?: number;
   /** A per-form token: a double-submitted form places one order (optional for the API). */
   requestKey?: string;
+  /** The price read started by prepareOrder (else it is read here). */
+  prepared?: ReturnType<typeof prepareOrder>;
 }
 
 export type Result<T, E extends string = string> = { ok: true; value: T } | { ok: false; error: E; field?: string; params?: Record<string, string | number> };
@@ -134,10 +136,16 @@ function fail<E extends string>(error: E, field?: string, params?: Record<string
   return { ok: false, error, field, params };
 }
 
+/** Settings change only when an operator edits them: each isolate keeps the fee mode a few seconds. */
+const SETTINGS_TTL_MS = 5_000;
+let feeModeCache: { at: number; mode: number } | null = null;
+
 /** trade_fee_type of the base settings (1 = per lot, otherwise a share of the margin). */
 export async function feeMode(ctx: ServiceContext): Promise<number> {
+  if (feeModeCache && Date.now() - feeModeCache.at < SETTINGS_TTL_MS) return feeModeCache.mode;
   const row = await ctx.d1.prepare("SELECT trade_fee_type AS mode FROM base_settings WHERE company_id = ?1").bind(MAIN_COMPANY_ID).first<{ mode: number }>();
-  return row?.mode ?? 2;
+  feeModeCache = { at: Date.now(), mode: row?.mode ?? 2 };
+  return feeModeCache.mode;
 }
 
 /** The rule inputs of an instrument (null when its configuration is unusable). */
@@ -154,9 +162,17 @@ function optionalPrice(input: string | undefined, precision: number): PriceSteps
   return parsePrice(text, precision);
 }
 
+/** A user's contract account never changes: each isolate remembers the last few thousand. */
+const accountIds = new Map<number, number>();
+
 async function contractAccountId(ctx: ServiceContext, userId: number): Promise<number | null> {
+  const known = accountIds.get(userId);
+  if (known !== undefined) return known;
   const row = await ctx.d1.prepare("SELECT id FROM accounts WHERE user_id = ?1 AND kind = ?2").bind(userId, AccountKind.Contract.kind).first<{ id: number }>();
-  return row?.id ?? null;
+  if (!row) return null;
+  if (accountIds.size >= 5_000) accountIds.delete(accountIds.keys().next().value!);
+  accountIds.set(userId, row.id);
+  return row.id;
 }
 
 export function engineOrderOf(row: ContractOrderRow): EngineOrder {
@@ -191,15 +207,26 @@ export async function ownOrder(ctx: ServiceContext, userId: number, id: number):
 }
 
 /** The current quote of an instrument, and whether it can be traded on now. */
-async function liveQuote(ctx: ServiceContext, code: string): Promise<{ quote: Quote | null; stale: boolean }> {
-  const market = await marketQuotes(ctx);
-  return { quote: market.quotes.get(code) ?? null, stale: market.stale };
+function liveQuote(ctx: ServiceContext, code: string): Promise<{ quote: Quote | null; stale: boolean }> {
+  return quoteOf(ctx, code);
+}
+
+/** Starts reading the price an order on this instrument needs, e.g. while the session is checked (pass it as `quote`). */
+export function prepareOrder(ctx: ServiceContext, instrumentId: number): Promise<{ code: string; quote: Quote | null; stale: boolean } | null> {
+  const read = findInstrument(ctx, instrumentId).then(async (i) => (i ? { code: i.code, ...(await quoteOf(ctx, i.code)) } : null));
+  read.catch(() => {});
+  return read;
 }
 
 /** Places a market or pending order: margin (and fee) move in one ledger transaction with the order row. */
-export async function placeOrder(ctx: ServiceContext, userId: number, input: PlaceInput): Promise<Result<ContractOrderRow, PlaceError>> {
+export async function placeOrder(ctx: ServiceContext, userId: number, input: PlaceInput): Promise<Result<ContractOrder, PlaceError>> {
   const instrument = await findInstrument(ctx, input.instrumentId);
   if (!instrument) return fail("errors.unknown_instrument", "forex_id");
+  // the price and the account are fetched while the input is checked
+  const quoted = (input.prepared ?? Promise.resolve(null)).then((p) => (p && p.code === instrument.code ? p : liveQuote(ctx, instrument.code)));
+  const account = contractAccountId(ctx, userId);
+  quoted.catch(() => {});
+  account.catch(() => {});
   const terms = termsOf(instrument, await feeMode(ctx));
   if (!terms) return fail("errors.unknown_instrument", "forex_id");
   const side = input.side === Side.Sell ? Side.Sell : input.side === Side.Buy ? Side.Buy : null;
@@ -234,7 +261,7 @@ export async function placeOrder(ctx: ServiceContext, userId: number, input: Pla
   const takeProfit = optionalPrice(input.takeProfit, instrument.pricePrecision);
   if (takeProfit === null) return fail("errors.stop_invalid", "target_profit_price", { value: instrument.pricePrecision });
 
-  const { quote, stale } = await liveQuote(ctx, instrument.code);
+  const { quote, stale } = await quoted;
   if (!quote || quote.MarketStatus !== 1) return fail("errors.market_closed");
   if (stale) return fail("errors.prices_stale");
   const market = priceToSteps(quote.Close, instrument.pricePrecision);
@@ -243,7 +270,7 @@ export async function placeOrder(ctx: ServiceContext, userId: number, input: Pla
   if (stops !== "ok") return fail(`errors.${stops}`, stops === "stop_loss_side" ? "stop_loss_price" : "target_profit_price");
 
   const figures = orderFigures(terms, side, lots, price, leverage);
-  const accountId = await contractAccountId(ctx, userId);
+  const accountId = await account;
   if (accountId === null) return fail("errors.try_again");
 
   const key = `contract_open:${userId}:${input.requestKey && /^[A-Za-z0-9_-]{8,64}$/.test(input.requestKey) ? input.requestKey : crypto.randomUUID()}`;
@@ -262,7 +289,8 @@ export async function placeOrder(ctx: ServiceContext, userId: number, input: Pla
     .prepare(
       `INSERT INTO contract_orders (user_id, account_id, instrument_id, code, side, status, lots, contract_size, precision, leverage, margin_mode,
          origin_price, open_price, pending_crossing, margin, fee, stop_loss, take_profit, liquidation, open_tx, filled_at, updated_at)
-       VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22)`,
+       VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22)
+       RETURNING ${ORDER_COLUMNS}`,
     )
     .bind(
       userId, accountId, instrument.id, instrument.code, side, pending ? OrderStatus.Pending : OrderStatus.Holding, lots, terms.contractSize,
@@ -270,8 +298,9 @@ export async function placeOrder(ctx: ServiceContext, userId: number, input: Pla
       pending ? (pendingCrossing(target, market) === "up" ? 1 : -1) : 0, figures.margin, figures.fee, stopLoss, takeProfit,
       figures.liquidation ?? 0, key, pending ? null : now, now,
     );
+  let row: ContractOrderRow | null = null;
   try {
-    await post(ctx.d1, {
+    const posted = await post(ctx.d1, {
       idempotencyKey: key,
       kind: "trade_margin",
       memo: pending ? "memo.contract_pending" : "memo.contract_open",
@@ -279,16 +308,18 @@ export async function placeOrder(ctx: ServiceContext, userId: number, input: Pla
       postings: postings.filter((p) => p.amount !== 0),
       effects: [insert],
     });
+    row = (posted.results?.[0]?.results?.[0] as ContractOrderRow | undefined) ?? null;
   } catch (error) {
     if (error instanceof LedgerError && error.code === "insufficient_funds") return fail("errors.insufficient_balance", "cont");
     if (error instanceof LedgerError && error.code === "idempotency_conflict") {
       // the same form submitted twice with other figures (the price moved): the first one stands
     } else throw error;
   }
-  const row = await ctx.d1.prepare(`SELECT ${ORDER_COLUMNS} FROM contract_orders WHERE open_tx = ?1`).bind(key).first<ContractOrderRow>();
+  // a replayed or doubled submission answers the order it placed the first time
+  row ??= await ctx.d1.prepare(`SELECT ${ORDER_COLUMNS} FROM contract_orders WHERE open_tx = ?1`).bind(key).first<ContractOrderRow>();
   if (!row) return fail("errors.try_again");
   await notifyEngine(ctx, [{ op: "upsert", order: engineOrderOf(row) }]);
-  return { ok: true, value: row };
+  return { ok: true, value: withFigures(row, new Map([[instrument.code, quote]]), new Map([[instrument.code, instrument.showCode]])) };
 }
 
 export type CloseError = "errors.not_found" | "errors.order_closed" | "errors.market_closed" | "errors.prices_stale" | "errors.order_not_pending" | "errors.try_again";
@@ -533,7 +564,7 @@ export async function settleContracts(ctx: ServiceContext, req: SettlementReques
       .prepare(
         `INSERT OR IGNORE INTO order_exits (order_id, from_status, batch_id, reason, price, profit)
          SELECT o.id, 1, ?1, json_extract(j.value, '$.r'), json_extract(j.value, '$.p'), json_extract(j.value, '$.pl')
-           FROM json_each(?2) j JOIN contract_orders o ON o.id = json_extract(j.value, '$.id') AND o.status = 1
+           FROM json_each(?2) j CROSS JOIN contract_orders o ON o.id = json_extract(j.value, '$.id') AND o.status = 1
          RETURNING order_id, reason`,
       )
       .bind(b, exits),
@@ -541,7 +572,7 @@ export async function settleContracts(ctx: ServiceContext, req: SettlementReques
       .prepare(
         `INSERT OR IGNORE INTO order_exits (order_id, from_status, batch_id, reason, price, profit)
          SELECT o.id, 0, ?1, json_extract(j.value, '$.r'), json_extract(j.value, '$.p'), 0
-           FROM json_each(?2) j JOIN contract_orders o ON o.id = json_extract(j.value, '$.id') AND o.status = 0
+           FROM json_each(?2) j CROSS JOIN contract_orders o ON o.id = json_extract(j.value, '$.id') AND o.status = 0
          RETURNING order_id, reason`,
       )
       .bind(b, pend),

@@ -5,9 +5,15 @@
  *   POST /dev/market/price {"code": "<ShowCode or Code>", "price": <number> | null} — holds an
  *        instrument at a price (ticks keep flowing at it) until another call sets a new one or
  *        releases it with null.
+ *   GET  /dev/engine — the order engine's state: open orders and triggers indexed, the clock, and
+ *        the duration of its last settlement batches;
+ *   POST /dev/engine/reconcile — re-reads open orders from D1 now (as the periodic reconcile does);
+ *   POST /dev/bench/batch?account=&user= — the benchmark's baseline: one D1 batch of the shape of
+ *        an order's (a transaction, three entries, three balance updates, a row), nothing else.
  */
 import * as v from "valibot";
 import type { AppContext } from "~/context.server";
+import { MARKET_ROOM } from "~/domain/rooms";
 import { listInstruments, setScriptedPrice } from "~/services/market.server";
 import { outboxMessages } from "~/services/notify.server";
 
@@ -23,6 +29,12 @@ export async function handleDevRequest(request: Request, ctx: AppContext): Promi
     return Response.json({ messages: await outboxMessages(ctx.d1) });
   }
   if (path === "/dev/market/price") return scriptedPrice(request, ctx);
+  if (path === "/dev/engine" && request.method === "GET") {
+    const view = await marketRoom(ctx).engineView();
+    return Response.json({ pending: view.pending, triggers: view.triggers, lastTick: view.lastTick, running: view.running, timings: view.timings });
+  }
+  if (path === "/dev/engine/reconcile" && request.method === "POST") return Response.json({ pending: await marketRoom(ctx).reconcileNow() });
+  if (path === "/dev/bench/batch" && request.method === "POST") return bareBatch(request, ctx);
   return null;
 }
 
@@ -41,4 +53,29 @@ async function scriptedPrice(request: Request, ctx: AppContext): Promise<Respons
   if (!instrument) return Response.json({ error: "unknown instrument" }, { status: 404 });
   const ok = await setScriptedPrice(ctx, instrument.code, parsed.output.price);
   return Response.json({ ok, code: instrument.code, showCode: instrument.showCode, price: parsed.output.price }, { status: ok ? 200 : 400 });
+}
+
+function marketRoom(ctx: AppContext) {
+  return ctx.env.MARKET_ROOM.get(ctx.env.MARKET_ROOM.idFromName(MARKET_ROOM));
+}
+
+/** The benchmark's baseline (see bench/trading.mjs): one batch of an order's shape, moving nothing (amounts 0). */
+async function bareBatch(request: Request, ctx: AppContext): Promise<Response> {
+  const url = new URL(request.url);
+  const account = Number(url.searchParams.get("account"));
+  const user = Number(url.searchParams.get("user"));
+  if (!Number.isSafeInteger(account) || !Number.isSafeInteger(user)) return Response.json({ error: "account and user" }, { status: 400 });
+  const id = `bench:${crypto.randomUUID()}`;
+  const db = ctx.d1;
+  await db.batch([
+    db.prepare("INSERT INTO ledger_transactions (id, idempotency_key, request_hash, kind, memo, user_id) VALUES (?1, ?1, 'bench', 'adjustment', '', ?2)").bind(id, user),
+    db.prepare("INSERT INTO ledger_entries (transaction_id, account_id, bucket, amount) VALUES (?1, ?2, 0, 0)").bind(id, account),
+    db.prepare("UPDATE accounts SET balance = balance + 0 WHERE id = ?1").bind(account),
+    db.prepare("INSERT INTO ledger_entries (transaction_id, account_id, bucket, amount) VALUES (?1, ?2, 1, 0)").bind(id, account),
+    db.prepare("UPDATE accounts SET lock_balance = lock_balance + 0 WHERE id = ?1").bind(account),
+    db.prepare("INSERT INTO ledger_entries (transaction_id, account_id, bucket, amount) VALUES (?1, 1, 0, 0)").bind(id),
+    db.prepare("UPDATE accounts SET balance = balance + 0 WHERE id = 1"),
+    db.prepare("UPDATE ledger_transactions SET memo = 'bench' WHERE id = ?1").bind(id),
+  ]);
+  return Response.json({ ok: true });
 }

@@ -80,6 +80,8 @@ export interface PostRequest {
 export interface PostResult {
   transactionId: string;
   replayed: boolean;
+  /** The batch's statement results (absent for a replay): e.g. an effect's RETURNING rows. */
+  results?: D1Result[];
 }
 
 export class LedgerError extends Error {
@@ -144,9 +146,10 @@ export async function post(db: D1Database, req: PostRequest): Promise<PostResult
     );
   }
   statements.push(...(req.effects ?? []));
+  const firstEffect = statements.length - (req.effects?.length ?? 0);
   try {
-    await db.batch(statements);
-    return { transactionId: id, replayed: false };
+    const results = await db.batch(statements);
+    return { transactionId: id, replayed: false, results: results.slice(firstEffect) };
   } catch (error) {
     return handleBatchError(db, req.idempotencyKey, hash, String((error as Error)?.message ?? error), error);
   }

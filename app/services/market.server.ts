@@ -15,8 +15,28 @@ export async function listCategories(ctx: ServiceContext) {
   return ctx.db.select({ id: categories.id, key: categories.key, name: categories.name }).from(categories).orderBy(asc(categories.sort), asc(categories.id));
 }
 
+/**
+ * Instruments change only when an operator edits them: each isolate keeps the list for a few
+ * seconds (the order path reads it on every order). `forgetInstruments` drops it at once.
+ */
+const INSTRUMENT_TTL_MS = 5_000;
+// The resolved list only (a promise must not cross requests in Workers).
+let instrumentCache: { at: number; list: Instrument[] } | null = null;
+
+export function forgetInstruments() {
+  instrumentCache = null;
+}
+
 /** Every tradable instrument (status 1), in display order. */
 export async function listInstruments(ctx: ServiceContext): Promise<Instrument[]> {
+  const now = Date.now();
+  if (instrumentCache && now - instrumentCache.at < INSTRUMENT_TTL_MS) return instrumentCache.list;
+  const list = await readInstruments(ctx);
+  instrumentCache = { at: now, list };
+  return list;
+}
+
+async function readInstruments(ctx: ServiceContext): Promise<Instrument[]> {
   return ctx.db
     .select({
       id: instruments.id,
@@ -75,6 +95,16 @@ export async function marketQuotes(ctx: ServiceContext): Promise<{ quotes: Map<s
   } catch (error) {
     console.error("market snapshot failed", error);
     return { quotes: new Map(), stale: true, time: Date.now() };
+  }
+}
+
+/** One instrument's current quote (null when the market room cannot answer). */
+export async function quoteOf(ctx: ServiceContext, code: string): Promise<{ quote: Quote | null; stale: boolean }> {
+  try {
+    return await room(ctx).quote(code);
+  } catch (error) {
+    console.error("market quote failed", error);
+    return { quote: null, stale: true };
   }
 }
 

@@ -78,7 +78,12 @@ export class ContractEngine implements Engine {
     this.index = new TriggerIndex();
     if (!this.store) return;
     const { open, watermark } = await this.store.orders(0);
-    for (const order of open) this.upsert(order);
+    const entries: { code: string; crossing: Crossing; level: number; key: number }[] = [];
+    for (const order of open) {
+      this.track(order);
+      for (const t of this.triggersOf(order)) entries.push({ code: order.code, crossing: t.crossing, level: t.level, key: triggerKey(order.id, t.kind) });
+    }
+    this.index = TriggerIndex.build(entries);
     this.watermark = watermark;
     this.lastReconcile = Date.now();
     this.deliveries = await this.store.schedules(Date.now());
@@ -115,13 +120,17 @@ export class ContractEngine implements Engine {
     return out;
   }
 
-  private upsert(order: EngineOrder) {
-    this.remove(order.id);
+  private track(order: EngineOrder) {
     this.orders.set(order.id, order);
     this.precision.set(order.code, order.precision);
     let mine = this.byUser.get(order.userId);
     if (!mine) this.byUser.set(order.userId, (mine = new Set()));
     mine.add(order.id);
+  }
+
+  private upsert(order: EngineOrder) {
+    this.remove(order.id);
+    this.track(order);
     for (const t of this.triggersOf(order)) this.index.add(order.code, t.crossing, t.level, triggerKey(order.id, t.kind));
   }
 
@@ -287,7 +296,7 @@ export class ContractEngine implements Engine {
       const ids = this.byUser.get(userId);
       if (!ids) continue;
       let total = 0;
-      const list: { Id: number; UpdatePrice: number; FactProfits: number }[] = [];
+      const list: { Id: number; UpdatePrice: number; FactProfits: string }[] = [];
       for (const id of ids) {
         const o = this.orders.get(id)!;
         if (o.status !== OrderStatus.Holding) continue;
@@ -295,9 +304,9 @@ export class ContractEngine implements Engine {
         if (mark === undefined) continue;
         const p = realisedProfit(profitOf(o.side, o.price, mark, o.lots, o.contractSize, o.precision), o.margin);
         total += p;
-        list.push({ Id: id, UpdatePrice: stepsToPrice(mark, o.precision), FactProfits: Number(toDecimalString(p, 2)) });
+        list.push({ Id: id, UpdatePrice: stepsToPrice(mark, o.precision), FactProfits: toDecimalString(p, 2) });
       }
-      if (list.length > 0) events.push({ userId, topic: "FOREX_TRADE", data: { all_fact_profits: Number(toDecimalString(total, 2)), list } });
+      if (list.length > 0) events.push({ userId, topic: "FOREX_TRADE", data: { all_fact_profits: toDecimalString(total, 2), list } });
     }
     return events;
   }

@@ -39,6 +39,13 @@ export class SortedLevels {
     return lo;
   }
 
+  /** Replaces the contents with these entries (sorted once: loading 100,000 orders is not 100,000 inserts). */
+  assign(entries: [level: number, key: number][]) {
+    entries.sort((a, b) => a[0] - b[0]);
+    this.levels = entries.map((e) => e[0]);
+    this.keys = entries.map((e) => e[1]);
+  }
+
   insert(level: number, key: number) {
     const at = this.upperBound(level);
     this.levels.splice(at, 0, level);
@@ -95,6 +102,23 @@ export class TriggerIndex {
   remove(code: string, crossing: Crossing, level: number, key: number) {
     const b = this.books.get(code);
     if (b) b[crossing].remove(level, key);
+  }
+
+  /** Builds the whole index at once. */
+  static build(entries: { code: string; crossing: Crossing; level: number; key: number }[]): TriggerIndex {
+    const index = new TriggerIndex();
+    const groups = new Map<string, [number, number][]>();
+    for (const e of entries) {
+      const k = `${e.crossing}|${e.code}`;
+      let list = groups.get(k);
+      if (!list) groups.set(k, (list = []));
+      list.push([e.level, e.key]);
+    }
+    for (const [k, list] of groups) {
+      const [crossing, code] = k.split("|") as [Crossing, string];
+      index.book(code)[crossing].assign(list);
+    }
+    return index;
   }
 
   /** Every trigger of `code` the range [low, high] reaches (steps). */

@@ -296,8 +296,8 @@ describe("the engine on the tick", () => {
     await new Promise((r) => setTimeout(r, 100));
     await hold("BTCUSDT", 50_500);
     await tick();
-    const msg = (await socket.next((m) => m.type === "FOREX_TRADE")) as { data: { all_fact_profits: number; list: { Id: number; FactProfits: number; UpdatePrice: number }[] } };
-    expect(msg.data.list).toContainEqual({ Id: placed.value.id, UpdatePrice: 50_500, FactProfits: 5 });
+    const msg = (await socket.next((m) => m.type === "FOREX_TRADE")) as { data: { all_fact_profits: string; list: { Id: number; FactProfits: string; UpdatePrice: number }[] } };
+    expect(msg.data.list).toContainEqual({ Id: placed.value.id, UpdatePrice: 50_500, FactProfits: "5.00" });
     socket.ws.close();
   });
 
@@ -341,5 +341,39 @@ describe("demo trading", () => {
     // the closed position cannot be closed again
     expect((await closeOrder(ctx, user.id, a.value.id)).ok).toBe(false);
     expect(marginOf({ marginMode: 2, contractSize: 1_000_000, pricePrecision: 2 }, 100_000, 5_000_000, 10)).toBe(500 * USD);
+  });
+});
+
+describe("the spec §7 forex calls", () => {
+  it("submit, my_deal, set_stop_price, close and cancel_trade answer the envelope with the spec §3 order fields", async () => {
+    await hold("BTCUSDT", 50_000);
+    const user = await trader(1_000 * USD);
+    const auth = { authorization: await sessionFor(user.id), lang: "en" };
+    const call = async (path: string) => (await (await get(path, { headers: auth })).json()) as { code: number; msg: string; data: Record<string, unknown> };
+    const placed = await call("/v2/api/forex/submit?type=1&cont=0.01&forex_id=1&status=1&multiple=10&stop_loss_price=0&target_profit_price=0");
+    expect(placed.code).toBe(1);
+    expect(placed.msg).toBe("Order confirmed");
+    expect(placed.data).toMatchObject({ OrderType: 1, Quantity: 0.01, Price: 50_000, CautionMoney: "50.000000", TradeFee: "0.025000", Status: 1, TargetLossPrice: 0, ForexTradeLists: { ShowCode: "BTC/USDT" } });
+    const id = placed.data.Id as number;
+    const pending = await call("/v2/api/forex/submit?type=2&cont=0.01&forex_id=1&status=0&target_price=60000&multiple=10");
+    expect(pending.data).toMatchObject({ Status: 0, OriginPrice: 60_000 });
+
+    const stops = await call(`/v2/api/forex/set_stop_price?id=${id}&stop_loss_price=49000&target_profit_price=55000`);
+    expect(stops.data).toMatchObject({ TargetLossPrice: 49_000, TargetProfitPrice: 55_000 });
+    const wrong = await call(`/v2/api/forex/set_stop_price?id=${id}&stop_loss_price=51000&target_profit_price=0`);
+    expect(wrong.code).toBe(0);
+    expect(wrong.msg).toMatch(/stop-loss/i);
+
+    await hold("BTCUSDT", 50_100);
+    const holding = await call("/v2/api/forex/my_deal?status=1&page=1");
+    expect(holding.data).toMatchObject({ total: 1, all_fact_profits: "1.00" });
+    expect((holding.data.data as unknown[])[0]).toMatchObject({ Id: id, UpdatePrice: 50_100, FactProfits: "1.00", RiskRate: "102.00" });
+    expect((await call("/v2/api/forex/my_deal?status=0&page=1")).data).toMatchObject({ total: 1 });
+
+    expect((await call(`/v2/api/forex/close?id=${id}`)).data).toMatchObject({ Status: 3, FactProfits: "1.00", ClosePrice: 50_100 });
+    expect((await call(`/v2/api/forex/cancel_trade?id=${pending.data.Id}`)).data).toMatchObject({ Status: 4 });
+    const history = await call("/v2/api/forex/my_deal?status=3&page=1");
+    expect(history.data).toMatchObject({ total: 2, all_fact_profits: "1.00" });
+    expect((await call("/v2/api/forex/my_deal?status=7")).code).toBe(0);
   });
 });

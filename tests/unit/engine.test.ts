@@ -1,0 +1,147 @@
+// The market room's order engine without D1: which orders a tick triggers, at what price, and
+// how the index follows what the settlement did. The store is a fake that records the requests.
+import { describe, expect, it } from "vitest";
+import type { EngineOrder, SettlementRequest, SettlementResult, TickInput } from "~/domain/engine";
+import { ContractEngine, type EngineStore } from "../../party/market/engine";
+import { SortedLevels, TriggerIndex } from "../../party/market/triggers";
+
+function fakeStore(open: EngineOrder[] = []) {
+  const requests: SettlementRequest[] = [];
+  const store: EngineStore = {
+    orders: async (since) => (since === 0 ? { open, gone: [], watermark: 1 } : { open: [], gone: [], watermark: 2 }),
+    schedules: async () => [],
+    settle: async (req): Promise<SettlementResult> => {
+      requests.push(req);
+      return {
+        exited: req.exits.map((e) => ({ id: e.id, userId: 7, reason: e.reason })),
+        filled: req.fills.map((f) => ({ id: f.id, userId: 7 })),
+        cancelled: req.cancels.map((c) => ({ id: c.id, userId: 7 })),
+      };
+    },
+  };
+  return { store, requests };
+}
+
+/** A buy of 1 BTC (precision 2) opened at 100.00 with margin 10 USD: liquidation at 90.00. */
+function position(id: number, extra: Partial<EngineOrder> = {}): EngineOrder {
+  return { id, userId: 7, code: "BTCUSDT", side: 1, status: 1, lots: 1_000_000, contractSize: 1_000_000, precision: 2, price: 10_000, margin: 10_000_000, fee: 0, stopLoss: 0, takeProfit: 0, liquidation: 9_000, pendingCrossing: 0, ...extra };
+}
+
+const tick = (time: number, open: number, low: number, high: number, last: number, watchers: number[] = []): TickInput => ({
+  time,
+  since: time - 1000,
+  catchUp: false,
+  watchers,
+  ranges: [{ code: "BTCUSDT", open, low, high, last }],
+});
+
+describe("the trigger index", () => {
+  it("finds exactly the levels a range reaches, in either direction", () => {
+    const s = new SortedLevels();
+    for (const [level, key] of [[5, 1], [3, 2], [9, 3], [5, 4]] as const) s.insert(level, key);
+    expect(s.atOrAbove(5).sort()).toEqual([1, 3, 4]);
+    expect(s.atOrBelow(4)).toEqual([2]);
+    expect(s.remove(5, 4)).toBe(true);
+    expect(s.remove(5, 4)).toBe(false);
+    expect(s.atOrAbove(0).length).toBe(3);
+    const index = new TriggerIndex();
+    index.add("X", "down", 95, 1);
+    index.add("X", "up", 105, 2);
+    expect(index.fired("X", 96, 104)).toEqual([]);
+    expect(index.fired("X", 95, 105).sort()).toEqual([1, 2]);
+  });
+});
+
+describe("the engine's decisions", () => {
+  it("a move down and back within one tick still fires a stop-loss, executed at its level", async () => {
+    const { store, requests } = fakeStore([position(1, { stopLoss: 9_500 })]);
+    const engine = new ContractEngine(store);
+    await engine.load();
+    await engine.onTick(tick(1000, 100, 94, 100, 100));
+    expect(requests[0]!.exits).toEqual([{ id: 1, reason: "stop_loss", price: 9_500, profit: -5_000_000 }]);
+    expect(engine.hasWork()).toBe(false);
+  });
+
+  it("a gap past the level executes at the first price after it; a loss never exceeds the margin", async () => {
+    const { store, requests } = fakeStore([position(1)]);
+    const engine = new ContractEngine(store);
+    await engine.load();
+    await engine.onTick(tick(1000, 80, 80, 81, 81));
+    expect(requests[0]!.exits).toEqual([{ id: 1, reason: "liquidation", price: 8_000, profit: -10_000_000 }]);
+  });
+
+  it("stop-loss and take-profit both reached in one tick: the stop-loss (the losing side) wins", async () => {
+    const { store, requests } = fakeStore([position(1, { stopLoss: 9_800, takeProfit: 10_200 })]);
+    const engine = new ContractEngine(store);
+    await engine.load();
+    await engine.onTick(tick(1000, 100, 97, 103, 100));
+    expect(requests[0]!.exits).toEqual([{ id: 1, reason: "stop_loss", price: 9_800, profit: -2_000_000 }]);
+  });
+
+  it("a price that reaches nothing settles nothing and sends no batch", async () => {
+    const { store, requests } = fakeStore([position(1, { stopLoss: 9_500, takeProfit: 10_500 })]);
+    const engine = new ContractEngine(store);
+    await engine.load();
+    await engine.onTick(tick(1000, 100, 96, 104, 101));
+    expect(requests).toEqual([]);
+    expect(engine.hasWork()).toBe(true);
+  });
+
+  it("a pending buy fills at its price, then its stop-loss and liquidation are armed", async () => {
+    const pending: EngineOrder = { ...position(2), status: 0, price: 9_900, pendingCrossing: -1, liquidation: 8_900, stopLoss: 9_700 };
+    const { store, requests } = fakeStore([pending]);
+    const engine = new ContractEngine(store);
+    await engine.load();
+    await engine.onTick(tick(1000, 100, 98.5, 100, 99));
+    expect(requests[0]!.fills).toEqual([{ id: 2, price: 9_900 }]);
+    expect(engine.triggers()).toBe(2); // stop-loss + liquidation
+    await engine.onTick(tick(2000, 99, 96, 99, 96));
+    expect(requests[1]!.exits).toEqual([{ id: 2, reason: "stop_loss", price: 9_700, profit: -2_000_000 }]);
+  });
+
+  it("an order another path already moved is dropped from the index (the batch re-checked it)", async () => {
+    const { store, requests } = fakeStore([position(1, { stopLoss: 9_500 })]);
+    store.settle = async (req) => {
+      requests.push(req);
+      return { exited: [], filled: [], cancelled: [] };
+    };
+    const engine = new ContractEngine(store);
+    await engine.load();
+    const out = await engine.onTick(tick(1000, 100, 94, 100, 100));
+    expect(engine.hasWork()).toBe(false);
+    expect(out.userEvents).toEqual([]);
+  });
+
+  it("if the tick's batch fails, each order is settled on its own", async () => {
+    const { store, requests } = fakeStore([position(1, { stopLoss: 9_500 }), position(2, { stopLoss: 9_600 })]);
+    const settle = store.settle;
+    store.settle = async (req) => {
+      if (req.exits.length > 1) throw new Error("constraint");
+      return settle(req);
+    };
+    const engine = new ContractEngine(store);
+    await engine.load();
+    const out = await engine.onTick(tick(1000, 100, 94, 100, 100));
+    expect(requests.map((r) => r.exits.map((e) => e.id))).toEqual([[1], [2]]);
+    expect(out.userEvents).toEqual([{ userId: 7, topic: "FOREX_CLOSED", data: [1, 2] }]);
+  });
+
+  it("live profit goes only to watching users: buy 1 at 100.00, price 101.50 → +1.50", async () => {
+    const { store } = fakeStore([position(1), { ...position(3), userId: 8 }]);
+    const engine = new ContractEngine(store);
+    await engine.load();
+    const out = await engine.onTick(tick(1000, 101.5, 101.5, 101.5, 101.5, [7]));
+    expect(out.userEvents).toEqual([{ userId: 7, topic: "FOREX_TRADE", data: { all_fact_profits: "1.50", list: [{ Id: 1, UpdatePrice: 101.5, FactProfits: "1.50" }] } }]);
+  });
+
+  it("the cost of a tick follows the orders triggered: 100,000 open orders, one reached", async () => {
+    const open = Array.from({ length: 100_000 }, (_, i) => position(i + 1, { stopLoss: 5_000 + (i % 1000), liquidation: 1_000 }));
+    const { store, requests } = fakeStore(open);
+    const engine = new ContractEngine(store);
+    await engine.load();
+    expect(engine.triggers()).toBe(200_000);
+    // only the stop-losses at 59.99 (100 of them) are reached
+    await engine.onTick(tick(1000, 100, 59.99, 100, 100));
+    expect(requests[0]!.exits.length).toBe(100);
+  });
+});
