@@ -51,6 +51,7 @@ describe("the engine hook: every tick hands over the ranges crossed since the pr
 
   it("reads never move prices: reads between two ticks see the same quotes, stamped with the tick's time", async () => {
     const r = room("test-engine-reads");
+    await r.snapshot(); // the room is built (its history generated) before the clock is read
     const tickTime = Date.now();
     await r.tickNow(tickTime);
     await runInDurableObject(r, async (_instance, state) => {

@@ -329,7 +329,7 @@ describe("bad input anywhere: a refusal, never a 5xx or error text", () => {
     const token = await sessionFor(user.id);
     const cookie = await signedSessionCookie(token);
     const forms = ["/login", "/register", "/forgot", "/mine/password", "/language", "/settings", "/login/demo", "/logout", "/user", "/trade", "/"];
-    const apis = ["/api/user/loginForU", "/api/user/register", "/api/notify/send_email", "/api/notify/send_sms", "/api/user/forget_password", "/api/user/amend_password", "/api/user/logout"];
+    const apis = ["/api/user/loginForU", "/api/user/register", "/api/notify/send_email", "/api/notify/send_sms", "/api/user/forget_password", "/api/user/amend_password", "/api/user/logout", "/v2/api/forex/submit", "/v2/api/forex/close", "/v2/api/forex/cancel_trade", "/v2/api/forex/set_stop_price"];
     const bodies: { type: string; body: BodyInit }[] = [
       { type: "application/x-www-form-urlencoded", body: "" },
       { type: "application/x-www-form-urlencoded", body: "intent=register&type=mobile&account=%00%01&area_id=99999&password=%E0%A4" },
@@ -343,7 +343,7 @@ describe("bad input anywhere: a refusal, never a 5xx or error text", () => {
     for (const path of [...forms, ...apis]) {
       for (const { type, body } of bodies) {
         const headers: Record<string, string> = { host: "localhost", origin: ORIGIN, "content-type": type, "cf-connecting-ip": newIp(), lang: "en" };
-        if (path === "/mine/password" || path === "/user") headers.cookie = cookie;
+        if (path === "/mine/password" || path === "/user" || path === "/trade" || path.startsWith("/v2/api/forex/")) headers.cookie = cookie;
         const res = await SELF.fetch(`${ORIGIN}${path}`, { method: "POST", headers, body, redirect: "manual" });
         const text = await res.text();
         expect(res.status, `${path} ${type}`).toBeLessThan(500);
@@ -353,5 +353,7 @@ describe("bad input anywhere: a refusal, never a 5xx or error text", () => {
     // and nothing was written for the user by any of it
     const sessions = await env.DB.prepare("SELECT COUNT(*) AS n FROM sessions WHERE user_id = ?1 AND revoked_at IS NULL").bind(user.id).first<{ n: number }>();
     expect(sessions!.n).toBe(1);
-  });
+    const orders = await env.DB.prepare("SELECT COUNT(*) AS n FROM contract_orders WHERE user_id = ?1").bind(user.id).first<{ n: number }>();
+    expect(orders!.n).toBe(0);
+  }, 120_000);
 });
