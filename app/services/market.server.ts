@@ -33,6 +33,8 @@ export async function listInstruments(ctx: ServiceContext): Promise<Instrument[]
       marginMode: instruments.marginMode,
       multiples: instruments.multiples,
       status: instruments.status,
+      deliveryDays: instruments.deliveryDays,
+      deliveryAt: instruments.deliveryAt,
     })
     .from(instruments)
     .where(eq(instruments.status, 1))
