@@ -8,10 +8,10 @@
  * it is ready, then draw the older candles (off screen to the left). Times are shown in
  * America/New_York.
  */
-import { Chart, LinearScale, Tooltip, type ChartConfiguration, type Scale } from "chart.js";
+import { Chart, LinearScale, Tooltip, type ChartConfiguration, type Plugin, type Scale } from "chart.js";
 import { CandlestickController, CandlestickElement } from "chartjs-chart-financial";
 import { useEffect, useRef } from "react";
-import { CHART_PAD, CHART_UNITS, type CandleFrame } from "~/components/charts";
+import { CHART_PAD, CHART_UNITS, LEVEL_COLOR, LEVEL_DASH, type CandleFrame, type ChartLevel } from "~/components/charts";
 import { formatNyTime } from "~/lib/format";
 
 /** Gives the main thread back between chunks of work (scheduler.yield where it exists, else a new task). */
@@ -56,11 +56,46 @@ function cssVar(name: string) {
   return getComputedStyle(document.documentElement).getPropertyValue(name).trim();
 }
 
-export default function CandleChart({ frame, precision, locale, withDate, label, onReady }: { frame: CandleFrame; precision: number; locale: string; withDate: boolean; label: string; onReady: () => void }) {
+/**
+ * The order levels (an inline plugin): dashed lines across the plot with their labels at the
+ * latest candle's end, as the SVG draws them (k: CSS pixels per chart unit).
+ */
+function levelsPlugin(levels: { current: ChartLevel[] }, k: number, family: string): Plugin<"candlestick"> {
+  const colors = new Map(Object.values(LEVEL_COLOR).map((name) => [name, cssVar(name)]));
+  return {
+    id: "orderLevels",
+    afterDatasetsDraw(c) {
+      if (levels.current.length === 0) return;
+      const { ctx, chartArea: area } = c;
+      const y = c.scales.y!;
+      ctx.save();
+      ctx.lineWidth = k;
+      ctx.font = `${11 * k}px ${family}`;
+      ctx.textAlign = "right";
+      for (const l of levels.current) {
+        const py = Math.min(area.bottom, Math.max(area.top, y.getPixelForValue(l.price)));
+        const color = colors.get(LEVEL_COLOR[l.kind]) ?? "";
+        ctx.strokeStyle = color;
+        ctx.fillStyle = color;
+        ctx.setLineDash(LEVEL_DASH[l.kind].map((d) => d * k));
+        ctx.beginPath();
+        ctx.moveTo(area.left, py);
+        ctx.lineTo(area.right, py);
+        ctx.stroke();
+        ctx.fillText(l.label, area.right - 4 * k, py - 3 * k);
+      }
+      ctx.restore();
+    },
+  };
+}
+
+export default function CandleChart({ frame, precision, locale, withDate, label, levels = [], onReady }: { frame: CandleFrame; precision: number; locale: string; withDate: boolean; label: string; levels?: ChartLevel[]; onReady: () => void }) {
   const canvas = useRef<HTMLCanvasElement>(null);
   const chart = useRef<Chart<"candlestick"> | null>(null);
   const latest = useRef(frame);
   latest.current = frame;
+  const latestLevels = useRef(levels);
+  latestLevels.current = levels;
   const ready = useRef(onReady);
   ready.current = onReady;
 
@@ -87,6 +122,7 @@ export default function CandleChart({ frame, precision, locale, withDate, label,
       const first = frameNow();
       const config: ChartConfiguration<"candlestick"> = {
         type: "candlestick",
+        plugins: [levelsPlugin(latestLevels, k, font.family)],
         // First pass: the candles on screen (the box starts at the latest candle).
         data: { datasets: [{ label, data: points(first, first.list.length - FIRST_PASS), backgroundColors: { up, down, unchanged: text }, borderColors: { up, down, unchanged: text }, borderWidth: k } as never] },
         options: {
@@ -172,6 +208,11 @@ export default function CandleChart({ frame, precision, locale, withDate, label,
   useEffect(() => {
     if (chart.current) applyFrame(chart.current, frame);
   }, [frame]);
+
+  // New order levels (after an order): drawn on the next frame.
+  useEffect(() => {
+    chart.current?.draw();
+  }, [levels]);
 
   return <canvas ref={canvas} className="chart-canvas" role="img" aria-label={label} />;
 }

@@ -65,6 +65,25 @@ export function candleFrame(candles: Candle[]): CandleFrame {
   };
 }
 
+/**
+ * Horizontal lines at the levels of the user's orders on the instrument: the open (or pending
+ * buy) price, stop-loss, take-profit and liquidation. Each kind has its own dash pattern and
+ * colour (a CSS custom property), the same in the SVG and on the canvas; a level outside the
+ * chart's price range is drawn at the nearest edge (its label gives the price).
+ */
+export type LevelKind = "open" | "pending" | "sl" | "tp" | "liq";
+export interface ChartLevel {
+  key: string;
+  kind: LevelKind;
+  price: number;
+  /** The short text drawn on the line ("SL 48,000.00"). */
+  label: string;
+}
+/** Dash patterns in chart units (line, gap, …). */
+export const LEVEL_DASH: Record<LevelKind, number[]> = { open: [8, 4], pending: [8, 4, 2, 4], sl: [4, 4], tp: [2, 3], liq: [12, 3, 2, 3, 2, 3] };
+/** Colours: custom properties of the theme. */
+export const LEVEL_COLOR: Record<LevelKind, string> = { open: "--accent", pending: "--accent", sl: "--danger-text", tp: "--up-text", liq: "--text" };
+
 /** The chart's box: as wide as its candles at the frame's scale, at least the frame's width. */
 export function chartInnerStyle(frame: CandleFrame) {
   return { width: `max(100%, calc(var(--chart-h) * ${(frame.width / CHART_UNITS).toFixed(4)}))` };
@@ -75,7 +94,7 @@ export function chartInnerStyle(frame: CandleFrame) {
  * until the interactive chart is ready). Up and down candles are one path each (wick and body),
  * a few elements instead of hundreds.
  */
-export function CandleSvg({ frame, precision, locale, label, withDate }: { frame: CandleFrame; precision: number; locale: string; label: string; withDate: boolean }) {
+export function CandleSvg({ frame, precision, locale, label, withDate, levels = [] }: { frame: CandleFrame; precision: number; locale: string; label: string; withDate: boolean; levels?: ChartLevel[] }) {
   const { list, hi, lo, ticks, labels, width } = frame;
   if (list.length === 0) return null;
   const height = CHART_UNITS;
@@ -109,6 +128,17 @@ export function CandleSvg({ frame, precision, locale, label, withDate }: { frame
       ))}
       <path d={up} className="up" />
       <path d={down} className="down" />
+      {levels.map((l) => {
+        const ly = Math.min(height - pad.bottom, Math.max(pad.top, y(l.price)));
+        return (
+          <g key={l.key} className={`level level-${l.kind}`}>
+            <line x1={pad.left} x2={width - pad.right} y1={n(ly)} y2={n(ly)} strokeDasharray={LEVEL_DASH[l.kind].join(" ")} />
+            <text x={width - pad.right - 4} y={n(ly - 3)} textAnchor="end">
+              {l.label}
+            </text>
+          </g>
+        );
+      })}
       {labels.map((i) => (
         <text key={`l${i}`} x={x(i)} y={height - 6} className="axis" textAnchor="middle">
           {formatNyTime(list[i]!.timestamp, locale, withDate)}

@@ -26,6 +26,10 @@ export interface Instrument {
   /** HasForexMultiple as stored: a JSON list of leverages. */
   multiples: string;
   status: number;
+  /** Delivery contracts: days between deliveries (0 = perpetual). */
+  deliveryDays: number;
+  /** The next delivery instant (ms); null until the engine first sets it. */
+  deliveryAt: number | null;
 }
 
 /** The leverages an instrument offers (HasForexMultiple); malformed data gives none. */

@@ -39,6 +39,14 @@ export function bucketStart(period: Period, t: number): number {
   return Math.floor(t / ms) * ms;
 }
 
+/**
+ * When the candle of `period` that contains `t` closes: the start of the next one (a day lasts
+ * 23 or 25 hours on the days New York changes its clocks, hence the lookup half a period in).
+ */
+export function candleEnd(period: Period, t: number): number {
+  return bucketStart(period, bucketStart(period, t) + PERIOD_MS[period] * 1.5);
+}
+
 export interface Candle {
   timestamp: number;
   open: number;

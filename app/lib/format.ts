@@ -45,3 +45,17 @@ export function formatNyTime(timestamp: number, locale: string, withDate: boolea
 export function direction(change: number): "up" | "down" | "flat" {
   return change > 0 ? "up" : change < 0 ? "down" : "flat";
 }
+
+/**
+ * A countdown as whole days and a clock: "mm:ss" under an hour, "hh:mm:ss" above (seconds
+ * rounded up, so it reaches 00:00 at the instant itself; never negative).
+ */
+export function countdownParts(ms: number): { days: number; clock: string } {
+  const total = Math.max(0, Math.ceil(ms / 1000));
+  const days = Math.floor(total / 86_400);
+  const h = Math.floor((total % 86_400) / 3600);
+  const m = Math.floor((total % 3600) / 60);
+  const s = total % 60;
+  const two = (n: number) => String(n).padStart(2, "0");
+  return { days, clock: days > 0 || h > 0 ? `${two(h)}:${two(m)}:${two(s)}` : `${two(m)}:${two(s)}` };
+}

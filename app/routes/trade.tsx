@@ -1,25 +1,57 @@
 /**
  * Trade (spec §2): contract / future tabs, header with the live price and change (or the closed
- * label), a drawer listing every instrument, the period bar, and the candlestick chart. Without
- * JavaScript the same candles render as an SVG and the period bar is plain links.
+ * label) and, for delivery contracts, the next delivery; a drawer listing every instrument, the
+ * period bar with the candle's countdown, the candlestick chart with the levels of the user's
+ * orders, the contract order form (issue 8 §1) and the user's open orders on the instrument.
+ * Without JavaScript the same candles render as an SVG, the period bar is plain links and the
+ * order form is a plain POST (post/redirect/get to the order-confirmed popup). From 1024 px the
+ * chart, the form and the open orders stand side by side.
  */
-import { data, type LoaderFunctionArgs } from "@remix-run/cloudflare";
-import { Link, useLoaderData } from "@remix-run/react";
+import { getValibotConstraint } from "@conform-to/valibot";
+import { data, redirect, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs } from "@remix-run/cloudflare";
+import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import { memo, useEffect, useMemo, useState, type ComponentType } from "react";
 import { useTranslation } from "react-i18next";
-import { CHART_CANDLES, CandleSvg, candleFrame, chartInnerStyle } from "~/components/charts";
+import { CHART_CANDLES, CandleSvg, candleFrame, chartInnerStyle, type ChartLevel } from "~/components/charts";
 import { CloseIcon } from "~/components/icons";
 import { EmptyState } from "~/components/layout";
 import { ConnectionBadge, useCandles, useQuotes } from "~/components/live";
 import { ChangeBadge, InstrumentRow, LivePrice } from "~/components/market";
+import { OrderForm } from "~/components/order-form";
+import { CandleCountdown, DeliveryInfo, OpenOrders, PlacedDialog, orderLevels, type OpenOrder, type PlacedOrder } from "~/components/trade-panels";
 import { formatPrice, formatVolume } from "~/lib/format";
 import { candles, listInstruments, marketQuotes } from "~/services/market.server";
 import { readTradeCode, tradeCodeCookie } from "~/services/preferences.server";
-import { toSummary } from "~/domain/instrument";
+import { feeMode, holdingOn, messageOf, ownOrder, placeOrder, termsOf, type ContractOrderRow } from "~/services/contract.server";
+import { requireUser } from "~/services/web.server";
+import { leverages, toSummary } from "~/domain/instrument";
+import { nextDelivery, scaled6ToDecimal } from "~/domain/contract";
+import type { OrderFormTerms } from "~/domain/order-form";
+import { OrderSchema, placeInputOf } from "~/forms/trade";
+import { submissionOf } from "~/forms/parse";
+import { replyWithErrors } from "~/forms/reply";
+import { readForm } from "~/lib/http.server";
 import { RouteErrorBoundary } from "~/components/route-error";
 import { useRootData } from "~/root";
 import { DEFAULT_PERIOD, PERIODS, PERIOD_LABELS, isPeriod, type Period } from "~/domain/market";
 import { afterLoadAndIdle } from "~/lib/idle";
+import tradeStylesHref from "~/styles/trade.css";
+
+export const links: LinksFunction = () => [{ rel: "stylesheet", href: tradeStylesHref }];
+
+function openOrderOf(row: ContractOrderRow): OpenOrder {
+  return {
+    id: row.id,
+    side: row.side,
+    status: row.status,
+    lots: scaled6ToDecimal(row.lots),
+    price: row.openPrice ?? row.originPrice,
+    stopLoss: row.stopLoss,
+    takeProfit: row.takeProfit,
+    liquidation: row.liquidation,
+    precision: row.precision,
+  };
+}
 
 type CandleChartModule = typeof import("~/components/candle-chart.client");
 const loadCandleChart = () => import("~/components/candle-chart.client");
@@ -36,7 +68,23 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const notices: string[] = [];
   if (url.searchParams.get("code") && !found) notices.push("errors.unknown_instrument");
   if (periodParam && !isPeriod(periodParam)) notices.push("errors.unknown_period");
-  const [market, history] = await Promise.all([marketQuotes(context), current ? candles(context, current.code, period, CHART_CANDLES) : []]);
+  const user = await context.user();
+  const placedId = url.searchParams.get("placed");
+  const [market, history, mode, holdings, placedRow] = await Promise.all([
+    marketQuotes(context),
+    current ? candles(context, current.code, period, CHART_CANDLES) : [],
+    feeMode(context),
+    user && current ? holdingOn(context, user.id, current.code) : null,
+    // only the owner's order shows (another user's id shows nothing)
+    user && placedId && /^\d{1,15}$/.test(placedId) ? ownOrder(context, user.id, Number(placedId)) : null,
+  ]);
+  const terms = current ? termsOf(current, mode) : null;
+  // The current instrument's trading terms only (not every instrument's configuration).
+  const order: OrderFormTerms | null = current && terms ? { terms, lotStep: current.lotStep, minLots: current.minLots, leverages: leverages(current) } : null;
+  const now = Date.now();
+  const placed: PlacedOrder | null = placedRow
+    ? { ...openOrderOf(placedRow), showCode: list.find((i) => i.code === placedRow.code)?.showCode ?? placedRow.code, leverage: placedRow.leverage, margin: placedRow.margin, fee: placedRow.fee }
+    : null;
   const body = {
     instruments: list.map(toSummary),
     current: current ? toSummary(current) : null,
@@ -45,9 +93,39 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     candles: history,
     quotes: [...market.quotes.values()],
     notices,
+    order,
+    delivery: current && current.deliveryDays > 0 ? { days: current.deliveryDays, at: current.deliveryAt ?? nextDelivery(current.deliveryDays, now) } : null,
+    holdings: holdings ? holdings.map(openOrderOf) : null,
+    placed,
+    /** The order form's one-time token (a double submission places one order). */
+    requestId: user ? crypto.randomUUID() : null,
+    constraint: getValibotConstraint(OrderSchema),
+    renderedAt: now,
   };
   const headers: HeadersInit = found ? { "Set-Cookie": await tradeCodeCookie.serialize(found.code) } : {};
   return data(body, { headers });
+}
+
+/** Refusals that depend on the moment, not on the input: 409. */
+const CONFLICTS = new Set(["errors.market_closed", "errors.prices_stale", "errors.insufficient_balance", "errors.try_again"]);
+
+/**
+ * Places a contract order (visitors go to the login first). A refusal re-renders the form with
+ * the message next to its field and the values kept; success redirects (303) to the trade page
+ * with the order-confirmed popup.
+ */
+export async function action({ request, context }: ActionFunctionArgs) {
+  const user = await requireUser(context, request);
+  const url = new URL(request.url);
+  const submission = submissionOf(OrderSchema, await readForm(request));
+  if (submission.status !== "success") return data({ result: submission.reply() }, { status: 400 });
+  const result = await placeOrder(context, user.id, placeInputOf(submission.value));
+  if (!result.ok) {
+    return data({ result: replyWithErrors(submission, { [result.field ?? "form"]: messageOf(result) }) }, { status: CONFLICTS.has(result.error) ? 409 : 400 });
+  }
+  const period = url.searchParams.get("period");
+  const to = `/trade?code=${encodeURIComponent(result.value.code)}${isPeriod(period) && period !== DEFAULT_PERIOD ? `&period=${period}` : ""}&placed=${result.value.id}`;
+  return redirect(to, 303);
 }
 
 /**
@@ -77,7 +155,7 @@ function useCandleChart() {
  * the latest candle (a right-to-left scroller around a left-to-right chart). Memoised: quote
  * ticks re-render the page every second, not the chart.
  */
-const ChartArea = memo(function ChartArea({ candles: initial, code, period, precision, locale, label }: { candles: ReturnType<typeof useLoaderData<typeof loader>>["candles"]; code: string; period: Period; precision: number; locale: string; label: string }) {
+const ChartArea = memo(function ChartArea({ candles: initial, code, period, precision, locale, label, levels, levelsLabel, descriptions }: { candles: ReturnType<typeof useLoaderData<typeof loader>>["candles"]; code: string; period: Period; precision: number; locale: string; label: string; levels: ChartLevel[]; levelsLabel: string; descriptions: string[] }) {
   const live = useCandles(code, period, initial);
   const frame = useMemo(() => candleFrame(live), [live]);
   const CandleChart = useCandleChart();
@@ -88,10 +166,17 @@ const ChartArea = memo(function ChartArea({ candles: initial, code, period, prec
     <div className="chart">
       <div className="chart-scroll" dir="rtl" tabIndex={0} role="region" aria-label={label}>
         <div className="chart-inner" dir="ltr" style={chartInnerStyle(frame)}>
-          {canvasReady ? null : <CandleSvg frame={frame} precision={precision} locale={locale} label={label} withDate={withDate} />}
-          {CandleChart ? <CandleChart frame={frame} precision={precision} locale={locale} withDate={withDate} label={label} onReady={() => setCanvasReady(true)} /> : null}
+          {canvasReady ? null : <CandleSvg frame={frame} precision={precision} locale={locale} label={label} withDate={withDate} levels={levels} />}
+          {CandleChart ? <CandleChart frame={frame} precision={precision} locale={locale} withDate={withDate} label={label} levels={levels} onReady={() => setCanvasReady(true)} /> : null}
         </div>
       </div>
+      {descriptions.length > 0 ? (
+        <ul className="visually-hidden" aria-label={levelsLabel}>
+          {descriptions.map((text, i) => (
+            <li key={i}>{text}</li>
+          ))}
+        </ul>
+      ) : null}
     </div>
   );
 });
@@ -99,18 +184,22 @@ const ChartArea = memo(function ChartArea({ candles: initial, code, period, prec
 export default function Trade() {
   const { t } = useTranslation();
   const d = useLoaderData<typeof loader>();
+  const actionData = useActionData<typeof action>();
   const root = useRootData();
   const locale = root?.locale ?? "en-US";
   const quotes = useQuotes(d.quotes);
+  const { levels, descriptions } = useMemo(() => orderLevels(d.holdings ?? [], t, locale), [d.holdings, t, locale]);
   if (!d.current) return <EmptyState title={t("common.no_data")} />;
   const current = d.current;
   const quote = quotes.get(current.code);
   const open = quote?.MarketStatus === 1;
   const base = `/trade?code=${encodeURIComponent(current.code)}`;
+  const here = d.period === DEFAULT_PERIOD ? base : `${base}&period=${d.period}`;
+  const loginHref = `/login?from=${encodeURIComponent(here)}`;
   const loginFirst = !root?.user;
   return (
     <div className="page trade">
-      <nav className="segmented" aria-label={t("trade.mode")}>
+      <nav className="segmented trade-tabs" aria-label={t("trade.mode")}>
         <Link to={`${base}&period=${d.period}`} replace aria-current={d.tab === "contract" ? "page" : undefined} className={d.tab === "contract" ? "active" : ""}>
           {t("trade.contract")}
         </Link>
@@ -148,18 +237,35 @@ export default function Trade() {
           <LivePrice value={quote?.Close} precision={current.pricePrecision} locale={locale} className="headline-price" />
           <ChangeBadge quote={quote} locale={locale} />
         </div>
+        <DeliveryInfo key={current.code} delivery={d.delivery} renderedAt={d.renderedAt} locale={locale} />
         <ConnectionBadge />
       </header>
-      <nav className="period-bar" aria-label={t("trade.period")}>
-        {PERIODS.map((p) => (
-          <Link key={p} to={`${base}&period=${p}${d.tab === "future" ? "&tab=future" : ""}`} replace preventScrollReset aria-current={p === d.period ? "page" : undefined} className={p === d.period ? "chip active" : "chip"}>
-            {PERIOD_LABELS[p]}
-          </Link>
-        ))}
-      </nav>
-      <ChartArea key={`${current.code}-${d.period}`} candles={d.candles} code={current.code} period={d.period} precision={current.pricePrecision} locale={locale} label={t("trade.chart_label", { symbol: current.showCode })} />
+      <div className="trade-chart">
+        <div className="period-row">
+          <nav className="period-bar" aria-label={t("trade.period")}>
+            {PERIODS.map((p) => (
+              <Link key={p} to={`${base}&period=${p}${d.tab === "future" ? "&tab=future" : ""}`} replace preventScrollReset aria-current={p === d.period ? "page" : undefined} className={p === d.period ? "chip active" : "chip"}>
+                {PERIOD_LABELS[p]}
+              </Link>
+            ))}
+          </nav>
+          <CandleCountdown period={d.period} renderedAt={d.renderedAt} />
+        </div>
+        <ChartArea
+          key={`${current.code}-${d.period}`}
+          candles={d.candles}
+          code={current.code}
+          period={d.period}
+          precision={current.pricePrecision}
+          locale={locale}
+          label={t("trade.chart_label", { symbol: current.showCode })}
+          levels={levels}
+          levelsLabel={t("trade.levels")}
+          descriptions={descriptions}
+        />
+      </div>
       {d.tab === "future" ? (
-        <section className="card" aria-label={t("trade.future")}>
+        <section className="card trade-panel" aria-label={t("trade.future")}>
           <dl className="stats">
             <div><dt>{t("market.open")}</dt><dd className="num">{quote ? formatPrice(quote.Open, current.pricePrecision, locale) : "—"}</dd></div>
             <div><dt>{t("market.close")}</dt><dd className="num">{quote ? formatPrice(quote.Close, current.pricePrecision, locale) : "—"}</dd></div>
@@ -185,29 +291,30 @@ export default function Trade() {
           )}
         </section>
       ) : (
-        <section className="card" aria-label={t("trade.contract")}>
+        <section className="card trade-panel" aria-labelledby="order-form-title">
+          <h2 id="order-form-title" className="visually-hidden">{t("trade.order_form")}</h2>
           <dl className="stats">
             <div><dt>{t("market.high")}</dt><dd className="num">{quote ? formatPrice(quote.High, current.pricePrecision, locale) : "—"}</dd></div>
             <div><dt>{t("market.low")}</dt><dd className="num">{quote ? formatPrice(quote.Low, current.pricePrecision, locale) : "—"}</dd></div>
             <div><dt>{t("market.volume")}</dt><dd className="num">{quote ? formatVolume(quote.Volume, locale) : "—"}</dd></div>
           </dl>
-          {!open ? <p className="closed-note" role="status">{t("trade.market_closed")}</p> : null}
-          <div className="tiles trade-buttons">
-            {open && loginFirst ? (
-              <>
-                <Link className="button buy" to={`/login?from=${encodeURIComponent(base)}`}>{t("trade.buy")}</Link>
-                <Link className="button sell" to={`/login?from=${encodeURIComponent(base)}`}>{t("trade.sell")}</Link>
-              </>
-            ) : (
-              <>
-                <button type="button" className="button buy" disabled>{t("trade.buy")}</button>
-                <button type="button" className="button sell" disabled>{t("trade.sell")}</button>
-              </>
-            )}
-          </div>
-          {open && !loginFirst ? <p className="muted small">{t("trade.orders_soon")}</p> : null}
+          <OrderForm
+            key={current.code}
+            action={here}
+            instrumentId={current.id}
+            precision={current.pricePrecision}
+            order={d.order}
+            quote={quote}
+            requestId={d.requestId}
+            loginHref={loginHref}
+            lastResult={actionData?.result}
+            constraint={d.constraint}
+            locale={locale}
+          />
         </section>
       )}
+      <OpenOrders orders={d.holdings} locale={locale} loginHref={loginHref} />
+      {d.placed ? <PlacedDialog order={d.placed} locale={locale} closeHref={here} /> : null}
     </div>
   );
 }

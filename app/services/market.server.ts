@@ -53,6 +53,8 @@ async function readInstruments(ctx: ServiceContext): Promise<Instrument[]> {
       marginMode: instruments.marginMode,
       multiples: instruments.multiples,
       status: instruments.status,
+      deliveryDays: instruments.deliveryDays,
+      deliveryAt: instruments.deliveryAt,
     })
     .from(instruments)
     .where(eq(instruments.status, 1))

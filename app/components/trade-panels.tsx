@@ -1,0 +1,197 @@
+/**
+ * The trade page's smaller parts (issue 8 §1, §4): the open-orders panel, the order-confirmed
+ * popup, the chart levels of the user's orders, the candle's countdown and the delivery
+ * contract's date. Everything renders on the server; clocks tick with JavaScript (their first
+ * render uses the server's time, so hydration matches).
+ */
+import { Link } from "@remix-run/react";
+import { useEffect, useRef, useState } from "react";
+import { useTranslation } from "react-i18next";
+import type { ChartLevel } from "~/components/charts";
+import { nextDelivery } from "~/domain/contract";
+import { candleEnd, stepsToPrice, type Period } from "~/domain/market";
+import { formatMoney } from "~/domain/money";
+import { countdownParts, formatPrice } from "~/lib/format";
+
+/** One of the user's pending or holding orders on the instrument. */
+export interface OpenOrder {
+  id: number;
+  side: 1 | 2;
+  /** 0 pending, 1 holding. */
+  status: number;
+  lots: string;
+  /** The open price (holding) or buy price (pending), in steps. */
+  price: number;
+  stopLoss: number;
+  takeProfit: number;
+  liquidation: number;
+  precision: number;
+}
+
+/** The order just placed, as the confirmation shows it. */
+export interface PlacedOrder extends OpenOrder {
+  showCode: string;
+  leverage: number;
+  margin: number;
+  fee: number;
+}
+
+/** The detail sheet of an order on /order (holding or pending tab). */
+export function orderHref(order: Pick<OpenOrder, "id" | "status">) {
+  return `/order?source=0&type=${order.status === 0 ? 0 : 1}&detail=${order.id}`;
+}
+
+function priceText(steps: number, precision: number, locale: string) {
+  return formatPrice(stepsToPrice(steps, precision), precision, locale);
+}
+
+type T = (key: string, options?: Record<string, unknown>) => string;
+
+/** The chart's lines for the orders, and their accessible descriptions. */
+export function orderLevels(orders: OpenOrder[], t: T, locale: string): { levels: ChartLevel[]; descriptions: string[] } {
+  const levels: ChartLevel[] = [];
+  const descriptions: string[] = [];
+  for (const o of orders) {
+    const kinds: [ChartLevel["kind"], number, string][] = [
+      [o.status === 0 ? "pending" : "open", o.price, o.status === 0 ? "trade.level_pending" : "trade.level_open"],
+      ["sl", o.stopLoss, "trade.level_sl"],
+      ["tp", o.takeProfit, "trade.level_tp"],
+      ["liq", o.liquidation, "trade.level_liq"],
+    ];
+    for (const [kind, steps, key] of kinds) {
+      if (!(steps > 0)) continue;
+      const price = priceText(steps, o.precision, locale);
+      levels.push({ key: `${o.id}-${kind}`, kind, price: stepsToPrice(steps, o.precision), label: `${t(key)} ${price}` });
+      descriptions.push(t("trade.level_item", { side: t(o.side === 1 ? "trade.buy" : "trade.sell"), lots: o.lots, level: t(key), price }));
+    }
+  }
+  return { levels, descriptions };
+}
+
+/** The user's pending and holding orders on this instrument (visitors: a login link). */
+export function OpenOrders({ orders, locale, loginHref }: { orders: OpenOrder[] | null; locale: string; loginHref: string }) {
+  const { t } = useTranslation();
+  return (
+    <section className="card open-orders" aria-labelledby="open-orders-title">
+      <h2 id="open-orders-title">{t("trade.open_orders")}</h2>
+      {orders === null ? (
+        <p className="muted">
+          <Link to={loginHref}>{t("trade.login_for_orders")}</Link>
+        </p>
+      ) : orders.length === 0 ? (
+        <p className="muted">{t("trade.no_open_orders")}</p>
+      ) : (
+        <ul className="rows">
+          {orders.map((o) => (
+            <li key={o.id}>
+              <Link to={orderHref(o)} className="row open-order">
+                <span className={`side ${o.side === 1 ? "up" : "down"}`}>{t(o.side === 1 ? "trade.buy" : "trade.sell")}</span>
+                <span className="num">{t("trade.lots_value", { lots: o.lots })}</span>
+                <span className="num row-label">{priceText(o.price, o.precision, locale)}</span>
+                <span className="badge">{t(o.status === 0 ? "orders.pending" : "orders.holding")}</span>
+              </Link>
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}
+
+/**
+ * "Order confirmed" (spec §2: after ordering, a success popup links to the orders page or
+ * confirms). A card over the page that works without JavaScript: Confirm is a link back to the
+ * trade page; with JavaScript it takes the focus when it opens.
+ */
+export function PlacedDialog({ order, locale, closeHref }: { order: PlacedOrder; locale: string; closeHref: string }) {
+  const { t } = useTranslation();
+  const ref = useRef<HTMLDivElement>(null);
+  useEffect(() => ref.current?.focus(), [order.id]);
+  const rows: [string, string][] = [
+    [t("trade.side"), `${t(order.side === 1 ? "trade.buy" : "trade.sell")} · ${t(order.status === 0 ? "trade.pending_order" : "trade.market_order")}`],
+    [t("trade.lots"), `${order.showCode} · ${t("trade.lots_value", { lots: order.lots })}${order.leverage > 0 ? ` · ${t("trade.multiple_value", { value: order.leverage })}` : ""}`],
+    [order.status === 0 ? t("trade.buy_price") : t("trade.price"), priceText(order.price, order.precision, locale)],
+    [t("trade.margin"), `${formatMoney(order.margin, locale, 6)} USD`],
+    [t("trade.fee"), `${formatMoney(order.fee, locale, 6)} USD`],
+  ];
+  return (
+    <div className="dialog-backdrop">
+      <div className="card order-dialog" role="dialog" aria-labelledby="order-dialog-title" tabIndex={-1} ref={ref}>
+        <h2 id="order-dialog-title">{t("contract.order_confirmed")}</h2>
+        <dl className="details">
+          {rows.map(([label, value]) => (
+            <div key={label}>
+              <dt>{label}</dt>
+              <dd className="num">{value}</dd>
+            </div>
+          ))}
+        </dl>
+        <div className="tiles">
+          <Link to={`/order?source=0&type=${order.status === 0 ? 0 : 1}`} className="button">
+            {t("trade.view_orders")}
+          </Link>
+          <Link to={closeHref} className="button primary" replace preventScrollReset>
+            {t("common.confirm")}
+          </Link>
+        </div>
+      </div>
+    </div>
+  );
+}
+
+/** The time now, from the server's render time (so hydration matches), then every second. */
+function useNow(renderedAt: number) {
+  const [now, setNow] = useState(renderedAt);
+  useEffect(() => {
+    setNow(Date.now());
+    const timer = setInterval(() => setNow(Date.now()), 1000);
+    return () => clearInterval(timer);
+  }, []);
+  return now;
+}
+
+function useCountdownText(ms: number) {
+  const { t } = useTranslation();
+  const { days, clock } = countdownParts(ms);
+  return days > 0 ? t("trade.countdown_days", { count: days, time: clock }) : clock;
+}
+
+/** How long until the current candle of the period closes (next to the period bar). */
+export function CandleCountdown({ period, renderedAt }: { period: Period; renderedAt: number }) {
+  const { t } = useTranslation();
+  const now = useNow(renderedAt);
+  const text = useCountdownText(candleEnd(period, now) - now);
+  return (
+    <p className="candle-countdown small muted">
+      {t("trade.candle_closes_in")}{" "}
+      <span className="num" role="timer">
+        {text}
+      </span>
+    </p>
+  );
+}
+
+/**
+ * A delivery contract's next delivery (date and time in the user's language; the server renders
+ * New York time, the browser then its own time zone) and a countdown; perpetual contracts say so.
+ */
+export function DeliveryInfo({ delivery, renderedAt, locale }: { delivery: { days: number; at: number } | null; renderedAt: number; locale: string }) {
+  const { t } = useTranslation();
+  const now = useNow(renderedAt);
+  const [zone, setZone] = useState<string | undefined>("America/New_York");
+  useEffect(() => setZone(undefined), []);
+  const at = delivery ? (delivery.at > now ? delivery.at : nextDelivery(delivery.days, now)) : 0;
+  const countdown = useCountdownText(at - now);
+  if (!delivery) return <span className="badge trade-delivery">{t("trade.perpetual")}</span>;
+  const date = new Intl.DateTimeFormat(locale, { timeZone: zone, year: "numeric", month: "short", day: "numeric", hour: "2-digit", minute: "2-digit", timeZoneName: "short" }).format(at);
+  return (
+    <p className="trade-delivery small">
+      <span className="muted">{t("trade.delivery")}</span> <time dateTime={new Date(at).toISOString()} suppressHydrationWarning>
+        {date}
+      </time>{" "}
+      <span className="num" role="timer">
+        {t("trade.delivery_countdown", { time: countdown })}
+      </span>
+    </p>
+  );
+}

@@ -1,0 +1,111 @@
+import { describe, expect, it } from "vitest";
+import { toScaled6 } from "~/domain/contract";
+import { candleEnd, bucketStart } from "~/domain/market";
+import { toDecimalString } from "~/domain/money";
+import { canDecreaseLots, needsLeverage, orderPreview, stepLots, type OrderFormTerms } from "~/domain/order-form";
+import { submissionOf } from "~/forms/parse";
+import { OrderSchema, placeInputOf } from "~/forms/trade";
+import { countdownParts } from "~/lib/format";
+
+const BTC: OrderFormTerms = { terms: { marginMode: 2, contractSize: toScaled6("1")!, pricePrecision: 2, feeRate: "0.0005", feeMode: 2 }, lotStep: "0.01", minLots: "0.01", leverages: [5, 10, 20, 50] };
+const GER40: OrderFormTerms = { terms: { marginMode: 1, contractSize: toScaled6("1")!, pricePrecision: 1, feeRate: "0.0004", feeMode: 2 }, lotStep: "0.01", minLots: "0.01", leverages: [] };
+const usd = (micros: number) => toDecimalString(micros, 6);
+
+describe("orderPreview", () => {
+  it("buy or sell 0.01 BTC at 50,000 with 10x: margin 50, fee 0.025 (margin × 0.0005), both liquidation prices", () => {
+    const p = orderPreview(BTC, { lots: "0.01", leverage: 10, pending: false, targetPrice: "" }, 5_000_000);
+    expect(p.ok).toBe(true);
+    if (!p.ok) return;
+    expect(usd(p.margin)).toBe("50.000000");
+    expect(usd(p.fee)).toBe("0.025000");
+    expect(usd(p.notional)).toBe("500.000000");
+    expect(p.prepaymentRatio).toBe(1000);
+    expect(p.liquidation).toEqual({ buy: 4_500_000, sell: 5_500_000 });
+  });
+
+  it("a pending order is figured at its typed buy price, not the market", () => {
+    const p = orderPreview(BTC, { lots: "0.01", leverage: 5, pending: true, targetPrice: "40000" }, 5_000_000);
+    expect(p.ok && usd(p.margin)).toBe("80.000000");
+    expect(p.ok && p.price).toBe(4_000_000);
+    expect(orderPreview(BTC, { lots: "0.01", leverage: 5, pending: true, targetPrice: "" }, 5_000_000)).toEqual({ ok: false, reason: "price" });
+    expect(orderPreview(BTC, { lots: "0.01", leverage: 5, pending: true, targetPrice: "40000.001" }, 5_000_000)).toEqual({ ok: false, reason: "price" });
+  });
+
+  it("refuses what the service refuses: lots off the step or below the minimum, a multiple not offered, no price", () => {
+    const at = (lots: string, leverage = 10) => orderPreview(BTC, { lots, leverage, pending: false, targetPrice: "" }, 5_000_000);
+    expect(at("")).toEqual({ ok: false, reason: "lots_required" });
+    expect(at("0")).toEqual({ ok: false, reason: "lots_invalid" });
+    expect(at("0.015")).toEqual({ ok: false, reason: "lots_step" });
+    expect(at("0.01", 7)).toEqual({ ok: false, reason: "leverage" });
+    expect(orderPreview(BTC, { lots: "0.01", leverage: 10, pending: false, targetPrice: "" }, null)).toEqual({ ok: false, reason: "price" });
+  });
+
+  it("a fixed-margin instrument needs no multiple: margin = lots × units per lot", () => {
+    expect(needsLeverage(GER40.terms)).toBe(false);
+    expect(needsLeverage(BTC.terms)).toBe(true);
+    const p = orderPreview(GER40, { lots: "0.01", leverage: Number.NaN, pending: false, targetPrice: "" }, 241_506);
+    expect(p.ok && usd(p.margin)).toBe("0.010000");
+    expect(p.ok && usd(p.fee)).toBe("0.000004");
+  });
+});
+
+describe("lot stepper", () => {
+  it("moves one lot step on the step grid", () => {
+    expect(stepLots("0.01", "0.01", 1)).toBe("0.02");
+    expect(stepLots("0.02", "0.01", -1)).toBe("0.01");
+    expect(stepLots("0.015", "0.01", 1)).toBe("0.02");
+    expect(stepLots("0.015", "0.01", -1)).toBe("0.01");
+    expect(stepLots("", "0.01", 1)).toBe("0.01");
+    expect(stepLots("abc", "0.1", 1)).toBe("0.1");
+    expect(stepLots("0.99", "0.01", 1)).toBe("1");
+  });
+
+  it("never goes to 0 or below, and the minus is disabled when amount − step ≤ 0 (spec §5)", () => {
+    expect(stepLots("0.01", "0.01", -1)).toBe("0.01");
+    expect(canDecreaseLots("0.01", "0.01")).toBe(false);
+    expect(canDecreaseLots("0.005", "0.01")).toBe(false);
+    expect(canDecreaseLots("0.02", "0.01")).toBe(true);
+    expect(canDecreaseLots("", "0.01")).toBe(false);
+  });
+});
+
+describe("countdowns", () => {
+  it("the candle closes at the start of the next one, including 23- and 25-hour New York days", () => {
+    const t = Date.UTC(2026, 10, 23, 14, 42, 18);
+    expect(candleEnd("5min", t)).toBe(Date.UTC(2026, 10, 23, 14, 45));
+    expect(candleEnd("1min", t)).toBe(Date.UTC(2026, 10, 23, 14, 43));
+    expect(candleEnd("60min", t)).toBe(Date.UTC(2026, 10, 23, 15));
+    expect(candleEnd("1day", t)).toBe(Date.UTC(2026, 10, 24, 5));
+    // 2026-03-08 (clocks spring forward: 23 hours) and 2026-11-01 (fall back: 25 hours)
+    expect(candleEnd("1day", Date.UTC(2026, 2, 8, 12))).toBe(Date.UTC(2026, 2, 9, 4));
+    expect(candleEnd("1day", Date.UTC(2026, 10, 1, 12))).toBe(Date.UTC(2026, 10, 2, 5));
+    expect(bucketStart("1day", candleEnd("1day", t))).toBe(candleEnd("1day", t));
+  });
+
+  it("shows mm:ss under an hour, hh:mm:ss above, whole days apart, never negative", () => {
+    expect(countdownParts(161_400)).toEqual({ days: 0, clock: "02:42" });
+    expect(countdownParts(999)).toEqual({ days: 0, clock: "00:01" });
+    expect(countdownParts(-5)).toEqual({ days: 0, clock: "00:00" });
+    expect(countdownParts(3_600_000)).toEqual({ days: 0, clock: "01:00:00" });
+    expect(countdownParts(4 * 86_400_000 + 5 * 3_600_000 + 4 * 60_000 + 24_000)).toEqual({ days: 4, clock: "05:04:24" });
+  });
+});
+
+describe("order form fields", () => {
+  const parse = (fields: Record<string, string>) => submissionOf(OrderSchema, new URLSearchParams({ forex_id: "1", ...fields }));
+
+  it("needs Buy or Sell pressed (Enter alone presses neither)", () => {
+    const s = parse({ cont: "0.01" });
+    expect(s.status).toBe("error");
+    expect(s.reply().error).toEqual({ type: ["trade.choose_side"] });
+  });
+
+  it("an unticked stop-loss or take-profit means none, whatever its price says; the lots go to the service as typed", () => {
+    const s = parse({ type: "2", cont: " 0.02 ", multiple: "10", stop_loss_price: "51000", take_profit_on: "on", target_profit_price: "45000", request_id: "abcdefgh-1234" });
+    expect(s.status).toBe("success");
+    if (s.status !== "success") return;
+    expect(placeInputOf(s.value)).toEqual({ side: 2, lots: "0.02", instrumentId: 1, entry: 1, targetPrice: undefined, stopLoss: "0", takeProfit: "45000", leverage: 10, requestKey: "abcdefgh-1234" });
+    const pending = parse({ type: "1", status: "0", target_price: "40000", stop_loss_on: "on" });
+    expect(pending.status === "success" && placeInputOf(pending.value)).toMatchObject({ entry: 0, targetPrice: "40000", stopLoss: "", lots: "" });
+  });
+});
