@@ -63,6 +63,8 @@ export interface EngineOrder {
   liquidation: number;
   /** Pending orders: 1 fills on the way up, -1 on the way down. */
   pendingCrossing: number;
+  /** When the row last changed (ms): an older copy never replaces a newer one. */
+  updatedAt?: number;
 }
 
 /** A committed change the engine's index should reflect: an order placed or modified, or one that left. */

@@ -192,6 +192,7 @@ export function engineOrderOf(row: ContractOrderRow): EngineOrder {
     takeProfit: row.takeProfit,
     liquidation: row.liquidation,
     pendingCrossing: row.pendingCrossing,
+    updatedAt: row.updatedAt,
   };
 }
 
@@ -318,7 +319,7 @@ export async function placeOrder(ctx: ServiceContext, userId: number, input: Pla
   // a replayed or doubled submission answers the order it placed the first time
   row ??= await ctx.d1.prepare(`SELECT ${ORDER_COLUMNS} FROM contract_orders WHERE open_tx = ?1`).bind(key).first<ContractOrderRow>();
   if (!row) return fail("errors.try_again");
-  await notifyEngine(ctx, [{ op: "upsert", order: engineOrderOf(row) }]);
+  tellEngine(ctx, [{ op: "upsert", order: engineOrderOf(row) }]);
   return { ok: true, value: withFigures(row, new Map([[instrument.code, quote]]), new Map([[instrument.code, instrument.showCode]])) };
 }
 
@@ -359,7 +360,7 @@ export async function closeOrder(ctx: ServiceContext, userId: number, id: number
     if (isLostRace(error)) return fail("errors.order_closed");
     throw error;
   }
-  await notifyEngine(ctx, [{ op: "remove", id: row.id }]);
+  tellEngine(ctx, [{ op: "remove", id: row.id }]);
   return { ok: true, value: (await orderRow(ctx, row.id))! };
 }
 
@@ -394,8 +395,16 @@ export async function cancelOrder(ctx: ServiceContext, userId: number, id: numbe
     if (isLostRace(error)) return fail("errors.order_closed");
     throw error;
   }
-  await notifyEngine(ctx, [{ op: "remove", id: row.id }]);
+  tellEngine(ctx, [{ op: "remove", id: row.id }]);
   return { ok: true, value: (await orderRow(ctx, row.id))! };
+}
+
+/**
+ * Tells the engine about a committed change, after the response (the engine also reads every row
+ * changed since its watermark at the start of each tick, so it never acts on a tick without it).
+ */
+function tellEngine(ctx: ServiceContext, changes: EngineChange[]) {
+  ctx.waitUntil(notifyEngine(ctx, changes));
 }
 
 /** Another path moved the order first (its unique exit key exists): nothing was written. */
@@ -437,7 +446,7 @@ export async function setStops(ctx: ServiceContext, userId: number, id: number, 
     .run();
   if (!result.meta.changes) return fail("errors.order_closed");
   const updated = (await orderRow(ctx, row.id))!;
-  await notifyEngine(ctx, [{ op: "upsert", order: engineOrderOf(updated) }]);
+  tellEngine(ctx, [{ op: "upsert", order: engineOrderOf(updated) }]);
   return { ok: true, value: updated };
 }
 
@@ -513,7 +522,7 @@ export async function holdingOn(ctx: ServiceContext, userId: number, code: strin
 export async function engineOrders(ctx: ServiceContext, changedSince = 0): Promise<{ open: EngineOrder[]; gone: number[]; watermark: number }> {
   const watermark = Date.now();
   const { results } = await ctx.d1
-    .prepare(`SELECT ${ORDER_COLUMNS} FROM contract_orders WHERE ${changedSince > 0 ? "updated_at >= ?1" : "status IN (0, 1) AND ?1 = 0"}`)
+    .prepare(`SELECT ${ORDER_COLUMNS} FROM contract_orders WHERE ${changedSince > 0 ? "status IN (0, 1, 3, 4) AND updated_at >= ?1" : "status IN (0, 1) AND ?1 = 0"}`)
     .bind(changedSince)
     .all<ContractOrderRow>();
   const open: EngineOrder[] = [];

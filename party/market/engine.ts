@@ -43,9 +43,10 @@ export interface EngineStore {
 }
 
 const RECENT_TICKS = 120;
+/** Delivery schedules are read again this often (orders are caught up on every tick). */
 export const RECONCILE_EVERY_MS = 60_000;
 /** Rows changed this long before the watermark are read again (clock skew between writers). */
-const RECONCILE_OVERLAP_MS = 5_000;
+const RECONCILE_OVERLAP_MS = 2_000;
 
 interface Decision {
   order: EngineOrder;
@@ -129,6 +130,8 @@ export class ContractEngine implements Engine {
   }
 
   private upsert(order: EngineOrder) {
+    const known = this.orders.get(order.id);
+    if (known?.updatedAt !== undefined && order.updatedAt !== undefined && order.updatedAt < known.updatedAt) return;
     this.remove(order.id);
     this.track(order);
     for (const t of this.triggersOf(order)) this.index.add(order.code, t.crossing, t.level, triggerKey(order.id, t.kind));
@@ -144,13 +147,23 @@ export class ContractEngine implements Engine {
     if (mine && mine.size === 0) this.byUser.delete(order.userId);
   }
 
-  /** Reads the rows changed since the watermark: new orders are indexed, departed ones dropped. */
-  async reconcile(now = Date.now()) {
+  /**
+   * Reads the rows changed since the watermark (one indexed query): new and modified orders are
+   * indexed, departed ones dropped. Run at the start of every tick, so an order committed before
+   * a tick is known to it even if the service's notification is late or lost.
+   */
+  async catchUp() {
     if (!this.store) return;
     const { open, gone, watermark } = await this.store.orders(Math.max(1, this.watermark - RECONCILE_OVERLAP_MS));
     for (const order of open) this.upsert(order);
     for (const id of gone) this.remove(id);
     this.watermark = watermark;
+  }
+
+  /** The catch-up, and the delivery schedules read again. */
+  async reconcile(now = Date.now()) {
+    if (!this.store) return;
+    await this.catchUp();
     this.lastReconcile = now;
     this.deliveries = await this.store.schedules(now);
   }
@@ -215,12 +228,11 @@ export class ContractEngine implements Engine {
     this.recent.push(tick);
     if (this.recent.length > RECENT_TICKS) this.recent.splice(0, this.recent.length - RECENT_TICKS);
     if (!this.store) return { userEvents: [] };
-    if (tick.time - this.lastReconcile >= RECONCILE_EVERY_MS) {
-      try {
-        await this.reconcile(tick.time);
-      } catch (error) {
-        console.error("engine reconcile failed", error);
-      }
+    try {
+      if (tick.time - this.lastReconcile >= RECONCILE_EVERY_MS) await this.reconcile(tick.time);
+      else await this.catchUp();
+    } catch (error) {
+      console.error("engine reconcile failed", error);
     }
     const userEvents: UserEvent[] = [];
     const { decisions, rolls } = this.decide(tick);
