@@ -295,6 +295,13 @@ export default function Orders() {
   }, [refreshing, revalidator.state, d]);
   const { pull, handlers } = usePullToRefresh(refresh);
 
+  const sheetOpen = d.detail !== null || d.notFound;
+  // with JavaScript the sheet is modal: what lies under it is inert (this runs before the focus below)
+  const backgroundRef = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (backgroundRef.current) backgroundRef.current.inert = hydrated && sheetOpen;
+  }, [hydrated, sheetOpen]);
+
   // focus: back to the order's row when its sheet closes
   const lastDetail = useRef<number | null>(null);
   useEffect(() => {
@@ -305,12 +312,6 @@ export default function Orders() {
     }
     lastDetail.current = id;
   }, [d.detail?.id]);
-
-  const sheetOpen = d.detail !== null || d.notFound;
-  const backgroundRef = useRef<HTMLDivElement>(null);
-  useEffect(() => {
-    if (backgroundRef.current) backgroundRef.current.inert = hydrated && sheetOpen;
-  }, [hydrated, sheetOpen]);
 
   const open = d.type === "1" || d.type === "0";
   // appended pages may repeat an order that a refreshed first page now holds: each shows once

@@ -18,10 +18,11 @@ interface WireOrder {
   Status: number;
 }
 
-const HELD: Record<string, { code: string; id: number; show: string; price: number; takeProfit: string; wrongTakeProfit: string; beyond: number; text: { price: string; liquidation: string; takeProfit: string } }> = {
-  "mobile-js": { code: "SOLUSDT", id: 12, show: "SOL/USDT", price: 200, takeProfit: "210", wrongTakeProfit: "190", beyond: 220, text: { price: "200.00", liquidation: "180.00", takeProfit: "210.00" } },
-  "mobile-nojs": { code: "BNBUSDT", id: 14, show: "BNB/USDT", price: 900, takeProfit: "950", wrongTakeProfit: "850", beyond: 1000, text: { price: "900.00", liquidation: "810.00", takeProfit: "950.00" } },
-  desktop: { code: "XRPUSDT", id: 13, show: "XRP/USDT", price: 2.5, takeProfit: "2.6", wrongTakeProfit: "2.4", beyond: 2.7, text: { price: "2.5000", liquidation: "2.2500", takeProfit: "2.6000" } },
+/** Per project: its pair, the held price, a price 5 USD of profit away (1 lot), the take-profit, a price beyond it. */
+const HELD: Record<string, { code: string; id: number; show: string; price: number; up5: number; takeProfit: string; wrongTakeProfit: string; beyond: number; text: { price: string; up5: string; liquidation: string; takeProfit: string } }> = {
+  "mobile-js": { code: "SOLUSDT", id: 12, show: "SOL/USDT", price: 200, up5: 205, takeProfit: "210", wrongTakeProfit: "190", beyond: 220, text: { price: "200.00", up5: "205.00", liquidation: "180.00", takeProfit: "210.00" } },
+  "mobile-nojs": { code: "BNBUSDT", id: 14, show: "BNB/USDT", price: 900, up5: 905, takeProfit: "950", wrongTakeProfit: "850", beyond: 1000, text: { price: "900.00", up5: "905.00", liquidation: "810.00", takeProfit: "950.00" } },
+  desktop: { code: "XRPUSDT", id: 13, show: "XRP/USDT", price: 2.5, up5: 2.505, takeProfit: "2.6", wrongTakeProfit: "2.4", beyond: 2.7, text: { price: "2.5000", up5: "2.5050", liquidation: "2.2500", takeProfit: "2.6000" } },
 };
 
 /** A new demo user in this page's browser context (the login form's post, without the UI). */
@@ -101,6 +102,15 @@ test.describe("orders with a held price", () => {
     await expect(line.locator(".order-figures > span").nth(1)).toContainText(held.text.price);
     await expect(line.locator(".order-figures > span").nth(2)).toContainText("0.00");
     await expect(page.locator(".orders-total")).toContainText("0.00");
+    if (js) {
+      // the socket's figures update the row and the total in place
+      await hold(page, held.code, held.up5);
+      await expect(line.locator(".order-figures > span").nth(1)).toContainText(held.text.up5, { timeout: 10_000 });
+      await expect(line.locator(".order-figures > span").nth(2)).toContainText("+5.00");
+      await expect(page.locator(".orders-total")).toContainText("+5.00");
+      await hold(page, held.code, held.price);
+      await expect(line.locator(".order-figures > span").nth(2)).toContainText("0.00", { timeout: 10_000 });
+    }
 
     await line.click();
     await expect(page).toHaveURL(new RegExp(`detail=${order.Id}`));
@@ -194,7 +204,8 @@ test.describe("orders", () => {
     await expect(page.locator(".orders-total")).toContainText(profit);
   });
 
-  test("cancel a pending order with its confirm step", async ({ page }) => {
+  test("cancel a pending order with its confirm step", async ({ page }, info) => {
+    const js = info.project.use.javaScriptEnabled !== false;
     await demoUser(page);
     await place(page, { status: "0", target_price: "1000" });
     const before = await contractBalance(page);
@@ -204,6 +215,14 @@ test.describe("orders", () => {
     await expect(line).toContainText("1,000.00");
     await line.click();
     await expect(detailValue(page, "Status")).toHaveText("Pending");
+    if (js) {
+      // Escape closes the modal sheet and gives focus back to the order's row
+      await expect(sheet(page).getByRole("heading", { name: "Order details" })).toBeFocused();
+      await page.keyboard.press("Escape");
+      await expect(sheet(page)).toHaveCount(0);
+      await expect(line).toBeFocused();
+      await line.click();
+    }
     await expect(detailValue(page, "Buy price")).toHaveText("1,000.00");
     await sheet(page).getByRole("link", { name: "Cancel order" }).click();
     const confirm = page.getByRole("alertdialog", { name: "Cancel this pending order?" });
