@@ -40,6 +40,11 @@ export function useLiveStatus() {
   return useContext(LiveContext).status;
 }
 
+/** The visit's live client (null before hydration), for hooks that subscribe to their own topics. */
+export function useLiveClient(): LiveClient | null {
+  return useContext(LiveContext).client;
+}
+
 /**
  * Quotes by code: the loader's snapshot, then every DAY_MARKET tick. Ticks render as transitions
  * (interruptible, in short slices): a tick never holds up a tap or a keypress.

@@ -14,6 +14,9 @@ export const Intent = {
   Language: "language",
   Logout: "logout",
   Demo: "demo",
+  CloseOrder: "close-order",
+  CancelOrder: "cancel-order",
+  SetStops: "set-stops",
 } as const;
 
 export type Intent = (typeof Intent)[keyof typeof Intent];

@@ -1,10 +1,37 @@
-/** Order records (spec §2, login required): contract and future tabs with their status tabs. */
-import { RouteErrorBoundary } from "~/components/route-error";
-import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
-import { Link, useLoaderData } from "@remix-run/react";
+/**
+ * Order records (spec §2 Orders, login required): contract and future tabs with their status
+ * tabs; the contract lists (holding, pending, history) with their total profit, paged by plain
+ * links (infinite loading and pull-to-refresh with JavaScript), and an order's detail sheet
+ * (`?detail=ID`) with its actions: close (holding) and cancel (pending), each confirmed first
+ * (`&confirm=close|cancel`, a step that works without JavaScript), and the stop-loss /
+ * take-profit form. Every action is a plain POST answered with a redirect and a flash toast.
+ * With JavaScript the socket keeps profits live and drops orders the server closed.
+ */
+import { getFormProps, useForm, type SubmissionResult } from "@conform-to/react";
+import { getValibotConstraint } from "@conform-to/valibot";
+import { data, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs } from "@remix-run/cloudflare";
+import { Form, Link, useActionData, useFetcher, useLoaderData, useNavigate, useRevalidator } from "@remix-run/react";
+import { useCallback, useEffect, useRef, useState, type KeyboardEvent, type TouchEvent } from "react";
 import { useTranslation } from "react-i18next";
+import { Field, FormErrors, SubmitButton } from "~/components/forms";
+import { useHydrated } from "~/components/hydrated";
+import { CloseIcon, ResetIcon } from "~/components/icons";
 import { EmptyState, PageHeader } from "~/components/layout";
-import { requireUser } from "~/services/web.server";
+import { ORDER_STATUS, OrderDetail, OrderRow, formatAmount, formatProfit, formatSteps, profitClass, useLiveOrders, type OrderView } from "~/components/orders";
+import { RouteErrorBoundary } from "~/components/route-error";
+import { stepsToDecimal } from "~/domain/contract";
+import { Intent } from "~/forms/intents";
+import { OrderActionSchema, StopsSchema } from "~/forms/orders";
+import { parseFields, submissionOf } from "~/forms/parse";
+import { replyWithErrors } from "~/forms/reply";
+import { readForm } from "~/lib/http.server";
+import { useRootData } from "~/root";
+import { cancelOrder, closeOrder, listOrders, messageOf, orderDetail, setStops, type ContractOrder } from "~/services/contract.server";
+import { redirectWithFlash, requireUser, type Flash } from "~/services/web.server";
+import type { AppContext } from "~/context.server";
+import ordersStylesHref from "~/styles/orders.css";
+
+export const links: LinksFunction = () => [{ rel: "stylesheet", href: ordersStylesHref }];
 
 const CONTRACT_TABS = [
   { type: "1", label: "orders.holding" },
@@ -15,40 +42,576 @@ const FUTURE_TABS = [
   { type: "1", label: "orders.in_transaction" },
   { type: "3", label: "orders.closed" },
 ];
+/** The confirm steps: `&confirm=close` (a holding position), `&confirm=cancel` (a pending order). */
+type Confirm = "close" | "cancel";
+const CONFIRM_ID = "order-confirm";
 
-export async function loader({ request, context }: LoaderFunctionArgs) {
-  await requireUser(context, request);
-  const url = new URL(request.url);
+interface ListParams {
+  source: "0" | "1";
+  type: string;
+  page: number;
+}
+
+/** The list a URL asks for: source 0 contract / 1 future, its status tab, the page (≥ 1). */
+function listParams(url: URL): ListParams {
   const source = url.searchParams.get("source") === "1" ? "1" : "0";
   const tabs = source === "1" ? FUTURE_TABS : CONTRACT_TABS;
   const type = tabs.find((tab) => tab.type === url.searchParams.get("type"))?.type ?? "1";
-  return { source, type };
+  const raw = url.searchParams.get("page") ?? "";
+  const page = /^\d{1,5}$/.test(raw) ? Math.max(1, Number(raw)) : 1;
+  return { source, type, page };
+}
+
+/** The address of a list (and of an order's sheet, and its confirm step, over that list). */
+function listHref(p: ListParams, extra: { detail?: number; confirm?: Confirm } = {}) {
+  let href = `/order?source=${p.source}&type=${p.type}`;
+  if (p.page > 1) href += `&page=${p.page}`;
+  if (extra.detail !== undefined) href += `&detail=${extra.detail}`;
+  // the confirm step opens scrolled to itself (without JavaScript the sheet is a long page)
+  if (extra.confirm) href += `&confirm=${extra.confirm}#${CONFIRM_ID}`;
+  return href;
+}
+
+function toView(o: ContractOrder): OrderView {
+  return {
+    id: o.id,
+    code: o.code,
+    showCode: o.showCode,
+    side: o.side,
+    status: o.status,
+    lots: o.lots,
+    precision: o.precision,
+    leverage: o.leverage,
+    originPrice: o.originPrice,
+    openPrice: o.openPrice,
+    closePrice: o.closePrice,
+    markPrice: o.markPrice,
+    stopLoss: o.stopLoss,
+    takeProfit: o.takeProfit,
+    liquidation: o.liquidation,
+    margin: o.margin,
+    fee: o.fee,
+    profit: o.currentProfit,
+    closeReason: o.closeReason,
+    createdAt: o.createdAt,
+    filledAt: o.filledAt,
+    closedAt: o.closedAt,
+  };
+}
+
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const user = await requireUser(context, request);
+  const url = new URL(request.url);
+  const params = listParams(url);
+  const detailParam = url.searchParams.get("detail");
+  const detailId = detailParam !== null && /^\d{1,15}$/.test(detailParam) ? Number(detailParam) : 0;
+  const [list, found] = await Promise.all([
+    params.source === "0" ? listOrders(context, user.id, Number(params.type), params.page) : null,
+    detailParam !== null && detailId > 0 && params.source === "0" ? orderDetail(context, user.id, detailId) : null,
+  ]);
+  const detail = found ? toView(found) : null;
+  // A missing id, or another user's: the same answer, revealing nothing.
+  const notFound = detailParam !== null && !detail;
+  const confirmParam = url.searchParams.get("confirm");
+  const confirm: Confirm | null =
+    detail && ((confirmParam === "close" && detail.status === ORDER_STATUS.Holding) || (confirmParam === "cancel" && detail.status === ORDER_STATUS.Pending)) ? confirmParam : null;
+  return data(
+    {
+      ...params,
+      page: list?.page ?? 1,
+      lastPage: list?.lastPage ?? 1,
+      total: list?.total ?? 0,
+      allProfit: list?.allProfit ?? 0,
+      orders: (list?.orders ?? []).map(toView),
+      detail,
+      notFound,
+      confirm,
+      constraint: getValibotConstraint(StopsSchema),
+    },
+    { status: notFound ? 404 : 200 },
+  );
+}
+
+/** Post/redirect/get with a flash toast, as 303 See Other (the follow-up is always a GET). */
+async function seeOther(context: AppContext, to: string, flash: Flash): Promise<never> {
+  const response = await redirectWithFlash(context, to, flash);
+  throw new Response(null, { status: 303, headers: response.headers });
+}
+
+export async function action({ request, context }: ActionFunctionArgs) {
+  const user = await requireUser(context, request);
+  const params = listParams(new URL(request.url));
+  const form = await readForm(request);
+  const intent = form.get("intent");
+  switch (intent) {
+    case Intent.CloseOrder:
+    case Intent.CancelOrder: {
+      const input = parseFields(OrderActionSchema, form);
+      if (!input.ok) return seeOther(context, listHref(params), { kind: "error", message: "errors.not_found" });
+      const id = input.value.id;
+      const result = intent === Intent.CloseOrder ? await closeOrder(context, user.id, id) : await cancelOrder(context, user.id, id);
+      if (!result.ok) return seeOther(context, result.error === "errors.not_found" ? listHref(params) : listHref(params, { detail: id }), { kind: "error", message: messageOf(result) });
+      return seeOther(context, listHref(params), { kind: "success", message: intent === Intent.CloseOrder ? "contract.closed" : "contract.cancelled" });
+    }
+    case Intent.SetStops: {
+      const submission = submissionOf(StopsSchema, form);
+      if (submission.status !== "success") return data({ result: submission.reply() }, { status: 400 });
+      const { id, stop_loss_price, target_profit_price } = submission.value;
+      const result = await setStops(context, user.id, id, { stopLoss: stop_loss_price, takeProfit: target_profit_price });
+      if (!result.ok) {
+        if (result.error === "errors.not_found") return seeOther(context, listHref(params), { kind: "error", message: messageOf(result) });
+        if (result.error === "errors.order_closed") return seeOther(context, listHref(params, { detail: id }), { kind: "error", message: messageOf(result) });
+        return data({ result: replyWithErrors(submission, { [result.field ?? "form"]: messageOf(result) }) }, { status: 400 });
+      }
+      return seeOther(context, listHref(params, { detail: id }), { kind: "success", message: "contract.stops_saved" });
+    }
+    default:
+      throw new Response("Unknown action", { status: 400 });
+  }
+}
+
+type LoaderData = ReturnType<typeof useLoaderData<typeof loader>>;
+
+/**
+ * Infinite loading: the pages after the loader's, fetched with the route's own loader and
+ * appended. They stay while the same list is revalidated and go when another list is shown.
+ */
+function useMorePages(d: LoaderData) {
+  const fetcher = useFetcher<typeof loader>();
+  const key = `${d.source}|${d.type}|${d.page}`;
+  const [more, setMore] = useState<{ key: string; pages: { page: number; lastPage: number; orders: OrderView[] }[] }>({ key, pages: [] });
+  const pages = more.key === key ? more.pages : [];
+  const last = pages[pages.length - 1];
+  const loadedPage = last?.page ?? d.page;
+  const lastPage = last?.lastPage ?? d.lastPage;
+  const consumed = useRef<unknown>(null);
+  useEffect(() => {
+    const got = fetcher.data;
+    if (!got || fetcher.state !== "idle" || consumed.current === got) return;
+    consumed.current = got;
+    if (got.source !== d.source || got.type !== d.type) return;
+    setMore((prev) => {
+      const list = prev.key === key ? prev.pages : [];
+      const expected = (list[list.length - 1]?.page ?? d.page) + 1;
+      if (got.page !== expected) return prev;
+      return { key, pages: [...list, { page: got.page, lastPage: got.lastPage, orders: got.orders }] };
+    });
+  }, [fetcher.data, fetcher.state, key, d.source, d.type, d.page]);
+  const loading = fetcher.state !== "idle";
+  const hasMore = loadedPage < lastPage;
+  const { source, type } = d;
+  const loadMore = useCallback(() => {
+    if (!loading && hasMore) fetcher.load(listHref({ source, type, page: loadedPage + 1 }));
+  }, [loading, hasMore, fetcher, source, type, loadedPage]);
+  const reset = useCallback(() => setMore({ key, pages: [] }), [key]);
+  const extra = pages.flatMap((p) => p.orders);
+  return { extra, hasMore, loading, loadMore, reset };
+}
+
+/** Loads the next page when the sentinel scrolls into view (again after each page, if it still shows). */
+function Sentinel({ onVisible, active }: { onVisible: () => void; active: boolean }) {
+  const ref = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    const el = ref.current;
+    if (!el || !active || typeof IntersectionObserver === "undefined") return;
+    const observer = new IntersectionObserver((entries) => {
+      if (entries.some((e) => e.isIntersecting)) onVisible();
+    }, { rootMargin: "200px 0px" });
+    observer.observe(el);
+    return () => observer.disconnect();
+  }, [onVisible, active]);
+  return <div ref={ref} className="sentinel" aria-hidden="true" />;
+}
+
+const PULL_TRIGGER = 72;
+
+/** Pull-to-refresh: a touch drag down while the page is scrolled to the top. */
+function usePullToRefresh(onRefresh: () => void) {
+  const start = useRef<number | null>(null);
+  const [pull, setPull] = useState(0);
+  const onTouchStart = (e: TouchEvent) => {
+    start.current = window.scrollY <= 0 && e.touches.length === 1 ? e.touches[0]!.clientY : null;
+  };
+  const onTouchMove = (e: TouchEvent) => {
+    if (start.current === null) return;
+    const dy = e.touches[0]!.clientY - start.current;
+    setPull(dy > 0 && window.scrollY <= 0 ? Math.min(dy, PULL_TRIGGER * 1.5) : 0);
+  };
+  const onTouchEnd = () => {
+    if (start.current !== null && pull >= PULL_TRIGGER) onRefresh();
+    start.current = null;
+    setPull(0);
+  };
+  return { pull, handlers: { onTouchStart, onTouchMove, onTouchEnd, onTouchCancel: onTouchEnd } };
 }
 
 export default function Orders() {
   const { t } = useTranslation();
-  const { source, type } = useLoaderData<typeof loader>();
-  const tabs = source === "1" ? FUTURE_TABS : CONTRACT_TABS;
+  const d = useLoaderData<typeof loader>();
+  const actionData = useActionData<typeof action>();
+  const root = useRootData();
+  const locale = root?.locale ?? "en-US";
+  const hydrated = useHydrated();
+  const navigate = useNavigate();
+  const revalidator = useRevalidator();
+  const params: ListParams = { source: d.source, type: d.type, page: d.page };
+  const tabs = d.source === "1" ? FUTURE_TABS : CONTRACT_TABS;
+  const contract = d.source === "0";
+  const more = useMorePages(d);
+
+  // the sheet closed by the server (spec §4: a closed push closes the order's open sheet)
+  const [notice, setNotice] = useState<string | null>(null);
+  const detailRef = useRef(d.detail);
+  detailRef.current = d.detail;
+  const listRef = useRef(params);
+  listRef.current = params;
+  const onClosed = useCallback(
+    (ids: number[]) => {
+      const open = detailRef.current;
+      if (open && ids.includes(open.id) && (open.status === ORDER_STATUS.Holding || open.status === ORDER_STATUS.Pending)) {
+        setNotice("orders.closed_by_server");
+        navigate(listHref(listRef.current), { replace: true, preventScrollReset: true });
+      } else if (revalidator.state === "idle") {
+        revalidator.revalidate();
+      }
+    },
+    [navigate, revalidator],
+  );
+  const live = useLiveOrders(onClosed, d);
+
+  // refresh: pull-to-refresh or the header button (lists start over at page 1, spec §4)
+  const [refreshing, setRefreshing] = useState(false);
+  const { reset: resetPages } = more;
+  const refresh = useCallback(() => {
+    resetPages();
+    setRefreshing(true);
+    if (listRef.current.page > 1) navigate(listHref({ ...listRef.current, page: 1 }), { replace: true });
+    else revalidator.revalidate();
+  }, [resetPages, revalidator, navigate]);
+  useEffect(() => {
+    if (!refreshing || revalidator.state !== "idle") return;
+    const timer = setTimeout(() => setRefreshing(false), 500);
+    return () => clearTimeout(timer);
+  }, [refreshing, revalidator.state, d]);
+  const { pull, handlers } = usePullToRefresh(refresh);
+
+  const sheetOpen = d.detail !== null || d.notFound;
+  // with JavaScript the sheet is modal: what lies under it is inert (this runs before the focus below)
+  const backgroundRef = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (backgroundRef.current) backgroundRef.current.inert = hydrated && sheetOpen;
+  }, [hydrated, sheetOpen]);
+
+  // focus: back to the order's row when its sheet closes
+  const lastDetail = useRef<number | null>(null);
+  useEffect(() => {
+    const id = d.detail?.id ?? null;
+    if (id !== null) setNotice(null);
+    if (id === null && lastDetail.current !== null) {
+      document.querySelector<HTMLElement>(`a[data-order-id="${lastDetail.current}"]`)?.focus({ preventScroll: true });
+    }
+    lastDetail.current = id;
+  }, [d.detail?.id]);
+
+  const open = d.type === "1" || d.type === "0";
+  // appended pages may repeat an order that a refreshed first page now holds: each shows once
+  const unique = new Map<number, OrderView>();
+  for (const o of [...d.orders, ...more.extra]) if (!unique.has(o.id)) unique.set(o.id, o);
+  const rows = [...unique.values()].filter((o) => !(open && live.closed.has(o.id))).map(live.apply);
+  const showTotal = contract && (d.type === "1" || d.type === "3");
+  const total = d.type === "1" && live.total !== null ? live.total : d.allProfit;
+  const detail = d.detail ? live.apply(d.detail) : null;
+  const closeHref = listHref(params);
+  const status = refreshing ? t("orders.refreshing") : notice ? t(notice) : "";
+
   return (
-    <div className="page">
-      <PageHeader title={t("tabs.order")} />
-      <nav className="segmented" aria-label={t("orders.source")}>
-        <Link to="/order?source=0" replace aria-current={source === "0" ? "page" : undefined} className={source === "0" ? "active" : ""}>
-          {t("trade.contract")}
-        </Link>
-        <Link to="/order?source=1" replace aria-current={source === "1" ? "page" : undefined} className={source === "1" ? "active" : ""}>
-          {t("trade.future")}
-        </Link>
-      </nav>
-      <nav className="category-tabs" aria-label={t("orders.status")}>
-        {tabs.map((tab) => (
-          <Link key={tab.type} to={`/order?source=${source}&type=${tab.type}`} replace aria-current={tab.type === type ? "page" : undefined} className={tab.type === type ? "chip active" : "chip"}>
-            {t(tab.label)}
+    <div className="page orders-page">
+      <PageHeader
+        title={t("tabs.order")}
+        actions={
+          <Link
+            to={listHref({ ...params, page: 1 })}
+            className="icon-button"
+            aria-label={t("orders.refresh")}
+            aria-busy={refreshing || undefined}
+            replace
+            preventScrollReset
+            onClick={(e) => {
+              if (!hydrated) return;
+              e.preventDefault();
+              refresh();
+            }}
+          >
+            <ResetIcon />
           </Link>
-        ))}
-      </nav>
-      <EmptyState title={t("common.no_data")} />
+        }
+      />
+      {sheetOpen ? (
+        <OrderSheet
+          order={detail}
+          params={params}
+          confirm={d.confirm}
+          closeHref={closeHref}
+          locale={locale}
+          constraint={d.constraint}
+          lastResult={actionData?.result}
+        />
+      ) : null}
+      <div ref={backgroundRef} className="orders-background">
+        <nav className="segmented" aria-label={t("orders.source")}>
+          <Link to="/order?source=0" replace aria-current={contract ? "page" : undefined} className={contract ? "active" : ""}>
+            {t("trade.contract")}
+          </Link>
+          <Link to="/order?source=1" replace aria-current={!contract ? "page" : undefined} className={!contract ? "active" : ""}>
+            {t("trade.future")}
+          </Link>
+        </nav>
+        <nav className="category-tabs" aria-label={t("orders.status")}>
+          {tabs.map((tab) => (
+            <Link key={tab.type} to={`/order?source=${d.source}&type=${tab.type}`} replace aria-current={tab.type === d.type ? "page" : undefined} className={tab.type === d.type ? "chip active" : "chip"}>
+              {t(tab.label)}
+            </Link>
+          ))}
+        </nav>
+        <div className="orders-status" role="status" aria-live="polite">
+          {status ? <p className={notice && !refreshing ? "notice" : "muted small center"}>{status}</p> : null}
+        </div>
+        <section className="orders-list" aria-label={t(tabs.find((tab) => tab.type === d.type)!.label)} {...(hydrated ? handlers : {})}>
+          {pull > 0 ? (
+            <div className="ptr" aria-hidden="true" style={{ height: `${Math.round(pull / 2)}px` }}>
+              {t(pull >= PULL_TRIGGER ? "orders.release_to_refresh" : "orders.pull_to_refresh")}
+            </div>
+          ) : null}
+          {showTotal ? (
+            <p className="orders-total">
+              <span className="muted">{t(d.type === "1" ? "orders.floating_profit" : "orders.realised_profit")}</span>{" "}
+              <span className={`num ${profitClass(total)}`}>{formatProfit(total, locale)}</span> <span className="unit">USD</span>
+            </p>
+          ) : null}
+          {rows.length === 0 ? (
+            <EmptyState title={t("common.no_data")} />
+          ) : (
+            <>
+              <ul className="order-list">
+                {rows.map((o) => (
+                  <li key={o.id}>
+                    <OrderRow order={o} to={listHref(params, { detail: o.id })} locale={locale} />
+                  </li>
+                ))}
+              </ul>
+              {hydrated ? (
+                <>
+                  <Sentinel onVisible={more.loadMore} active={more.hasMore && !more.loading} />
+                  {more.hasMore ? (
+                    <button type="button" className="button wide" onClick={more.loadMore} disabled={more.loading} aria-busy={more.loading || undefined}>
+                      {more.loading ? <span className="spinner" aria-hidden="true" /> : null}
+                      {t(more.loading ? "common.loading" : "orders.load_more")}
+                    </button>
+                  ) : (
+                    <p className="muted small center">{t("common.no_more")}</p>
+                  )}
+                  {d.page > 1 ? <Pager params={params} lastPage={d.lastPage} withNext={false} /> : null}
+                </>
+              ) : (
+                <>
+                  {d.page >= d.lastPage ? <p className="muted small center">{t("common.no_more")}</p> : null}
+                  {d.lastPage > 1 ? <Pager params={params} lastPage={d.lastPage} withNext /> : null}
+                </>
+              )}
+            </>
+          )}
+        </section>
+      </div>
     </div>
+  );
+}
+
+/** Plain previous / next links (the paging without JavaScript). */
+function Pager({ params, lastPage, withNext }: { params: ListParams; lastPage: number; withNext: boolean }) {
+  const { t } = useTranslation();
+  return (
+    <nav className="pager" aria-label={t("orders.pages")}>
+      {params.page > 1 ? (
+        <Link to={listHref({ ...params, page: Math.min(params.page - 1, lastPage) })} className="button" rel="prev">
+          {t("orders.previous_page")}
+        </Link>
+      ) : (
+        <span />
+      )}
+      <span className="muted small num">{t("orders.page_of", { page: params.page, pages: lastPage })}</span>
+      {withNext && params.page < lastPage ? (
+        <Link to={listHref({ ...params, page: params.page + 1 })} className="button" rel="next">
+          {t("orders.next_page")}
+        </Link>
+      ) : (
+        <span />
+      )}
+    </nav>
+  );
+}
+
+const FOCUSABLE = 'a[href], button:not([disabled]), input:not([type="hidden"]):not([disabled]), [tabindex]:not([tabindex="-1"])';
+
+/**
+ * The order's bottom sheet (a page section without JavaScript): its figures, then its actions,
+ * or the confirm step of one. With JavaScript it is modal: focus moves in and stays, Escape or
+ * the backdrop closes it.
+ */
+function OrderSheet({
+  order,
+  params,
+  confirm,
+  closeHref,
+  locale,
+  constraint,
+  lastResult,
+}: {
+  order: OrderView | null;
+  params: ListParams;
+  confirm: Confirm | null;
+  closeHref: string;
+  locale: string;
+  constraint: LoaderData["constraint"];
+  lastResult: SubmissionResult<string[]> | undefined;
+}) {
+  const { t } = useTranslation();
+  const hydrated = useHydrated();
+  const navigate = useNavigate();
+  const sheetRef = useRef<HTMLElement>(null);
+  const headingRef = useRef<HTMLHeadingElement>(null);
+  const close = () => navigate(closeHref, { replace: true, preventScrollReset: true });
+  const focusKey = `${order?.id ?? "none"}|${confirm ?? ""}`;
+  useEffect(() => {
+    if (!hydrated) return;
+    const step = sheetRef.current?.querySelector<HTMLElement>("[data-autofocus]");
+    if (step) step.focus();
+    else headingRef.current?.focus({ preventScroll: true });
+  }, [hydrated, focusKey]);
+  const onKeyDown = (e: KeyboardEvent) => {
+    if (!hydrated) return;
+    if (e.key === "Escape") {
+      e.preventDefault();
+      close();
+      return;
+    }
+    if (e.key !== "Tab" || !sheetRef.current) return;
+    const items = [...sheetRef.current.querySelectorAll<HTMLElement>(FOCUSABLE)];
+    if (items.length === 0) return;
+    const first = items[0]!;
+    const last = items[items.length - 1]!;
+    const active = document.activeElement;
+    if (e.shiftKey && (active === first || !items.includes(active as HTMLElement))) {
+      e.preventDefault();
+      last.focus();
+    } else if (!e.shiftKey && active === last) {
+      e.preventDefault();
+      first.focus();
+    }
+  };
+  const detailHref = order ? listHref(params, { detail: order.id }) : closeHref;
+  return (
+    <div className="sheet-layer">
+      {hydrated ? <div className="sheet-backdrop" aria-hidden="true" onClick={close} /> : null}
+      <section ref={sheetRef} className="sheet" role="dialog" aria-modal={hydrated || undefined} aria-labelledby="order-sheet-title" onKeyDown={onKeyDown}>
+        <header className="sheet-head">
+          <h2 id="order-sheet-title" ref={headingRef} tabIndex={-1}>
+            {t("orders.detail")}
+          </h2>
+          <Link to={closeHref} className="icon-button" aria-label={t("orders.close_sheet")} replace preventScrollReset>
+            <CloseIcon />
+          </Link>
+        </header>
+        {order ? (
+          <>
+            <OrderDetail order={order} locale={locale} />
+            {confirm ? (
+              <ConfirmStep order={order} confirm={confirm} action={detailHref} backHref={detailHref} locale={locale} />
+            ) : order.status === ORDER_STATUS.Holding ? (
+              <>
+                <Link to={listHref(params, { detail: order.id, confirm: "close" })} className="button danger wide" replace preventScrollReset>
+                  {t("orders.close_position")}
+                </Link>
+                <StopsForm key={`${order.id}|${order.stopLoss}|${order.takeProfit}`} order={order} action={detailHref} constraint={constraint} lastResult={lastResult} />
+              </>
+            ) : order.status === ORDER_STATUS.Pending ? (
+              <Link to={listHref(params, { detail: order.id, confirm: "cancel" })} className="button danger wide" replace preventScrollReset>
+                {t("orders.cancel_order")}
+              </Link>
+            ) : null}
+          </>
+        ) : (
+          <p className="notice warn">{t("orders.not_found")}</p>
+        )}
+      </section>
+    </div>
+  );
+}
+
+/** What closing or cancelling will do, with Confirm (the POST) and Back (to the sheet). */
+function ConfirmStep({ order, confirm, action, backHref, locale }: { order: OrderView; confirm: Confirm; action: string; backHref: string; locale: string }) {
+  const { t } = useTranslation();
+  const closing = confirm === "close";
+  return (
+    <section id={CONFIRM_ID} className="card confirm-card" role="alertdialog" aria-labelledby="order-confirm-title" aria-describedby="order-confirm-desc">
+      <h3 id="order-confirm-title" tabIndex={-1} data-autofocus>
+        {t(closing ? "orders.close_confirm_title" : "orders.cancel_confirm_title")}
+      </h3>
+      <p id="order-confirm-desc">{t(closing ? "orders.close_confirm" : "orders.cancel_confirm")}</p>
+      <dl className="details confirm-figures">
+        {closing ? (
+          <>
+            <div>
+              <dt>{t("orders.current_price")}</dt>
+              <dd className="num">{order.markPrice ? formatSteps(order.markPrice, order.precision, locale) : "—"}</dd>
+            </div>
+            <div>
+              <dt>{t("orders.estimated_profit")}</dt>
+              <dd className={`num ${profitClass(order.profit)}`}>{formatProfit(order.profit, locale)}</dd>
+            </div>
+            <div>
+              <dt>{t("orders.margin_returned")}</dt>
+              <dd className="num">{formatAmount(order.margin, locale)}</dd>
+            </div>
+          </>
+        ) : (
+          <div>
+            <dt>{t("orders.refund")}</dt>
+            <dd className="num">{formatAmount(order.margin + order.fee, locale)}</dd>
+          </div>
+        )}
+      </dl>
+      <Form method="post" action={action} className="tiles" preventScrollReset>
+        <input type="hidden" name="id" value={order.id} />
+        <Link to={backHref} className="button" replace preventScrollReset>
+          {t("common.back")}
+        </Link>
+        <SubmitButton intent={closing ? Intent.CloseOrder : Intent.CancelOrder} className="button primary">
+          {t(closing ? "orders.confirm_close" : "orders.confirm_cancel")}
+        </SubmitButton>
+      </Form>
+    </section>
+  );
+}
+
+/** Stop-loss and take-profit of a holding position (empty or 0 = none); the server's errors show by the fields. */
+function StopsForm({ order, action, constraint, lastResult }: { order: OrderView; action: string; constraint: LoaderData["constraint"]; lastResult: SubmissionResult<string[]> | undefined }) {
+  const { t } = useTranslation();
+  const level = (steps: number) => (steps > 0 ? stepsToDecimal(steps, order.precision) : "");
+  const [form, fields] = useForm({
+    id: `stops-${order.id}`,
+    lastResult,
+    constraint,
+    defaultValue: { id: String(order.id), stop_loss_price: level(order.stopLoss), target_profit_price: level(order.takeProfit) },
+  });
+  return (
+    <Form method="post" action={action} className="form stops-form" preventScrollReset {...getFormProps(form)} noValidate={false} aria-labelledby={`${form.id}-title`}>
+      <h3 id={`${form.id}-title`}>{t("orders.stops_title")}</h3>
+      <FormErrors form={form} />
+      <input type="hidden" name="id" value={order.id} />
+      <Field field={fields.stop_loss_price} label={t("orders.stop_loss_price")} inputMode="decimal" autoComplete="off" hint={t("orders.stops_hint")} />
+      <Field field={fields.target_profit_price} label={t("orders.take_profit_price")} inputMode="decimal" autoComplete="off" hint={t("orders.stops_hint")} />
+      <SubmitButton intent={Intent.SetStops}>{t("orders.save_stops")}</SubmitButton>
+    </Form>
   );
 }
 
