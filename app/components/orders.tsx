@@ -78,7 +78,9 @@ export function profitClass(value: Micros): "up" | "down" {
 
 /** A live number (2-decimal money) as micros, read from its decimal text; null when unreadable. */
 export function liveMicros(value: unknown): Micros | null {
-  if (typeof value !== "number" || !Number.isFinite(value)) return null;
+  // amounts travel as exact decimal strings ("-12.50"); a number is accepted from older servers
+  if (typeof value === "number" && !Number.isFinite(value)) return null;
+  if (typeof value !== "string" && typeof value !== "number") return null;
   const text = String(value);
   const negative = text.startsWith("-");
   const micros = parseAmount(negative ? text.slice(1) : text, 6);
@@ -120,7 +122,7 @@ export function OrderTime({ ms, locale }: { ms: number; locale: string }) {
 
 interface LiveFigure {
   price: number;
-  profit: number;
+  profit: string | number;
 }
 
 export interface LiveOrders {
@@ -152,7 +154,7 @@ export function useLiveOrders(onClosed?: (ids: number[]) => void, resetKey?: unk
       if (!d || !Array.isArray(d.list)) return;
       const next = new Map<number, LiveFigure>();
       for (const item of d.list as { Id?: unknown; UpdatePrice?: unknown; FactProfits?: unknown }[]) {
-        if (typeof item?.Id === "number" && typeof item.UpdatePrice === "number" && typeof item.FactProfits === "number") next.set(item.Id, { price: item.UpdatePrice, profit: item.FactProfits });
+        if (typeof item?.Id === "number" && typeof item.UpdatePrice === "number" && (typeof item.FactProfits === "string" || typeof item.FactProfits === "number")) next.set(item.Id, { price: item.UpdatePrice, profit: item.FactProfits });
       }
       const sum = liveMicros(d.all_fact_profits);
       startTransition(() => {

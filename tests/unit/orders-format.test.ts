@@ -29,6 +29,9 @@ describe("order figures on screen (exact, from integers)", () => {
     expect(liveMicros(-12.34)).toBe(-12_340_000);
     expect(liveMicros(1234.5)).toBe(1_234_500_000);
     expect(liveMicros(0)).toBe(0);
+    expect(liveMicros("-12.34")).toBe(-12_340_000);
+    expect(liveMicros("1234.50")).toBe(1_234_500_000);
+    expect(liveMicros("1e3")).toBeNull();
     expect(liveMicros("1")).toBeNull();
     expect(liveSteps(98250.5, 2)).toBe(9_825_050);
     expect(liveSteps(1.16245, 5)).toBe(116_245);
