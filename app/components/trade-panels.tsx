@@ -4,7 +4,8 @@
  * contract's date. Everything renders on the server; clocks tick with JavaScript (their first
  * render uses the server's time, so hydration matches).
  */
-import { Link } from "@remix-run/react";
+import { Link, useRevalidator } from "@remix-run/react";
+import { useLiveClient } from "~/components/live";
 import { useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import type { ChartLevel } from "~/components/charts";
@@ -68,9 +69,40 @@ export function orderLevels(orders: OpenOrder[], t: T, locale: string): { levels
   return { levels, descriptions };
 }
 
+/**
+ * With JavaScript, the page reloads its data when the server moves one of these orders: a close
+ * or cancel (FOREX_CLOSED), or a pending order that filled (it appears in FOREX_TRADE), so the
+ * list and the chart's lines follow the engine.
+ */
+function useOrderChanges(orders: OpenOrder[] | null) {
+  const client = useLiveClient();
+  const { revalidate, state } = useRevalidator();
+  const ref = useRef({ orders, state });
+  ref.current = { orders, state };
+  useEffect(() => {
+    if (!client) return;
+    const mine = (ids: unknown[], wanted: (o: OpenOrder) => boolean) => (ref.current.orders ?? []).some((o) => wanted(o) && ids.includes(o.id));
+    const refresh = () => {
+      if (ref.current.state === "idle") revalidate();
+    };
+    const offClosed = client.subscribe("FOREX_CLOSED", (data) => {
+      if (Array.isArray(data) && mine(data, () => true)) refresh();
+    });
+    const offTrade = client.subscribe("FOREX_TRADE", (data) => {
+      const list = (data as { list?: { Id?: unknown }[] } | null)?.list;
+      if (Array.isArray(list) && mine(list.map((i) => i?.Id), (o) => o.status === 0)) refresh();
+    });
+    return () => {
+      offClosed();
+      offTrade();
+    };
+  }, [client, revalidate]);
+}
+
 /** The user's pending and holding orders on this instrument (visitors: a login link). */
 export function OpenOrders({ orders, locale, loginHref }: { orders: OpenOrder[] | null; locale: string; loginHref: string }) {
   const { t } = useTranslation();
+  useOrderChanges(orders);
   return (
     <section className="card open-orders" aria-labelledby="open-orders-title">
       <h2 id="open-orders-title">{t("trade.open_orders")}</h2>

@@ -14,7 +14,8 @@ import { expect, test } from "./fixtures";
 
 interface WireOrder {
   Id: number;
-  FactProfits: number;
+  /** Amounts are exact decimal strings ("12.50"). */
+  FactProfits: string;
   Status: number;
 }
 
@@ -162,6 +163,24 @@ test.describe("orders with a held price", () => {
     await expect(detailValue(page, "Profit (USD)")).toHaveText(/^\+\d+\.\d{2}$/);
     await expect(sheet(page).getByRole("link", { name: "Close position" })).toHaveCount(0);
   });
+
+  test("the trade page's open orders follow the engine: a pending order that fills shows as holding without a reload", async ({ page }, info) => {
+    test.skip(info.project.use.javaScriptEnabled === false, "live updates need JavaScript");
+    const held = HELD[info.project.name]!;
+    await demoUser(page);
+    await hold(page, held.code, held.price);
+    await quoteIs(page, held.code, held.price);
+    const below = Math.round(held.price * 0.9 * 100) / 100;
+    const order = await place(page, { forex_id: String(held.id), status: "0", target_price: String(below), cont: "1" });
+    await page.goto(`/trade?code=${held.code}`);
+    const panel = page.locator(".open-orders");
+    await expect(panel.locator("li")).toContainText("Pending");
+    await expect(page.getByRole("status").filter({ hasText: "Live" })).toBeVisible({ timeout: 10_000 });
+    await hold(page, held.code, below);
+    await expect(panel.locator("li")).toContainText("Holding", { timeout: 15_000 });
+    const info2 = (await (await page.request.get(`/v2/api/forex/deal_info?id=${order.Id}`)).json()) as { data: WireOrder };
+    expect(info2.data.Status).toBe(1);
+  });
 });
 
 test.describe("orders", () => {
@@ -200,7 +219,7 @@ test.describe("orders", () => {
     await row(page, "BTC/USDT").click();
     await expect(detailValue(page, "Close reason")).toHaveText("Closed by you");
     const profit = (await detailValue(page, "Profit (USD)").textContent())!;
-    expect(Number(profit.replace(/[+,]/g, ""))).toBe(info.data.FactProfits);
+    expect(profit.replace(/[+,]/g, "")).toBe(info.data.FactProfits);
     await expect(page.locator(".orders-total")).toContainText(profit);
   });
 
