@@ -285,6 +285,8 @@ export default function Orders() {
   const refresh = useCallback(() => {
     resetPages();
     setRefreshing(true);
+    // the list starts over at its top (else the sentinel, still in view, would load page 2 again)
+    window.scrollTo({ top: 0 });
     if (listRef.current.page > 1) navigate(listHref({ ...listRef.current, page: 1 }), { replace: true });
     else revalidator.revalidate();
   }, [resetPages, revalidator, navigate]);
