@@ -9,7 +9,7 @@ import { hundredthsToPercent, riskRate, scaled6ToDecimal, stepsToDecimal } from 
 import { toDecimalString } from "~/domain/money";
 import { cancelOrder, closeOrder, listOrders, messageOf, orderDetail, placeOrder, prepareOrder, setStops, withFigures, type ContractOrder } from "~/services/contract.server";
 import { listInstruments, marketQuotes } from "~/services/market.server";
-import { actingUserOrInvalid, failure, ok, params, query, userOrInvalid, type Handler, type Routes } from "./common.server";
+import { actingUserOrInvalid, failure, invalidSession, ok, params, query, sessionForWrite, userOrInvalid, type Handler, type Routes } from "./common.server";
 
 /** Amounts are exact decimal strings ("10.00"), as everywhere in the API; prices are numbers at the instrument's precision. */
 const money = (micros: number | null, decimals = 2) => (micros === null ? null : toDecimalString(micros, decimals));
@@ -56,8 +56,10 @@ const submit: Handler = async (request, ctx) => {
   if (q instanceof Response) return q;
   // the session check and the price read run side by side
   const prepared = prepareOrder(ctx, Number(q.get("forex_id")));
-  const user = await actingUserOrInvalid(request, ctx);
-  if (user instanceof Response) return user;
+  // the order's batch re-checks the session, so a cached lookup saves a read per order
+  const session = await sessionForWrite(request, ctx);
+  if (session instanceof Response) return session;
+  const user = session.user;
   const multiple = q.get("multiple");
   const result = await placeOrder(ctx, user.id, {
     side: Number(q.get("type")),
@@ -70,7 +72,9 @@ const submit: Handler = async (request, ctx) => {
     leverage: multiple && /^\d{1,4}$/.test(multiple) ? Number(multiple) : undefined,
     requestKey: q.get("request_id") ?? undefined,
     prepared,
+    sessionId: session.sessionId,
   });
+  if (!result.ok && result.error === "errors.session_invalid") return invalidSession(ctx);
   if (!result.ok) return failure(ctx, { [result.field ?? "form"]: messageOf(result) });
   return ok(ctx, toWireOrder(result.value), "contract.order_confirmed");
 };

@@ -353,3 +353,14 @@ export const orderExits = sqliteTable(
   },
   (t) => [uniqueIndex("order_exits_pk").on(t.orderId, t.fromStatus), index("order_exits_batch").on(t.batchId)],
 );
+
+/**
+ * Never holds a row: a write that must only happen for a live session inserts into it exactly when
+ * the session is not live, and the CHECK aborts that write's whole batch (the session is verified
+ * in the same transaction as the write; see writeSessionGuard).
+ */
+export const sessionGuard = sqliteTable(
+  "session_guard",
+  { sessionId: text("session_id") },
+  (t) => [check("session_valid", sql`${t.sessionId} IS NULL`)],
+);

@@ -32,6 +32,7 @@ import type { Micros } from "~/domain/money";
 import { MAIN_COMPANY_ID } from "~/lib/constants";
 import { AccountKind, Bucket, LedgerError, PlatformAccount, batchPostingStatements, post, postBatch, type Posting } from "~/services/ledger.server";
 import { notifyEngine } from "~/services/live.server";
+import { forgetCachedSession, writeSessionGuard } from "~/services/session.server";
 import { findInstrument, listInstruments, marketQuotes, quoteOf } from "~/services/market.server";
 
 export const PAGE_SIZE = 20;
@@ -102,6 +103,7 @@ export type PlaceError =
   | "errors.unknown_instrument"
   | "errors.only_real_account"
   | "errors.bad_request"
+  | "errors.session_invalid"
   | "errors.try_again";
 
 export interface PlaceInput {
@@ -122,6 +124,8 @@ export interface PlaceInput {
   requestKey?: string;
   /** The price read started by prepareOrder (else it is read here). */
   prepared?: ReturnType<typeof prepareOrder>;
+  /** When the user came from a cached session lookup: the batch re-checks this session (writeSessionGuard). */
+  sessionId?: string;
 }
 
 export type Result<T, E extends string = string> = { ok: true; value: T } | { ok: false; error: E; field?: string; params?: Record<string, string | number> };
@@ -307,10 +311,15 @@ export async function placeOrder(ctx: ServiceContext, userId: number, input: Pla
       memo: pending ? "memo.contract_pending" : "memo.contract_open",
       userId,
       postings: postings.filter((p) => p.amount !== 0),
+      guards: input.sessionId ? [writeSessionGuard(ctx.d1, input.sessionId, now)] : [],
       effects: [insert],
     });
     row = (posted.results?.[0]?.results?.[0] as ContractOrderRow | undefined) ?? null;
   } catch (error) {
+    if (error instanceof LedgerError && error.code === "session_ended") {
+      forgetCachedSession(input.sessionId!);
+      return fail("errors.session_invalid");
+    }
     if (error instanceof LedgerError && error.code === "insufficient_funds") return fail("errors.insufficient_balance", "cont");
     if (error instanceof LedgerError && error.code === "idempotency_conflict") {
       // the same form submitted twice with other figures (the price moved): the first one stands

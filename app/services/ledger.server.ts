@@ -86,7 +86,7 @@ export interface PostResult {
 
 export class LedgerError extends Error {
   constructor(
-    readonly code: "insufficient_funds" | "idempotency_conflict" | "guard_failed" | "invalid" | "empty",
+    readonly code: "insufficient_funds" | "idempotency_conflict" | "guard_failed" | "invalid" | "empty" | "session_ended",
     message: string,
   ) {
     super(message);
@@ -165,6 +165,7 @@ async function handleBatchError(db: D1Database, key: string, hash: string, messa
     if (existing && existing.request_hash === hash) return { transactionId: existing.id, replayed: true };
     throw new LedgerError("idempotency_conflict", "idempotency key reused with a different request");
   }
+  if (message.includes("session_valid") || message.includes("session_guard")) throw new LedgerError("session_ended", "the session has ended");
   if (message.includes("CHECK constraint failed")) throw new LedgerError("insufficient_funds", "insufficient balance");
   if (message.includes("UNIQUE constraint failed")) throw new LedgerError("guard_failed", "already done");
   throw error;

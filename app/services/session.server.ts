@@ -69,6 +69,47 @@ export async function userForToken(db: D1Database, token: string, now = Date.now
   return { ...row, isDemo: row.isDemo === 1, isTrader: row.isTrader === 1 };
 }
 
+/**
+ * The order path's session lookup: each isolate remembers a token's user for a minute, and the
+ * write itself re-checks the session inside its batch (writeSessionGuard), so an ended session can
+ * never write — it only skips one read per order.
+ */
+const SESSION_CACHE_MS = 60_000;
+const sessionCache = new Map<string, { user: SessionUser; at: number }>();
+
+export async function sessionUserForWrite(db: D1Database, token: string, now = Date.now()): Promise<{ user: SessionUser; sessionId: string } | null> {
+  if (!token || token.length > 128) return null;
+  const sessionId = await sha256Hex(token);
+  const known = sessionCache.get(sessionId);
+  if (known && now - known.at < SESSION_CACHE_MS) return { user: known.user, sessionId };
+  const user = await userForToken(db, token, now);
+  if (!user) {
+    sessionCache.delete(sessionId);
+    return null;
+  }
+  if (sessionCache.size >= 10_000) sessionCache.delete(sessionCache.keys().next().value!);
+  sessionCache.set(sessionId, { user, at: now });
+  return { user, sessionId };
+}
+
+export function forgetCachedSession(sessionId: string) {
+  sessionCache.delete(sessionId);
+}
+
+/**
+ * A guard statement for a write batch: it inserts a row into session_guard (whose CHECK refuses
+ * every row) exactly when the session is not live, so the whole batch rolls back.
+ */
+export function writeSessionGuard(db: D1Database, sessionId: string, now = Date.now()): D1PreparedStatement {
+  return db
+    .prepare(
+      `INSERT INTO session_guard (session_id) SELECT ?1 WHERE NOT EXISTS (
+         SELECT 1 FROM sessions s JOIN users u ON u.id = s.user_id
+          WHERE s.id = ?1 AND s.revoked_at IS NULL AND s.expires_at > ?2 AND u.status = 1)`,
+    )
+    .bind(sessionId, now);
+}
+
 export async function revokeSession(db: D1Database, token: string, now = Date.now()) {
   await db.prepare("UPDATE sessions SET revoked_at = ?1 WHERE id = ?2").bind(now, await sha256Hex(token)).run();
 }

@@ -391,3 +391,20 @@ describe("the spec §7 forex calls", () => {
     expect((await call("/v2/api/forex/my_deal?status=7")).code).toBe(0);
   });
 });
+
+describe("sessions and orders", () => {
+  it("an ended session cannot place an order, even while the isolate remembers its lookup (the batch re-checks it)", async () => {
+    await hold("BTCUSDT", 50_000);
+    const user = await trader(1_000 * USD);
+    const token = await sessionFor(user.id);
+    const submit = async () => (await (await get("/v2/api/forex/submit?type=1&cont=0.01&forex_id=1&status=1&multiple=10", { headers: { authorization: token } })).json()) as { code: number };
+    expect((await submit()).code).toBe(1);
+    // the session ends in D1 (another device logs out, a password change…), behind the isolate's back
+    await env.DB.prepare("UPDATE sessions SET revoked_at = ?2 WHERE id = (SELECT id FROM sessions WHERE user_id = ?1 ORDER BY created_at DESC LIMIT 1)").bind(user.id, Date.now()).run();
+    expect((await submit()).code).toBe(999);
+    expect((await submit()).code).toBe(999);
+    const n = await env.DB.prepare("SELECT COUNT(*) AS n FROM contract_orders WHERE user_id = ?1").bind(user.id).first<{ n: number }>();
+    expect(n!.n).toBe(1);
+    expect(await balances(user.accounts.contract)).toEqual({ balance: 1_000 * USD - 50 * USD - 25_000, locked: 50 * USD });
+  });
+});

@@ -115,7 +115,9 @@ export async function openSocket() {
   ws.accept();
   const inbox: Record<string, unknown>[] = [];
   let closed: { code: number } | null = null;
-  ws.addEventListener("message", (e) => inbox.push(JSON.parse(String(e.data))));
+  ws.addEventListener("message", (e) => {
+    inbox.push(JSON.parse(String(e.data)));
+  });
   ws.addEventListener("close", (e) => (closed = { code: e.code }));
   const next = async (predicate: (m: Record<string, unknown>) => boolean, timeoutMs = 5000) => {
     const deadline = Date.now() + timeoutMs;

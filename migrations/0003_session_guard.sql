@@ -1,0 +1,4 @@
+CREATE TABLE `session_guard` (
+	`session_id` text,
+	CONSTRAINT "session_valid" CHECK("session_guard"."session_id" IS NULL)
+);
