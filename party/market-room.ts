@@ -176,11 +176,17 @@ export class MarketRoom extends Server<Env> {
     return { time: clock.lastTick, stale: this.feed?.isStale() ?? false, quotes: book.quotes(clock.lastTick) };
   }
 
+  /** Quotes by code as of one tick, built once per tick (every order reads one). */
+  private quoteCache: { time: number; byCode: Map<string, Quote> } | null = null;
+
   /** One instrument's quote as of the last tick (the order path needs one price, not all). */
   async quote(code: string): Promise<{ quote: Quote | null; stale: boolean }> {
     const { book, clock } = await this.ready();
     await clock.beforeRead();
-    return { quote: book.quotes(clock.lastTick).find((q) => q.Code === code) ?? null, stale: this.feed?.isStale() ?? false };
+    if (this.quoteCache?.time !== clock.lastTick) {
+      this.quoteCache = { time: clock.lastTick, byCode: new Map(book.quotes(clock.lastTick).map((q) => [q.Code, q])) };
+    }
+    return { quote: this.quoteCache.byCode.get(code) ?? null, stale: this.feed?.isStale() ?? false };
   }
 
   async klines(code: string, period: Period, limit = 300): Promise<Candle[] | null> {

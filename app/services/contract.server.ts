@@ -328,7 +328,8 @@ export async function placeOrder(ctx: ServiceContext, userId: number, input: Pla
   // a replayed or doubled submission answers the order it placed the first time
   row ??= await ctx.d1.prepare(`SELECT ${ORDER_COLUMNS} FROM contract_orders WHERE open_tx = ?1`).bind(key).first<ContractOrderRow>();
   if (!row) return fail("errors.try_again");
-  tellEngine(ctx, [{ op: "upsert", order: engineOrderOf(row) }]);
+  // No notification: the price read above keeps the market clock running, and the engine reads
+  // every row changed since its watermark at the start of each tick (the order is committed now).
   return { ok: true, value: withFigures(row, new Map([[instrument.code, quote]]), new Map([[instrument.code, instrument.showCode]])) };
 }
 
