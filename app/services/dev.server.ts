@@ -9,7 +9,8 @@
  *        the duration of its last settlement batches;
  *   POST /dev/engine/reconcile — re-reads open orders from D1 now (as the periodic reconcile does);
  *   POST /dev/bench/batch?account=&user= — the benchmark's baseline: one D1 batch of the shape of
- *        an order's (a transaction, three entries, three balance updates, a row), nothing else.
+ *        an order's (a transaction, three entries, three balance updates, an order row — written
+ *        as cancelled, moving nothing), nothing else.
  */
 import * as v from "valibot";
 import type { AppContext } from "~/context.server";
@@ -59,7 +60,7 @@ function marketRoom(ctx: AppContext) {
   return ctx.env.MARKET_ROOM.get(ctx.env.MARKET_ROOM.idFromName(MARKET_ROOM));
 }
 
-/** The benchmark's baseline (see bench/trading.mjs): one batch of an order's shape, moving nothing (amounts 0). */
+/** The benchmark's baseline (see bench/trading.mjs): one batch of an order's shape, moving nothing (amounts 0, the row cancelled). */
 async function bareBatch(request: Request, ctx: AppContext): Promise<Response> {
   const url = new URL(request.url);
   const account = Number(url.searchParams.get("account"));
@@ -75,7 +76,13 @@ async function bareBatch(request: Request, ctx: AppContext): Promise<Response> {
     db.prepare("UPDATE accounts SET lock_balance = lock_balance + 0 WHERE id = ?1").bind(account),
     db.prepare("INSERT INTO ledger_entries (transaction_id, account_id, bucket, amount) VALUES (?1, 1, 0, 0)").bind(id),
     db.prepare("UPDATE accounts SET balance = balance + 0 WHERE id = 1"),
-    db.prepare("UPDATE ledger_transactions SET memo = 'bench' WHERE id = ?1").bind(id),
+    db
+      .prepare(
+        `INSERT INTO contract_orders (user_id, account_id, instrument_id, code, side, status, lots, contract_size, precision, leverage, margin_mode,
+           origin_price, open_price, pending_crossing, margin, fee, stop_loss, take_profit, liquidation, open_tx, filled_at, updated_at, close_reason)
+         VALUES (?1, ?2, 1, 'BTCUSDT', 1, 4, 10000, 1000000, 2, 10, 2, 5000000, NULL, 0, 0, 0, 0, 0, 0, ?3, NULL, ?4, 'bench')`,
+      )
+      .bind(user, account, id, Date.now()),
   ]);
   return Response.json({ ok: true });
 }
