@@ -54,3 +54,4 @@ export { socketSessionId } from "~/services/socket-auth.server";
 export { liveSessions } from "~/services/session.server";
 export { listInstruments, simInstruments } from "~/services/market.server";
 export { deliverySchedules, engineOrders, settleContracts } from "~/services/contract.server";
+export { engineOptions, settleOptions } from "~/services/option.server";

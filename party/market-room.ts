@@ -77,6 +77,7 @@ export class MarketRoom extends Server<Env> {
       const clock = new Clock({ storage: this.ctx.storage, book, engine, publisher: this.publisher, stale: () => this.feed?.isStale() ?? false });
       this.parts = { book, clock, engine };
       this.startFeed(book);
+      engine.feed = this.feedKind;
       // After a restart the clock resumes by itself when work waits.
       if (engine.hasWork()) await clock.ensureRunning();
       return this.parts;
@@ -104,6 +105,8 @@ export class MarketRoom extends Server<Env> {
       orders: async (since) => app.engineOrders(await ctx(), since),
       schedules: async (now) => app.deliverySchedules(await ctx(), now),
       settle: async (req) => app.settleContracts(await ctx(), req),
+      options: async (since) => app.engineOptions(await ctx(), since),
+      settleOptions: async (req) => app.settleOptions(await ctx(), req),
     };
   }
 
@@ -120,8 +123,13 @@ export class MarketRoom extends Server<Env> {
     return { kind: kind === "upstream" || kind === "binance" ? kind : "sim", url: this.env.MARKET_UPSTREAM_URL ?? "", token: this.env.MARKET_UPSTREAM_TOKEN };
   }
 
+  /** The kind of feed prices come from (on every option's receipt). */
+  private feedKind: FeedKind = "sim";
+
   private startFeed(book: PriceBook) {
     const config = this.feedConfig();
+    this.feedKind = config.kind;
+    if (this.parts) this.parts.engine.feed = config.kind;
     this.feed?.stop();
     this.feed = null;
     const market = book.market;
@@ -180,13 +188,13 @@ export class MarketRoom extends Server<Env> {
   private quoteCache: { time: number; byCode: Map<string, Quote> } | null = null;
 
   /** One instrument's quote as of the last tick (the order path needs one price, not all). */
-  async quote(code: string): Promise<{ quote: Quote | null; stale: boolean }> {
+  async quote(code: string): Promise<{ quote: Quote | null; stale: boolean; feed: string }> {
     const { book, clock } = await this.ready();
     await clock.beforeRead();
     if (this.quoteCache?.time !== clock.lastTick) {
       this.quoteCache = { time: clock.lastTick, byCode: new Map(book.quotes(clock.lastTick).map((q) => [q.Code, q])) };
     }
-    return { quote: this.quoteCache.byCode.get(code) ?? null, stale: this.feed?.isStale() ?? false };
+    return { quote: this.quoteCache.byCode.get(code) ?? null, stale: this.feed?.isStale() ?? false, feed: this.feedKind };
   }
 
   async klines(code: string, period: Period, limit = 300): Promise<Candle[] | null> {

@@ -10,8 +10,9 @@ import { authRoutes } from "./auth.server";
 import { contractRoutes } from "./contract.server";
 import type { Routes } from "./common.server";
 import { marketRoutes } from "./market.server";
+import { optionRoutes } from "./option.server";
 
-const routes: Routes = { ...accountRoutes, ...authRoutes, ...marketRoutes, ...contractRoutes };
+const routes: Routes = { ...accountRoutes, ...authRoutes, ...marketRoutes, ...contractRoutes, ...optionRoutes };
 
 export async function handleApi(request: Request, ctx: AppContext): Promise<Response | null> {
   const path = new URL(request.url).pathname.replace(/\/+$/, "");

@@ -364,3 +364,86 @@ export const sessionGuard = sqliteTable(
   { sessionId: text("session_id") },
   (t) => [check("session_valid", sql`${t.sessionId} IS NULL`)],
 );
+
+/** Option durations on offer (spec §3 Micro seconds option: Seconds, ProfitRatio, LimitAmount). Operators edit them. */
+export const optionDurations = sqliteTable("option_durations", {
+  id: integer("id").primaryKey(),
+  seconds: integer("seconds").notNull(),
+  /** ProfitRatio as an exact decimal ("0.85"). */
+  profitRatio: text("profit_ratio").notNull(),
+  /** LimitAmount: the minimum stake (micros). */
+  minAmount: integer("min_amount").notNull(),
+  sort: integer("sort").notNull().default(0),
+  status: integer("status").notNull().default(1),
+});
+
+/** Preset stakes offered as buttons (spec: the options response's number list). */
+export const optionAmounts = sqliteTable("option_amounts", {
+  id: integer("id").primaryKey(),
+  amount: integer("amount").notNull(),
+  sort: integer("sort").notNull().default(0),
+});
+
+/**
+ * Timed options (spec §3 micro order). The stake is held in the options account's locked balance
+ * until settlement. The receipt: the open and settlement ticks (time and feed), and whether the
+ * option settled late (its expiry passed while the market room was away).
+ */
+export const options = sqliteTable(
+  "options",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id),
+    accountId: integer("account_id")
+      .notNull()
+      .references(() => accounts.id),
+    instrumentId: integer("instrument_id").notNull(),
+    code: text("code").notNull(),
+    /** Type: 1 up, 2 down. */
+    direction: integer("direction").notNull(),
+    amount: integer("amount").notNull(),
+    profitRatio: text("profit_ratio").notNull(),
+    seconds: integer("seconds").notNull(),
+    lossLevel: integer("loss_level").notNull().default(0),
+    precision: integer("precision").notNull(),
+    openPrice: integer("open_price").notNull(),
+    openTickAt: integer("open_tick_at").notNull(),
+    openFeed: text("open_feed").notNull(),
+    expiresAt: integer("expires_at").notNull(),
+    /** 1 in transaction, 3 settled. */
+    status: integer("status").notNull().default(1),
+    endPrice: integer("end_price"),
+    endTickAt: integer("end_tick_at"),
+    endFeed: text("end_feed"),
+    late: integer("late").notNull().default(0),
+    profit: integer("profit"),
+    openTx: text("open_tx").notNull(),
+    createdAt: createdAt(),
+    settledAt: integer("settled_at"),
+    updatedAt: integer("updated_at").notNull(),
+  },
+  (t) => [
+    uniqueIndex("options_open_tx").on(t.openTx),
+    index("options_user").on(t.userId, t.status, t.id),
+    index("options_live").on(t.status, t.updatedAt),
+    index("options_expiry").on(t.status, t.expiresAt),
+    check("options_direction", sql`${t.direction} IN (1, 2)`),
+    check("options_status", sql`${t.status} IN (1, 3)`),
+    check("options_amount", sql`${t.amount} > 0`),
+  ],
+);
+
+/** The unique key of an option's settlement (inserted first in the settling batch). */
+export const optionSettlements = sqliteTable("option_settlements", {
+  optionId: integer("option_id").primaryKey(),
+  batchId: text("batch_id").notNull(),
+  endPrice: integer("end_price").notNull(),
+  endTickAt: integer("end_tick_at").notNull(),
+  endFeed: text("end_feed").notNull(),
+  late: integer("late").notNull().default(0),
+  profit: integer("profit").notNull(),
+  payout: integer("payout").notNull(),
+  createdAt: createdAt(),
+}, (t) => [index("option_settlements_batch").on(t.batchId)]);

@@ -469,3 +469,20 @@ export const ANNOUNCEMENTS: AnnouncementSeed[] = [
     createdAt: "2026-11-22T08:00:00Z",
   },
 ];
+
+/** Option durations on offer (operators edit them later): seconds, ProfitRatio, minimum stake in USD. */
+export const OPTION_DURATIONS = [
+  { id: 1, seconds: 30, profitRatio: "0.80", minAmount: "10", sort: 1 },
+  { id: 2, seconds: 60, profitRatio: "0.85", minAmount: "10", sort: 2 },
+  { id: 3, seconds: 120, profitRatio: "0.88", minAmount: "20", sort: 3 },
+  { id: 4, seconds: 300, profitRatio: "0.90", minAmount: "50", sort: 4 },
+];
+
+/** Preset stakes in USD (the options response's number list). */
+export const OPTION_AMOUNTS = [
+  { id: 1, amount: "10", sort: 1 },
+  { id: 2, amount: "50", sort: 2 },
+  { id: 3, amount: "100", sort: 3 },
+  { id: 4, amount: "500", sort: 4 },
+  { id: 5, amount: "1000", sort: 5 },
+];

@@ -5,7 +5,7 @@
  * nothing the second time. Shared by scripts/seed.mjs (wrangler d1 execute) and the workerd
  * tests, so both see the same world.
  */
-import { ANNOUNCEMENTS, AREAS, CATEGORIES, INSTRUMENTS, NEWS } from "~/db/seed-data";
+import { ANNOUNCEMENTS, AREAS, CATEGORIES, INSTRUMENTS, NEWS, OPTION_AMOUNTS, OPTION_DURATIONS } from "~/db/seed-data";
 import { MICROS_PER_USD } from "~/domain/money";
 import { ACCOUNT_KINDS, PlatformAccount } from "~/services/ledger.server";
 
@@ -90,6 +90,10 @@ export function seedStatements(options: SeedOptions): string[] {
       }),
     );
   }
+  for (const d of OPTION_DURATIONS) {
+    out.push(insert("option_durations", { id: d.id, seconds: d.seconds, profit_ratio: d.profitRatio, min_amount: Number(d.minAmount) * MICROS_PER_USD, sort: d.sort, status: 1 }));
+  }
+  for (const a of OPTION_AMOUNTS) out.push(insert("option_amounts", { id: a.id, amount: Number(a.amount) * MICROS_PER_USD, sort: a.sort }));
   for (const n of NEWS) {
     out.push(insert("news", { id: n.id, category_id: 1, title: n.title, desc: n.desc, logo: n.logo, content: n.content, created_at: Date.parse(n.createdAt) }));
   }

@@ -108,3 +108,29 @@ export function widen(range: PriceRange | undefined, code: string, price: number
   range.last = price;
   return range;
 }
+
+/** An open timed option as the engine indexes it (by expiry instant). */
+export interface EngineOption {
+  id: number;
+  userId: number;
+  code: string;
+  direction: 1 | 2;
+  amount: number;
+  profitRatio: string;
+  lossLevel: number;
+  precision: number;
+  openPrice: number;
+  expiresAt: number;
+  updatedAt?: number;
+}
+
+/** The options due in one tick, settled in one set-based batch. */
+export interface OptionSettlementRequest {
+  batchId: string;
+  time: number;
+  items: { id: number; userId: number; endPrice: number; endTickAt: number; endFeed: string; late: boolean; profit: number; payout: number }[];
+}
+
+export interface OptionSettlementResult {
+  settled: { id: number; userId: number; profit: number }[];
+}

@@ -20,7 +20,7 @@ export const FRAME_WINDOW_MS = 1_000;
 /** … and a connection that keeps exceeding its limits this many times is closed (1008). */
 export const MAX_VIOLATIONS = 10;
 
-export const USER_TOPICS = ["FOREX_TRADE", "FOREX_CLOSED", "FOREX_FOLLOW_TRADE"] as const;
+export const USER_TOPICS = ["FOREX_TRADE", "FOREX_CLOSED", "FOREX_FOLLOW_TRADE", "MICRO_SETTLED"] as const;
 export type UserTopic = (typeof USER_TOPICS)[number];
 
 export function isUserTopic(topic: string): topic is UserTopic {

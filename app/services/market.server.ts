@@ -101,12 +101,12 @@ export async function marketQuotes(ctx: ServiceContext): Promise<{ quotes: Map<s
 }
 
 /** One instrument's current quote (null when the market room cannot answer). */
-export async function quoteOf(ctx: ServiceContext, code: string): Promise<{ quote: Quote | null; stale: boolean }> {
+export async function quoteOf(ctx: ServiceContext, code: string): Promise<{ quote: Quote | null; stale: boolean; feed: string }> {
   try {
     return await room(ctx).quote(code);
   } catch (error) {
     console.error("market quote failed", error);
-    return { quote: null, stale: true };
+    return { quote: null, stale: true, feed: "" };
   }
 }
 

@@ -22,10 +22,11 @@ import {
   realisedProfit,
   type Crossing,
 } from "~/domain/contract";
-import type { DeliverySchedule, EngineChange, EngineOrder, SettlementRequest, SettlementResult, TickInput, TickOutput, UserEvent } from "~/domain/engine";
+import type { DeliverySchedule, EngineChange, EngineOption, EngineOrder, OptionSettlementRequest, OptionSettlementResult, SettlementRequest, SettlementResult, TickInput, TickOutput, UserEvent } from "~/domain/engine";
+import { settle as settleOption } from "~/domain/option";
 import { priceToSteps, stepsToPrice } from "~/domain/market";
 import { toDecimalString } from "~/domain/money";
-import { TriggerIndex, triggerKey, unpackKey, type TriggerKind } from "./triggers";
+import { SortedLevels, TriggerIndex, triggerKey, unpackKey, type TriggerKind } from "./triggers";
 
 export interface Engine {
   load(): Promise<void>;
@@ -40,6 +41,9 @@ export interface EngineStore {
   orders(changedSince: number): Promise<{ open: EngineOrder[]; gone: number[]; watermark: number }>;
   schedules(now: number): Promise<DeliverySchedule[]>;
   settle(req: SettlementRequest): Promise<SettlementResult>;
+  /** Timed options: open ones (all, or changed since a watermark), and their settlement. */
+  options?(changedSince: number): Promise<{ open: EngineOption[]; gone: number[]; watermark: number }>;
+  settleOptions?(req: OptionSettlementRequest): Promise<OptionSettlementResult>;
 }
 
 const RECENT_TICKS = 120;
@@ -65,6 +69,12 @@ export class ContractEngine implements Engine {
   /** Price precision per instrument with open orders (the index compares steps). */
   private precision = new Map<string, number>();
   private watermark = 0;
+  /** Timed options by expiry instant. */
+  private options = new Map<number, EngineOption>();
+  private expiries = new SortedLevels();
+  private optionWatermark = 0;
+  /** The feed the prices come from (on each option's receipt). */
+  feed = "sim";
   private lastReconcile = 0;
   /** The last ticks handed to the engine, newest last (local runs and tests). */
   readonly recent: TickInput[] = [];
@@ -85,17 +95,42 @@ export class ContractEngine implements Engine {
       for (const t of this.triggersOf(order)) entries.push({ code: order.code, crossing: t.crossing, level: t.level, key: triggerKey(order.id, t.kind) });
     }
     this.index = TriggerIndex.build(entries);
+    this.options.clear();
+    this.expiries = new SortedLevels();
+    if (this.store.options) {
+      const loaded = await this.store.options(0);
+      for (const o of loaded.open) this.options.set(o.id, o);
+      this.expiries.assign(loaded.open.map((o) => [o.expiresAt, o.id]));
+      this.optionWatermark = loaded.watermark;
+    }
     this.watermark = watermark;
     this.lastReconcile = Date.now();
     this.deliveries = await this.store.schedules(Date.now());
   }
 
   hasWork() {
-    return this.orders.size > 0;
+    return this.orders.size > 0 || this.options.size > 0;
   }
 
   pending() {
-    return this.orders.size;
+    return this.orders.size + this.options.size;
+  }
+
+  private upsertOption(option: EngineOption) {
+    const known = this.options.get(option.id);
+    if (known) {
+      if (known.updatedAt !== undefined && option.updatedAt !== undefined && option.updatedAt < known.updatedAt) return;
+      this.expiries.remove(known.expiresAt, known.id);
+    }
+    this.options.set(option.id, option);
+    this.expiries.insert(option.expiresAt, option.id);
+  }
+
+  private removeOption(id: number) {
+    const known = this.options.get(id);
+    if (!known) return;
+    this.expiries.remove(known.expiresAt, id);
+    this.options.delete(id);
   }
 
   triggers() {
@@ -158,6 +193,12 @@ export class ContractEngine implements Engine {
     for (const order of open) this.upsert(order);
     for (const id of gone) this.remove(id);
     this.watermark = watermark;
+    if (this.store.options) {
+      const changed = await this.store.options(Math.max(1, this.optionWatermark - RECONCILE_OVERLAP_MS));
+      for (const o of changed.open) this.upsertOption(o);
+      for (const id of changed.gone) this.removeOption(id);
+      this.optionWatermark = changed.watermark;
+    }
   }
 
   /** The catch-up, and the delivery schedules read again. */
@@ -243,8 +284,55 @@ export class ContractEngine implements Engine {
       if (this.timings.length > 50) this.timings.shift();
       userEvents.push(...this.afterSettlement(decisions, rolls, result));
     }
+    userEvents.push(...(await this.settleDueOptions(tick)));
     userEvents.push(...this.liveProfit(tick.watchers ?? []));
     return { userEvents };
+  }
+
+  /**
+   * Options whose expiry has come: each settles at the price of the first tick at or after its
+   * expiry (this tick's last price of its instrument; an instrument without a price this tick
+   * waits for its next one). An expiry that passed while the room was away is marked late.
+   */
+  optionsDue(tick: TickInput): OptionSettlementRequest["items"] {
+    const ranges = new Map(tick.ranges.map((r) => [r.code, r]));
+    const items: OptionSettlementRequest["items"] = [];
+    for (const id of this.expiries.atOrBelow(tick.time)) {
+      const o = this.options.get(id);
+      if (!o) continue;
+      const range = ranges.get(o.code);
+      if (!range) continue;
+      const end = priceToSteps(range.last, o.precision);
+      const result = settleOption(o.direction, o.openPrice, end, o.amount, o.profitRatio, o.lossLevel);
+      items.push({ id, userId: o.userId, endPrice: end, endTickAt: tick.time, endFeed: this.feed, late: tick.catchUp && o.expiresAt <= tick.since, profit: result.profit, payout: result.payout });
+    }
+    return items;
+  }
+
+  private async settleDueOptions(tick: TickInput): Promise<UserEvent[]> {
+    if (!this.store?.settleOptions) return [];
+    const items = this.optionsDue(tick);
+    if (items.length === 0) return [];
+    const req: OptionSettlementRequest = { batchId: `options:${tick.time}:${crypto.randomUUID()}`, time: tick.time, items };
+    let result: OptionSettlementResult = { settled: [] };
+    const started = Date.now();
+    try {
+      result = await this.store.settleOptions(req);
+    } catch (error) {
+      // nothing was written (one batch): the options stay due and the next tick retries them
+      console.error("option settlement failed", error);
+      return [];
+    }
+    this.timings.push({ orders: items.length, ms: Date.now() - started });
+    if (this.timings.length > 50) this.timings.shift();
+    for (const item of items) this.removeOption(item.id); // settled now, or by an earlier batch
+    const byUser = new Map<number, { Id: number; FactProfits: string }[]>();
+    for (const s of result.settled) {
+      let list = byUser.get(s.userId);
+      if (!list) byUser.set(s.userId, (list = []));
+      list.push({ Id: s.id, FactProfits: toDecimalString(s.profit, 2) });
+    }
+    return [...byUser].map(([userId, list]) => ({ userId, topic: "MICRO_SETTLED" as const, data: list }));
   }
 
   private request(time: number, decisions: Decision[], rolls: SettlementRequest["rolls"]): SettlementRequest {

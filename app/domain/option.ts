@@ -1,0 +1,65 @@
+/**
+ * Timed up/down options (spec §3 Micro, §4 Future order, issue 9): the payout and settlement
+ * rules, in exact integers, shared by the browser's predicted profit, the services and the
+ * engine. Pure: no I/O.
+ *
+ *   - An up option wins when the end price ≥ the open price; a down option when end ≤ open. A tie
+ *     (end = open) therefore wins either way (spec §4).
+ *   - The profit figure is amount × ProfitRatio, rounded to 2 decimals (half away from zero).
+ *   - A win pays the stake back plus the profit figure. A loss costs the whole stake when
+ *     micro_loss_level is 0; otherwise it costs only the profit figure (the rest of the stake
+ *     comes back).
+ */
+import { divRound, parseDecimal, type PriceSteps } from "./contract";
+import { roundMicros, type Micros } from "./money";
+
+export const Direction = { Up: 1, Down: 2 } as const;
+export type Direction = (typeof Direction)[keyof typeof Direction];
+
+/** Spec §3 micro order Status. */
+export const OptionStatus = { Open: 1, Settled: 3 } as const;
+
+export type Outcome = "win" | "loss";
+
+/** amount × ProfitRatio, 2 decimals, half away from zero. 100 USD × 0.85 = 85.00. */
+export function profitFigure(amount: Micros, profitRatio: string): Micros {
+  const ratio = parseDecimal(profitRatio);
+  if (!ratio) throw new RangeError("bad profit ratio");
+  const raw = divRound(BigInt(amount) * ratio.units, 10n ** BigInt(ratio.scale));
+  if (raw > BigInt(Number.MAX_SAFE_INTEGER)) throw new RangeError("amount out of range");
+  return roundMicros(Number(raw), 2);
+}
+
+/** Whether the option wins at `end` (ties win: up when end ≥ open, down when end ≤ open). */
+export function outcomeOf(direction: Direction, open: PriceSteps, end: PriceSteps): Outcome {
+  const wins = direction === Direction.Up ? end >= open : end <= open;
+  return wins ? "win" : "loss";
+}
+
+export interface Settlement {
+  outcome: Outcome;
+  /** FactProfits: +profit figure on a win, −stake (loss level 0) or −profit figure otherwise. */
+  profit: Micros;
+  /** What goes back to the available balance (stake + profit, or what the loss leaves). */
+  payout: Micros;
+}
+
+export function settle(direction: Direction, open: PriceSteps, end: PriceSteps, amount: Micros, profitRatio: string, lossLevel: number): Settlement {
+  const figure = profitFigure(amount, profitRatio);
+  if (outcomeOf(direction, open, end) === "win") return { outcome: "win", profit: figure, payout: amount + figure };
+  const loss = lossLevel === 0 ? amount : Math.min(figure, amount);
+  return { outcome: "loss", profit: -loss, payout: amount - loss };
+}
+
+/** The predicted profit while open (spec §4): the settlement rule at the current price. */
+export function predictedProfit(direction: Direction, open: PriceSteps, price: PriceSteps, amount: Micros, profitRatio: string, lossLevel: number): Micros {
+  return settle(direction, open, price, amount, profitRatio, lossLevel).profit;
+}
+
+/** Duration display (spec §4): 7 days or more in days, 1 to 3 days in hours, otherwise seconds. */
+export function durationParts(seconds: number): { value: number; unit: "days" | "hours" | "seconds" } {
+  const day = 86_400;
+  if (seconds >= 7 * day) return { value: Math.round(seconds / day), unit: "days" };
+  if (seconds >= day && seconds <= 3 * day) return { value: Math.round(seconds / 3600), unit: "hours" };
+  return { value: seconds, unit: "seconds" };
+}

@@ -1,0 +1,276 @@
+/**
+ * Timed up/down options (issue 9): the durations and preset stakes on offer, buying (the stake
+ * moves to the options account's locked balance in one ledger transaction, with the option row),
+ * the lists, and the engine's side: its open options and the set-based settlement of every option
+ * due in a tick. Rules come from app/domain/option.ts (the browser's predicted profit uses them).
+ */
+import type { ServiceContext } from "~/context.server";
+import type { EngineOption, OptionSettlementRequest, OptionSettlementResult } from "~/domain/engine";
+import { Direction, OptionStatus } from "~/domain/option";
+import { priceToSteps } from "~/domain/market";
+import { parseAmount, type Micros } from "~/domain/money";
+import { MAIN_COMPANY_ID } from "~/lib/constants";
+import { AccountKind, Bucket, LedgerError, PlatformAccount, batchPostingStatements, post, postBatch } from "~/services/ledger.server";
+import { findInstrument, listInstruments, quoteOf } from "~/services/market.server";
+
+export const PAGE_SIZE = 20;
+/** The largest stake of one option (a typo guard). */
+export const MAX_STAKE: Micros = 1_000_000 * 1_000_000;
+
+export interface Duration {
+  id: number;
+  seconds: number;
+  profitRatio: string;
+  minAmount: Micros;
+}
+
+/** The durations on offer and the preset stakes (spec §7 get_seconds: sec and number). */
+export async function optionTerms(ctx: ServiceContext): Promise<{ durations: Duration[]; amounts: Micros[] }> {
+  const [durations, amounts] = await ctx.d1.batch([
+    ctx.d1.prepare("SELECT id, seconds, profit_ratio AS profitRatio, min_amount AS minAmount FROM option_durations WHERE status = 1 ORDER BY sort, seconds"),
+    ctx.d1.prepare("SELECT amount FROM option_amounts ORDER BY sort, amount"),
+  ]);
+  return { durations: durations!.results as Duration[], amounts: (amounts!.results as { amount: number }[]).map((a) => a.amount) };
+}
+
+async function lossLevel(ctx: ServiceContext): Promise<number> {
+  const row = await ctx.d1.prepare("SELECT micro_loss_level AS level FROM base_settings WHERE company_id = ?1").bind(MAIN_COMPANY_ID).first<{ level: number }>();
+  return row?.level ?? 0;
+}
+
+export interface OptionRow {
+  id: number;
+  userId: number;
+  accountId: number;
+  instrumentId: number;
+  code: string;
+  direction: 1 | 2;
+  amount: Micros;
+  profitRatio: string;
+  seconds: number;
+  lossLevel: number;
+  precision: number;
+  openPrice: number;
+  openTickAt: number;
+  openFeed: string;
+  expiresAt: number;
+  status: number;
+  endPrice: number | null;
+  endTickAt: number | null;
+  endFeed: string | null;
+  late: number;
+  profit: Micros | null;
+  createdAt: number;
+  settledAt: number | null;
+  updatedAt: number;
+}
+
+const OPTION_COLUMNS = `id, user_id AS userId, account_id AS accountId, instrument_id AS instrumentId, code, direction, amount,
+  profit_ratio AS profitRatio, seconds, loss_level AS lossLevel, precision, open_price AS openPrice, open_tick_at AS openTickAt,
+  open_feed AS openFeed, expires_at AS expiresAt, status, end_price AS endPrice, end_tick_at AS endTickAt, end_feed AS endFeed,
+  late, profit, created_at AS createdAt, settled_at AS settledAt, updated_at AS updatedAt`;
+
+export type BuyError =
+  | "errors.unknown_instrument"
+  | "errors.bad_request"
+  | "errors.unknown_duration"
+  | "errors.amount_required"
+  | "errors.amount_invalid"
+  | "errors.amount_min"
+  | "errors.amount_max"
+  | "errors.market_closed"
+  | "errors.prices_stale"
+  | "errors.insufficient_balance"
+  | "errors.try_again";
+
+export type BuyResult = { ok: true; value: OptionRow } | { ok: false; error: BuyError; field?: string; value?: string };
+
+export interface BuyInput {
+  instrumentId: number;
+  /** type: 1 up, 2 down. */
+  direction: number;
+  /** number: the stake as typed (USD, at most 2 decimals). */
+  amount: string;
+  /** seconds: one of the durations on offer. */
+  seconds: number;
+  requestKey?: string;
+}
+
+export function optionMessage(result: { error: string; value?: string }) {
+  return result.value === undefined ? result.error : `${result.error}|${result.value}`;
+}
+
+async function optionsAccountId(ctx: ServiceContext, userId: number): Promise<number | null> {
+  const row = await ctx.d1.prepare("SELECT id FROM accounts WHERE user_id = ?1 AND kind = ?2").bind(userId, AccountKind.Options.kind).first<{ id: number }>();
+  return row?.id ?? null;
+}
+
+/** Buys an option: the stake moves to the locked balance of the options account, with the option row, in one transaction. */
+export async function buyOption(ctx: ServiceContext, userId: number, input: BuyInput): Promise<BuyResult> {
+  const instrument = await findInstrument(ctx, input.instrumentId);
+  if (!instrument) return { ok: false, error: "errors.unknown_instrument", field: "forex_id" };
+  const quoted = quoteOf(ctx, instrument.code);
+  quoted.catch(() => {});
+  const direction = input.direction === Direction.Up ? Direction.Up : input.direction === Direction.Down ? Direction.Down : null;
+  if (direction === null) return { ok: false, error: "errors.bad_request", field: "type" };
+  const { durations } = await optionTerms(ctx);
+  const duration = durations.find((d) => d.seconds === input.seconds);
+  if (!duration) return { ok: false, error: "errors.unknown_duration", field: "seconds" };
+  if (!input.amount.trim()) return { ok: false, error: "errors.amount_required", field: "number" };
+  const amount = parseAmount(input.amount, 2);
+  if (amount === null || amount <= 0) return { ok: false, error: "errors.amount_invalid", field: "number" };
+  if (amount < duration.minAmount) return { ok: false, error: "errors.amount_min", field: "number", value: String(duration.minAmount / 1_000_000) };
+  if (amount > MAX_STAKE) return { ok: false, error: "errors.amount_max", field: "number", value: "1000000" };
+  const { quote, stale, feed } = await quoted;
+  if (!quote || quote.MarketStatus !== 1) return { ok: false, error: "errors.market_closed" };
+  if (stale) return { ok: false, error: "errors.prices_stale" };
+  const accountId = await optionsAccountId(ctx, userId);
+  if (accountId === null) return { ok: false, error: "errors.try_again" };
+  const level = await lossLevel(ctx);
+  const key = `option_open:${userId}:${input.requestKey && /^[A-Za-z0-9_-]{8,64}$/.test(input.requestKey) ? input.requestKey : crypto.randomUUID()}`;
+  const now = Date.now();
+  const openTickAt = quote.time || now;
+  const insert = ctx.d1
+    .prepare(
+      `INSERT INTO options (user_id, account_id, instrument_id, code, direction, amount, profit_ratio, seconds, loss_level, precision,
+         open_price, open_tick_at, open_feed, expires_at, open_tx, updated_at)
+       VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16)
+       RETURNING ${OPTION_COLUMNS}`,
+    )
+    .bind(
+      userId, accountId, instrument.id, instrument.code, direction, amount, duration.profitRatio, duration.seconds, level, instrument.pricePrecision,
+      priceToSteps(quote.Close, instrument.pricePrecision), openTickAt, feed, openTickAt + duration.seconds * 1000, key, now,
+    );
+  let row: OptionRow | null = null;
+  try {
+    const posted = await post(ctx.d1, {
+      idempotencyKey: key,
+      kind: "option_stake",
+      memo: "memo.option_stake",
+      userId,
+      postings: [
+        { accountId, bucket: Bucket.Available, amount: -amount },
+        { accountId, bucket: Bucket.Locked, amount },
+      ],
+      effects: [insert],
+    });
+    row = (posted.results?.[0]?.results?.[0] as OptionRow | undefined) ?? null;
+  } catch (error) {
+    if (error instanceof LedgerError && error.code === "insufficient_funds") return { ok: false, error: "errors.insufficient_balance", field: "number" };
+    if (!(error instanceof LedgerError && error.code === "idempotency_conflict")) throw error;
+  }
+  row ??= await ctx.d1.prepare(`SELECT ${OPTION_COLUMNS} FROM options WHERE open_tx = ?1`).bind(key).first<OptionRow>();
+  if (!row) return { ok: false, error: "errors.try_again" };
+  // The market room reads new options at the start of each tick (the price read above keeps it running).
+  return { ok: true, value: row };
+}
+
+export interface OptionPage {
+  options: (OptionRow & { showCode: string })[];
+  total: number;
+  page: number;
+  lastPage: number;
+}
+
+/** The options lists (spec §2 Orders, future tab): 1 in transaction, 3 closed. */
+export async function listOptions(ctx: ServiceContext, userId: number, status: number, page: number, pageSize = PAGE_SIZE): Promise<OptionPage> {
+  const s = status === OptionStatus.Settled ? OptionStatus.Settled : OptionStatus.Open;
+  const p = Math.max(1, Math.min(10_000, Math.floor(page) || 1));
+  const [rows, count] = await ctx.d1.batch([
+    ctx.d1.prepare(`SELECT ${OPTION_COLUMNS} FROM options WHERE user_id = ?1 AND status = ?2 ORDER BY id DESC LIMIT ${pageSize} OFFSET ${(p - 1) * pageSize}`).bind(userId, s),
+    ctx.d1.prepare("SELECT COUNT(*) AS n FROM options WHERE user_id = ?1 AND status = ?2").bind(userId, s),
+  ]);
+  const names = new Map((await listInstruments(ctx)).map((i) => [i.code, i.showCode]));
+  const total = (count!.results[0] as { n: number }).n;
+  return { options: (rows!.results as OptionRow[]).map((r) => ({ ...r, showCode: names.get(r.code) ?? r.code })), total, page: p, lastPage: Math.max(1, Math.ceil(total / pageSize)) };
+}
+
+/** The user's option (null for another user's or a missing one). */
+export async function optionDetail(ctx: ServiceContext, userId: number, id: number): Promise<(OptionRow & { showCode: string }) | null> {
+  if (!Number.isSafeInteger(id) || id <= 0) return null;
+  const row = await ctx.d1.prepare(`SELECT ${OPTION_COLUMNS} FROM options WHERE id = ?1 AND user_id = ?2`).bind(id, userId).first<OptionRow>();
+  if (!row) return null;
+  const names = new Map((await listInstruments(ctx)).map((i) => [i.code, i.showCode]));
+  return { ...row, showCode: names.get(row.code) ?? row.code };
+}
+
+// ---- the engine's side ----
+
+function engineOptionOf(row: OptionRow): EngineOption {
+  return { id: row.id, userId: row.userId, code: row.code, direction: row.direction, amount: row.amount, profitRatio: row.profitRatio, lossLevel: row.lossLevel, precision: row.precision, openPrice: row.openPrice, expiresAt: row.expiresAt, updatedAt: row.updatedAt };
+}
+
+/** Open options (all at start, or those changed since a watermark), for the engine's expiry index. */
+export async function engineOptions(ctx: ServiceContext, changedSince = 0): Promise<{ open: EngineOption[]; gone: number[]; watermark: number }> {
+  const watermark = Date.now();
+  const { results } = await ctx.d1
+    .prepare(`SELECT ${OPTION_COLUMNS} FROM options WHERE ${changedSince > 0 ? "status IN (1, 3) AND updated_at >= ?1" : "status = 1 AND ?1 = 0"}`)
+    .bind(changedSince)
+    .all<OptionRow>();
+  const open: EngineOption[] = [];
+  const gone: number[] = [];
+  for (const row of results) {
+    if (row.status === OptionStatus.Open) open.push(engineOptionOf(row));
+    else gone.push(row.id);
+  }
+  return { open, gone, watermark };
+}
+
+/**
+ * Settles every option due in one tick in ONE D1 batch (the options travel as one JSON
+ * parameter; the statement count does not depend on how many): each option's unique settlement
+ * key (INSERT OR IGNORE … WHERE it is still open), one ledger transaction per option and its
+ * entries, balances and the per-transaction check, the options' new state.
+ *   win:  locked −stake, available +(stake + profit), options platform account −profit;
+ *   loss: locked −stake, available +(what the loss leaves), options platform account +loss.
+ */
+export async function settleOptions(ctx: ServiceContext, req: OptionSettlementRequest): Promise<OptionSettlementResult> {
+  const db = ctx.d1;
+  const b = req.batchId;
+  const items = JSON.stringify(req.items.map((i) => ({ id: i.id, p: i.endPrice, t: i.endTickAt, f: i.endFeed, l: i.late ? 1 : 0, pl: i.profit, po: i.payout })));
+  const statements = [
+    db
+      .prepare(
+        `INSERT OR IGNORE INTO option_settlements (option_id, batch_id, end_price, end_tick_at, end_feed, late, profit, payout)
+         SELECT o.id, ?1, json_extract(j.value, '$.p'), json_extract(j.value, '$.t'), json_extract(j.value, '$.f'), json_extract(j.value, '$.l'),
+                json_extract(j.value, '$.pl'), json_extract(j.value, '$.po')
+           FROM json_each(?2) j CROSS JOIN options o ON o.id = json_extract(j.value, '$.id') AND o.status = 1
+         RETURNING option_id`,
+      )
+      .bind(b, items),
+    db
+      .prepare(
+        `INSERT INTO ledger_transactions (id, idempotency_key, request_hash, kind, memo, user_id, batch_id)
+         SELECT ?1 || ':' || s.option_id, 'option_settle:' || s.option_id, ?1, 'option_settle',
+                CASE WHEN s.profit >= 0 THEN 'memo.option_win' ELSE 'memo.option_loss' END, o.user_id, ?1
+           FROM option_settlements s JOIN options o ON o.id = s.option_id WHERE s.batch_id = ?1`,
+      )
+      .bind(b),
+    db
+      .prepare(
+        `INSERT INTO ledger_entries (transaction_id, account_id, bucket, amount)
+         SELECT tx, account_id, bucket, amount FROM (
+           SELECT ?1 || ':' || s.option_id AS tx, o.account_id AS account_id, 1 AS bucket, -o.amount AS amount, s.option_id AS oid, 1 AS n
+             FROM option_settlements s JOIN options o ON o.id = s.option_id WHERE s.batch_id = ?1
+           UNION ALL
+           SELECT ?1 || ':' || s.option_id, o.account_id, 0, s.payout, s.option_id, 2
+             FROM option_settlements s JOIN options o ON o.id = s.option_id WHERE s.batch_id = ?1
+           UNION ALL
+           SELECT ?1 || ':' || s.option_id, ?2, 0, o.amount - s.payout, s.option_id, 3
+             FROM option_settlements s JOIN options o ON o.id = s.option_id WHERE s.batch_id = ?1
+         ) WHERE amount <> 0 ORDER BY oid, n`,
+      )
+      .bind(b, PlatformAccount.Options.id),
+    ...batchPostingStatements(db, b),
+    db
+      .prepare(
+        `UPDATE options SET status = 3, end_price = s.end_price, end_tick_at = s.end_tick_at, end_feed = s.end_feed, late = s.late,
+                profit = s.profit, settled_at = ?2, updated_at = ?2
+           FROM option_settlements s WHERE s.batch_id = ?1 AND s.option_id = options.id`,
+      )
+      .bind(b, req.time),
+  ];
+  const results = await postBatch(db, statements);
+  const settled = new Set(((results[0]!.results ?? []) as { option_id: number }[]).map((r) => r.option_id));
+  return { settled: req.items.filter((i) => settled.has(i.id)).map((i) => ({ id: i.id, userId: i.userId, profit: i.profit })) };
+}

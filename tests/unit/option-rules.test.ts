@@ -1,0 +1,41 @@
+import { describe, expect, it } from "vitest";
+import { Direction, durationParts, outcomeOf, predictedProfit, profitFigure, settle } from "~/domain/option";
+
+const USD = 1_000_000;
+
+describe("timed option rules (spec §4)", () => {
+  it("profit figure: 100 × 0.85 = 85.00; 33.33 × 0.85 = 28.33 (28.3305 rounded to 2 decimals)", () => {
+    expect(profitFigure(100 * USD, "0.85")).toBe(85 * USD);
+    expect(profitFigure(33_330_000, "0.85")).toBe(28_330_000);
+    expect(profitFigure(10_010_000, "0.85")).toBe(8_510_000); // 8.5085 → 8.51
+  });
+  it("up wins when the end price is at or above the open price; a tie wins", () => {
+    expect(outcomeOf(Direction.Up, 100, 101)).toBe("win");
+    expect(outcomeOf(Direction.Up, 100, 100)).toBe("win");
+    expect(outcomeOf(Direction.Up, 100, 99)).toBe("loss");
+  });
+  it("down wins when the end price is at or below the open price; a tie wins", () => {
+    expect(outcomeOf(Direction.Down, 100, 99)).toBe("win");
+    expect(outcomeOf(Direction.Down, 100, 100)).toBe("win");
+    expect(outcomeOf(Direction.Down, 100, 101)).toBe("loss");
+  });
+  it("a win pays stake + profit: 100 at 0.85 → payout 185.00, profit +85.00", () => {
+    expect(settle(Direction.Up, 100, 105, 100 * USD, "0.85", 0)).toEqual({ outcome: "win", profit: 85 * USD, payout: 185 * USD });
+  });
+  it("a loss at loss level 0 costs the whole stake: 100 → profit −100.00, payout 0", () => {
+    expect(settle(Direction.Up, 100, 95, 100 * USD, "0.85", 0)).toEqual({ outcome: "loss", profit: -100 * USD, payout: 0 });
+  });
+  it("a loss at another loss level costs the profit figure: 100 at 0.85 → profit −85.00, payout 15.00", () => {
+    expect(settle(Direction.Down, 100, 105, 100 * USD, "0.85", 1)).toEqual({ outcome: "loss", profit: -85 * USD, payout: 15 * USD });
+  });
+  it("the predicted profit is the settlement rule at the current price", () => {
+    expect(predictedProfit(Direction.Down, 100, 100, 10 * USD, "0.80", 0)).toBe(8 * USD);
+    expect(predictedProfit(Direction.Down, 100, 101, 10 * USD, "0.80", 0)).toBe(-10 * USD);
+  });
+  it("durations: 7 days or more in days, 1 to 3 days in hours, otherwise seconds", () => {
+    expect(durationParts(60)).toEqual({ value: 60, unit: "seconds" });
+    expect(durationParts(86_400)).toEqual({ value: 24, unit: "hours" });
+    expect(durationParts(7 * 86_400)).toEqual({ value: 7, unit: "days" });
+    expect(durationParts(4 * 86_400)).toEqual({ value: 345_600, unit: "seconds" });
+  });
+});
