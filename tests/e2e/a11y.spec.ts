@@ -35,6 +35,15 @@ interface AxeResult {
 
 /** Runs axe on the page as it is now and returns its serious and critical violations. */
 async function axe(page: Page, screen: string): Promise<Violation[]> {
+  // colours are measured once entrance animations (a sheet sliding in) have finished
+  await page.evaluate(() =>
+    Promise.all(
+      document
+        .getAnimations()
+        .filter((a) => Number.isFinite(Number(a.effect?.getComputedTiming().endTime)))
+        .map((a) => a.finished.catch(() => undefined)),
+    ),
+  );
   if (!(await page.evaluate(() => "axe" in window))) await page.evaluate(AXE_SOURCE);
   const result = await page.evaluate(
     async ({ tags, experimental }) => {
