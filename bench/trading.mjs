@@ -5,7 +5,9 @@
 //   2. the engine's tick with 100 versus 100,000 open orders (in Node, the same engine code with
 //      an in-memory store: the index cost alone);
 //   3. the time to settle 5,000 stop-losses triggered by one tick (one set-based D1 batch, in
-//      workerd through the real market room).
+//      workerd through the real market room);
+//   4. 10,000 timed options expiring in the same second: from expiry until all are settled, and
+//      the ledger invariants afterwards.
 // TRADING_ORDERS (default 400) orders per concurrency level.
 import { mkdirSync } from "node:fs";
 import path from "node:path";
@@ -141,7 +143,50 @@ async function settleStops(worker) {
   return { indexed: before.pending, closed: closed.n, ms: big?.ms ?? NaN };
 }
 
-export { settleStops, orderThroughput };
+/** 10,000 options expiring in the same second: from expiry until all are settled, then the ledger invariants. */
+async function settleExpiries(worker) {
+  const { mf, origin, db } = worker;
+  const N = Number(process.env.BENCH_OPTIONS ?? 10_000);
+  await mf.dispatchFetch(`${origin}/dev/market/price`, { method: "POST", body: JSON.stringify({ code: "SOLUSDT", price: 200 }), headers: { "content-type": "application/json" } });
+  const [u] = await demoUsers(origin, mf, 1);
+  const options = await db.prepare("SELECT id FROM accounts WHERE user_id = ?1 AND kind = 'options'").bind(u.id).first();
+  const stake = 10_000_000;
+  await db.batch([
+    db.prepare("INSERT INTO ledger_transactions (id, idempotency_key, request_hash, kind, memo, user_id) VALUES ('bench-stakes', 'bench-stakes', 'x', 'adjustment', '', ?1)").bind(u.id),
+    db.prepare("INSERT INTO ledger_entries (transaction_id, account_id, bucket, amount) VALUES ('bench-stakes', ?1, 1, ?2)").bind(options.id, N * stake),
+    db.prepare("INSERT INTO ledger_entries (transaction_id, account_id, bucket, amount) VALUES ('bench-stakes', 6, 0, ?1)").bind(-N * stake),
+    db.prepare("UPDATE accounts SET lock_balance = lock_balance + ?2 WHERE id = ?1").bind(options.id, N * stake),
+    db.prepare("UPDATE accounts SET balance = balance - ?1 WHERE id = 6").bind(N * stake),
+  ]);
+  const now = Date.now();
+  const expiry = Math.ceil((now + 4000) / 1000) * 1000;
+  const rows = Array.from({ length: N }, (_, i) => `(${u.id}, ${options.id}, 12, 'SOLUSDT', ${1 + (i % 2)}, ${stake}, '0.80', 30, 0, 2, 20000, ${now}, 'sim', ${expiry}, 'bench-option-${i}', ${now})`);
+  for (let i = 0; i < rows.length; i += 500) {
+    await db.prepare(`INSERT INTO options (user_id, account_id, instrument_id, code, direction, amount, profit_ratio, seconds, loss_level, precision, open_price, open_tick_at, open_feed, expires_at, open_tx, updated_at) VALUES ${rows.slice(i, i + 500).join(",")}`).run();
+  }
+  await mf.dispatchFetch(`${origin}/dev/engine/reconcile`, { method: "POST" });
+  await mf.dispatchFetch(`${origin}/dev/market/price`, { method: "POST", body: JSON.stringify({ code: "SOLUSDT", price: 201 }), headers: { "content-type": "application/json" } });
+  let settledAt = NaN;
+  while (Date.now() < expiry + 15_000) {
+    await new Promise((r) => setTimeout(r, 50));
+    const left = await db.prepare("SELECT COUNT(*) AS n FROM options WHERE open_tx LIKE 'bench-option-%' AND status = 1").first();
+    if (left.n === 0) {
+      settledAt = Date.now();
+      break;
+    }
+  }
+  const after = await (await mf.dispatchFetch(`${origin}/dev/engine`)).json();
+  const batch = after.timings.filter((t) => t.orders >= N).at(-1);
+  const unbalanced = await db.prepare("SELECT COUNT(*) AS n FROM (SELECT transaction_id, SUM(amount) AS total FROM ledger_entries GROUP BY transaction_id HAVING total <> 0)").first();
+  const drifting = await db.prepare(
+    `SELECT COUNT(*) AS n FROM (SELECT a.id FROM accounts a LEFT JOIN ledger_entries e ON e.account_id = a.id GROUP BY a.id
+       HAVING a.balance <> COALESCE(SUM(CASE WHEN e.bucket = 0 THEN e.amount END), 0) OR a.lock_balance <> COALESCE(SUM(CASE WHEN e.bucket = 1 THEN e.amount END), 0))`,
+  ).first();
+  const negative = await db.prepare("SELECT COUNT(*) AS n FROM accounts WHERE user_id IS NOT NULL AND (balance < 0 OR lock_balance < 0)").first();
+  return { n: N, fromExpiryMs: settledAt - expiry, batchMs: batch?.ms ?? NaN, invariants: { unbalanced: unbalanced.n, drifting: drifting.n, negative: negative.n } };
+}
+
+export { settleStops, orderThroughput, settleExpiries };
 
 export async function tradingBench() {
   const engine = await engineTicks();
@@ -149,13 +194,14 @@ export async function tradingBench() {
   try {
     const throughput = await orderThroughput(worker);
     const stops = await settleStops(worker);
-    return { throughput, engine, stops };
+    const expiries = await settleExpiries(worker);
+    return { throughput, engine, stops, expiries };
   } finally {
     await worker.mf.dispose();
   }
 }
 
-export function printTrading({ throughput, engine, stops }) {
+export function printTrading({ throughput, engine, stops, expiries }) {
   console.log("\nContract orders end to end (HTTP → Worker → D1 + market room), vs a bare one-batch D1 write of the same shape:");
   for (const r of throughput) {
     const o = r.orders;
@@ -166,4 +212,6 @@ export function printTrading({ throughput, engine, stops }) {
   }
   console.log(`Engine tick (no trigger reached, 50 watching users): 100 open orders ${engine[100].toFixed(0)} µs, 100,000 open orders ${engine[100000].toFixed(0)} µs — ratio ${(engine[100000] / engine[100]).toFixed(2)}`);
   console.log(`Settling stop-losses reached by one tick: ${stops.closed} positions closed (of ${stops.indexed} open), batch ${stops.ms} ms (one set-based D1 batch)`);
+  const inv = expiries.invariants;
+  console.log(`Options expiring in the same second: ${expiries.n} settled ${expiries.fromExpiryMs} ms after their expiry (settlement batch ${expiries.batchMs} ms); ledger: ${inv.unbalanced} unbalanced transactions, ${inv.drifting} drifting accounts, ${inv.negative} negative user accounts`);
 }

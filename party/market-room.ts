@@ -100,7 +100,9 @@ export class MarketRoom extends Server<Env> {
 
   private engineStore(): EngineStore {
     const app = services();
-    const ctx = () => app.createServiceContext(this.env);
+    // one service context for the room's life (it holds no request state)
+    let shared: ReturnType<typeof app.createServiceContext> | null = null;
+    const ctx = () => (shared ??= app.createServiceContext(this.env));
     return {
       orders: async (since) => app.engineOrders(await ctx(), since),
       schedules: async (now) => app.deliverySchedules(await ctx(), now),
