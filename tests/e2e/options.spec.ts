@@ -135,3 +135,84 @@ test("bad amounts are refused with the translated message and buy nothing", asyn
   expect(await options(page, 1)).toHaveLength(1);
   expect((await optionsBalance(page)).balance).toBe("9990.00");
 });
+
+const sheet = (page: Page) => page.getByRole("dialog", { name: "Order details" });
+const optionRow = (page: Page, id: number) => page.locator(`a.option-row[data-option-id="${id}"]`);
+const detailValue = (page: Page, name: string) => sheet(page).locator(`.option-details > div[data-item="${name}"] dd`);
+
+/** FactProfits of a 10 USD, 30 s option (0.80): the rule at the prices it got (ties win). */
+function expectedProfit(o: WireOption) {
+  const wins = o.Type === 1 ? o.EndPrice! >= o.OpenPrice : o.EndPrice! <= o.OpenPrice;
+  return wins ? "+8.00" : "-10.00";
+}
+
+test("open options count down on /order, then settle into the closed list with their receipt", async ({ page }, info) => {
+  test.setTimeout(120_000);
+  const js = info.project.use.javaScriptEnabled !== false;
+  await demoUser(page);
+  // up and down on the same instrument at once: one wins and one loses (a tie: both win)
+  const [up, down] = await Promise.all([buy(page, { type: "1" }), buy(page, { type: "2" })]);
+
+  await page.goto("/order?source=1&type=1");
+  await expect(page.getByRole("link", { name: "In transaction" })).toHaveAttribute("aria-current", "page");
+  for (const o of [up, down]) {
+    const line = optionRow(page, o.Id);
+    await expect(line).toContainText(ETH.show);
+    await expect(line).toContainText(o.Type === 1 ? "Up" : "Down");
+    await expect(line).toContainText("10.00 USD");
+    await expect(line).toContainText("30 seconds");
+    await expect(line.getByRole("timer")).toHaveText(/^00:[0-3]\d$/);
+    if (!js) await expect(line.locator('[data-figure="predicted"] .num')).toHaveText("—");
+    else await expect(line.locator('[data-figure="predicted"] .num')).toHaveText(/^(\+8\.00|-10\.00)$/);
+  }
+  if (js) {
+    // the clock ticks in place
+    const timer = optionRow(page, up.Id).getByRole("timer");
+    const first = await timer.textContent();
+    await expect(timer).not.toHaveText(first!, { timeout: 3000 });
+  }
+
+  // the detail of an open option
+  await page.goto(`/order?source=1&type=1&detail=${up.Id}`);
+  await expect(sheet(page)).toBeVisible();
+  await expect(detailValue(page, "status")).toHaveText("In transaction");
+  await expect(detailValue(page, "open")).toContainText("Open price tick");
+
+  // settlement: with JavaScript the open list empties by itself (the push or the expiry reload)
+  await page.goto("/order?source=1&type=1");
+  if (js) {
+    await expect(page.locator("a.option-row")).toHaveCount(0, { timeout: 60_000 });
+  } else {
+    await expect.poll(async () => (await options(page, 3)).length, { timeout: 60_000, intervals: [2000] }).toBe(2);
+  }
+  const closed = await options(page, 3);
+  await page.goto("/order?source=1&type=3");
+  for (const o of closed) {
+    const line = optionRow(page, o.Id);
+    await expect(line.locator('[data-figure="profit"] .num')).toHaveText(expectedProfit(o));
+    expect(o.FactProfits).toBe(expectedProfit(o).replace("+", ""));
+  }
+  // exactly one loses unless the end price tied the open price
+  const profits = closed.map(expectedProfit).sort();
+  expect([["+8.00", "-10.00"].sort().join(), "+8.00,+8.00"]).toContain(profits.join());
+
+  // the receipt
+  await optionRow(page, up.Id).click();
+  await expect(sheet(page)).toBeVisible();
+  await expect(detailValue(page, "status")).toHaveText("Closed");
+  await expect(detailValue(page, "end")).toContainText("Settlement tick");
+  await expect(detailValue(page, "end")).toContainText("Feed:");
+  await expect(detailValue(page, "profit")).toHaveText(expectedProfit(closed.find((o) => o.Id === up.Id)!));
+});
+
+test("another user's option is not found", async ({ page, browser }) => {
+  await demoUser(page);
+  const mine = await buy(page, {});
+  const other = await browser.newContext({ baseURL: test.info().project.use.baseURL, javaScriptEnabled: test.info().project.use.javaScriptEnabled });
+  const otherPage = await other.newPage();
+  await demoUser(otherPage);
+  const res = await otherPage.goto(`/order?source=1&type=1&detail=${mine.Id}`);
+  expect(res?.status()).toBe(404);
+  await expect(otherPage.getByText("This order was not found.")).toBeVisible();
+  await other.close();
+});
