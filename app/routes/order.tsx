@@ -30,8 +30,17 @@ import { cancelOrder, closeOrder, listOrders, messageOf, orderDetail, setStops, 
 import { redirectWithFlash, requireUser, type Flash } from "~/services/web.server";
 import type { AppContext } from "~/context.server";
 import ordersStylesHref from "~/styles/orders.css";
+import optionsStylesHref from "~/styles/options.css";
+import { OptionDetail, OptionRow, livePrediction, useClock, type OptionView } from "~/components/options";
+import { useLiveClient, useQuotes } from "~/components/live";
+import { listOptions, optionDetail, type OptionRow as OptionRecord } from "~/services/option.server";
+import { marketQuotes } from "~/services/market.server";
+import type { Quote } from "~/domain/market";
 
-export const links: LinksFunction = () => [{ rel: "stylesheet", href: ordersStylesHref }];
+export const links: LinksFunction = () => [
+  { rel: "stylesheet", href: ordersStylesHref },
+  { rel: "stylesheet", href: optionsStylesHref },
+];
 
 const CONTRACT_TABS = [
   { type: "1", label: "orders.holding" },
@@ -99,30 +108,68 @@ function toView(o: ContractOrder): OrderView {
   };
 }
 
+function toOptionView(o: OptionRecord & { showCode: string }): OptionView {
+  return {
+    id: o.id,
+    code: o.code,
+    showCode: o.showCode,
+    direction: o.direction,
+    amount: o.amount,
+    profitRatio: o.profitRatio,
+    seconds: o.seconds,
+    lossLevel: o.lossLevel,
+    precision: o.precision,
+    openPrice: o.openPrice,
+    openTickAt: o.openTickAt,
+    openFeed: o.openFeed,
+    expiresAt: o.expiresAt,
+    status: o.status,
+    endPrice: o.endPrice,
+    endTickAt: o.endTickAt,
+    endFeed: o.endFeed,
+    late: o.late,
+    profit: o.profit,
+    createdAt: o.createdAt,
+    settledAt: o.settledAt,
+  };
+}
+
+const NO_QUOTES: Quote[] = [];
+
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const user = await requireUser(context, request);
   const url = new URL(request.url);
   const params = listParams(url);
   const detailParam = url.searchParams.get("detail");
   const detailId = detailParam !== null && /^\d{1,15}$/.test(detailParam) ? Number(detailParam) : 0;
-  const [list, found] = await Promise.all([
-    params.source === "0" ? listOrders(context, user.id, Number(params.type), params.page) : null,
-    detailParam !== null && detailId > 0 && params.source === "0" ? orderDetail(context, user.id, detailId) : null,
+  const future = params.source === "1";
+  const [list, found, optionList, foundOption, market] = await Promise.all([
+    !future ? listOrders(context, user.id, Number(params.type), params.page) : null,
+    detailParam !== null && detailId > 0 && !future ? orderDetail(context, user.id, detailId) : null,
+    future ? listOptions(context, user.id, Number(params.type), params.page) : null,
+    detailParam !== null && detailId > 0 && future ? optionDetail(context, user.id, detailId) : null,
+    // open options show their predicted profit at the current quotes
+    future && (params.type === "1" || detailParam !== null) ? marketQuotes(context) : null,
   ]);
   const detail = found ? toView(found) : null;
+  const option = foundOption ? toOptionView(foundOption) : null;
   // A missing id, or another user's: the same answer, revealing nothing.
-  const notFound = detailParam !== null && !detail;
+  const notFound = detailParam !== null && !detail && !option;
   const confirmParam = url.searchParams.get("confirm");
   const confirm: Confirm | null =
     detail && ((confirmParam === "close" && detail.status === ORDER_STATUS.Holding) || (confirmParam === "cancel" && detail.status === ORDER_STATUS.Pending)) ? confirmParam : null;
   return data(
     {
       ...params,
-      page: list?.page ?? 1,
-      lastPage: list?.lastPage ?? 1,
-      total: list?.total ?? 0,
+      page: list?.page ?? optionList?.page ?? 1,
+      lastPage: list?.lastPage ?? optionList?.lastPage ?? 1,
+      total: list?.total ?? optionList?.total ?? 0,
       allProfit: list?.allProfit ?? 0,
       orders: (list?.orders ?? []).map(toView),
+      options: (optionList?.options ?? []).map(toOptionView),
+      option,
+      quotes: market ? [...market.quotes.values()] : NO_QUOTES,
+      renderedAt: Date.now(),
       detail,
       notFound,
       confirm,
@@ -179,7 +226,7 @@ type LoaderData = ReturnType<typeof useLoaderData<typeof loader>>;
 function useMorePages(d: LoaderData) {
   const fetcher = useFetcher<typeof loader>();
   const key = `${d.source}|${d.type}|${d.page}`;
-  const [more, setMore] = useState<{ key: string; pages: { page: number; lastPage: number; orders: OrderView[] }[] }>({ key, pages: [] });
+  const [more, setMore] = useState<{ key: string; pages: { page: number; lastPage: number; orders: OrderView[]; options: OptionView[] }[] }>({ key, pages: [] });
   const pages = more.key === key ? more.pages : [];
   const last = pages[pages.length - 1];
   const loadedPage = last?.page ?? d.page;
@@ -194,7 +241,7 @@ function useMorePages(d: LoaderData) {
       const list = prev.key === key ? prev.pages : [];
       const expected = (list[list.length - 1]?.page ?? d.page) + 1;
       if (got.page !== expected) return prev;
-      return { key, pages: [...list, { page: got.page, lastPage: got.lastPage, orders: got.orders }] };
+      return { key, pages: [...list, { page: got.page, lastPage: got.lastPage, orders: got.orders, options: got.options }] };
     });
   }, [fetcher.data, fetcher.state, key, d.source, d.type, d.page]);
   const loading = fetcher.state !== "idle";
@@ -205,7 +252,8 @@ function useMorePages(d: LoaderData) {
   }, [loading, hasMore, fetcher, source, type, loadedPage]);
   const reset = useCallback(() => setMore({ key, pages: [] }), [key]);
   const extra = pages.flatMap((p) => p.orders);
-  return { extra, hasMore, loading, loadMore, reset };
+  const extraOptions = pages.flatMap((p) => p.options);
+  return { extra, extraOptions, hasMore, loading, loadMore, reset };
 }
 
 /** Loads the next page when the sentinel scrolls into view (again after each page, if it still shows). */
@@ -297,7 +345,12 @@ export default function Orders() {
   }, [refreshing, revalidator.state, d]);
   const { pull, handlers } = usePullToRefresh(refresh);
 
-  const sheetOpen = d.detail !== null || d.notFound;
+  // the future tab: the clock, the quotes of the predicted profits, and the settlements
+  const now = useClock(d.renderedAt);
+  const quotes = useQuotes(d.quotes);
+  useOptionSettlements(d, now);
+
+  const sheetOpen = d.detail !== null || d.option !== null || d.notFound;
   // with JavaScript the sheet is modal: what lies under it is inert (this runs before the focus below)
   const backgroundRef = useRef<HTMLDivElement>(null);
   useEffect(() => {
@@ -307,19 +360,23 @@ export default function Orders() {
   // focus: back to the order's row when its sheet closes
   const lastDetail = useRef<number | null>(null);
   useEffect(() => {
-    const id = d.detail?.id ?? null;
+    const id = d.detail?.id ?? d.option?.id ?? null;
     if (id !== null) setNotice(null);
     if (id === null && lastDetail.current !== null) {
       document.querySelector<HTMLElement>(`a[data-order-id="${lastDetail.current}"]`)?.focus({ preventScroll: true });
     }
     lastDetail.current = id;
-  }, [d.detail?.id]);
+  }, [d.detail?.id, d.option?.id]);
 
   const open = d.type === "1" || d.type === "0";
   // appended pages may repeat an order that a refreshed first page now holds: each shows once
   const unique = new Map<number, OrderView>();
   for (const o of [...d.orders, ...more.extra]) if (!unique.has(o.id)) unique.set(o.id, o);
   const rows = [...unique.values()].filter((o) => !(open && live.closed.has(o.id))).map(live.apply);
+  const uniqueOptions = new Map<number, OptionView>();
+  for (const o of [...d.options, ...more.extraOptions]) if (!uniqueOptions.has(o.id)) uniqueOptions.set(o.id, o);
+  const optionRows = [...uniqueOptions.values()];
+  const listLength = contract ? rows.length : optionRows.length;
   const showTotal = contract && (d.type === "1" || d.type === "3");
   const total = d.type === "1" && live.total !== null ? live.total : d.allProfit;
   const detail = d.detail ? live.apply(d.detail) : null;
@@ -351,6 +408,9 @@ export default function Orders() {
       {sheetOpen ? (
         <OrderSheet
           order={detail}
+          option={d.option}
+          now={now}
+          predicted={d.option ? livePrediction(d.option, hydrated ? quotes.get(d.option.code) : undefined) : null}
           params={params}
           confirm={d.confirm}
           closeHref={closeHref}
@@ -390,17 +450,27 @@ export default function Orders() {
               <span className={`num ${profitClass(total)}`}>{formatProfit(total, locale)}</span> <span className="unit">USD</span>
             </p>
           ) : null}
-          {rows.length === 0 ? (
+          {listLength === 0 ? (
             <EmptyState title={t("common.no_data")} />
           ) : (
             <>
-              <ul className="order-list">
-                {rows.map((o) => (
-                  <li key={o.id}>
-                    <OrderRow order={o} to={listHref(params, { detail: o.id })} locale={locale} />
-                  </li>
-                ))}
-              </ul>
+              {contract ? (
+                <ul className="order-list">
+                  {rows.map((o) => (
+                    <li key={o.id}>
+                      <OrderRow order={o} to={listHref(params, { detail: o.id })} locale={locale} />
+                    </li>
+                  ))}
+                </ul>
+              ) : (
+                <ul className="order-list">
+                  {optionRows.map((o) => (
+                    <li key={o.id}>
+                      <OptionRow option={o} to={listHref(params, { detail: o.id })} locale={locale} now={now} predicted={hydrated ? livePrediction(o, quotes.get(o.code)) : null} />
+                    </li>
+                  ))}
+                </ul>
+              )}
               {hydrated ? (
                 <>
                   <Sentinel onVisible={more.loadMore} active={more.hasMore && !more.loading} />
@@ -426,6 +496,34 @@ export default function Orders() {
       </div>
     </div>
   );
+}
+
+/**
+ * The future tab follows the settlements: a MICRO_SETTLED push of one of the user's options
+ * reloads the page's data at once (the option moves to the closed list); and 1 s after an open
+ * option's time is up (spec §4), the page reloads too (again every few seconds until it moved).
+ */
+function useOptionSettlements(d: LoaderData, now: number) {
+  const client = useLiveClient();
+  const { revalidate, state } = useRevalidator();
+  const ref = useRef({ state, last: 0 });
+  ref.current.state = state;
+  const future = d.source === "1";
+  useEffect(() => {
+    if (!client || !future) return;
+    return client.subscribe("MICRO_SETTLED", () => {
+      if (ref.current.state !== "idle") return;
+      ref.current.last = Date.now();
+      revalidate();
+    });
+  }, [client, future, revalidate]);
+  const watched = [...d.options, ...(d.option ? [d.option] : [])].filter((o) => o.status === 1);
+  const due = watched.length > 0 ? Math.min(...watched.map((o) => o.expiresAt)) + 1000 : null;
+  useEffect(() => {
+    if (due === null || now < due || state !== "idle" || now - ref.current.last < 3000) return;
+    ref.current.last = now;
+    revalidate();
+  }, [due, now, state, revalidate]);
 }
 
 /** Plain previous / next links (the paging without JavaScript). */
@@ -461,6 +559,9 @@ const FOCUSABLE = 'a[href], button:not([disabled]), input:not([type="hidden"]):n
  */
 function OrderSheet({
   order,
+  option,
+  now,
+  predicted,
   params,
   confirm,
   closeHref,
@@ -469,6 +570,9 @@ function OrderSheet({
   lastResult,
 }: {
   order: OrderView | null;
+  option: OptionView | null;
+  now: number;
+  predicted: number | null;
   params: ListParams;
   confirm: Confirm | null;
   closeHref: string;
@@ -482,7 +586,7 @@ function OrderSheet({
   const sheetRef = useRef<HTMLElement>(null);
   const headingRef = useRef<HTMLHeadingElement>(null);
   const close = () => navigate(closeHref, { replace: true, preventScrollReset: true });
-  const focusKey = `${order?.id ?? "none"}|${confirm ?? ""}`;
+  const focusKey = `${order?.id ?? option?.id ?? "none"}|${confirm ?? ""}`;
   useEffect(() => {
     if (!hydrated) return;
     const step = sheetRef.current?.querySelector<HTMLElement>("[data-autofocus]");
@@ -523,7 +627,9 @@ function OrderSheet({
             <CloseIcon />
           </Link>
         </header>
-        {order ? (
+        {option ? (
+          <OptionDetail option={option} locale={locale} now={now} predicted={predicted} />
+        ) : order ? (
           <>
             <OrderDetail order={order} locale={locale} />
             {confirm ? (

@@ -36,8 +36,15 @@ import { useRootData } from "~/root";
 import { DEFAULT_PERIOD, PERIODS, PERIOD_LABELS, isPeriod, type Period } from "~/domain/market";
 import { afterLoadAndIdle } from "~/lib/idle";
 import tradeStylesHref from "~/styles/trade.css";
+import optionsStylesHref from "~/styles/options.css";
+import { BoughtDialog, OptionForm, type BoughtOption } from "~/components/option-form";
+import { buyOption, optionDetail, optionMessage, optionTerms } from "~/services/option.server";
+import { OptionSchema, buyInputOf } from "~/forms/option";
 
-export const links: LinksFunction = () => [{ rel: "stylesheet", href: tradeStylesHref }];
+export const links: LinksFunction = () => [
+  { rel: "stylesheet", href: tradeStylesHref },
+  { rel: "stylesheet", href: optionsStylesHref },
+];
 
 function openOrderOf(row: ContractOrderRow): OpenOrder {
   return {
@@ -70,14 +77,21 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   if (periodParam && !isPeriod(periodParam)) notices.push("errors.unknown_period");
   const user = await context.user();
   const placedId = url.searchParams.get("placed");
-  const [market, history, mode, holdings, placedRow] = await Promise.all([
+  const boughtId = url.searchParams.get("bought");
+  const [market, history, mode, holdings, placedRow, optionTermsRow, boughtRow] = await Promise.all([
     marketQuotes(context),
     current ? candles(context, current.code, period, CHART_CANDLES) : [],
     feeMode(context),
     user && current ? holdingOn(context, user.id, current.code) : null,
     // only the owner's order shows (another user's id shows nothing)
     user && placedId && /^\d{1,15}$/.test(placedId) ? ownOrder(context, user.id, Number(placedId)) : null,
+    tab === "future" ? optionTerms(context) : null,
+    // only the owner's option shows (another user's id shows nothing)
+    user && boughtId && /^\d{1,15}$/.test(boughtId) ? optionDetail(context, user.id, Number(boughtId)) : null,
   ]);
+  const bought: BoughtOption | null = boughtRow
+    ? { id: boughtRow.id, showCode: boughtRow.showCode, direction: boughtRow.direction, amount: boughtRow.amount, seconds: boughtRow.seconds, profitRatio: boughtRow.profitRatio, openPrice: boughtRow.openPrice, precision: boughtRow.precision, expiresAt: boughtRow.expiresAt }
+    : null;
   const terms = current ? termsOf(current, mode) : null;
   // The current instrument's trading terms only (not every instrument's configuration).
   const order: OrderFormTerms | null = current && terms ? { terms, lotStep: current.lotStep, minLots: current.minLots, leverages: leverages(current) } : null;
@@ -100,6 +114,9 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     /** The order form's one-time token (a double submission places one order). */
     requestId: user ? crypto.randomUUID() : null,
     constraint: getValibotConstraint(OrderSchema),
+    optionTerms: optionTermsRow,
+    bought,
+    optionConstraint: getValibotConstraint(OptionSchema),
     renderedAt: now,
   };
   const headers: HeadersInit = found ? { "Set-Cookie": await tradeCodeCookie.serialize(found.code) } : {};
@@ -117,15 +134,31 @@ const CONFLICTS = new Set(["errors.market_closed", "errors.prices_stale", "error
 export async function action({ request, context }: ActionFunctionArgs) {
   const user = await requireUser(context, request);
   const url = new URL(request.url);
+  if (url.searchParams.get("tab") === "future") return buyAction(context, user.id, await readForm(request));
   const submission = submissionOf(OrderSchema, await readForm(request));
-  if (submission.status !== "success") return data({ result: submission.reply() }, { status: 400 });
+  if (submission.status !== "success") return data({ result: submission.reply(), form: "order" as const }, { status: 400 });
   const result = await placeOrder(context, user.id, placeInputOf(submission.value));
   if (!result.ok) {
-    return data({ result: replyWithErrors(submission, { [result.field ?? "form"]: messageOf(result) }) }, { status: CONFLICTS.has(result.error) ? 409 : 400 });
+    return data({ result: replyWithErrors(submission, { [result.field ?? "form"]: messageOf(result) }), form: "order" as const }, { status: CONFLICTS.has(result.error) ? 409 : 400 });
   }
   const period = url.searchParams.get("period");
   const to = `/trade?code=${encodeURIComponent(result.value.code)}${isPeriod(period) && period !== DEFAULT_PERIOD ? `&period=${period}` : ""}&placed=${result.value.id}`;
   return redirect(to, 303);
+}
+
+/**
+ * Buys a timed option (the future tab's form). A refusal re-renders the form with the message
+ * next to its field and the values kept; success redirects (303) to the future tab with the
+ * option-bought popup.
+ */
+async function buyAction(context: ActionFunctionArgs["context"], userId: number, form: Awaited<ReturnType<typeof readForm>>) {
+  const submission = submissionOf(OptionSchema, form);
+  if (submission.status !== "success") return data({ result: submission.reply(), form: "option" as const }, { status: 400 });
+  const result = await buyOption(context, userId, buyInputOf(submission.value));
+  if (!result.ok) {
+    return data({ result: replyWithErrors(submission, { [result.field ?? "form"]: optionMessage(result) }), form: "option" as const }, { status: CONFLICTS.has(result.error) ? 409 : 400 });
+  }
+  return redirect(`/trade?code=${encodeURIComponent(result.value.code)}&tab=future&bought=${result.value.id}`, 303);
 }
 
 /**
@@ -272,20 +305,18 @@ export default function Trade() {
             <div><dt>{t("market.low")}</dt><dd className="num">{quote ? formatPrice(quote.Low, current.pricePrecision, locale) : "—"}</dd></div>
             <div><dt>{t("market.high")}</dt><dd className="num">{quote ? formatPrice(quote.High, current.pricePrecision, locale) : "—"}</dd></div>
           </dl>
-          {open ? (
-            <div className="tiles trade-buttons">
-              {loginFirst ? (
-                <>
-                  <Link className="button buy" to={`/login?from=${encodeURIComponent(`${base}&tab=future`)}`}>{t("trade.buy_up")}</Link>
-                  <Link className="button sell" to={`/login?from=${encodeURIComponent(`${base}&tab=future`)}`}>{t("trade.buy_down")}</Link>
-                </>
-              ) : (
-                <>
-                  <button type="button" className="button buy" disabled>{t("trade.buy_up")}</button>
-                  <button type="button" className="button sell" disabled>{t("trade.buy_down")}</button>
-                </>
-              )}
-            </div>
+          {open && d.optionTerms ? (
+            <OptionForm
+              key={current.code}
+              action={`${base}&period=${d.period}&tab=future`}
+              instrumentId={current.id}
+              terms={d.optionTerms}
+              requestId={loginFirst ? null : d.requestId}
+              loginHref={`/login?from=${encodeURIComponent(`${base}&tab=future`)}`}
+              lastResult={actionData?.form === "option" ? actionData.result : undefined}
+              constraint={d.optionConstraint}
+              locale={locale}
+            />
           ) : (
             <p className="closed-note" role="status">{t("trade.market_closed")}</p>
           )}
@@ -307,7 +338,7 @@ export default function Trade() {
             quote={quote}
             requestId={d.requestId}
             loginHref={loginHref}
-            lastResult={actionData?.result}
+            lastResult={actionData?.form === "order" ? actionData.result : undefined}
             constraint={d.constraint}
             locale={locale}
           />
@@ -315,6 +346,7 @@ export default function Trade() {
       )}
       <OpenOrders orders={d.holdings} locale={locale} loginHref={loginHref} />
       {d.placed ? <PlacedDialog order={d.placed} locale={locale} closeHref={here} /> : null}
+      {d.bought ? <BoughtDialog option={d.bought} locale={locale} closeHref={`${base}&tab=future`} /> : null}
     </div>
   );
 }
