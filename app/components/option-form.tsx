@@ -14,7 +14,7 @@ import { useHydrated } from "~/components/hydrated";
 import { OrderTime, formatSteps } from "~/components/orders";
 import { durationParts, profitFigure } from "~/domain/option";
 import { formatMoney, parseAmount, toDecimalString, type Micros } from "~/domain/money";
-import { translateMessage, type TLike } from "~/lib/messages";
+import { translateMessage } from "~/lib/messages";
 
 type Constraint = Parameters<typeof useForm>[0]["constraint"];
 
@@ -43,10 +43,15 @@ export interface BoughtOption {
   expiresAt: number;
 }
 
-/** "30 seconds", "2 hours", "7 days" (spec §4 duration display). */
-export function durationText(t: TLike, seconds: number): string {
+const UNIT = { seconds: "second", hours: "hour", days: "day" } as const;
+
+/**
+ * "30 seconds", "24 hours", "7 days" (spec §4 duration display), in the user's language with its
+ * own plural forms (Intl's unit formatting knows Russian, Czech and Arabic plurals).
+ */
+export function durationText(locale: string, seconds: number): string {
   const { value, unit } = durationParts(seconds);
-  return t(`options.duration_${unit}`, { count: value });
+  return new Intl.NumberFormat(locale, { style: "unit", unit: UNIT[unit], unitDisplay: "long" }).format(value);
 }
 
 /** A profit ratio as a percentage: "0.85" → "85", "0.875" → "87.5". */
@@ -137,7 +142,7 @@ export function OptionForm({ action, instrumentId, terms, requestId, loginHref, 
             return (
               <label key={d.id} htmlFor={id} className="duration-option">
                 <input type="radio" id={id} name={fields.seconds.name} value={String(d.seconds)} defaultChecked={initial("seconds") === String(d.seconds)} />
-                <span className="duration-time">{durationText(t, d.seconds)}</span>
+                <span className="duration-time">{durationText(locale, d.seconds)}</span>
                 <span className="duration-ratio num">{t("options.payout_percent", { value: ratioPercent(d.profitRatio) })}</span>
                 <span className="duration-min small muted">{t("options.min_short", { value: formatMoney(d.minAmount, locale, 2) })}</span>
               </label>
@@ -158,7 +163,7 @@ export function OptionForm({ action, instrumentId, terms, requestId, loginHref, 
           <span className="unit">USD</span>
         </div>
         <p className="hint" id={hintId}>
-          {duration ? t("options.min_hint", { value: formatMoney(duration.minAmount, locale, 2), duration: durationText(t, duration.seconds) }) : null}
+          {duration ? t("options.min_hint", { value: formatMoney(duration.minAmount, locale, 2), duration: durationText(locale, duration.seconds) }) : null}
           {hydrated ? null : ` ${t("options.presets_hint", { list: terms.amounts.map((a) => formatMoney(a, locale, 0)).join(", ") })}`}
         </p>
         {amountError ? (
@@ -183,7 +188,7 @@ export function OptionForm({ action, instrumentId, terms, requestId, loginHref, 
       <section className="option-payout" aria-labelledby="option-payout-title">
         <h3 id="option-payout-title">{t("options.payout_title")}</h3>
         <p className="hint">
-          {profit !== null && duration ? t(hydrated ? "options.payout_caption" : "options.payout_caption_estimate", { amount: formatMoney(amount!, locale, 2), duration: durationText(t, duration.seconds) }) : t("options.payout_incomplete")}
+          {profit !== null && duration ? t(hydrated ? "options.payout_caption" : "options.payout_caption_estimate", { amount: formatMoney(amount!, locale, 2), duration: durationText(locale, duration.seconds) }) : t("options.payout_incomplete")}
         </p>
         <dl className="preview-grid">
           <div data-figure="profit">
@@ -251,7 +256,7 @@ export function BoughtDialog({ option, locale, closeHref }: { option: BoughtOpti
           </div>
           <div>
             <dt>{t("options.duration")}</dt>
-            <dd className="num">{durationText(t, option.seconds)}</dd>
+            <dd className="num">{durationText(locale, option.seconds)}</dd>
           </div>
           <div>
             <dt>{t("options.open_price")}</dt>

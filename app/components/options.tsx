@@ -103,7 +103,7 @@ export function OptionRow({ option, to, locale, now, predicted }: { option: Opti
         <span className="symbol">{option.showCode}</span>
         <DirectionBadge direction={option.direction} />
         <span className="num">{formatMoney(option.amount, locale, 2)} USD</span>
-        <span className="muted small">{durationText(t, option.seconds)}</span>
+        <span className="muted small">{durationText(locale, option.seconds)}</span>
       </span>
       <span className="order-figures">
         <span>
@@ -165,7 +165,7 @@ export function OptionDetail({ option, locale, now, predicted }: { option: Optio
       <Item label={t("options.amount")}>
         <span className="num">{formatMoney(option.amount, locale, 2)}</span>
       </Item>
-      <Item label={t("options.duration")}>{durationText(t, option.seconds)}</Item>
+      <Item label={t("options.duration")}>{durationText(locale, option.seconds)}</Item>
       <Item label={t("options.open_price")} name="open">
         <span className="option-receipt">
           <Price steps={option.openPrice} precision={option.precision} locale={locale} />

@@ -39,3 +39,15 @@ describe("timed option rules (spec §4)", () => {
     expect(durationParts(4 * 86_400)).toEqual({ value: 345_600, unit: "seconds" });
   });
 });
+
+describe("duration text in every language's plural forms", () => {
+  it("Russian, Czech and Arabic get their own forms (not only one/other)", async () => {
+    const { durationText } = await import("~/components/option-form");
+    expect(durationText("en-US", 30)).toBe("30 seconds");
+    expect(durationText("en-US", 86_400)).toBe("24 hours");
+    expect(durationText("ru", 30)).toBe("30 секунд");
+    expect(durationText("ru", 2 * 86_400)).toBe("48 часов");
+    expect(durationText("cs", 3 * 86_400)).toBe("72 hodin");
+    expect(durationText("ar", 7 * 86_400)).toMatch(/أيام|يوم/);
+  });
+});
