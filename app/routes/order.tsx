@@ -232,11 +232,15 @@ function useMorePages(d: LoaderData) {
   const loadedPage = last?.page ?? d.page;
   const lastPage = last?.lastPage ?? d.lastPage;
   const consumed = useRef<unknown>(null);
+  // The page this list asked for: Remix also re-runs a loaded fetcher when the page revalidates
+  // (a refresh), and that answer must not be appended to the fresh first page.
+  const requested = useRef<number | null>(null);
   useEffect(() => {
     const got = fetcher.data;
     if (!got || fetcher.state !== "idle" || consumed.current === got) return;
     consumed.current = got;
-    if (got.source !== d.source || got.type !== d.type) return;
+    if (got.source !== d.source || got.type !== d.type || requested.current !== got.page) return;
+    requested.current = null;
     setMore((prev) => {
       const list = prev.key === key ? prev.pages : [];
       const expected = (list[list.length - 1]?.page ?? d.page) + 1;
@@ -248,9 +252,14 @@ function useMorePages(d: LoaderData) {
   const hasMore = loadedPage < lastPage;
   const { source, type } = d;
   const loadMore = useCallback(() => {
-    if (!loading && hasMore) fetcher.load(listHref({ source, type, page: loadedPage + 1 }));
+    if (loading || !hasMore) return;
+    requested.current = loadedPage + 1;
+    fetcher.load(listHref({ source, type, page: loadedPage + 1 }));
   }, [loading, hasMore, fetcher, source, type, loadedPage]);
-  const reset = useCallback(() => setMore({ key, pages: [] }), [key]);
+  const reset = useCallback(() => {
+    requested.current = null;
+    setMore({ key, pages: [] });
+  }, [key]);
   const extra = pages.flatMap((p) => p.orders);
   const extraOptions = pages.flatMap((p) => p.options);
   return { extra, extraOptions, hasMore, loading, loadMore, reset };
