@@ -137,6 +137,20 @@ describe("settlement", () => {
     expect(list.total).toBe(1);
   });
 
+  it("an expiry that falls between two ticks settles at the first tick after it, not the one before", async () => {
+    await hold("ETHUSDT", 2_000);
+    const ctx = await createServiceContext(env);
+    const user = await buyer(100 * USD);
+    const bought = await buyOption(ctx, user.id, { instrumentId: 2, direction: 2, amount: "10", seconds: 30 });
+    if (!bought.ok) throw new Error(bought.error);
+    await main().setPrice("ETHUSDT", 1_990);
+    await main().tickNow((clock = Math.max(clock + 1, bought.value.expiresAt - 400)));
+    expect((await option(bought.value.id)).status).toBe(1);
+    await main().setPrice("ETHUSDT", 2_050);
+    const after = await tickAt(bought.value.expiresAt + 600);
+    expect(await option(bought.value.id)).toMatchObject({ status: 3, endPrice: 205_000, endTickAt: after, profit: -10 * USD });
+  });
+
   it("the spec §7 micro calls: get_seconds lists durations and stakes, submit needs the authorization header for GET", async () => {
     const seconds = (await (await get("/v2/api/micro/get_seconds", { headers: { lang: "en" } })).json()) as { data: { sec: { Seconds: number; ProfitRatio: string; LimitAmount: string }[]; number: { Number: string }[] } };
     expect(seconds.data.sec[0]).toEqual({ Id: 1, Seconds: 30, ProfitRatio: "0.80", LimitAmount: "10.00" });
