@@ -104,10 +104,10 @@ export class MarketRoom extends Server<Env> {
     let shared: ReturnType<typeof app.createServiceContext> | null = null;
     const ctx = () => (shared ??= app.createServiceContext(this.env));
     return {
-      orders: async (since) => app.engineOrders(await ctx(), since),
+      orders: async (since, afterId) => app.engineOrders(await ctx(), since, afterId),
       schedules: async (now) => app.deliverySchedules(await ctx(), now),
       settle: async (req) => app.settleContracts(await ctx(), req),
-      options: async (since) => app.engineOptions(await ctx(), since),
+      options: async (since, afterId) => app.engineOptions(await ctx(), since, afterId),
       settleOptions: async (req) => app.settleOptions(await ctx(), req),
     };
   }

@@ -528,20 +528,33 @@ export async function holdingOn(ctx: ServiceContext, userId: number, code: strin
 
 // ---- the engine's side ----
 
-/** Every open order (pending and holding), for the engine's index at room start and reconcile. */
-export async function engineOrders(ctx: ServiceContext, changedSince = 0): Promise<{ open: EngineOrder[]; gone: number[]; watermark: number }> {
+/**
+ * For the engine's index. At room start (`changedSince` 0): every open order (pending and
+ * holding). Afterwards, the catch-up: orders inserted after `afterId` (ids are given in commit
+ * order, so each new order is read once) and orders of at most `afterId` changed since
+ * `changedSince` (stop changes, fills, closes). `lastId` is the highest order id seen.
+ */
+export async function engineOrders(ctx: ServiceContext, changedSince = 0, afterId = 0): Promise<{ open: EngineOrder[]; gone: number[]; watermark: number; lastId: number }> {
   const watermark = Date.now();
-  const { results } = await ctx.d1
-    .prepare(`SELECT ${ORDER_COLUMNS} FROM contract_orders WHERE ${changedSince > 0 ? "status IN (0, 1, 3, 4) AND updated_at >= ?1" : "status IN (0, 1) AND ?1 = 0"}`)
-    .bind(changedSince)
-    .all<ContractOrderRow>();
+  const [rows, max] = await ctx.d1.batch([
+    changedSince > 0
+      ? ctx.d1
+          .prepare(
+            `SELECT ${ORDER_COLUMNS} FROM contract_orders WHERE id > ?2
+             UNION ALL
+             SELECT ${ORDER_COLUMNS} FROM contract_orders WHERE status IN (0, 1, 3, 4) AND updated_at >= ?1 AND id <= ?2`,
+          )
+          .bind(changedSince, afterId)
+      : ctx.d1.prepare(`SELECT ${ORDER_COLUMNS} FROM contract_orders WHERE status IN (0, 1)`),
+    ctx.d1.prepare("SELECT COALESCE(MAX(id), 0) AS id FROM contract_orders"),
+  ]);
   const open: EngineOrder[] = [];
   const gone: number[] = [];
-  for (const row of results) {
+  for (const row of rows!.results as ContractOrderRow[]) {
     if (row.status === OrderStatus.Pending || row.status === OrderStatus.Holding) open.push(engineOrderOf(row));
     else gone.push(row.id);
   }
-  return { open, gone, watermark };
+  return { open, gone, watermark, lastId: Math.max(afterId, (max!.results[0] as { id: number }).id) };
 }
 
 /** Delivery contracts and their next delivery; an unset (or long past with nothing open) instant is set from the schedule. */

@@ -200,20 +200,28 @@ function engineOptionOf(row: OptionRow): EngineOption {
   return { id: row.id, userId: row.userId, code: row.code, direction: row.direction, amount: row.amount, profitRatio: row.profitRatio, lossLevel: row.lossLevel, precision: row.precision, openPrice: row.openPrice, expiresAt: row.expiresAt, updatedAt: row.updatedAt };
 }
 
-/** Open options (all at start, or those changed since a watermark), for the engine's expiry index. */
-export async function engineOptions(ctx: ServiceContext, changedSince = 0): Promise<{ open: EngineOption[]; gone: number[]; watermark: number }> {
+/** Open options for the engine's expiry index: all at start; then new ones (after `afterId`) and changed ones (as engineOrders). */
+export async function engineOptions(ctx: ServiceContext, changedSince = 0, afterId = 0): Promise<{ open: EngineOption[]; gone: number[]; watermark: number; lastId: number }> {
   const watermark = Date.now();
-  const { results } = await ctx.d1
-    .prepare(`SELECT ${OPTION_COLUMNS} FROM options WHERE ${changedSince > 0 ? "status IN (1, 3) AND updated_at >= ?1" : "status = 1 AND ?1 = 0"}`)
-    .bind(changedSince)
-    .all<OptionRow>();
+  const [rows, max] = await ctx.d1.batch([
+    changedSince > 0
+      ? ctx.d1
+          .prepare(
+            `SELECT ${OPTION_COLUMNS} FROM options WHERE id > ?2
+             UNION ALL
+             SELECT ${OPTION_COLUMNS} FROM options WHERE status IN (1, 3) AND updated_at >= ?1 AND id <= ?2`,
+          )
+          .bind(changedSince, afterId)
+      : ctx.d1.prepare(`SELECT ${OPTION_COLUMNS} FROM options WHERE status = 1`),
+    ctx.d1.prepare("SELECT COALESCE(MAX(id), 0) AS id FROM options"),
+  ]);
   const open: EngineOption[] = [];
   const gone: number[] = [];
-  for (const row of results) {
+  for (const row of rows!.results as OptionRow[]) {
     if (row.status === OptionStatus.Open) open.push(engineOptionOf(row));
     else gone.push(row.id);
   }
-  return { open, gone, watermark };
+  return { open, gone, watermark, lastId: Math.max(afterId, (max!.results[0] as { id: number }).id) };
 }
 
 /**

@@ -38,11 +38,12 @@ export interface Engine {
 
 /** The engine's access to D1, through the services. */
 export interface EngineStore {
-  orders(changedSince: number): Promise<{ open: EngineOrder[]; gone: number[]; watermark: number }>;
+  /** All open orders (changedSince 0), or the catch-up: new ones after `afterId` and those changed since `changedSince`. */
+  orders(changedSince: number, afterId?: number): Promise<{ open: EngineOrder[]; gone: number[]; watermark: number; lastId?: number }>;
   schedules(now: number): Promise<DeliverySchedule[]>;
   settle(req: SettlementRequest): Promise<SettlementResult>;
   /** Timed options: open ones (all, or changed since a watermark), and their settlement. */
-  options?(changedSince: number): Promise<{ open: EngineOption[]; gone: number[]; watermark: number }>;
+  options?(changedSince: number, afterId?: number): Promise<{ open: EngineOption[]; gone: number[]; watermark: number; lastId?: number }>;
   settleOptions?(req: OptionSettlementRequest): Promise<OptionSettlementResult>;
 }
 
@@ -69,6 +70,8 @@ export class ContractEngine implements Engine {
   /** Price precision per instrument with open orders (the index compares steps). */
   private precision = new Map<string, number>();
   private watermark = 0;
+  private lastOrderId = 0;
+  private lastOptionId = 0;
   /** Timed options by expiry instant. */
   private options = new Map<number, EngineOption>();
   private expiries = new SortedLevels();
@@ -88,7 +91,8 @@ export class ContractEngine implements Engine {
     this.byUser.clear();
     this.index = new TriggerIndex();
     if (!this.store) return;
-    const { open, watermark } = await this.store.orders(0);
+    const { open, watermark, lastId } = await this.store.orders(0);
+    this.lastOrderId = lastId ?? 0;
     const entries: { code: string; crossing: Crossing; level: number; key: number }[] = [];
     for (const order of open) {
       this.track(order);
@@ -99,6 +103,7 @@ export class ContractEngine implements Engine {
     this.expiries = new SortedLevels();
     if (this.store.options) {
       const loaded = await this.store.options(0);
+      this.lastOptionId = loaded.lastId ?? 0;
       for (const o of loaded.open) this.options.set(o.id, o);
       this.expiries.assign(loaded.open.map((o) => [o.expiresAt, o.id]));
       this.optionWatermark = loaded.watermark;
@@ -189,15 +194,17 @@ export class ContractEngine implements Engine {
    */
   async catchUp() {
     if (!this.store) return;
-    const { open, gone, watermark } = await this.store.orders(Math.max(1, this.watermark - RECONCILE_OVERLAP_MS));
+    const { open, gone, watermark, lastId } = await this.store.orders(Math.max(1, this.watermark - RECONCILE_OVERLAP_MS), this.lastOrderId);
     for (const order of open) this.upsert(order);
     for (const id of gone) this.remove(id);
     this.watermark = watermark;
+    this.lastOrderId = Math.max(this.lastOrderId, lastId ?? 0);
     if (this.store.options) {
-      const changed = await this.store.options(Math.max(1, this.optionWatermark - RECONCILE_OVERLAP_MS));
+      const changed = await this.store.options(Math.max(1, this.optionWatermark - RECONCILE_OVERLAP_MS), this.lastOptionId);
       for (const o of changed.open) this.upsertOption(o);
       for (const id of changed.gone) this.removeOption(id);
       this.optionWatermark = changed.watermark;
+      this.lastOptionId = Math.max(this.lastOptionId, changed.lastId ?? 0);
     }
   }
 
