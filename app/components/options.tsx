@@ -5,8 +5,9 @@
  * server renders the remaining time as of its render; with JavaScript it counts down, and the
  * predicted profit follows the DAY_MARKET quotes through the same rule the engine settles with.
  */
-import { Link } from "@remix-run/react";
-import { useEffect, useState, type ReactNode } from "react";
+import { Link, useRevalidator } from "@remix-run/react";
+import { useEffect, useRef, useState, type ReactNode } from "react";
+import { useLiveClient } from "~/components/live";
 import { useTranslation } from "react-i18next";
 import { durationText } from "~/components/option-form";
 import { OrderTime, formatProfit, formatSteps, profitClass } from "~/components/orders";
@@ -218,5 +219,62 @@ export function OptionDetail({ option, locale, now, predicted }: { option: Optio
         </Item>
       ) : null}
     </dl>
+  );
+}
+
+/** An option in transaction as the trade page's panel shows it. */
+export interface OpenOption {
+  id: number;
+  direction: number;
+  amount: Micros;
+  expiresAt: number;
+}
+
+/**
+ * The future tab's panel: the user's options in transaction on this instrument, each counting
+ * down to its expiry and linking to its detail. With JavaScript the page reloads when one settles
+ * (MICRO_SETTLED) or one second after one reaches zero.
+ */
+export function OpenOptions({ options, locale, loginHref, renderedAt }: { options: OpenOption[] | null; locale: string; loginHref: string; renderedAt: number }) {
+  const { t } = useTranslation();
+  const now = useClock(renderedAt);
+  const client = useLiveClient();
+  const { revalidate, state } = useRevalidator();
+  const ref = useRef({ options, state });
+  ref.current = { options, state };
+  useEffect(() => {
+    if (!client) return;
+    return client.subscribe("MICRO_SETTLED", (data) => {
+      const ids = Array.isArray(data) ? data.map((d: { Id?: unknown }) => d?.Id) : [];
+      if ((ref.current.options ?? []).some((o) => ids.includes(o.id)) && ref.current.state === "idle") revalidate();
+    });
+  }, [client, revalidate]);
+  const due = (options ?? []).some((o) => o.expiresAt + 1000 <= now);
+  useEffect(() => {
+    if (due && state === "idle") revalidate();
+  }, [due, state, revalidate]);
+  return (
+    <section className="card open-orders" aria-labelledby="open-options-title">
+      <h2 id="open-options-title">{t("orders.in_transaction")}</h2>
+      {options === null ? (
+        <p className="muted">
+          <Link to={loginHref}>{t("trade.login_for_orders")}</Link>
+        </p>
+      ) : options.length === 0 ? (
+        <p className="muted">{t("common.no_data")}</p>
+      ) : (
+        <ul className="rows">
+          {options.map((o) => (
+            <li key={o.id}>
+              <Link to={`/order?source=1&type=1&detail=${o.id}`} className="row open-order">
+                <DirectionBadge direction={o.direction} />
+                <span className="num">{formatMoney(o.amount, locale, 2)} USD</span>
+                <Countdown expiresAt={o.expiresAt} now={now} />
+              </Link>
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
   );
 }

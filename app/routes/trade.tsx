@@ -38,7 +38,8 @@ import { afterLoadAndIdle } from "~/lib/idle";
 import tradeStylesHref from "~/styles/trade.css";
 import optionsStylesHref from "~/styles/options.css";
 import { BoughtDialog, OptionForm, type BoughtOption } from "~/components/option-form";
-import { buyOption, optionDetail, optionMessage, optionTerms } from "~/services/option.server";
+import { OpenOptions } from "~/components/options";
+import { buyOption, openOptionsOn, optionDetail, optionMessage, optionTerms } from "~/services/option.server";
 import { OptionSchema, buyInputOf } from "~/forms/option";
 
 export const links: LinksFunction = () => [
@@ -78,7 +79,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const user = await context.user();
   const placedId = url.searchParams.get("placed");
   const boughtId = url.searchParams.get("bought");
-  const [market, history, mode, holdings, placedRow, optionTermsRow, boughtRow] = await Promise.all([
+  const [market, history, mode, holdings, placedRow, optionTermsRow, boughtRow, openOptionRows] = await Promise.all([
     marketQuotes(context),
     current ? candles(context, current.code, period, CHART_CANDLES) : [],
     feeMode(context),
@@ -88,6 +89,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     tab === "future" ? optionTerms(context) : null,
     // only the owner's option shows (another user's id shows nothing)
     user && boughtId && /^\d{1,15}$/.test(boughtId) ? optionDetail(context, user.id, Number(boughtId)) : null,
+    user && current && tab === "future" ? openOptionsOn(context, user.id, current.code) : null,
   ]);
   const bought: BoughtOption | null = boughtRow
     ? { id: boughtRow.id, showCode: boughtRow.showCode, direction: boughtRow.direction, amount: boughtRow.amount, seconds: boughtRow.seconds, profitRatio: boughtRow.profitRatio, openPrice: boughtRow.openPrice, precision: boughtRow.precision, expiresAt: boughtRow.expiresAt }
@@ -110,6 +112,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     order,
     delivery: current && current.deliveryDays > 0 ? { days: current.deliveryDays, at: current.deliveryAt ?? nextDelivery(current.deliveryDays, now) } : null,
     holdings: holdings ? holdings.map(openOrderOf) : null,
+    openOptions: openOptionRows ? openOptionRows.map((o) => ({ id: o.id, direction: o.direction, amount: o.amount, expiresAt: o.expiresAt })) : null,
     placed,
     /** The order form's one-time token (a double submission places one order). */
     requestId: user ? crypto.randomUUID() : null,
@@ -344,7 +347,11 @@ export default function Trade() {
           />
         </section>
       )}
-      <OpenOrders orders={d.holdings} locale={locale} loginHref={loginHref} />
+      {d.tab === "future" ? (
+        <OpenOptions options={d.openOptions} locale={locale} loginHref={`/login?from=${encodeURIComponent(`${base}&tab=future`)}`} renderedAt={d.renderedAt} />
+      ) : (
+        <OpenOrders orders={d.holdings} locale={locale} loginHref={loginHref} />
+      )}
       {d.placed ? <PlacedDialog order={d.placed} locale={locale} closeHref={here} /> : null}
       {d.bought ? <BoughtDialog option={d.bought} locale={locale} closeHref={`${base}&tab=future`} /> : null}
     </div>

@@ -185,6 +185,12 @@ export async function listOptions(ctx: ServiceContext, userId: number, status: n
   return { options: (rows!.results as OptionRow[]).map((r) => ({ ...r, showCode: names.get(r.code) ?? r.code })), total, page: p, lastPage: Math.max(1, Math.ceil(total / pageSize)) };
 }
 
+/** The user's options in transaction on one instrument (the trade page's future tab). */
+export async function openOptionsOn(ctx: ServiceContext, userId: number, code: string): Promise<OptionRow[]> {
+  const { results } = await ctx.d1.prepare(`SELECT ${OPTION_COLUMNS} FROM options WHERE user_id = ?1 AND code = ?2 AND status = 1 ORDER BY id DESC LIMIT 20`).bind(userId, code).all<OptionRow>();
+  return results;
+}
+
 /** The user's option (null for another user's or a missing one). */
 export async function optionDetail(ctx: ServiceContext, userId: number, id: number): Promise<(OptionRow & { showCode: string }) | null> {
   if (!Number.isSafeInteger(id) || id <= 0) return null;

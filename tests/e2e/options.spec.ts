@@ -104,6 +104,10 @@ test("a demo user sees the payout, buys up and down, and gets the confirmation",
   expect(up).toBeTruthy();
   await dialog.getByRole("link", { name: "Confirm" }).click();
   await expect(dialog).toHaveCount(0);
+  // the future tab lists the user's options in transaction on this instrument, counting down
+  const panel = page.getByRole("region", { name: "In transaction" });
+  await expect(panel.getByRole("link").filter({ hasText: "100.00 USD" })).toHaveAttribute("href", `/order?source=1&type=1&detail=${up.Id}`);
+  await expect(panel.getByRole("timer").first()).toBeVisible();
 
   await amount(page).fill("50");
   await page.getByRole("button", { name: "Buy down" }).click();
