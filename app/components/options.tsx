@@ -10,6 +10,7 @@ import { useEffect, useRef, useState, type ReactNode } from "react";
 import { useLiveClient } from "~/components/live";
 import { useTranslation } from "react-i18next";
 import { durationText } from "~/components/option-form";
+import { OpenItemsPanel } from "~/components/trade-panels";
 import { OrderTime, formatProfit, formatSteps, profitClass } from "~/components/orders";
 import { priceToSteps, type Quote } from "~/domain/market";
 import { formatMoney, type Micros } from "~/domain/money";
@@ -254,27 +255,25 @@ export function OpenOptions({ options, locale, loginHref, renderedAt }: { option
     if (due && state === "idle") revalidate();
   }, [due, state, revalidate]);
   return (
-    <section className="card open-orders" aria-labelledby="open-options-title">
-      <h2 id="open-options-title">{t("orders.in_transaction")}</h2>
-      {options === null ? (
-        <p className="muted">
-          <Link to={loginHref}>{t("trade.login_for_orders")}</Link>
-        </p>
-      ) : options.length === 0 ? (
-        <p className="muted">{t("common.no_data")}</p>
-      ) : (
-        <ul className="rows">
-          {options.map((o) => (
-            <li key={o.id}>
-              <Link to={`/order?source=1&type=1&detail=${o.id}`} className="row open-order">
-                <DirectionBadge direction={o.direction} />
-                <span className="num">{formatMoney(o.amount, locale, 2)} USD</span>
-                <Countdown expiresAt={o.expiresAt} now={now} />
-              </Link>
-            </li>
-          ))}
-        </ul>
-      )}
-    </section>
+    <OpenItemsPanel
+      id="open-options-title"
+      title={t("orders.in_transaction")}
+      empty={t("common.no_data")}
+      loginHref={loginHref}
+      rows={
+        options &&
+        options.map((o) => ({
+          key: o.id,
+          to: `/order?source=1&type=1&detail=${o.id}`,
+          content: (
+            <>
+              <DirectionBadge direction={o.direction} />
+              <span className="num">{formatMoney(o.amount, locale, 2)} USD</span>
+              <Countdown expiresAt={o.expiresAt} now={now} />
+            </>
+          ),
+        }))
+      }
+    />
   );
 }

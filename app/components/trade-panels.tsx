@@ -6,7 +6,7 @@
  */
 import { Link, useRevalidator } from "@remix-run/react";
 import { useLiveClient } from "~/components/live";
-import { useEffect, useRef, useState } from "react";
+import { useEffect, useRef, useState, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import type { ChartLevel } from "~/components/charts";
 import { nextDelivery } from "~/domain/contract";
@@ -99,34 +99,63 @@ function useOrderChanges(orders: OpenOrder[] | null) {
   }, [client, revalidate]);
 }
 
-/** The user's pending and holding orders on this instrument (visitors: a login link). */
-export function OpenOrders({ orders, locale, loginHref }: { orders: OpenOrder[] | null; locale: string; loginHref: string }) {
+/**
+ * The trade page's side panel of the user's open items on this instrument: a login link for
+ * visitors (`rows` null), an empty note, or the rows (each a link to its detail). Shared by the
+ * contract tab's open orders and the future tab's options in transaction.
+ */
+export function OpenItemsPanel({ id, title, empty, loginHref, rows }: { id: string; title: string; empty: string; loginHref: string; rows: { key: number; to: string; content: ReactNode }[] | null }) {
   const { t } = useTranslation();
-  useOrderChanges(orders);
   return (
-    <section className="card open-orders" aria-labelledby="open-orders-title">
-      <h2 id="open-orders-title">{t("trade.open_orders")}</h2>
-      {orders === null ? (
+    <section className="card open-orders" aria-labelledby={id}>
+      <h2 id={id}>{title}</h2>
+      {rows === null ? (
         <p className="muted">
           <Link to={loginHref}>{t("trade.login_for_orders")}</Link>
         </p>
-      ) : orders.length === 0 ? (
-        <p className="muted">{t("trade.no_open_orders")}</p>
+      ) : rows.length === 0 ? (
+        <p className="muted">{empty}</p>
       ) : (
         <ul className="rows">
-          {orders.map((o) => (
-            <li key={o.id}>
-              <Link to={orderHref(o)} className="row open-order">
-                <span className={`side ${o.side === 1 ? "up" : "down"}`}>{t(o.side === 1 ? "trade.buy" : "trade.sell")}</span>
-                <span className="num">{t("trade.lots_value", { lots: o.lots })}</span>
-                <span className="num row-label">{priceText(o.price, o.precision, locale)}</span>
-                <span className="badge">{t(o.status === 0 ? "orders.pending" : "orders.holding")}</span>
+          {rows.map((r) => (
+            <li key={r.key}>
+              <Link to={r.to} className="row open-order">
+                {r.content}
               </Link>
             </li>
           ))}
         </ul>
       )}
     </section>
+  );
+}
+
+/** The user's pending and holding orders on this instrument (visitors: a login link). */
+export function OpenOrders({ orders, locale, loginHref }: { orders: OpenOrder[] | null; locale: string; loginHref: string }) {
+  const { t } = useTranslation();
+  useOrderChanges(orders);
+  return (
+    <OpenItemsPanel
+      id="open-orders-title"
+      title={t("trade.open_orders")}
+      empty={t("trade.no_open_orders")}
+      loginHref={loginHref}
+      rows={
+        orders &&
+        orders.map((o) => ({
+          key: o.id,
+          to: orderHref(o),
+          content: (
+            <>
+              <span className={`side ${o.side === 1 ? "up" : "down"}`}>{t(o.side === 1 ? "trade.buy" : "trade.sell")}</span>
+              <span className="num">{t("trade.lots_value", { lots: o.lots })}</span>
+              <span className="num row-label">{priceText(o.price, o.precision, locale)}</span>
+              <span className="badge">{t(o.status === 0 ? "orders.pending" : "orders.holding")}</span>
+            </>
+          ),
+        }))
+      }
+    />
   );
 }
 
