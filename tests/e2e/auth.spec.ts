@@ -59,6 +59,7 @@ test.describe("accounts", () => {
     await page.goto("/register");
     await page.getByLabel("E-mail", { exact: true }).fill(email);
     await page.getByRole("button", { name: "Send code" }).click();
+    await expect(page.getByText("We sent a verification code")).toBeVisible();
     const code = await codeFromOutbox(request, email);
     await page.getByLabel("Verification code").fill(code);
     await page.getByLabel("Password", { exact: true }).fill("abcdefgh1");
