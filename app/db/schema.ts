@@ -447,3 +447,261 @@ export const optionSettlements = sqliteTable("option_settlements", {
   payout: integer("payout").notNull(),
   createdAt: createdAt(),
 }, (t) => [index("option_settlements_batch").on(t.batchId)]);
+
+/* ---------------------------------------------------------------------------------------------
+ * Wallet and funding (issue 10): uploads, deposits, withdrawals, payout methods, transfers,
+ * identity verification and the operators' decisions. Money columns are micro-USD integers.
+ * ------------------------------------------------------------------------------------------- */
+
+/**
+ * Private uploads (identity documents, payment proofs, signatures) stored in R2 under the row's
+ * server-generated key. The row is reserved (status 0) before the bytes are streamed, so the
+ * per-user quota is counted atomically; status 1 once the object is stored, 2 if it was refused.
+ * Served only to the owner and operators (by id, never by a public URL).
+ */
+export const uploads = sqliteTable(
+  "uploads",
+  {
+    id: text("id").primaryKey(),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id),
+    /** What the file is for: identity, deposit_proof, repayment_proof, signature, other. */
+    purpose: text("purpose").notNull().default("other"),
+    r2Key: text("r2_key").notNull(),
+    contentType: text("content_type").notNull().default(""),
+    size: integer("size").notNull().default(0),
+    /** 0 reserved (streaming), 1 stored, 2 refused (wrong type, too large, empty). */
+    status: integer("status").notNull().default(0),
+    createdAt: createdAt(),
+  },
+  (t) => [index("uploads_user").on(t.userId, t.createdAt), check("uploads_status", sql`${t.status} IN (0, 1, 2)`)],
+);
+
+/** Deposit currencies (spec §3 Charge currency: id, currency_code, protocol_code, address). Operators edit them. */
+export const chargeCurrencies = sqliteTable("charge_currencies", {
+  id: integer("id").primaryKey(),
+  currencyCode: text("currency_code").notNull(),
+  protocolCode: text("protocol_code").notNull(),
+  /** The platform's deposit address on that chain. */
+  address: text("address").notNull(),
+  /** USD value of one coin, exact decimal ("1", "62000.5"): a coin count converts to USD with it. */
+  usdPrice: text("usd_price").notNull().default("1"),
+  status: integer("status").notNull().default(1),
+  sort: integer("sort").notNull().default(0),
+});
+
+/** The platform's bank accounts for wire deposits (spec §3 Wire info). */
+export const wireAccounts = sqliteTable("wire_accounts", {
+  id: integer("id").primaryKey(),
+  bankName: text("bank_name").notNull(),
+  bankAddress: text("bank_address").notNull(),
+  bankSwift: text("bank_swift").notNull(),
+  payeeName: text("payee_name").notNull(),
+  payeeAccount: text("payee_account").notNull(),
+  bankRemark: text("bank_remark").notNull().default(""),
+  status: integer("status").notNull().default(1),
+  sort: integer("sort").notNull().default(0),
+});
+
+/**
+ * Deposit requests (spec §3 Charge record). type 0 coin, 1 bank. status 0 unchecked, 1 finished
+ * (credited), 2 rejected, 3 invalid. amount is the USD credited on approval; coin_count keeps
+ * what the user typed when they entered a coin count (converted at usd_price, kept as a snapshot).
+ */
+export const deposits = sqliteTable(
+  "deposits",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id),
+    type: integer("type").notNull(),
+    chargeCurrencyId: integer("charge_currency_id"),
+    wireId: integer("wire_id"),
+    currencyCode: text("currency_code").notNull(),
+    amount: integer("amount").notNull(),
+    coinCount: text("coin_count"),
+    usdPrice: text("usd_price").notNull().default("1"),
+    /** The user's sending address (coin), optional. */
+    address: text("address").notNull().default(""),
+    proofUploadId: text("proof_upload_id").notNull(),
+    status: integer("status").notNull().default(0),
+    /** The operator's reason (shown to the user as the record's remark). */
+    remark: text("remark").notNull().default(""),
+    /** A per-form nonce: a double-submitted form creates one request. */
+    requestId: text("request_id").notNull(),
+    reviewedBy: integer("reviewed_by"),
+    reviewedAt: integer("reviewed_at"),
+    ledgerTx: text("ledger_tx"),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex("deposits_request").on(t.userId, t.requestId),
+    index("deposits_user").on(t.userId, t.id),
+    index("deposits_status").on(t.status, t.id),
+    check("deposits_type", sql`${t.type} IN (0, 1)`),
+    check("deposits_status_values", sql`${t.status} IN (0, 1, 2, 3)`),
+    check("deposits_amount", sql`${t.amount} > 0`),
+  ],
+);
+
+/**
+ * Withdrawal currencies (spec §3 Withdraw currency: id, code, protocol, draw_rate, fee_type,
+ * usd_price). draw_type 1 coin, 2 bank. fee_type 1: draw_rate is a fixed fee in USD; otherwise a
+ * rate of the amount. usd_price converts the USD amount into the payout currency.
+ */
+export const withdrawCurrencies = sqliteTable("withdraw_currencies", {
+  id: integer("id").primaryKey(),
+  drawType: integer("draw_type").notNull(),
+  code: text("code").notNull(),
+  protocol: text("protocol").notNull().default(""),
+  drawRate: text("draw_rate").notNull(),
+  feeType: integer("fee_type").notNull(),
+  usdPrice: text("usd_price").notNull().default("1"),
+  /** Smallest amount accepted (micros). */
+  minAmount: integer("min_amount").notNull().default(0),
+  status: integer("status").notNull().default(1),
+  sort: integer("sort").notNull().default(0),
+});
+
+/** The user's payout methods (spec §3 Draw method): type 1 coin address, 2 bank account. Deleting keeps the row (withdrawals refer to it). */
+export const payoutMethods = sqliteTable(
+  "payout_methods",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id),
+    drawType: integer("draw_type").notNull(),
+    drawCurrencyId: integer("draw_currency_id").notNull(),
+    dcAddress: text("dc_address").notNull().default(""),
+    bankName: text("bank_name").notNull().default(""),
+    bankAddress: text("bank_address").notNull().default(""),
+    bankSwift: text("bank_swift").notNull().default(""),
+    payeeName: text("payee_name").notNull().default(""),
+    payeeAccount: text("payee_account").notNull().default(""),
+    deletedAt: integer("deleted_at"),
+    createdAt: createdAt(),
+  },
+  (t) => [index("payout_methods_user").on(t.userId, t.drawType), check("payout_methods_type", sql`${t.drawType} IN (1, 2)`)],
+);
+
+/**
+ * Withdrawal requests (spec §3 Withdraw record). Requesting moves amount from the funding
+ * balance to its lock balance (lock_tx); approval pays it out to external:withdrawals
+ * (settle_tx); rejection unlocks it (settle_tx). status 0 under review, 1 paid, 2 rejected.
+ * fee (micros) and real_number (the received amount in the payout currency, 2 decimals) are
+ * fixed when requested, with the currency and the payee as snapshots.
+ */
+export const withdrawals = sqliteTable(
+  "withdrawals",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id),
+    drawCurrencyId: integer("draw_currency_id").notNull(),
+    methodId: integer("method_id").notNull(),
+    type: integer("type").notNull(),
+    currencyCode: text("currency_code").notNull(),
+    amount: integer("amount").notNull(),
+    fee: integer("fee").notNull(),
+    realNumber: text("real_number").notNull(),
+    address: text("address").notNull().default(""),
+    payeeAccount: text("payee_account").notNull().default(""),
+    memo: text("memo").notNull().default(""),
+    status: integer("status").notNull().default(0),
+    /** The operator's note (a rejection's reason). */
+    notes: text("notes").notNull().default(""),
+    requestId: text("request_id").notNull(),
+    lockTx: text("lock_tx").notNull(),
+    settleTx: text("settle_tx"),
+    reviewedBy: integer("reviewed_by"),
+    reviewedAt: integer("reviewed_at"),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex("withdrawals_request").on(t.userId, t.requestId),
+    index("withdrawals_user").on(t.userId, t.id),
+    index("withdrawals_status").on(t.status, t.id),
+    check("withdrawals_status_values", sql`${t.status} IN (0, 1, 2)`),
+    check("withdrawals_amounts", sql`${t.amount} > 0 AND ${t.fee} >= 0`),
+  ],
+);
+
+/** Transfers between a user's sub-accounts (spec §3 Transfer log: balance, from, to, created_at). */
+export const transfers = sqliteTable(
+  "transfers",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id),
+    /** Account kinds (funding, options, contract). */
+    fromKind: text("from_kind").notNull(),
+    toKind: text("to_kind").notNull(),
+    amount: integer("amount").notNull(),
+    ledgerTx: text("ledger_tx").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex("transfers_tx").on(t.ledgerTx), index("transfers_user").on(t.userId, t.id), check("transfers_amount", sql`${t.amount} > 0 AND ${t.fromKind} <> ${t.toKind}`)],
+);
+
+/**
+ * Real-name verification (spec §3 Auth info, §4): one row per user. review_status 1 waiting for
+ * audit, 2 certified, 3 rejected (the user may submit again); no row means 0 (not submitted).
+ */
+export const identityVerifications = sqliteTable(
+  "identity_verifications",
+  {
+    userId: integer("user_id")
+      .primaryKey()
+      .references(() => users.id),
+    name: text("name").notNull(),
+    cardId: text("card_id").notNull(),
+    frontUploadId: text("front_upload_id").notNull(),
+    reverseUploadId: text("reverse_upload_id").notNull(),
+    reviewStatus: integer("review_status").notNull().default(1),
+    /** Counts submissions (a rejected user may submit again): the step of its operator decision. */
+    submission: integer("submission").notNull().default(1),
+    reason: text("reason").notNull().default(""),
+    reviewedBy: integer("reviewed_by"),
+    reviewedAt: integer("reviewed_at"),
+    createdAt: createdAt(),
+    updatedAt: integer("updated_at").notNull(),
+  },
+  (t) => [index("identity_status").on(t.reviewStatus, t.updatedAt), check("identity_status_values", sql`${t.reviewStatus} IN (1, 2, 3)`)],
+);
+
+/**
+ * Every operator decision (who, when, what, why): the audit trail of the review queues. The
+ * unique (subject, subject_id, step) key makes a decision happen once, whatever the concurrency.
+ */
+export const operatorDecisions = sqliteTable(
+  "operator_decisions",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    operatorId: integer("operator_id")
+      .notNull()
+      .references(() => users.id),
+    /** deposit, withdrawal, identity (later: loan, repayment, trader application). */
+    subject: text("subject").notNull(),
+    subjectId: text("subject_id").notNull(),
+    /** Which review of the subject this decides (1 for single-step reviews; a resubmitted identity counts up). */
+    step: integer("step").notNull().default(1),
+    decision: text("decision", { enum: ["approve", "reject"] }).notNull(),
+    reason: text("reason").notNull().default(""),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex("operator_decisions_once").on(t.subject, t.subjectId, t.step), index("operator_decisions_operator").on(t.operatorId, t.createdAt)],
+);
+
+/**
+ * Operators confirm payouts with a fresh e-mail code: a session's step-up is recorded here and
+ * lasts a short while (see app/services/operator.server.ts).
+ */
+export const operatorStepUps = sqliteTable("operator_step_ups", {
+  sessionId: text("session_id").primaryKey(),
+  verifiedAt: integer("verified_at").notNull(),
+});

@@ -486,3 +486,47 @@ export const OPTION_AMOUNTS = [
   { id: 4, amount: "500", sort: 4 },
   { id: 5, amount: "1000", sort: 5 },
 ];
+
+/** Deposit currencies and the platform's receiving addresses (spec §3 Charge currency). Operators edit them. */
+export const CHARGE_CURRENCIES = [
+  { id: 1, currencyCode: "USDT", protocolCode: "TRC20", address: "TQ7vY3kCmhG8pN2xW5rLd9sJf4uBzE6aKt", usdPrice: "1", sort: 1 },
+  { id: 2, currencyCode: "USDT", protocolCode: "ERC20", address: "0x8f3A1c9B2e47D6a05F1b8C3d9E2f4A6b7C8d9E0f", usdPrice: "1", sort: 2 },
+  { id: 3, currencyCode: "BTC", protocolCode: "BTC", address: "bc1qxy2kgdygjrsqtzq2n0yrf2493p83kkfjhx0wlh", usdPrice: "62000", sort: 3 },
+  { id: 4, currencyCode: "ETH", protocolCode: "ERC20", address: "0x2B5AD5c4795c026514f8317c7a215E218DcCD6cF", usdPrice: "3100", sort: 4 },
+];
+
+/** The platform's bank accounts for wire deposits (spec §3 Wire info). */
+export const WIRE_ACCOUNTS = [
+  {
+    id: 1,
+    bankName: "Harbour Commercial Bank",
+    bankAddress: "88 Queen's Road Central, Hong Kong",
+    bankSwift: "HCBKHKHH",
+    payeeName: "Bourse Markets Ltd.",
+    payeeAccount: "012-345678-901",
+    bankRemark: "Put your UID in the payment reference.",
+    sort: 1,
+  },
+  {
+    id: 2,
+    bankName: "Banque du Lac",
+    bankAddress: "12 Quai du Mont-Blanc, 1201 Geneva",
+    bankSwift: "BDLACHGG",
+    payeeName: "Bourse Markets Ltd.",
+    payeeAccount: "CH93 0076 2011 6238 5295 7",
+    bankRemark: "EUR and USD accepted. Put your UID in the payment reference.",
+    sort: 2,
+  },
+];
+
+/**
+ * Withdrawal currencies (spec §3 Withdraw currency). draw_type 1 coin, 2 bank. fee_type 1: a
+ * fixed fee of draw_rate USD; otherwise draw_rate × amount. usd_price converts USD into the payout currency.
+ */
+export const WITHDRAW_CURRENCIES = [
+  { id: 1, drawType: 1, code: "USDT", protocol: "TRC20", drawRate: "1", feeType: 1, usdPrice: "1", minAmount: "10", sort: 1 },
+  { id: 2, drawType: 1, code: "USDT", protocol: "ERC20", drawRate: "0.01", feeType: 2, usdPrice: "1", minAmount: "20", sort: 2 },
+  { id: 3, drawType: 2, code: "USD", protocol: "", drawRate: "15", feeType: 1, usdPrice: "1", minAmount: "50", sort: 3 },
+  { id: 4, drawType: 2, code: "EUR", protocol: "", drawRate: "0.005", feeType: 2, usdPrice: "0.92", minAmount: "50", sort: 4 },
+  { id: 5, drawType: 2, code: "HKD", protocol: "", drawRate: "0.005", feeType: 2, usdPrice: "7.8", minAmount: "50", sort: 5 },
+];

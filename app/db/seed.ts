@@ -5,7 +5,7 @@
  * nothing the second time. Shared by scripts/seed.mjs (wrangler d1 execute) and the workerd
  * tests, so both see the same world.
  */
-import { ANNOUNCEMENTS, AREAS, CATEGORIES, INSTRUMENTS, NEWS, OPTION_AMOUNTS, OPTION_DURATIONS } from "~/db/seed-data";
+import { ANNOUNCEMENTS, AREAS, CATEGORIES, CHARGE_CURRENCIES, INSTRUMENTS, NEWS, OPTION_AMOUNTS, OPTION_DURATIONS, WIRE_ACCOUNTS, WITHDRAW_CURRENCIES } from "~/db/seed-data";
 import { MICROS_PER_USD } from "~/domain/money";
 import { ACCOUNT_KINDS, PlatformAccount } from "~/services/ledger.server";
 
@@ -94,6 +94,40 @@ export function seedStatements(options: SeedOptions): string[] {
     out.push(insert("option_durations", { id: d.id, seconds: d.seconds, profit_ratio: d.profitRatio, min_amount: Number(d.minAmount) * MICROS_PER_USD, sort: d.sort, status: 1 }));
   }
   for (const a of OPTION_AMOUNTS) out.push(insert("option_amounts", { id: a.id, amount: Number(a.amount) * MICROS_PER_USD, sort: a.sort }));
+  for (const c of CHARGE_CURRENCIES) {
+    out.push(insert("charge_currencies", { id: c.id, currency_code: c.currencyCode, protocol_code: c.protocolCode, address: c.address, usd_price: c.usdPrice, status: 1, sort: c.sort }));
+  }
+  for (const w of WIRE_ACCOUNTS) {
+    out.push(
+      insert("wire_accounts", {
+        id: w.id,
+        bank_name: w.bankName,
+        bank_address: w.bankAddress,
+        bank_swift: w.bankSwift,
+        payee_name: w.payeeName,
+        payee_account: w.payeeAccount,
+        bank_remark: w.bankRemark,
+        status: 1,
+        sort: w.sort,
+      }),
+    );
+  }
+  for (const c of WITHDRAW_CURRENCIES) {
+    out.push(
+      insert("withdraw_currencies", {
+        id: c.id,
+        draw_type: c.drawType,
+        code: c.code,
+        protocol: c.protocol,
+        draw_rate: c.drawRate,
+        fee_type: c.feeType,
+        usd_price: c.usdPrice,
+        min_amount: Number(c.minAmount) * MICROS_PER_USD,
+        status: 1,
+        sort: c.sort,
+      }),
+    );
+  }
   for (const n of NEWS) {
     out.push(insert("news", { id: n.id, category_id: 1, title: n.title, desc: n.desc, logo: n.logo, content: n.content, created_at: Date.parse(n.createdAt) }));
   }
