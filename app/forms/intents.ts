@@ -17,6 +17,9 @@ export const Intent = {
   CloseOrder: "close-order",
   CancelOrder: "cancel-order",
   SetStops: "set-stops",
+  Verify: "verify",
+  Approve: "approve",
+  Reject: "reject",
 } as const;
 
 export type Intent = (typeof Intent)[keyof typeof Intent];

@@ -311,6 +311,19 @@ export async function sendAmendCode(ctx: AppContext, user: SessionUser): Promise
   return sendCodeTo(ctx, contact.target, contact.channel, "amend");
 }
 
+/** An operator's fresh code before approving payouts (app/services/operator.server.ts): sent to their e-mail. */
+export async function sendStepUpCode(ctx: AppContext, user: SessionUser): Promise<Outcome<{ seconds: number }>> {
+  const contact = contactOf(user);
+  if (!contact) return fail({ form: "errors.not_found" }, 404);
+  return sendCodeTo(ctx, contact.target, contact.channel, "stepup");
+}
+
+/** Uses the operator's step-up code (single use, 5 tries, 10 minutes). */
+export async function consumeStepUpCode(ctx: AppContext, user: SessionUser, code: string): Promise<boolean> {
+  const contact = contactOf(user);
+  return contact ? consumeCode(ctx.d1, contact.target, "stepup", code) : false;
+}
+
 /** /mine/password: both fields filled and equal, code checked; every session ends, this device gets a new one. */
 export async function amendPassword(ctx: AppContext, user: SessionUser, input: AmendInput): Promise<Outcome<{ token: string }>> {
   const contact = user.isDemo ? null : contactOf(user);

@@ -18,7 +18,7 @@ export const CODE_TTL_MS = 10 * 60_000;
 export const CODE_MAX_ATTEMPTS = 5;
 export const CAPTCHA_TTL_MS = 5 * 60_000;
 
-export type CodePurpose = "register" | "reset" | "amend";
+export type CodePurpose = "register" | "reset" | "amend" | "stepup";
 
 export type IssueResult =
   | { ok: true; code: string }

@@ -1,0 +1,38 @@
+/**
+ * Pieces shared by the operator's review queues: the approve / reject form (a reason required to
+ * reject; plain POST, works without JavaScript) and a private image (served by /uploads/:id only
+ * to its owner and operators).
+ */
+import { Form } from "@remix-run/react";
+import { useTranslation } from "react-i18next";
+import { SubmitButton } from "~/components/forms";
+import { Intent } from "~/forms/intents";
+
+export function ReviewForm({ id, name = "id", reasonRequired = true }: { id: string | number; name?: string; reasonRequired?: boolean }) {
+  const { t } = useTranslation();
+  const reasonId = `reason-${id}`;
+  return (
+    <Form method="post" className="review-form">
+      <input type="hidden" name={name} value={String(id)} />
+      <div className="field">
+        <label htmlFor={reasonId}>{t("admin.reason")}</label>
+        <input id={reasonId} name="reason" maxLength={200} autoComplete="off" />
+      </div>
+      <div className="tiles">
+        <SubmitButton intent={Intent.Reject} className="button danger" formNoValidate={!reasonRequired}>
+          {t("admin.reject")}
+        </SubmitButton>
+        <SubmitButton intent={Intent.Approve}>{t("admin.approve")}</SubmitButton>
+      </div>
+    </Form>
+  );
+}
+
+export function PrivateImage({ uploadId, alt }: { uploadId: string; alt: string }) {
+  const src = `/uploads/${encodeURIComponent(uploadId)}`;
+  return (
+    <a href={src} target="_blank" rel="noopener" className="private-image">
+      <img src={src} alt={alt} loading="lazy" decoding="async" />
+    </a>
+  );
+}

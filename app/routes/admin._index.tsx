@@ -1,0 +1,53 @@
+/** The console's overview: what waits in each review queue, and the state of this session's step-up. */
+import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
+import { Link, useLoaderData } from "@remix-run/react";
+import { useTranslation } from "react-i18next";
+import { RouteErrorBoundary } from "~/components/route-error";
+import { useRootData } from "~/root";
+import { queueCounts, requireOperator, stepUpUntil } from "~/services/operator.server";
+
+export async function loader({ context }: LoaderFunctionArgs) {
+  await requireOperator(context);
+  const [counts, until] = await Promise.all([queueCounts(context), stepUpUntil(context)]);
+  return { counts, stepUpUntil: until };
+}
+
+export default function AdminOverview() {
+  const { t } = useTranslation();
+  const { counts, stepUpUntil: until } = useLoaderData<typeof loader>();
+  const locale = useRootData()?.locale ?? "en-US";
+  const queues = [
+    { to: "/admin/deposits", label: t("admin.deposits"), count: counts.deposits },
+    { to: "/admin/withdrawals", label: t("admin.withdrawals"), count: counts.withdrawals },
+    { to: "/admin/identity", label: t("admin.identity"), count: counts.identity },
+  ];
+  return (
+    <>
+      <ul className="card rows">
+        {queues.map((q) => (
+          <li key={q.to}>
+            <Link to={q.to} className="row">
+              <span className="row-label">{q.label}</span>
+              <span className="row-value">{t("admin.waiting", { n: q.count })}</span>
+            </Link>
+          </li>
+        ))}
+      </ul>
+      <section className="card">
+        <h2>{t("admin.step_up")}</h2>
+        <p className="muted">
+          {until
+            ? t("admin.step_up_until", { time: new Intl.DateTimeFormat(locale, { timeStyle: "short" }).format(new Date(until)) })
+            : t("admin.step_up_needed")}
+        </p>
+        {until ? null : (
+          <Link to="/admin/verify?from=%2Fadmin" className="button">
+            {t("admin.step_up_start")}
+          </Link>
+        )}
+      </section>
+    </>
+  );
+}
+
+export const ErrorBoundary = RouteErrorBoundary;

@@ -1,0 +1,47 @@
+/**
+ * The operator console's frame (issue 10 §6): every page under /admin answers 404 to anyone who
+ * is not a signed-in operator (each child loader and action calls requireOperator too, since
+ * Remix runs loaders in parallel). Review queues are plain forms: they work without JavaScript.
+ */
+import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
+import { NavLink, Outlet, useLoaderData } from "@remix-run/react";
+import { useTranslation } from "react-i18next";
+import { RouteErrorBoundary } from "~/components/route-error";
+import { queueCounts, requireOperator, stepUpUntil } from "~/services/operator.server";
+
+export async function loader({ context }: LoaderFunctionArgs) {
+  const user = await requireOperator(context);
+  const [counts, until] = await Promise.all([queueCounts(context), stepUpUntil(context)]);
+  return { operator: user.email ?? user.uid, counts, stepUpUntil: until };
+}
+
+export default function AdminLayout() {
+  const { t } = useTranslation();
+  const { operator, counts } = useLoaderData<typeof loader>();
+  const links = [
+    { to: "/admin", label: t("admin.overview"), end: true, count: null },
+    { to: "/admin/deposits", label: t("admin.deposits"), end: false, count: counts.deposits },
+    { to: "/admin/withdrawals", label: t("admin.withdrawals"), end: false, count: counts.withdrawals },
+    { to: "/admin/identity", label: t("admin.identity"), end: false, count: counts.identity },
+  ];
+  return (
+    <div className="page admin">
+      <header className="page-header">
+        <span className="icon-spacer" />
+        <h1>{t("admin.title")}</h1>
+        <span className="muted small">{operator}</span>
+      </header>
+      <nav className="segmented admin-nav" aria-label={t("admin.title")}>
+        {links.map((l) => (
+          <NavLink key={l.to} to={l.to} end={l.end} prefetch="intent">
+            {l.label}
+            {l.count ? <span className="badge num">{l.count}</span> : null}
+          </NavLink>
+        ))}
+      </nav>
+      <Outlet />
+    </div>
+  );
+}
+
+export const ErrorBoundary = RouteErrorBoundary;
