@@ -1,0 +1,33 @@
+/**
+ * Real-name calls (spec §7): POST /api/user_real/real_name submits name, card_id and the two
+ * photos (upload ids from /api/common/image_upload, or their /uploads/<id> URLs);
+ * GET /api/user_real/center answers the Auth info (spec §3) with the photos as private URLs.
+ */
+import { parseFields } from "~/forms/parse";
+import { RealNameSchema } from "~/forms/real-name";
+import { authInfo, submitRealName } from "~/services/identity.server";
+import { actingUserOrInvalid, failure, ok, params, userOrInvalid, type Routes } from "./common.server";
+
+export const identityRoutes: Routes = {
+  "/api/user_real/real_name": {
+    POST: async (request, ctx) => {
+      const user = await actingUserOrInvalid(request, ctx);
+      if (user instanceof Response) return user;
+      if (user.isDemo) return failure(ctx, { form: "errors.only_real_account" }, 403);
+      const input = await params(request, ctx);
+      if (input instanceof Response) return input;
+      const parsed = parseFields(RealNameSchema, input);
+      if (!parsed.ok) return failure(ctx, parsed.errors);
+      const result = await submitRealName(ctx, user, parsed.value);
+      if (!result.ok) return failure(ctx, result.errors, result.status);
+      return ok(ctx, await authInfo(ctx, user.id), "identity.submitted");
+    },
+  },
+  "/api/user_real/center": {
+    GET: async (_request, ctx) => {
+      const user = await userOrInvalid(ctx);
+      if (user instanceof Response) return user;
+      return ok(ctx, await authInfo(ctx, user.id));
+    },
+  },
+};
