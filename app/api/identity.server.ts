@@ -8,6 +8,8 @@ import { RealNameSchema } from "~/forms/real-name";
 import { authInfo, submitRealName } from "~/services/identity.server";
 import { actingUserOrInvalid, failure, ok, params, userOrInvalid, type Routes } from "./common.server";
 
+const FIELDS = ["name", "card_id", "front_pic", "reverse_pic"] as const;
+
 export const identityRoutes: Routes = {
   "/api/user_real/real_name": {
     POST: async (request, ctx) => {
@@ -16,6 +18,8 @@ export const identityRoutes: Routes = {
       if (user.isDemo) return failure(ctx, { form: "errors.only_real_account" }, 403);
       const input = await params(request, ctx);
       if (input instanceof Response) return input;
+      // A field left out answers like an empty one ("enter your name"), not as a malformed request.
+      for (const name of FIELDS) if (!input.has(name)) input.set(name, "");
       const parsed = parseFields(RealNameSchema, input);
       if (!parsed.ok) return failure(ctx, parsed.errors);
       const result = await submitRealName(ctx, user, parsed.value);
