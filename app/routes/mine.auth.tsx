@@ -14,6 +14,7 @@ import { getValibotConstraint } from "@conform-to/valibot";
 import { data, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
+import type { ServiceContext } from "~/context.server";
 import { PrivateImage } from "~/components/admin";
 import { Field, FormErrors, SubmitButton } from "~/components/forms";
 import { PageHeader } from "~/components/layout";
@@ -26,7 +27,7 @@ import { submissionOf } from "~/forms/parse";
 import { RealNameSchema } from "~/forms/real-name";
 import { replyWithErrors } from "~/forms/reply";
 import { identityOf, submitRealName } from "~/services/identity.server";
-import { readFormWithUploads, uploadFieldError } from "~/services/uploads.server";
+import { ownedUpload, readFormWithUploads, uploadFieldError, uploadIdOf, uploadUrl } from "~/services/uploads.server";
 import { redirectWithFlash, requireRealUser } from "~/services/web.server";
 import identityStylesHref from "~/styles/identity.css";
 
@@ -47,6 +48,16 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   };
 }
 
+/** The photos of a refused submission that are stored and usable: the form shows them again instead of asking for them anew. */
+async function keptPhotos(context: ServiceContext, userId: number, form: URLSearchParams) {
+  const kept: Partial<Record<keyof typeof PHOTOS, { id: string; url: string }>> = {};
+  for (const name of Object.keys(PHOTOS) as (keyof typeof PHOTOS)[]) {
+    const upload = await ownedUpload(context, userId, uploadIdOf(form.get(name)), "identity");
+    if (upload) kept[name] = { id: upload.id, url: uploadUrl(upload.id) };
+  }
+  return kept;
+}
+
 export async function action({ request, context }: ActionFunctionArgs) {
   const user = await requireRealUser(context, request);
   let form: URLSearchParams;
@@ -57,9 +68,11 @@ export async function action({ request, context }: ActionFunctionArgs) {
     throw error;
   }
   if (form.get("intent") !== Intent.RealName) return data({ result: { status: "error" as const, error: { "": ["errors.bad_request"] } } }, { status: 400 });
-  // A refused file ("!<error key>") answers with its own reason, not "required".
   const refused: FieldErrors = {};
   for (const name of Object.keys(PHOTOS)) {
+    // A newly chosen file comes before a photo kept from the last try: the first value that is there counts.
+    form.set(name, form.getAll(name).find(Boolean) ?? "");
+    // A refused file ("!<error key>") answers with its own reason, not "required".
     const problem = uploadFieldError(form.get(name));
     if (problem) {
       refused[name] = problem;
@@ -67,9 +80,11 @@ export async function action({ request, context }: ActionFunctionArgs) {
     }
   }
   const submission = submissionOf(RealNameSchema, form);
-  if (submission.status !== "success" || Object.keys(refused).length > 0) return data({ result: replyWithErrors(submission, refused) }, { status: 400 });
+  if (submission.status !== "success" || Object.keys(refused).length > 0) {
+    return data({ result: replyWithErrors(submission, refused), kept: await keptPhotos(context, user.id, form) }, { status: 400 });
+  }
   const result = await submitRealName(context, user, submission.value);
-  if (!result.ok) return data({ result: replyWithErrors(submission, result.errors) }, { status: result.status });
+  if (!result.ok) return data({ result: replyWithErrors(submission, result.errors), kept: await keptPhotos(context, user.id, form) }, { status: result.status });
   return redirectWithFlash(context, "/mine/auth", { kind: "success", message: "identity.submitted" });
 }
 
@@ -121,6 +136,7 @@ function RealNameForm({ reason }: { reason: string }) {
   const { constraint } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const [form, fields] = useForm({ id: "real-name", lastResult: actionData?.result, constraint, shouldRevalidate: "onBlur" });
+  const kept = actionData && "kept" in actionData ? actionData.kept : null;
   return (
     <>
       {reason ? (
@@ -136,8 +152,8 @@ function RealNameForm({ reason }: { reason: string }) {
         <FormErrors form={form} />
         <Field field={fields.name} label={t("identity.name")} autoComplete="name" hint={t("identity.name_hint")} />
         <Field field={fields.card_id} label={t("identity.card_id")} autoComplete="off" autoCapitalize="characters" spellCheck={false} hint={t("identity.card_hint")} />
-        <PhotoInput name="front_pic" label={t("identity.front_pic")} purpose="identity" error={fields.front_pic.errors?.[0]} hint={t("upload.hint")} />
-        <PhotoInput name="reverse_pic" label={t("identity.reverse_pic")} purpose="identity" error={fields.reverse_pic.errors?.[0]} hint={t("upload.hint")} />
+        <PhotoInput name="front_pic" label={t("identity.front_pic")} purpose="identity" error={fields.front_pic.errors?.[0]} hint={t("upload.hint")} kept={kept?.front_pic} />
+        <PhotoInput name="reverse_pic" label={t("identity.reverse_pic")} purpose="identity" error={fields.reverse_pic.errors?.[0]} hint={t("upload.hint")} kept={kept?.reverse_pic} />
         <SubmitButton intent={Intent.RealName}>{t("identity.submit")}</SubmitButton>
       </Form>
     </>

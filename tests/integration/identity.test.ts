@@ -118,6 +118,9 @@ describe("real-name verification", () => {
     expect(again.code).toBe(0);
     expect(again.msg).toBe("Your verification is already waiting for audit.");
     expect((await row(user.id))!.submission).toBe(1);
+    // a GET that changes something must carry the token in its header, not only the cookie
+    const forged = await get(`/api/user_real/real_name?name=Ann+Lee&card_id=P1234567&front_pic=${front.id}&reverse_pic=${back.id}`, { cookie });
+    expect(((await forged.json()) as Answer).code).toBe(999);
   });
 
   it("another user gets 404 for the first user's photos, and cannot submit the first user's upload ids (or a deposit proof) as their own", async () => {
@@ -305,6 +308,31 @@ describe("real-name verification", () => {
     // the refused files were not kept
     const kept = await env.DB.prepare("SELECT COUNT(*) AS n FROM uploads WHERE user_id = ?1 AND status = 1 AND content_type NOT LIKE 'image/%'").bind(user.id).first<{ n: number }>();
     expect(kept!.n).toBe(0);
+  });
+
+  it("without JavaScript, a refused form keeps its stored photos: shown again and posted again unless a new file is chosen", async () => {
+    const { user, cookie } = await person();
+    const first = await submitPage(cookie, { name: "Ann 2", card_id: "P1234567" }, photos(5, 6));
+    expect(first.status).toBe(400);
+    const html = await first.text();
+    const kept = [...html.matchAll(/<input type="hidden" name="(front_pic|reverse_pic)" value="([0-9a-f-]{36})"/g)].map((m) => [m[1], m[2]!] as const);
+    expect(kept.map(([n]) => n)).toEqual(["front_pic", "reverse_pic"]);
+    for (const [, id] of kept) expect(html).toContain(`src="/uploads/${id}"`);
+    // the browser posts each slot's file input (no file chosen) and then the kept id; a new back photo replaces the kept one
+    const fd = new FormData();
+    fd.append("intent", "real-name");
+    fd.append("name", "Ann Lee");
+    fd.append("card_id", "P1234567");
+    fd.append("front_pic", new Blob([]), "");
+    fd.append("front_pic", kept[0]![1]);
+    fd.append("reverse_pic", new Blob([JPEG(9)], { type: "image/jpeg" }), "new-back.jpg");
+    fd.append("reverse_pic", kept[1]![1]);
+    const second = await SELF.fetch(`${ORIGIN}/mine/auth`, { method: "POST", body: fd, headers: { cookie, host: "localhost", origin: ORIGIN }, redirect: "manual" });
+    expect(second.status).toBe(302);
+    const stored = (await row(user.id))!;
+    expect(stored.front).toBe(kept[0]![1]);
+    expect(stored.reverse).not.toBe(kept[1]![1]);
+    expect(new Uint8Array(await (await get(`/uploads/${stored.reverse}`, { cookie })).arrayBuffer())).toEqual(JPEG(9));
   });
 
   it("demo users are refused ('only real account') on the page and the call", async () => {
