@@ -7,8 +7,9 @@
  * /api/common/image_upload, shows it, and the form then posts only the upload's id (a hidden
  * field of the same name), so submitting is quick on a slow network.
  */
-import { useId, useRef, useState } from "react";
+import { useEffect, useId, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
+import { useHydrated } from "~/components/hydrated";
 import { translateMessage } from "~/lib/messages";
 import type { UploadPurpose } from "~/services/uploads.server";
 
@@ -43,6 +44,7 @@ export function PhotoInput({
   error,
   required = true,
   hint,
+  kept,
 }: {
   name: string;
   label: string;
@@ -51,11 +53,19 @@ export function PhotoInput({
   error?: string | null;
   required?: boolean;
   hint?: string;
+  /** A photo already stored for this slot (e.g. after the form came back with an error): shown, and posted again unless replaced. */
+  kept?: { id: string; url: string } | null;
 }) {
   const { t } = useTranslation();
   const id = useId();
-  const [state, setState] = useState<State>({ status: "idle" });
+  const [state, setState] = useState<State>(kept ? { status: "done", ...kept } : { status: "idle" });
+  const keptId = kept?.id;
+  const keptUrl = kept?.url;
+  useEffect(() => {
+    if (keptId && keptUrl) setState({ status: "done", id: keptId, url: keptUrl });
+  }, [keptId, keptUrl]);
   const input = useRef<HTMLInputElement>(null);
+  const hydrated = useHydrated();
   const shownError = state.status === "error" ? state.message : error ? translateMessage(t, error) : null;
 
   async function onChange(event: React.ChangeEvent<HTMLInputElement>) {
@@ -86,7 +96,8 @@ export function PhotoInput({
         ref={input}
         id={id}
         type="file"
-        name={uploaded ? undefined : name}
+        // Without JavaScript a kept photo can still be replaced: the file (if one is chosen) comes first, the kept id after it.
+        name={uploaded && hydrated ? undefined : name}
         accept={PHOTO_ACCEPT}
         required={required && !uploaded}
         onChange={onChange}

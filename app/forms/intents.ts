@@ -20,6 +20,7 @@ export const Intent = {
   Verify: "verify",
   Approve: "approve",
   Reject: "reject",
+  RealName: "real-name",
 } as const;
 
 export type Intent = (typeof Intent)[keyof typeof Intent];

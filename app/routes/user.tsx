@@ -22,6 +22,8 @@ import { AssetsToggle, ThemeSwitch } from "~/components/preferences";
 import { FundingButtons, Money } from "~/components/money";
 import { languageInfo } from "~/i18n/config";
 import { balances } from "~/services/account.server";
+import { reviewStatusKey } from "~/domain/real-name";
+import { reviewStatusOf } from "~/services/identity.server";
 import { demoStartingBalances, resetDemoAccount } from "~/services/demo.server";
 import { readHideAssets } from "~/services/preferences.server";
 import { readForm } from "~/lib/http.server";
@@ -40,6 +42,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     hideAssets: await readHideAssets(request),
     confirmReset: user.isDemo && new URL(request.url).searchParams.get("confirm") === Intent.ResetDemo ? await demoStartingBalances(context) : null,
     language: languageInfo(context.lang).label,
+    realName: reviewStatusKey(await reviewStatusOf(context, user.id)),
   };
 }
 
@@ -156,7 +159,7 @@ export default function UserCentre() {
         <ul className="rows">
           <Row to="/mine/wallet" label={t("user.wallet")} Icon={WalletIcon} />
           <Row to="/mine/transfer" label={t("user.transfer")} Icon={TransferIcon} />
-          <Row to="/mine/auth" label={t("user.real_name")} Icon={IdIcon} />
+          <Row to="/mine/auth" label={t("user.real_name")} Icon={IdIcon} value={t(data.realName)} />
           <Row to="/mine/invite" label={t("user.invite")} Icon={GiftIcon} />
           <Row to="/mine/password" label={t("user.reset_password")} Icon={LockIcon} />
           <Row to="/mine/chat" label={t("user.chat")} Icon={ChatIcon} />
