@@ -76,10 +76,7 @@ export function DepositAmount({ amount, coinCount, currencyCode, locale }: { amo
     <>
       <Money value={amount} locale={locale} /> USD
       {coinCount ? (
-        <span className="muted small num">
-          {" "}
-          ({coinCount} {currencyCode})
-        </span>
+        <span className="muted small num">{` (${coinCount} ${currencyCode})`}</span>
       ) : null}
     </>
   );
