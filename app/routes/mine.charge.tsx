@@ -254,11 +254,17 @@ function DepositForm({ to }: { to: string }) {
         )}
 
         <div className={numberError ? "field has-error" : "field"}>
-          <label htmlFor={fields.number.id}>{coin && typed.unit === "coin" ? t("deposit.coin_count") : t("deposit.amount_usd")}</label>
+          <label htmlFor={fields.number.id}>{coin && d.chosen ? t("deposit.amount") : t("deposit.amount_usd")}</label>
           <div className="input-row">
-            <input key={numberKey} {...numberProps} inputMode="decimal" autoComplete="off" required onInput={(e) => setTyped((s) => ({ ...s, number: e.currentTarget.value }))} />
+            <input key={numberKey} {...numberProps} inputMode="decimal" autoComplete="off" required onInput={(e) => {
+                const number = e.currentTarget.value;
+                setTyped((s) => ({ ...s, number }));
+              }} />
             {coin && d.chosen ? (
-              <select key={unitKey} {...unitProps} aria-label={t("deposit.unit")} defaultValue={typed.unit} onChange={(e) => setTyped((s) => ({ ...s, unit: e.currentTarget.value === "coin" ? "coin" : "usd" }))}>
+              <select key={unitKey} {...unitProps} aria-label={t("deposit.unit")} defaultValue={typed.unit} onChange={(e) => {
+                  const unit: AmountUnit = e.currentTarget.value === "coin" ? "coin" : "usd";
+                  setTyped((s) => ({ ...s, unit }));
+                }}>
                 <option value="usd">USD</option>
                 <option value="coin">{d.chosen.currencyCode}</option>
               </select>
