@@ -9,12 +9,13 @@ import { accountRoutes } from "./account.server";
 import { authRoutes } from "./auth.server";
 import { contractRoutes } from "./contract.server";
 import { identityRoutes } from "./identity.server";
+import { depositRoutes } from "./deposit.server";
 import type { Routes } from "./common.server";
 import { marketRoutes } from "./market.server";
 import { optionRoutes } from "./option.server";
 import { uploadRoutes } from "./upload.server";
 
-const routes: Routes = { ...accountRoutes, ...authRoutes, ...marketRoutes, ...contractRoutes, ...optionRoutes, ...uploadRoutes, ...identityRoutes };
+const routes: Routes = { ...accountRoutes, ...authRoutes, ...marketRoutes, ...contractRoutes, ...optionRoutes, ...uploadRoutes, ...identityRoutes, ...depositRoutes };
 
 export async function handleApi(request: Request, ctx: AppContext): Promise<Response | null> {
   const path = new URL(request.url).pathname.replace(/\/+$/, "");

@@ -21,6 +21,11 @@ export const Intent = {
   Approve: "approve",
   Reject: "reject",
   RealName: "real-name",
+  /** Deposits: check the form and show the confirm step; then submit it. */
+  ReviewDeposit: "review-deposit",
+  SubmitDeposit: "submit-deposit",
+  /** Operator: a deposit proof that is not a payment (status 3 invalid). */
+  MarkInvalid: "mark-invalid",
 } as const;
 
 export type Intent = (typeof Intent)[keyof typeof Intent];

@@ -1,0 +1,83 @@
+/**
+ * Pieces of the deposit screens: the platform's address with its QR code (drawn on the server)
+ * and a copy button (with JavaScript; without it the address is selectable text), the status
+ * badge of a record, and a record's amount (USD, with the coin count when one was typed).
+ */
+import { useEffect, useState } from "react";
+import { useTranslation } from "react-i18next";
+import { useHydrated } from "~/components/hydrated";
+import { Money } from "~/components/money";
+import { depositStatusKey, DepositStatus } from "~/domain/deposit";
+import type { Micros } from "~/domain/money";
+
+export function CopyButton({ text, label }: { text: string; label: string }) {
+  const { t } = useTranslation();
+  const hydrated = useHydrated();
+  const [state, setState] = useState<"idle" | "copied" | "failed">("idle");
+  useEffect(() => {
+    if (state === "idle") return;
+    const timer = setTimeout(() => setState("idle"), 2500);
+    return () => clearTimeout(timer);
+  }, [state]);
+  if (!hydrated) return null;
+  return (
+    <>
+      <button
+        type="button"
+        className="button small-button"
+        onClick={() => {
+          if (!navigator.clipboard) return setState("failed");
+          navigator.clipboard.writeText(text).then(
+            () => setState("copied"),
+            () => setState("failed"),
+          );
+        }}
+      >
+        {label}
+      </button>
+      <span className="small muted" role="status" aria-live="polite">
+        {state === "copied" ? t("deposit.copied") : state === "failed" ? t("deposit.copy_failed") : ""}
+      </span>
+    </>
+  );
+}
+
+/** The deposit address: QR code, the full address (selectable), its short form, and copy. */
+export function AddressCard({ address, qr, title }: { address: string; qr: { size: number; d: string } | null; title: string }) {
+  const { t } = useTranslation();
+  return (
+    <section className="card deposit-address" aria-labelledby="deposit-address-title">
+      <h2 id="deposit-address-title">{title}</h2>
+      {qr ? (
+        <svg className="qr" viewBox={`0 0 ${qr.size} ${qr.size}`} role="img" aria-label={t("deposit.qr_label")} shapeRendering="crispEdges">
+          <rect width={qr.size} height={qr.size} className="qr-bg" />
+          <path d={qr.d} className="qr-fg" />
+        </svg>
+      ) : null}
+      <p className="address-text num" translate="no">
+        <code>{address}</code>
+      </p>
+      <div className="input-row copy-row">
+        <CopyButton text={address} label={t("deposit.copy_address")} />
+      </div>
+    </section>
+  );
+}
+
+export function DepositStatusBadge({ status }: { status: number }) {
+  const { t } = useTranslation();
+  const tone = status === DepositStatus.Finished ? "status-finished" : status === DepositStatus.Unchecked ? "status-unchecked" : "status-refused";
+  return <span className={`badge status-badge ${tone}`}>{t(depositStatusKey(status))}</span>;
+}
+
+/** A deposit's amount: USD at 2 decimals, and the coin count typed when there is one. */
+export function DepositAmount({ amount, coinCount, currencyCode, locale }: { amount: Micros; coinCount: string | null; currencyCode: string; locale: string }) {
+  return (
+    <>
+      <Money value={amount} locale={locale} /> USD
+      {coinCount ? (
+        <span className="muted small num">{` (${coinCount} ${currencyCode})`}</span>
+      ) : null}
+    </>
+  );
+}

@@ -1,0 +1,207 @@
+/**
+ * The operator's deposit queue (issue 10 §2, §6): pending requests with the user, what they say
+ * they sent, and their proof photo; approve (credits the funding account once, through the
+ * ledger, and needs this session's fresh step-up), reject with a reason, or mark the proof
+ * invalid (not a payment). Recently decided requests show who decided and when. Plain forms:
+ * works without JavaScript. Anyone but an operator gets 404.
+ */
+import { data, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs } from "@remix-run/cloudflare";
+import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
+import { useTranslation } from "react-i18next";
+import { PrivateImage } from "~/components/admin";
+import { DepositAmount, DepositStatusBadge } from "~/components/deposit";
+import { SubmitButton } from "~/components/forms";
+import { EmptyState } from "~/components/layout";
+import { OrderTime } from "~/components/orders";
+import { RouteErrorBoundary } from "~/components/route-error";
+import { DepositStatus, DepositType } from "~/domain/deposit";
+import { ReviewSchema } from "~/forms/deposit";
+import { Intent } from "~/forms/intents";
+import { parseFields } from "~/forms/parse";
+import { readForm } from "~/lib/http.server";
+import { translateMessage } from "~/lib/messages";
+import { useRootData } from "~/root";
+import { approveDeposit, decidedDeposits, pendingDeposits, rejectDeposit, type QueuedDeposit } from "~/services/deposit.server";
+import { requireOperator, requireStepUp, stepUpUntil } from "~/services/operator.server";
+import { redirectWithFlash } from "~/services/web.server";
+import depositStylesHref from "~/styles/deposit.css";
+
+export const links: LinksFunction = () => [{ rel: "stylesheet", href: depositStylesHref }];
+
+export async function loader({ context }: LoaderFunctionArgs) {
+  const operator = await requireOperator(context);
+  const [pending, decided, until] = await Promise.all([pendingDeposits(context, operator), decidedDeposits(context, operator), stepUpUntil(context)]);
+  return { pending, decided, stepUp: until > 0 };
+}
+
+export async function action({ request, context }: ActionFunctionArgs) {
+  const operator = await requireOperator(context);
+  const form = await readForm(request);
+  const intent = form.get("intent");
+  const parsed = parseFields(ReviewSchema, form);
+  if (!parsed.ok) return data({ id: null, error: parsed.errors.id ?? parsed.errors.reason ?? "errors.bad_request" }, { status: 400 });
+  const { id, reason } = parsed.value;
+  let outcome;
+  switch (intent) {
+    case Intent.Approve: {
+      // crediting money needs this session's fresh step-up (else: to /admin/verify and back here)
+      const { sessionId } = await requireStepUp(context, request);
+      outcome = await approveDeposit(context, operator, sessionId, id);
+      break;
+    }
+    case Intent.Reject:
+      outcome = await rejectDeposit(context, operator, id, reason ?? "", DepositStatus.Rejected);
+      break;
+    case Intent.MarkInvalid:
+      outcome = await rejectDeposit(context, operator, id, reason ?? "", DepositStatus.Invalid);
+      break;
+    default:
+      return data({ id, error: "errors.bad_request" }, { status: 400 });
+  }
+  if (!outcome.ok) {
+    const error = Object.values(outcome.errors)[0] ?? "errors.try_again";
+    if (error === "admin.already_decided" || error === "errors.not_found") return redirectWithFlash(context, "/admin/deposits", { kind: "error", message: error });
+    return data({ id, error }, { status: outcome.status });
+  }
+  const message = intent === Intent.Approve ? "admin.approved" : intent === Intent.MarkInvalid ? "deposit.marked_invalid" : "admin.rejected";
+  return redirectWithFlash(context, "/admin/deposits", { kind: "success", message });
+}
+
+function Facts({ d, locale }: { d: QueuedDeposit; locale: string }) {
+  const { t } = useTranslation();
+  return (
+    <dl className="record-meta">
+      <div>
+        <dt>{t("admin.user")}</dt>
+        <dd>
+          <span className="num">{d.uid}</span> · {d.email ?? "—"}
+        </dd>
+      </div>
+      <div>
+        <dt>{t("deposit.type")}</dt>
+        <dd>{d.type === DepositType.Coin ? t("deposit.coin") : t("deposit.bank")}</dd>
+      </div>
+      <div>
+        <dt>{d.type === DepositType.Coin ? t("deposit.currency") : t("deposit.wire_account")}</dt>
+        <dd>{d.type === DepositType.Coin ? `${d.currencyCode}${d.protocolCode ? ` · ${d.protocolCode}` : ""}` : `${d.bankName ?? "—"} · ${d.payeeAccount ?? ""}`}</dd>
+      </div>
+      {d.coinCount ? (
+        <div>
+          <dt>{t("deposit.usd_price")}</dt>
+          <dd className="num">{d.usdPrice}</dd>
+        </div>
+      ) : null}
+      {d.type === DepositType.Coin ? (
+        <div>
+          <dt>{t("deposit.sender_address")}</dt>
+          <dd className="num address-text" translate="no">
+            {d.address || "—"}
+          </dd>
+        </div>
+      ) : null}
+      <div>
+        <dt>{t("deposit.time")}</dt>
+        <dd>
+          <OrderTime ms={d.createdAt} locale={locale} />
+        </dd>
+      </div>
+    </dl>
+  );
+}
+
+export default function AdminDeposits() {
+  const { t } = useTranslation();
+  const { pending, decided, stepUp } = useLoaderData<typeof loader>();
+  const actionData = useActionData<typeof action>();
+  const locale = useRootData()?.locale ?? "en-US";
+  return (
+    <>
+      {!stepUp && pending.length > 0 ? (
+        <p className="notice warn">
+          {t("admin.step_up_needed")}{" "}
+          <Link to="/admin/verify?from=%2Fadmin%2Fdeposits">{t("admin.step_up_start")}</Link>
+        </p>
+      ) : null}
+      {actionData?.error && actionData.id === null ? (
+        <p className="form-errors" role="alert">
+          {translateMessage(t, actionData.error)}
+        </p>
+      ) : null}
+      <section aria-labelledby="pending-title" className="stack">
+        <h2 id="pending-title" className="section-title">
+          {t("admin.pending")}
+        </h2>
+        {pending.length === 0 ? <EmptyState title={t("admin.queue_empty")} /> : null}
+        {pending.map((d) => {
+          const error = actionData?.id === d.id ? actionData.error : null;
+          const reasonId = `reason-${d.id}`;
+          return (
+            <article key={d.id} className="card review-item" aria-labelledby={`deposit-${d.id}`}>
+              <h3 id={`deposit-${d.id}`} className="record-head">
+                <span>
+                  {t("deposit.request_no", { id: d.id })} ·{" "}
+                  <DepositAmount amount={d.amount} coinCount={d.coinCount} currencyCode={d.currencyCode} locale={locale} />
+                </span>
+              </h3>
+              <Facts d={d} locale={locale} />
+              <PrivateImage uploadId={d.proofUploadId} alt={t("deposit.proof_of", { id: d.id })} />
+              <Form method="post" className="review-form">
+                <input type="hidden" name="id" value={String(d.id)} />
+                {error ? (
+                  <p className="form-errors" role="alert">
+                    {translateMessage(t, error)}
+                  </p>
+                ) : null}
+                <div className={error ? "field has-error" : "field"}>
+                  <label htmlFor={reasonId}>{t("admin.reason")}</label>
+                  <input id={reasonId} name="reason" maxLength={200} autoComplete="off" aria-invalid={error ? true : undefined} />
+                  <p className="hint">{t("deposit.reason_hint")}</p>
+                </div>
+                <div className="review-actions">
+                  <SubmitButton intent={Intent.Reject} className="button danger">
+                    {t("admin.reject")}
+                  </SubmitButton>
+                  <SubmitButton intent={Intent.MarkInvalid} className="button">
+                    {t("deposit.mark_invalid")}
+                  </SubmitButton>
+                  <SubmitButton intent={Intent.Approve}>{t("deposit.approve_amount")}</SubmitButton>
+                </div>
+              </Form>
+            </article>
+          );
+        })}
+      </section>
+      <section aria-labelledby="decided-title" className="stack">
+        <h2 id="decided-title" className="section-title">
+          {t("admin.history")}
+        </h2>
+        {decided.length === 0 ? <p className="muted">{t("deposit.none_decided")}</p> : null}
+        <ul className="record-list">
+          {decided.map((d) => (
+            <li key={d.id} className="card record">
+              <div className="record-head">
+                <span>
+                  {t("deposit.request_no", { id: d.id })} · <DepositAmount amount={d.amount} coinCount={d.coinCount} currencyCode={d.currencyCode} locale={locale} />
+                </span>
+                <DepositStatusBadge status={d.status} />
+              </div>
+              <Facts d={d} locale={locale} />
+              {d.remark ? (
+                <p className="small">
+                  {t("deposit.remark")}: {d.remark}
+                </p>
+              ) : null}
+              {d.decidedAt ? (
+                <p className="muted small">
+                  {t("deposit.decided_by")} {d.decidedBy} · <OrderTime ms={d.decidedAt} locale={locale} />
+                </p>
+              ) : null}
+            </li>
+          ))}
+        </ul>
+      </section>
+    </>
+  );
+}
+
+export const ErrorBoundary = RouteErrorBoundary;
