@@ -17,6 +17,8 @@ export const Intent = {
   CloseOrder: "close-order",
   CancelOrder: "cancel-order",
   SetStops: "set-stops",
+  TransferReview: "transfer-review",
+  Transfer: "transfer",
 } as const;
 
 export type Intent = (typeof Intent)[keyof typeof Intent];
