@@ -11,6 +11,7 @@
  * Balances are never read in one call and written in another.
  * See docs/decisions/003-money-and-ledger.md.
  */
+import type { LedgerKind } from "~/domain/ledger";
 import { assertMicros, type Micros } from "~/domain/money";
 import { sha256Hex } from "~/lib/encoding";
 
@@ -38,28 +39,7 @@ export const AccountKind = {
 export type AccountKindName = (typeof AccountKind)[keyof typeof AccountKind]["kind"];
 export const ACCOUNT_KINDS = [AccountKind.Funding, AccountKind.Options, AccountKind.Contract];
 
-/** Every kind of ledger transaction (each has a translated label, `ledger_kind.<kind>`, for the account log). */
-export const LEDGER_KINDS = [
-  "demo_grant",
-  "demo_reset",
-  "deposit",
-  "withdraw",
-  "withdraw_refund",
-  "transfer",
-  "trade_margin",
-  "trade_fee",
-  "trade_settle",
-  "option_stake",
-  "option_settle",
-  "loan",
-  "loan_repay",
-  "fund_subscribe",
-  "fund_redeem",
-  "fund_income",
-  "demo_expire",
-  "adjustment",
-] as const;
-export type LedgerKind = (typeof LEDGER_KINDS)[number];
+export { LEDGER_KINDS, type LedgerKind } from "~/domain/ledger";
 
 export interface Posting {
   accountId: number;
