@@ -25,7 +25,7 @@ export function AccountCards({ accounts, locale }: { accounts: AccountView[]; lo
     <ul className="account-cards" aria-label={t("wallet.accounts_list")}>
       {accounts.map((a) => (
         <li key={a.accountTypeId} className="card account-card" data-account={a.kind}>
-          <Link to={historyHref(a.accountTypeId)} className="account-card-head" aria-label={t("wallet.history_of", { account: t(`accounts.${a.kind}`) })}>
+          <Link to={historyHref(a.accountTypeId)} className="account-card-head">
             <h2>{t(`accounts.${a.kind}`)}</h2>
             <span className="muted small">{t("wallet.history")}</span>
             <ChevronIcon />
