@@ -79,6 +79,7 @@ export const authRoutes: Routes = {
       const body = await fields(request, ctx);
       if (body instanceof Response) return body;
       const input = parseFields(AmendSchema, {
+        old_password: body.get("old_password") ?? "",
         auth_code: body.get("auth_code") ?? "",
         password: body.get("new_password") ?? "",
         re_password: body.get("secondary_password") ?? body.get("new_password") ?? "",

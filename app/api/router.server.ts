@@ -14,8 +14,9 @@ import type { Routes } from "./common.server";
 import { marketRoutes } from "./market.server";
 import { optionRoutes } from "./option.server";
 import { uploadRoutes } from "./upload.server";
+import { walletRoutes } from "./wallet.server";
 
-const routes: Routes = { ...accountRoutes, ...authRoutes, ...marketRoutes, ...contractRoutes, ...optionRoutes, ...uploadRoutes, ...identityRoutes, ...depositRoutes };
+const routes: Routes = { ...accountRoutes, ...authRoutes, ...marketRoutes, ...contractRoutes, ...optionRoutes, ...uploadRoutes, ...identityRoutes, ...depositRoutes, ...walletRoutes };
 
 export async function handleApi(request: Request, ctx: AppContext): Promise<Response | null> {
   const path = new URL(request.url).pathname.replace(/\/+$/, "");

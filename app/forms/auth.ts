@@ -91,9 +91,10 @@ export const ResetCodeSchema = v.object({ account: emailField });
 export const ForgotSchema = withMatchingPasswords(v.object({ account: emailField, auth_code: codeField, password: newPasswordField, re_password: confirmPasswordField }));
 export type ForgotInput = v.InferOutput<typeof ForgotSchema>;
 
-/** /mine/password: both fields filled (public.input_full) and equal (public.password_not_equal), and the code. */
+/** /mine/password: the current password (spec §5: forms also check the old password), both new fields filled (public.input_full) and equal (public.password_not_equal), and the code. */
 export const AmendSchema = withMatchingPasswords(
   v.object({
+    old_password: currentPasswordField,
     auth_code: codeField,
     password: v.pipe(v.string("errors.input_full"), v.nonEmpty("errors.input_full"), v.maxLength(128, "errors.too_long"), printable, v.minLength(8, "errors.password_too_short")),
     re_password: v.pipe(v.string("errors.input_full"), v.nonEmpty("errors.input_full"), v.maxLength(128, "errors.too_long")),

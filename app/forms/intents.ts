@@ -26,6 +26,8 @@ export const Intent = {
   SubmitDeposit: "submit-deposit",
   /** Operator: a deposit proof that is not a payment (status 3 invalid). */
   MarkInvalid: "mark-invalid",
+  TransferReview: "transfer-review",
+  Transfer: "transfer",
 } as const;
 
 export type Intent = (typeof Intent)[keyof typeof Intent];

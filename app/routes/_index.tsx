@@ -10,7 +10,7 @@ import { FundingButtons, Money } from "~/components/money";
 import { toSummary } from "~/domain/instrument";
 import { direction } from "~/lib/format";
 import { RouteErrorBoundary } from "~/components/route-error";
-import { balances, todayProfit } from "~/services/account.server";
+import { assetsOverview } from "~/services/account.server";
 import { listCategories, listInstruments, marketQuotes, miniCharts } from "~/services/market.server";
 import { useRootData } from "~/root";
 
@@ -19,12 +19,11 @@ const FEATURED = 4;
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const url = new URL(request.url);
   const user = await context.user();
-  const [cats, list, market, b, profit] = await Promise.all([
+  const [cats, list, market, assets] = await Promise.all([
     listCategories(context),
     listInstruments(context),
     marketQuotes(context),
-    user ? balances(context, user.id) : null,
-    user ? todayProfit(context, user.id) : null,
+    user ? assetsOverview(context, user.id) : null,
   ]);
   const requested = Number(url.searchParams.get("category")) || null;
   const category = cats.some((c) => c.id === requested) ? requested : null;
@@ -36,7 +35,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     instruments: (category ? list.filter((i) => i.categoryId === category) : list).map(toSummary),
     quotes: [...market.quotes.values()],
     category,
-    assets: b && profit ? { total: b.total, profit: profit.profit, percent: profit.percent } : null,
+    assets: assets ? { total: assets.total, profit: assets.profit, percent: assets.percent } : null,
   };
 }
 

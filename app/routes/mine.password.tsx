@@ -5,7 +5,7 @@ import * as v from "valibot";
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { CodeField, DefaultSubmit, FormErrors, NewPasswordFields, Notice, SubmitButton, useClearSecrets } from "~/components/forms";
+import { CodeField, DefaultSubmit, FormErrors, NewPasswordFields, Notice, PasswordField, SubmitButton, useClearSecrets } from "~/components/forms";
 import { PageHeader } from "~/components/layout";
 import { RouteErrorBoundary } from "~/components/route-error";
 import { AmendSchema } from "~/forms/auth";
@@ -16,7 +16,7 @@ import { readForm } from "~/lib/http.server";
 import { amendPassword, sendAmendCode } from "~/services/auth.server";
 import { redirectWithFlash, requireRealUser, sessionSetCookie } from "~/services/web.server";
 
-const SECRETS = ["password", "re_password"];
+const SECRETS = ["old_password", "password", "re_password"];
 /** Sending a code checks no field. */
 const SendOnly = v.object({});
 
@@ -57,7 +57,7 @@ export default function MinePassword() {
     lastResult: actionData?.result,
     constraint: loaderData.constraint,
   });
-  useClearSecrets(form, actionData?.result, ["password", "re_password"]);
+  useClearSecrets(form, actionData?.result, SECRETS);
   return (
     <div className="page narrow">
       <PageHeader title={t("user.reset_password")} back="/user" />
@@ -65,6 +65,7 @@ export default function MinePassword() {
         <DefaultSubmit intent={Intent.Amend} />
         <FormErrors form={form} />
         <Notice message={actionData?.notice} />
+        <PasswordField field={fields.old_password} label={t("auth.old_password")} autoComplete="current-password" />
         <p className="muted">{t("auth.code_goes_to", { contact })}</p>
         <CodeField field={fields.auth_code} secondsLeft={actionData?.codeSeconds ?? 0} />
         <NewPasswordFields password={fields.password} confirm={fields.re_password} />

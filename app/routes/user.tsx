@@ -21,9 +21,9 @@ import {
 import { AssetsToggle, ThemeSwitch } from "~/components/preferences";
 import { FundingButtons, Money } from "~/components/money";
 import { languageInfo } from "~/i18n/config";
-import { balances } from "~/services/account.server";
 import { reviewStatusKey } from "~/domain/real-name";
 import { reviewStatusOf } from "~/services/identity.server";
+import { assetsOverview } from "~/services/account.server";
 import { demoStartingBalances, resetDemoAccount } from "~/services/demo.server";
 import { readHideAssets } from "~/services/preferences.server";
 import { readForm } from "~/lib/http.server";
@@ -34,7 +34,7 @@ import { useRootData } from "~/root";
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const user = await requireUser(context, request);
-  const b = await balances(context, user.id);
+  const b = await assetsOverview(context, user.id);
   return {
     user: { uid: user.uid, email: user.email, mobile: user.mobile, isDemo: user.isDemo },
     total: b.total,

@@ -6,6 +6,7 @@ import { asc, eq } from "drizzle-orm";
 import type { ServiceContext } from "~/context.server";
 import { areas, baseSettings, companies, users } from "~/db/schema";
 import { toDecimalString, type Micros } from "~/domain/money";
+import { profitPercent } from "~/domain/wallet";
 import { MAIN_COMPANY_ID } from "~/lib/constants";
 import { userAccounts } from "~/services/ledger.server";
 
@@ -146,8 +147,8 @@ export async function walletBalances(ctx: ServiceContext, userId: number) {
 
 const PROFIT_KINDS = ["trade_settle", "option_settle", "fund_income"];
 
-/** Today's realised profit (UTC day) from the ledger, and its percentage of the total balance. */
-export async function todayProfit(ctx: ServiceContext, userId: number, now = Date.now()) {
+/** Today's realised profit (UTC day) from the ledger, in micros. */
+async function profitToday(ctx: ServiceContext, userId: number, now: number): Promise<Micros> {
   const dayStart = Math.floor(now / 86_400_000) * 86_400_000;
   const row = await ctx.d1
     .prepare(
@@ -155,16 +156,34 @@ export async function todayProfit(ctx: ServiceContext, userId: number, now = Dat
          FROM ledger_entries e
          JOIN accounts a ON a.id = e.account_id
          JOIN ledger_transactions t ON t.id = e.transaction_id
-        WHERE a.user_id = ?1 AND e.bucket = 0 AND e.created_at >= ?2 AND t.kind IN (${PROFIT_KINDS.map(() => "?").join(",")})`,
+        WHERE a.user_id = ?1 AND e.bucket = 0 AND e.created_at >= ?2 AND t.kind IN (${PROFIT_KINDS.map((_, i) => `?${i + 3}`).join(",")})`,
     )
     .bind(userId, dayStart, ...PROFIT_KINDS)
     .first<{ profit: number }>();
-  const profit = row?.profit ?? 0;
-  const { total } = await balances(ctx, userId);
-  // percent = profit / total x 100, 2 decimals, on integers: hundredths of a percent.
-  const hundredths = total > 0 ? Number((BigInt(profit) * 10_000n) / BigInt(total)) : 0;
-  const percent = toDecimalString(hundredths * 10_000, 2);
-  return { profit, percent, total };
+  return row?.profit ?? 0;
+}
+
+export interface Assets extends Balances {
+  /** Today's realised profit (micros). */
+  profit: Micros;
+  /** profit / total × 100, 2 decimals (spec §9). */
+  percent: string;
+}
+
+/**
+ * The assets figures every screen shows (home, user centre, /mine/accounts, the API): the three
+ * sub-accounts sorted by accountTypeId, the total (Σ balance + lockBalance), today's profit and
+ * its percentage of the total. One function, so the screens always agree.
+ */
+export async function assetsOverview(ctx: ServiceContext, userId: number, now = Date.now()): Promise<Assets> {
+  const [b, profit] = await Promise.all([balances(ctx, userId), profitToday(ctx, userId, now)]);
+  return { ...b, profit, percent: profitPercent(profit, b.total) };
+}
+
+/** Today's realised profit (UTC day) and its percentage of the total balance. */
+export async function todayProfit(ctx: ServiceContext, userId: number, now = Date.now()) {
+  const a = await assetsOverview(ctx, userId, now);
+  return { profit: a.profit, percent: a.percent, total: a.total };
 }
 
 /** Remembers a signed-in user's language (for e-mails and their next devices). */

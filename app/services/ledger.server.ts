@@ -11,6 +11,7 @@
  * Balances are never read in one call and written in another.
  * See docs/decisions/003-money-and-ledger.md.
  */
+import type { LedgerKind } from "~/domain/ledger";
 import { assertMicros, type Micros } from "~/domain/money";
 import { sha256Hex } from "~/lib/encoding";
 
@@ -38,25 +39,7 @@ export const AccountKind = {
 export type AccountKindName = (typeof AccountKind)[keyof typeof AccountKind]["kind"];
 export const ACCOUNT_KINDS = [AccountKind.Funding, AccountKind.Options, AccountKind.Contract];
 
-export type LedgerKind =
-  | "demo_grant"
-  | "demo_reset"
-  | "deposit"
-  | "withdraw"
-  | "withdraw_refund"
-  | "transfer"
-  | "trade_margin"
-  | "trade_fee"
-  | "trade_settle"
-  | "option_stake"
-  | "option_settle"
-  | "loan"
-  | "loan_repay"
-  | "fund_subscribe"
-  | "fund_redeem"
-  | "fund_income"
-  | "demo_expire"
-  | "adjustment";
+export { LEDGER_KINDS, type LedgerKind } from "~/domain/ledger";
 
 export interface Posting {
   accountId: number;

@@ -30,6 +30,8 @@ export const Limits = {
   registerPerClient: { windowMs: 60 * 60_000, max: 60 },
   demoPerClient: { windowMs: 60 * 60_000, max: 30 },
   captchaPerClient: { windowMs: 10 * 60_000, max: 60 },
+  /** Current-password checks of a signed-in user changing their password (/mine/password). */
+  oldPasswordPerUser: { windowMs: 60 * 60_000, max: 10 },
 } satisfies Record<string, Limit>;
 
 export const Backoffs = {

@@ -103,6 +103,9 @@ async function registerRealUser(page: Page) {
   const code = await codeFromOutbox(page.request, email);
   const done = await page.request.post("/register", { form: { intent: Intent.Register, type: "email", account: email, sms_code: code, password: PASSWORD, re_password: PASSWORD } });
   expect(done.ok()).toBe(true);
+  // some money to move (local-only credit: there is no deposit flow yet)
+  const credit = await page.request.post("/dev/credit", { data: { email, amount: "50.00" } });
+  expect(credit.ok()).toBe(true);
 }
 
 /** A holding contract order of the signed-in user (the spec's JSON call; retried while the market feed starts). */
@@ -234,6 +237,21 @@ for (const lang of LANGS) {
           await submitInvalid(page);
           await check("/mine/password (errors)");
           await visit("/user");
+          await visit("/mine/wallet");
+          await visit("/mine/accounts");
+          await visit("/mine/history?accountTypeId=1");
+          await visit("/mine/transfer");
+          await submitInvalid(page);
+          await check("/mine/transfer (errors)");
+          await page.goto("/mine/transfer");
+          await page.locator("input[name=balance]").fill("1");
+          await page.locator("form.form button.primary[type=submit]").click();
+          await expect(page.locator(".confirm-card")).toBeVisible();
+          await check("/mine/transfer (confirm)");
+          await page.locator(".confirm-card button.primary[type=submit]").click();
+          await expect(page.locator(".ledger-list li")).toHaveCount(1);
+          await check("/mine/transfer (done, with the log)");
+          await visit("/mine/invite");
         }
         await helper?.context().close();
         expect(found.length, report(found)).toBe(0);

@@ -229,17 +229,17 @@ describe("passwords", () => {
     expect(await latestCode(email)).toBeNull();
   });
 
-  it("/mine/password needs both fields filled and equal and the code", async () => {
+  it("/mine/password needs the current password, both fields filled and equal and the code", async () => {
     const user = await createUser({ password: PASSWORD });
     const cookie = await signedSessionCookie(await sessionFor(user.id));
     expect((await get("/mine/password", { cookie })).status).toBe(200);
     expect((await form("/mine/password", { intent: "send-code" }, { cookie })).status).toBe(200);
     const code = (await latestCode(user.email!))!;
-    const empty = await form("/mine/password", { intent: "amend", auth_code: code, password: "", re_password: "" }, { cookie });
+    const empty = await form("/mine/password", { intent: "amend", old_password: PASSWORD, auth_code: code, password: "", re_password: "" }, { cookie });
     expect(formErrors(await empty.text())).toContain("Please fill in both password fields");
-    const unequal = await form("/mine/password", { intent: "amend", auth_code: code, password: "new-pass-111", re_password: "new-pass-222" }, { cookie });
+    const unequal = await form("/mine/password", { intent: "amend", old_password: PASSWORD, auth_code: code, password: "new-pass-111", re_password: "new-pass-222" }, { cookie });
     expect(formErrors(await unequal.text())).toContain("do not match");
-    const ok = await form("/mine/password", { intent: "amend", auth_code: code, password: "new-pass-111", re_password: "new-pass-111" }, { cookie });
+    const ok = await form("/mine/password", { intent: "amend", old_password: PASSWORD, auth_code: code, password: "new-pass-111", re_password: "new-pass-111" }, { cookie });
     expect(ok.status).toBe(302);
     expect((await login(user.email!, "new-pass-111")).status).toBe(302);
   });
@@ -269,7 +269,7 @@ describe("demo account", () => {
     expect(res.headers.get("location")).toBe("/user");
     const page = visibleText(await (await get("/user", { cookie: cookiesFrom(res, cookie) })).text());
     expect(page).toContain("Only real account");
-    const api = await (await form("/api/user/amend_password", { new_password: "whatever-123", auth_code: "123456" }, { cookie })).json();
+    const api = await (await form("/api/user/amend_password", { old_password: "whatever-old", new_password: "whatever-123", auth_code: "123456" }, { cookie })).json();
     expect(api).toMatchObject({ code: 0 });
   });
 

@@ -195,7 +195,7 @@ describe("new passwords are checked on the server", () => {
     const api = await SELF.fetch(`${ORIGIN}/api/user/amend_password`, {
       method: "POST",
       headers: { host: "localhost", "content-type": "application/json", lang: "en", authorization: await sessionFor(user.id) },
-      body: JSON.stringify({ new_password: user.email, secondary_password: user.email, auth_code: "123456" }),
+      body: JSON.stringify({ old_password: PASSWORD, new_password: user.email, secondary_password: user.email, auth_code: "123456" }),
     });
     expect(await api.json()).toMatchObject({ code: 0, msg: expect.stringContaining("does not contain your e-mail") });
   });
@@ -218,7 +218,7 @@ describe("sessions end when they should", () => {
     const cookie = await signedSessionCookie(await sessionFor(user.id));
     await form("/mine/password", { intent: "send-code" }, { cookie, headers: { "cf-connecting-ip": newIp() } });
     const code = (await latestCode(user.email!))!;
-    const res = await form("/mine/password", { intent: "amend", auth_code: code, password: "sunflower-lamp-42", re_password: "sunflower-lamp-42" }, { cookie });
+    const res = await form("/mine/password", { intent: "amend", old_password: PASSWORD, auth_code: code, password: "sunflower-lamp-42", re_password: "sunflower-lamp-42" }, { cookie });
     expect(res.status).toBe(302);
     const api = await SELF.fetch(`${ORIGIN}/api/user/info`, { headers: { host: "localhost", authorization: other } });
     expect(await api.json()).toMatchObject({ code: 999 });

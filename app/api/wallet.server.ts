@@ -1,0 +1,111 @@
+/**
+ * JSON calls of the wallet (spec §7): an account's detail (forexDetail) and log (forexChange),
+ * transfers between the user's sub-accounts (transfer) and their log (transfer_log). Money as
+ * decimal strings; lists paged with total and last_page; words translated into the `lang`
+ * header's language.
+ */
+import type { AppContext } from "~/context.server";
+import { toDecimalString } from "~/domain/money";
+import { accountTypeOf, pageParam, walletAccount, type AccountTypeId } from "~/domain/wallet";
+import { ledgerKindText, memoText } from "~/lib/ledger-text";
+import { walletBalances } from "~/services/account.server";
+import type { AccountLogRow } from "~/services/ledger.server";
+import { accountDetail, accountHistory, transfer, transferLog, type TransferRow } from "~/services/wallet.server";
+import { actingUserOrInvalid, failure, ok, params, query, userOrInvalid, type Handler, type Routes } from "./common.server";
+
+const money = (micros: number) => toDecimalString(micros, 2);
+/** "2024-05-01 13:45:09" (UTC), the spec's *Tran time form. */
+const timeText = (ms: number) => new Date(ms).toISOString().slice(0, 19).replace("T", " ");
+
+/** The account a call names by `accountTypeId` or `type` (id or name); the contract account when neither is sent. */
+function accountParam(q: URLSearchParams): AccountTypeId | null {
+  const raw = q.get("accountTypeId") ?? q.get("type");
+  if (raw === null || raw === "") return 3;
+  return accountTypeOf(raw);
+}
+
+function wireLogEntry(ctx: AppContext, e: AccountLogRow) {
+  return {
+    Id: e.id,
+    Value: money(e.amount),
+    Type: e.kind,
+    TypeTran: ledgerKindText(ctx.t, e.kind),
+    Memo: e.memo,
+    MemoTran: memoText(ctx.t, e.memo),
+    CreatedAt: new Date(e.createdAt).toISOString(),
+    CreatedAtTran: timeText(e.createdAt),
+  };
+}
+
+export function wireTransfer(ctx: AppContext, r: TransferRow) {
+  const from = accountTypeOf(r.fromKind)!;
+  const to = accountTypeOf(r.toKind)!;
+  return {
+    id: r.id,
+    balance: money(r.amount),
+    from: walletAccount(from).type,
+    to: walletAccount(to).type,
+    from_id: from,
+    to_id: to,
+    from_name: ctx.t(`accounts.${r.fromKind}`),
+    to_name: ctx.t(`accounts.${r.toKind}`),
+    created_at: timeText(r.createdAt),
+  };
+}
+
+const transferCall: Handler = async (request, ctx) => {
+  const q = await params(request, ctx);
+  if (q instanceof Response) return q;
+  const user = await actingUserOrInvalid(request, ctx);
+  if (user instanceof Response) return user;
+  const result = await transfer(ctx, user, { from: q.get("from"), to: q.get("to"), amount: q.get("balance"), currencyId: q.get("currency_id"), requestId: q.get("request_id") });
+  if (!result.ok) return failure(ctx, { [result.field]: result.error }, result.error === "errors.only_real_account" ? 403 : 400);
+  return ok(ctx, { transfer: wireTransfer(ctx, result.value), accounts: await walletBalances(ctx, user.id) }, "transfer.done");
+};
+
+export const walletRoutes: Routes = {
+  "/v2/api/main/account/forexDetail": {
+    GET: async (request, ctx) => {
+      const user = await userOrInvalid(ctx);
+      if (user instanceof Response) return user;
+      const id = accountParam(query(request));
+      if (id === null) return failure(ctx, { type: "transfer.err_account" });
+      const a = await accountDetail(ctx, user.id, id);
+      if (!a) return failure(ctx, { type: "errors.not_found" }, 404);
+      const w = walletAccount(id);
+      return ok(ctx, {
+        type: w.type,
+        accountTypeId: a.accountTypeId,
+        currencyId: a.currencyId,
+        name: ctx.t(`accounts.${w.kind}`),
+        balance: money(a.balance),
+        lockBalance: money(a.lockBalance),
+        total: money(a.balance + a.lockBalance),
+      });
+    },
+  },
+  "/v2/api/main/accountLog/forexChange": {
+    GET: async (request, ctx) => {
+      const user = await userOrInvalid(ctx);
+      if (user instanceof Response) return user;
+      const q = query(request);
+      const id = accountParam(q);
+      if (id === null) return failure(ctx, { type: "transfer.err_account" });
+      const page = await accountHistory(ctx, user.id, id, pageParam(q.get("page")));
+      return ok(ctx, { data: page.entries.map((e) => wireLogEntry(ctx, e)), total: page.total, last_page: page.lastPage, page: page.page, per_page: page.pageSize });
+    },
+  },
+  "/api/account/transfer": { GET: transferCall, POST: transferCall },
+  "/api/account/transfer_log": {
+    GET: async (request, ctx) => {
+      const user = await userOrInvalid(ctx);
+      if (user instanceof Response) return user;
+      const q = query(request);
+      const raw = q.get("type");
+      const id = raw === null || raw === "" || raw === "0" ? null : accountTypeOf(raw);
+      if (id === null && raw !== null && raw !== "" && raw !== "0") return failure(ctx, { type: "transfer.err_account" });
+      const page = await transferLog(ctx, user.id, pageParam(q.get("page")), id);
+      return ok(ctx, { data: page.transfers.map((r) => wireTransfer(ctx, r)), total: page.total, last_page: page.lastPage, page: page.page });
+    },
+  },
+};

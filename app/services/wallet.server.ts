@@ -1,0 +1,167 @@
+/**
+ * The wallet's use cases (spec §2 /mine/wallet, /mine/accounts, /mine/transfer, /mine/history;
+ * §7 forexDetail, forexChange, transfer, transfer_log): one account's detail and log (paged, and
+ * whole for the CSV statement), transfers between a user's own sub-accounts, and their log.
+ * Every query is scoped by the owner's id. A transfer is one ledger transaction whose batch also
+ * inserts the transfer's row.
+ */
+import type { ServiceContext } from "~/context.server";
+import type { Micros } from "~/domain/money";
+import { checkTransfer, lastPageOf, walletAccount, type AccountTypeId, type TransferError, type WalletKind } from "~/domain/wallet";
+import { LedgerError, accountLog, post, userAccounts, type AccountLogRow, type AccountRow } from "~/services/ledger.server";
+
+export const HISTORY_PAGE_SIZE = 20;
+export const TRANSFER_PAGE_SIZE = 20;
+/** The CSV statement holds at most this many entries (the newest). */
+export const STATEMENT_MAX_ROWS = 10_000;
+
+const NONCE = /^[A-Za-z0-9_-]{8,64}$/;
+
+/** The user's sub-account of that type (null if they have none). */
+export async function accountDetail(ctx: ServiceContext, userId: number, accountTypeId: AccountTypeId): Promise<AccountRow | null> {
+  return (
+    (await ctx.d1
+      .prepare(
+        "SELECT id, kind, account_type_id AS accountTypeId, currency_id AS currencyId, balance, lock_balance AS lockBalance FROM accounts WHERE user_id = ?1 AND account_type_id = ?2",
+      )
+      .bind(userId, accountTypeId)
+      .first<AccountRow>()) ?? null
+  );
+}
+
+export interface HistoryPage {
+  entries: AccountLogRow[];
+  total: number;
+  page: number;
+  lastPage: number;
+  pageSize: number;
+}
+
+/** One page of an account's log (spec §3 Account log), newest first; a page past the end shows the last one. */
+export async function accountHistory(ctx: ServiceContext, userId: number, accountTypeId: AccountTypeId, page: number, pageSize = HISTORY_PAGE_SIZE): Promise<HistoryPage> {
+  const count = await ctx.d1
+    .prepare(
+      `SELECT COUNT(*) AS n FROM ledger_entries e JOIN accounts a ON a.id = e.account_id
+        WHERE a.user_id = ?1 AND a.account_type_id = ?2 AND e.bucket = 0`,
+    )
+    .bind(userId, accountTypeId)
+    .first<{ n: number }>();
+  const total = count?.n ?? 0;
+  const lastPage = lastPageOf(total, pageSize);
+  const p = Math.min(Math.max(1, page), lastPage);
+  const entries = total === 0 ? [] : await accountLog(ctx.d1, userId, accountTypeId, p, pageSize);
+  return { entries, total, page: p, lastPage, pageSize };
+}
+
+/** The whole log of an account for the CSV statement (the newest STATEMENT_MAX_ROWS entries). */
+export async function accountStatement(ctx: ServiceContext, userId: number, accountTypeId: AccountTypeId): Promise<AccountLogRow[]> {
+  return accountLog(ctx.d1, userId, accountTypeId, 1, STATEMENT_MAX_ROWS);
+}
+
+export interface TransferRow {
+  id: number;
+  fromKind: WalletKind;
+  toKind: WalletKind;
+  amount: Micros;
+  createdAt: number;
+}
+
+const TRANSFER_COLUMNS = "id, from_kind AS fromKind, to_kind AS toKind, amount, created_at AS createdAt";
+
+export interface TransferInput {
+  /** Account type ids (1–3) or the spec's names (change/micro/forex; funding/option/contract). */
+  from: string | null | undefined;
+  to: string | null | undefined;
+  /** The amount as typed (spec field `balance`), USD with at most 2 decimals. */
+  amount: string | null | undefined;
+  /** The spec's currency_id: when sent, it must be the accounts' currency. */
+  currencyId?: string | null;
+  /** The form's one-time nonce: a double submission transfers once. */
+  requestId?: string | null;
+}
+
+export type TransferFailure = {
+  ok: false;
+  error: TransferError | "errors.only_real_account" | "transfer.err_currency" | "transfer.err_resubmitted" | "errors.try_again";
+  field: "from" | "to" | "balance" | "currency_id" | "form";
+};
+export type TransferResult = { ok: true; value: TransferRow; replayed: boolean } | TransferFailure;
+
+/**
+ * Moves money between two of the user's own sub-accounts: one ledger transaction (kind
+ * "transfer") whose batch also inserts the transfers row. The amount is checked against the
+ * available balance inside the batch (the accounts CHECK); the idempotency key
+ * `transfer:<userId>:<request_id>` makes a double submission one transfer. Demo users are
+ * refused (spec §5).
+ */
+export async function transfer(ctx: ServiceContext, user: { id: number; isDemo: boolean }, input: TransferInput): Promise<TransferResult> {
+  if (user.isDemo) return { ok: false, error: "errors.only_real_account", field: "form" };
+  const check = checkTransfer(input);
+  if (!check.ok) return check;
+  const accounts = await userAccounts(ctx.d1, user.id);
+  const from = accounts.find((a) => a.accountTypeId === check.from);
+  const to = accounts.find((a) => a.accountTypeId === check.to);
+  if (!from || !to) return { ok: false, error: "errors.try_again", field: "form" };
+  const currency = input.currencyId?.trim();
+  if (currency && (currency !== String(from.currencyId) || currency !== String(to.currencyId))) return { ok: false, error: "transfer.err_currency", field: "currency_id" };
+  const nonce = input.requestId && NONCE.test(input.requestId) ? input.requestId : crypto.randomUUID();
+  const key = `transfer:${user.id}:${nonce}`;
+  const fromKind = walletAccount(check.from).kind;
+  const toKind = walletAccount(check.to).kind;
+  let transactionId: string;
+  let replayed = false;
+  try {
+    const posted = await post(ctx.d1, {
+      idempotencyKey: key,
+      kind: "transfer",
+      memo: `transfer.memo|${fromKind}|${toKind}`,
+      userId: user.id,
+      postings: [
+        { accountId: from.id, amount: -check.amount },
+        { accountId: to.id, amount: check.amount },
+      ],
+      effects: [
+        ctx.d1
+          .prepare(
+            "INSERT INTO transfers (user_id, from_kind, to_kind, amount, ledger_tx) VALUES (?1, ?2, ?3, ?4, (SELECT id FROM ledger_transactions WHERE idempotency_key = ?5))",
+          )
+          .bind(user.id, fromKind, toKind, check.amount, key),
+      ],
+    });
+    transactionId = posted.transactionId;
+    replayed = posted.replayed;
+  } catch (error) {
+    if (error instanceof LedgerError && error.code === "insufficient_funds") return { ok: false, error: "transfer.err_insufficient", field: "balance" };
+    if (error instanceof LedgerError && error.code === "idempotency_conflict") return { ok: false, error: "transfer.err_resubmitted", field: "form" };
+    throw error;
+  }
+  const row = await ctx.d1.prepare(`SELECT ${TRANSFER_COLUMNS} FROM transfers WHERE ledger_tx = ?1 AND user_id = ?2`).bind(transactionId, user.id).first<TransferRow>();
+  if (!row) return { ok: false, error: "errors.try_again", field: "form" };
+  return { ok: true, value: row, replayed };
+}
+
+export interface TransferPage {
+  transfers: TransferRow[];
+  total: number;
+  page: number;
+  lastPage: number;
+}
+
+/** The user's transfers, newest first; with an account type, only those from or to it. */
+export async function transferLog(ctx: ServiceContext, userId: number, page: number, accountTypeId: AccountTypeId | null = null, pageSize = TRANSFER_PAGE_SIZE): Promise<TransferPage> {
+  const kind = accountTypeId === null ? null : walletAccount(accountTypeId).kind;
+  const where = kind === null ? "user_id = ?1" : "user_id = ?1 AND (from_kind = ?2 OR to_kind = ?2)";
+  const args = kind === null ? [userId] : [userId, kind];
+  const count = await ctx.d1.prepare(`SELECT COUNT(*) AS n FROM transfers WHERE ${where}`).bind(...args).first<{ n: number }>();
+  const total = count?.n ?? 0;
+  const lastPage = lastPageOf(total, pageSize);
+  const p = Math.min(Math.max(1, page), lastPage);
+  const { results } =
+    total === 0
+      ? { results: [] as TransferRow[] }
+      : await ctx.d1
+          .prepare(`SELECT ${TRANSFER_COLUMNS} FROM transfers WHERE ${where} ORDER BY id DESC LIMIT ${pageSize} OFFSET ${(p - 1) * pageSize}`)
+          .bind(...args)
+          .all<TransferRow>();
+  return { transfers: results, total, page: p, lastPage };
+}
