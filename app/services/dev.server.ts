@@ -8,13 +8,19 @@
  *   GET  /dev/engine — the order engine's state: open orders and triggers indexed, the clock, and
  *        the duration of its last settlement batches;
  *   POST /dev/engine/reconcile — re-reads open orders from D1 now (as the periodic reconcile does);
+ *   POST /dev/credit {"email": "<user's e-mail>", "amount": "<USD, e.g. 500 or 12.50>"} — credits the
+ *        user's funding account through the ledger (an "adjustment" from external:deposits), so
+ *        tests can give a real user money without the deposit review;
  *   POST /dev/bench/batch?account=&user= — the benchmark's baseline: one D1 batch of the shape of
  *        an order's (a transaction, three entries, three balance updates, an order row — written
  *        as cancelled, moving nothing), nothing else.
  */
 import * as v from "valibot";
 import type { AppContext } from "~/context.server";
+import { canonicalEmail } from "~/domain/identity";
+import { parseAmount, toDecimalString } from "~/domain/money";
 import { MARKET_ROOM } from "~/domain/rooms";
+import { AccountKind, PlatformAccount, post } from "~/services/ledger.server";
 import { listInstruments, setScriptedPrice } from "~/services/market.server";
 import { outboxMessages } from "~/services/notify.server";
 
@@ -36,7 +42,41 @@ export async function handleDevRequest(request: Request, ctx: AppContext): Promi
   }
   if (path === "/dev/engine/reconcile" && request.method === "POST") return Response.json({ pending: await marketRoom(ctx).reconcileNow() });
   if (path === "/dev/bench/batch" && request.method === "POST") return bareBatch(request, ctx);
+  if (path === "/dev/credit") return credit(request, ctx);
   return null;
+}
+
+const CreditBody = v.object({ email: v.pipe(v.string(), v.nonEmpty(), v.maxLength(254)), amount: v.pipe(v.string(), v.nonEmpty(), v.maxLength(32)) });
+
+/** Credits a user's funding account (local runs only): one ledger "adjustment" from external:deposits. */
+async function credit(request: Request, ctx: AppContext): Promise<Response> {
+  if (request.method !== "POST") return Response.json({ error: "POST a JSON body {email, amount}" }, { status: 405 });
+  let body: unknown;
+  try {
+    body = await request.json();
+  } catch {
+    return Response.json({ error: "body must be JSON {email, amount}" }, { status: 400 });
+  }
+  const parsed = v.safeParse(CreditBody, body);
+  const amount = parsed.success ? parseAmount(parsed.output.amount, 2) : null;
+  const email = parsed.success ? canonicalEmail(parsed.output.email) : null;
+  if (!email || amount === null || amount <= 0) return Response.json({ error: "expected {email: string, amount: positive decimal string with at most 2 decimals}" }, { status: 400 });
+  const account = await ctx.d1
+    .prepare("SELECT a.id FROM accounts a JOIN users u ON u.id = a.user_id WHERE u.email = ?1 AND a.kind = ?2")
+    .bind(email, AccountKind.Funding.kind)
+    .first<{ id: number }>();
+  if (!account) return Response.json({ error: "unknown user" }, { status: 404 });
+  const posted = await post(ctx.d1, {
+    idempotencyKey: `dev_credit:${crypto.randomUUID()}`,
+    kind: "adjustment",
+    memo: "wallet.memo_adjustment",
+    postings: [
+      { accountId: account.id, amount },
+      { accountId: PlatformAccount.ExternalDeposits.id, amount: -amount },
+    ],
+  });
+  const balance = await ctx.d1.prepare("SELECT balance FROM accounts WHERE id = ?1").bind(account.id).first<{ balance: number }>();
+  return Response.json({ ok: true, transactionId: posted.transactionId, balance: toDecimalString(balance?.balance ?? 0, 2) });
 }
 
 async function scriptedPrice(request: Request, ctx: AppContext): Promise<Response> {
