@@ -20,6 +20,11 @@ export const Intent = {
   Verify: "verify",
   Approve: "approve",
   Reject: "reject",
+  Preview: "preview",
+  Withdraw: "withdraw",
+  Edit: "edit",
+  BindMethod: "bind-method",
+  DeleteMethod: "delete-method",
 } as const;
 
 export type Intent = (typeof Intent)[keyof typeof Intent];

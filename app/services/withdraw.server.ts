@@ -388,7 +388,6 @@ export async function approveWithdrawal(ctx: ServiceContext, operator: SessionUs
 export async function rejectWithdrawal(ctx: ServiceContext, operator: SessionUser | null, id: number, reason: string, now = Date.now()): Promise<ReviewResult> {
   assertOperator(operator);
   const why = reason.trim();
-  // eslint-disable-next-line no-control-regex
   if (!why || why.length > 200 || /[\u0000-\u001f\u007f]/.test(why)) return { ok: false, error: "admin.reason_required" };
   const w = await pendingWithdrawal(ctx, id);
   if (!w) return { ok: false, error: "errors.not_found" };
