@@ -102,7 +102,7 @@ function Item({ w, locale }: { w: QueueItem; locale: string }) {
     <>
       <div className="record-head">
         <strong>
-          #{w.id} · <span className="num">{usd(w.amount, locale)}</span>
+          {`#${w.id}`} · <span className="num">{usd(w.amount, locale)}</span>
         </strong>
         <StatusBadge status={w.status} />
       </div>
