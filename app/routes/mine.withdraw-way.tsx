@@ -7,7 +7,7 @@
 import { getFormProps, useForm } from "@conform-to/react";
 import { getValibotConstraint } from "@conform-to/valibot";
 import { data, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs } from "@remix-run/cloudflare";
-import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
+import { Form, Link, useActionData, useLoaderData, type ShouldRevalidateFunction } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { Field, FormErrors, SubmitButton } from "~/components/forms";
 import { PageHeader } from "~/components/layout";
@@ -60,6 +60,10 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const to = fromWithdraw ? `/mine/withdraw?type=${pageTypeOf(drawType)}` : listPath(drawType);
   return redirectWithFlash(context, to, { kind: "success", message: "wallet.bound" });
 }
+
+/** A refused form changed nothing: no need to reload the page's data. */
+export const shouldRevalidate: ShouldRevalidateFunction = ({ actionStatus, defaultShouldRevalidate }) =>
+  actionStatus !== undefined && actionStatus >= 400 ? false : defaultShouldRevalidate;
 
 type Fields = Record<"draw_currency_id" | "dc_address" | "bank_name" | "bank_address" | "bank_swift" | "payee_name" | "payee_account", string>;
 

@@ -13,7 +13,7 @@
 import { getFormProps, useForm, type SubmissionResult } from "@conform-to/react";
 import { getValibotConstraint } from "@conform-to/valibot";
 import { data, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs } from "@remix-run/cloudflare";
-import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
+import { Form, Link, useActionData, useLoaderData, type ShouldRevalidateFunction } from "@remix-run/react";
 import { useEffect, useRef, useState, type FormEvent } from "react";
 import { useTranslation } from "react-i18next";
 import { Field, FormErrors, SubmitButton } from "~/components/forms";
@@ -109,6 +109,14 @@ export async function action({ request, context }: ActionFunctionArgs) {
       return data<ActionData>({ stage: "form", result: { status: "error", error: { "": ["errors.bad_request"] } } }, { status: 400 });
   }
 }
+
+/** The preview and edit steps change nothing: the page's data (and its request_id) stays as it is. */
+export const shouldRevalidate: ShouldRevalidateFunction = ({ formData, actionStatus, defaultShouldRevalidate }) => {
+  const intent = formData?.get("intent");
+  if (intent === Intent.Preview || intent === Intent.Edit) return false;
+  if (actionStatus !== undefined && actionStatus >= 400) return false;
+  return defaultShouldRevalidate;
+};
 
 type LoaderData = ReturnType<typeof useLoaderData<typeof loader>>;
 
