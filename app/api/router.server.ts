@@ -11,9 +11,10 @@ import { contractRoutes } from "./contract.server";
 import type { Routes } from "./common.server";
 import { marketRoutes } from "./market.server";
 import { optionRoutes } from "./option.server";
+import { uploadRoutes } from "./upload.server";
 import { withdrawRoutes } from "./withdraw.server";
 
-const routes: Routes = { ...accountRoutes, ...authRoutes, ...marketRoutes, ...contractRoutes, ...optionRoutes, ...withdrawRoutes };
+const routes: Routes = { ...accountRoutes, ...authRoutes, ...marketRoutes, ...contractRoutes, ...optionRoutes, ...uploadRoutes, ...withdrawRoutes };
 
 export async function handleApi(request: Request, ctx: AppContext): Promise<Response | null> {
   const path = new URL(request.url).pathname.replace(/\/+$/, "");
