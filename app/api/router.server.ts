@@ -15,8 +15,20 @@ import { marketRoutes } from "./market.server";
 import { optionRoutes } from "./option.server";
 import { uploadRoutes } from "./upload.server";
 import { walletRoutes } from "./wallet.server";
+import { withdrawRoutes } from "./withdraw.server";
 
-const routes: Routes = { ...accountRoutes, ...authRoutes, ...marketRoutes, ...contractRoutes, ...optionRoutes, ...uploadRoutes, ...identityRoutes, ...depositRoutes, ...walletRoutes };
+const routes: Routes = {
+  ...accountRoutes,
+  ...authRoutes,
+  ...marketRoutes,
+  ...contractRoutes,
+  ...optionRoutes,
+  ...uploadRoutes,
+  ...identityRoutes,
+  ...depositRoutes,
+  ...walletRoutes,
+  ...withdrawRoutes,
+};
 
 export async function handleApi(request: Request, ctx: AppContext): Promise<Response | null> {
   const path = new URL(request.url).pathname.replace(/\/+$/, "");

@@ -28,6 +28,11 @@ export const Intent = {
   MarkInvalid: "mark-invalid",
   TransferReview: "transfer-review",
   Transfer: "transfer",
+  Preview: "preview",
+  Withdraw: "withdraw",
+  Edit: "edit",
+  BindMethod: "bind-method",
+  DeleteMethod: "delete-method",
 } as const;
 
 export type Intent = (typeof Intent)[keyof typeof Intent];

@@ -8,17 +8,18 @@
  *   GET  /dev/engine — the order engine's state: open orders and triggers indexed, the clock, and
  *        the duration of its last settlement batches;
  *   POST /dev/engine/reconcile — re-reads open orders from D1 now (as the periodic reconcile does);
+ *   POST /dev/credit {"email": "<user's e-mail>", "amount": "<USD, e.g. 500 or 12.50>"} — credits the
+ *        user's funding account through the ledger (an "adjustment" from external:deposits), so
+ *        tests can give a real user money without the deposit review;
  *   POST /dev/bench/batch?account=&user= — the benchmark's baseline: one D1 batch of the shape of
  *        an order's (a transaction, three entries, three balance updates, an order row — written
  *        as cancelled, moving nothing), nothing else.
- *   POST /dev/credit {"email": "<a real user's e-mail>", "amount": "100.00"} — credits the user's
- *        funding account through the ledger (an "adjustment" from external:deposits), for
- *        trying the wallet before the deposit flow exists.
  */
 import * as v from "valibot";
 import type { AppContext } from "~/context.server";
+import { canonicalEmail } from "~/domain/identity";
+import { parseAmount, toDecimalString } from "~/domain/money";
 import { MARKET_ROOM } from "~/domain/rooms";
-import { parseAmount } from "~/domain/money";
 import { AccountKind, PlatformAccount, post } from "~/services/ledger.server";
 import { listInstruments, setScriptedPrice } from "~/services/market.server";
 import { outboxMessages } from "~/services/notify.server";
@@ -45,14 +46,11 @@ export async function handleDevRequest(request: Request, ctx: AppContext): Promi
   return null;
 }
 
-const CreditBody = v.object({
-  email: v.pipe(v.string(), v.trim(), v.toLowerCase(), v.nonEmpty(), v.maxLength(254)),
-  amount: v.pipe(v.string(), v.maxLength(20)),
-});
+const CreditBody = v.object({ email: v.pipe(v.string(), v.nonEmpty(), v.maxLength(254)), amount: v.pipe(v.string(), v.nonEmpty(), v.maxLength(32)) });
 
-/** Credits a real user's funding account (local only): one ledger adjustment from external:deposits. */
+/** Credits a user's funding account (local runs only): one ledger "adjustment" from external:deposits. */
 async function credit(request: Request, ctx: AppContext): Promise<Response> {
-  if (request.method !== "POST") return Response.json({ error: 'POST a JSON body {email, amount: "100.00"}' }, { status: 405 });
+  if (request.method !== "POST") return Response.json({ error: "POST a JSON body {email, amount}" }, { status: 405 });
   let body: unknown;
   try {
     body = await request.json();
@@ -61,23 +59,24 @@ async function credit(request: Request, ctx: AppContext): Promise<Response> {
   }
   const parsed = v.safeParse(CreditBody, body);
   const amount = parsed.success ? parseAmount(parsed.output.amount, 2) : null;
-  if (!parsed.success || amount === null || amount <= 0) return Response.json({ error: 'expected {email: string, amount: "positive, 2 decimals"}' }, { status: 400 });
+  const email = parsed.success ? canonicalEmail(parsed.output.email) : null;
+  if (!email || amount === null || amount <= 0) return Response.json({ error: "expected {email: string, amount: positive decimal string with at most 2 decimals}" }, { status: 400 });
   const account = await ctx.d1
-    .prepare("SELECT a.id, u.id AS userId FROM accounts a JOIN users u ON u.id = a.user_id WHERE u.email = ?1 AND u.is_demo = 0 AND a.kind = ?2")
-    .bind(parsed.output.email, AccountKind.Funding.kind)
-    .first<{ id: number; userId: number }>();
-  if (!account) return Response.json({ error: "no real user with that e-mail" }, { status: 404 });
+    .prepare("SELECT a.id FROM accounts a JOIN users u ON u.id = a.user_id WHERE u.email = ?1 AND a.kind = ?2")
+    .bind(email, AccountKind.Funding.kind)
+    .first<{ id: number }>();
+  if (!account) return Response.json({ error: "unknown user" }, { status: 404 });
   const posted = await post(ctx.d1, {
     idempotencyKey: `dev_credit:${crypto.randomUUID()}`,
     kind: "adjustment",
-    memo: "",
-    userId: account.userId,
+    memo: "wallet.memo_adjustment",
     postings: [
       { accountId: account.id, amount },
       { accountId: PlatformAccount.ExternalDeposits.id, amount: -amount },
     ],
   });
-  return Response.json({ ok: true, transactionId: posted.transactionId });
+  const balance = await ctx.d1.prepare("SELECT balance FROM accounts WHERE id = ?1").bind(account.id).first<{ balance: number }>();
+  return Response.json({ ok: true, transactionId: posted.transactionId, balance: toDecimalString(balance?.balance ?? 0, 2) });
 }
 
 async function scriptedPrice(request: Request, ctx: AppContext): Promise<Response> {
