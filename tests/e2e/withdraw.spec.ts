@@ -7,7 +7,8 @@
  * a demo user is refused. Money comes from the local-only POST /dev/credit.
  */
 import type { APIRequestContext, Page } from "@playwright/test";
-import { codeFromOutbox, expect, login, registerByEmail, test, uniqueEmail } from "./fixtures";
+import { expect, login, registerByEmail, test, uniqueEmail } from "./fixtures";
+import { asSteppedUpOperator } from "./operator";
 
 const OPERATOR = { email: "operator@bourse.local", password: "operator-local-only" };
 const ERC20_ADDRESS = "0x8f3A1c9B2e47D6a05F1b8C3d9E2f4A6b7C8d9E0f";
@@ -88,25 +89,8 @@ test("a user binds an address, sees the fee and the amount received before confi
   await expect(page.getByText(ERC20_ADDRESS)).toBeVisible();
 });
 
-/** The operator's fresh code (the resend interval is per address: other projects may have just asked for one). */
-async function stepUp(page: Page, request: APIRequestContext) {
-  await expect(page).toHaveURL(/\/admin\/verify\?from=/);
-  for (let i = 0; i < 4; i++) {
-    await page.getByRole("button", { name: "Send code" }).click();
-    const wait = page.getByText(/Please wait (\d+)s/);
-    const sent = page.getByText("We sent a verification code");
-    await expect(wait.or(sent)).toBeVisible();
-    if (await sent.isVisible()) break;
-    const seconds = Number(/(\d+)s/.exec((await wait.textContent()) ?? "")?.[1] ?? "5");
-    await page.waitForTimeout((seconds + 1) * 1000);
-  }
-  const code = await codeFromOutbox(request, OPERATOR.email);
-  await page.getByLabel("Verification code").fill(code);
-  await page.getByRole("button", { name: "Confirm" }).click();
-}
-
-test("the operator approves one withdrawal and rejects another; the user sees paid, rejected and the refund", async ({ page, request }) => {
-  test.setTimeout(240_000);
+test("the operator approves one withdrawal and rejects another; the user sees paid, rejected and the refund", async ({ page, request, baseURL }) => {
+  test.setTimeout(120_000);
   const email = uniqueEmail("withdraw-review");
   await registerByEmail(page, request, email);
   await credit(request, email, "500");
@@ -131,10 +115,11 @@ test("the operator approves one withdrawal and rejects another; the user sees pa
   await expect(card(paid)).toContainText("99.00 USDT");
   await expect(card(paid)).toContainText(TRC20_ADDRESS);
 
-  // approving a payout asks for a fresh code first, then comes back to the queue
+  // approving a payout asks for a fresh code first (the shared operator session then has one)
   await card(paid).getByRole("button", { name: "Approve" }).click();
-  await stepUp(page, request);
-  await expect(page).toHaveURL(/\/admin\/withdrawals$/);
+  await expect(page).toHaveURL(/\/admin\/verify\?from=/);
+  await asSteppedUpOperator(page, request, baseURL!);
+  await page.goto("/admin/withdrawals");
   await card(paid).getByRole("button", { name: "Approve" }).click();
   await expect(page.getByText("Approved.")).toBeVisible();
 
