@@ -3,44 +3,11 @@
  * and a copy button (with JavaScript; without it the address is selectable text), the status
  * badge of a record, and a record's amount (USD, with the coin count when one was typed).
  */
-import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { useHydrated } from "~/components/hydrated";
+import { CopyButton } from "~/components/copy-button";
 import { Money } from "~/components/money";
 import { depositStatusKey, DepositStatus } from "~/domain/deposit";
 import type { Micros } from "~/domain/money";
-
-export function CopyButton({ text, label }: { text: string; label: string }) {
-  const { t } = useTranslation();
-  const hydrated = useHydrated();
-  const [state, setState] = useState<"idle" | "copied" | "failed">("idle");
-  useEffect(() => {
-    if (state === "idle") return;
-    const timer = setTimeout(() => setState("idle"), 2500);
-    return () => clearTimeout(timer);
-  }, [state]);
-  if (!hydrated) return null;
-  return (
-    <>
-      <button
-        type="button"
-        className="button small-button"
-        onClick={() => {
-          if (!navigator.clipboard) return setState("failed");
-          navigator.clipboard.writeText(text).then(
-            () => setState("copied"),
-            () => setState("failed"),
-          );
-        }}
-      >
-        {label}
-      </button>
-      <span className="small muted" role="status" aria-live="polite">
-        {state === "copied" ? t("deposit.copied") : state === "failed" ? t("deposit.copy_failed") : ""}
-      </span>
-    </>
-  );
-}
 
 /** The deposit address: QR code, the full address (selectable), its short form, and copy. */
 export function AddressCard({ address, qr, title }: { address: string; qr: { size: number; d: string } | null; title: string }) {

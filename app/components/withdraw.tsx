@@ -4,9 +4,8 @@
  * badges, a copy button, and plain page links.
  */
 import { Link } from "@remix-run/react";
-import { useState } from "react";
 import { useTranslation } from "react-i18next";
-import { useHydrated } from "~/components/hydrated";
+import { OrderTime } from "~/components/orders";
 import { formatMoney, type Micros } from "~/domain/money";
 import { DrawType, STATUS_KEYS, shortAddress, withdrawFee, type WithdrawFigures } from "~/domain/withdraw";
 
@@ -117,9 +116,6 @@ export function StatusBadge({ status }: { status: number }) {
   );
 }
 
-export function Time({ ms, locale }: { ms: number; locale: string }) {
-  return <time dateTime={new Date(ms).toISOString()}>{new Intl.DateTimeFormat(locale, { dateStyle: "medium", timeStyle: "short" }).format(new Date(ms))}</time>;
-}
 
 /** The records (spec §3 Withdraw record), newest first. */
 export function RecordList({ records, locale }: { records: RecordView[]; locale: string }) {
@@ -160,7 +156,7 @@ export function RecordList({ records, locale }: { records: RecordView[]; locale:
             <div>
               <dt>{t("withdraw.time")}</dt>
               <dd>
-                <Time ms={r.createdAt} locale={locale} />
+                <OrderTime ms={r.createdAt} locale={locale} />
               </dd>
             </div>
           </dl>
@@ -195,24 +191,3 @@ export function PageLinks({ page, lastPage, href }: { page: number; lastPage: nu
   );
 }
 
-/** Copies `text` (with JavaScript); the text itself stays selectable without it. */
-export function CopyButton({ text }: { text: string }) {
-  const { t } = useTranslation();
-  const hydrated = useHydrated();
-  const [copied, setCopied] = useState(false);
-  if (!hydrated) return null;
-  return (
-    <button
-      type="button"
-      className="button small-button"
-      onClick={() => {
-        void navigator.clipboard?.writeText(text).then(
-          () => setCopied(true),
-          () => setCopied(false),
-        );
-      }}
-    >
-      <span aria-live="polite">{copied ? t("wallet.copied") : t("wallet.copy")}</span>
-    </button>
-  );
-}

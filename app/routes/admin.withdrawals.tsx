@@ -11,7 +11,8 @@ import { useTranslation } from "react-i18next";
 import { ReviewForm } from "~/components/admin";
 import { EmptyState } from "~/components/layout";
 import { RouteErrorBoundary } from "~/components/route-error";
-import { StatusBadge, Time, usd } from "~/components/withdraw";
+import { OrderTime } from "~/components/orders";
+import { StatusBadge, usd } from "~/components/withdraw";
 import { DrawType } from "~/domain/withdraw";
 import { Intent } from "~/forms/intents";
 import { readForm } from "~/lib/http.server";
@@ -166,7 +167,7 @@ function Item({ w, locale }: { w: QueueItem; locale: string }) {
         <div>
           <dt>{t("withdraw.time")}</dt>
           <dd>
-            <Time ms={w.createdAt} locale={locale} />
+            <OrderTime ms={w.createdAt} locale={locale} />
           </dd>
         </div>
       </dl>
