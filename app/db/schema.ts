@@ -317,6 +317,8 @@ export const contractOrders = sqliteTable(
     /** FollowType: 1 own order, 2 copied from a leader (copy trading). */
     followType: integer("follow_type").notNull().default(1),
     originId: integer("origin_id"),
+    /** The follow a copy belongs to (follow_type 2); kept when origin_id is cleared ("let run"). */
+    followId: integer("follow_id"),
     openTx: text("open_tx").notNull(),
     createdAt: createdAt(),
     filledAt: integer("filled_at"),
@@ -328,6 +330,8 @@ export const contractOrders = sqliteTable(
     index("contract_orders_user").on(t.userId, t.status, t.id),
     index("contract_orders_live").on(t.status, t.updatedAt),
     index("contract_orders_code").on(t.code, t.status),
+    index("contract_orders_follow").on(t.followId, t.status),
+    uniqueIndex("contract_orders_copy_once").on(t.originId, t.userId).where(sql`${t.originId} IS NOT NULL`),
     check("contract_orders_side", sql`${t.side} IN (1, 2)`),
     check("contract_orders_status", sql`${t.status} IN (0, 1, 3, 4)`),
     check("contract_orders_amounts", sql`${t.lots} > 0 AND ${t.margin} >= 0 AND ${t.fee} >= 0`),
@@ -705,3 +709,113 @@ export const operatorStepUps = sqliteTable("operator_step_ups", {
   sessionId: text("session_id").primaryKey(),
   verifiedAt: integer("verified_at").notNull(),
 });
+
+/* ---------------------------------------------------------------------------------------------
+ * Copy trading (issue 11): trader applications, traders (leaders) with their cached statistics,
+ * follows (a follower's settings per trader) and the copies the engine skipped. Copied orders are
+ * contract_orders with follow_type 2 and origin_id = the trader's order.
+ * ------------------------------------------------------------------------------------------- */
+
+/** Applications to become a trader. status 0 waiting, 1 approved, 2 rejected; at most one waiting per user. */
+export const traderApplications = sqliteTable(
+  "trader_applications",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id),
+    status: integer("status").notNull().default(0),
+    /** The operator's reason (a rejection's is shown to the user). */
+    reason: text("reason").notNull().default(""),
+    /** When the applicant ticked the agreement (required). */
+    agreedAt: integer("agreed_at").notNull(),
+    reviewedBy: integer("reviewed_by"),
+    reviewedAt: integer("reviewed_at"),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex("trader_applications_waiting").on(t.userId).where(sql`${t.status} = 0`),
+    index("trader_applications_user").on(t.userId, t.id),
+    index("trader_applications_status").on(t.status, t.id),
+    check("trader_applications_status_values", sql`${t.status} IN (0, 1, 2)`),
+  ],
+);
+
+/**
+ * Traders (spec §3 Trader / Leader). status 1 active, 0 suspended (followers receive no copies
+ * and see suspended_reason). profit_share is an exact decimal ("0.1" = 10 %) set by an operator,
+ * at most "0.5". The statistics are a cache of the trader's closed own orders (stats_at ms):
+ * rates in hundredths of a percent, profits in micros.
+ */
+export const traders = sqliteTable(
+  "traders",
+  {
+    userId: integer("user_id")
+      .primaryKey()
+      .references(() => users.id),
+    nickname: text("nickname").notNull(),
+    avatar: text("avatar"),
+    status: integer("status").notNull().default(1),
+    suspendedReason: text("suspended_reason").notNull().default(""),
+    profitShare: text("profit_share").notNull().default("0"),
+    approvedAt: integer("approved_at").notNull(),
+    threeWeekRate: integer("three_week_rate").notNull().default(0),
+    threeWeekWin: integer("three_week_win").notNull().default(0),
+    threeWeekProfit: integer("three_week_profit").notNull().default(0),
+    totalRate: integer("total_rate").notNull().default(0),
+    totalTradeNum: integer("total_trade_num").notNull().default(0),
+    statsAt: integer("stats_at").notNull().default(0),
+  },
+  (t) => [index("traders_status").on(t.status, t.threeWeekRate), check("traders_status_values", sql`${t.status} IN (0, 1)`)],
+);
+
+/**
+ * A follower's settings for one trader. status 1 active, 2 paused (no new copies), 0 ended. multiple
+ * 1–100; max_amount (micros) caps the margin of the follower's open copies of this trader;
+ * copy_stop_loss (micros, 0 none): stop copying and close the copies when their combined loss
+ * reaches it. At most one non-ended follow per (follower, trader).
+ */
+export const follows = sqliteTable(
+  "follows",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    followerId: integer("follower_id")
+      .notNull()
+      .references(() => users.id),
+    traderId: integer("trader_id")
+      .notNull()
+      .references(() => users.id),
+    multiple: integer("multiple").notNull(),
+    maxAmount: integer("max_amount").notNull(),
+    status: integer("status").notNull().default(1),
+    copyStopLoss: integer("copy_stop_loss").notNull().default(0),
+    /** Profit shares paid to the trader from this follow's copies (micros; the engine adds to it). */
+    paidShare: integer("paid_share").notNull().default(0),
+    createdAt: createdAt(),
+    endedAt: integer("ended_at"),
+  },
+  (t) => [
+    uniqueIndex("follows_live").on(t.followerId, t.traderId).where(sql`${t.status} <> 0`),
+    index("follows_trader").on(t.traderId, t.status),
+    index("follows_follower").on(t.followerId, t.status),
+    check("follows_status_values", sql`${t.status} IN (0, 1, 2)`),
+    check("follows_multiple", sql`${t.multiple} BETWEEN 1 AND 100`),
+    check("follows_amounts", sql`${t.maxAmount} > 0 AND ${t.copyStopLoss} >= 0 AND ${t.followerId} <> ${t.traderId}`),
+  ],
+);
+
+/** Copies the engine skipped (reason: an i18n key such as copy.skip_cap), shown to the follower. */
+export const copySkips = sqliteTable(
+  "copy_skips",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    followId: integer("follow_id")
+      .notNull()
+      .references(() => follows.id),
+    traderOrderId: integer("trader_order_id").notNull(),
+    followerId: integer("follower_id").notNull(),
+    reason: text("reason").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex("copy_skips_once").on(t.followId, t.traderOrderId), index("copy_skips_follower").on(t.followerId, t.id)],
+);
