@@ -90,17 +90,19 @@ describe("applying to become a trader", () => {
     const { user, cookie } = await person();
     const applied = await api("/api/follow/apply_trader", cookie, { agree: "on" });
     const { id } = (applied.body.data as { application: { id: number } }).application;
-    const ctx = await createServiceContext(env);
     const ops = await Promise.all([operatorOf(), operatorOf()]);
-    const results = await Promise.all(
-      Array.from({ length: 20 }, (_, i) => reviewApplication(ctx, ops[i % 2]!.session, { id, decision: i % 4 === 3 ? "reject" : "approve", reason: i % 4 === 3 ? "not enough history" : "" })),
+    // 20 real page posts from two operators, approvals and rejections mixed
+    const responses = await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        form("/admin/traders", { id: String(id), intent: i % 4 === 3 ? "reject" : "approve", reason: i % 4 === 3 ? "not enough history" : "" }, { cookie: ops[i % 2]!.cookie }),
+      ),
     );
-    const winners = results.filter((r) => r.ok);
-    expect(winners).toHaveLength(1);
-    for (const r of results) if (!r.ok) expect(r.errors.form).toBe("admin.already_decided");
+    for (const r of responses) expect(r.status).toBe(302);
+    const flashes = responses.map((r) => r.headers.getSetCookie().join(";"));
+    expect(flashes).toHaveLength(20);
     const decisions = await env.DB.prepare("SELECT decision FROM operator_decisions WHERE subject = 'trader' AND subject_id = ?1").bind(String(id)).all<{ decision: string }>();
     expect(decisions.results).toHaveLength(1);
-    const approved = winners[0]!.ok && winners[0]!.value.decision === "approve";
+    const approved = decisions.results[0]!.decision === "approve";
     const u = await env.DB.prepare("SELECT is_trader AS t FROM users WHERE id = ?1").bind(user.id).first<{ t: number }>();
     const t = await env.DB.prepare("SELECT nickname, status, profit_share AS share FROM traders WHERE user_id = ?1").bind(user.id).first<{ nickname: string; status: number; share: string }>();
     if (approved) {
@@ -125,6 +127,34 @@ describe("applying to become a trader", () => {
     expect((await reviewApplication(ctx, op.session, { id, decision: "reject", reason: "Trade for a month first" })).ok).toBe(true);
     expect((await api("/api/follow/apply_trader", cookie)).body.data).toMatchObject({ is_trader: 0, application: { status: 2, reason: "Trade for a month first" } });
     expect((await api("/api/follow/apply_trader", cookie, { agree: "1" })).body.code).toBe(1);
+  });
+});
+
+describe("the operator's traders page", () => {
+  it("is 404 to anyone else; sets the profit share within 0–50 %; suspends with a reason followers see, and resumes", async () => {
+    const trader = await makeTrader();
+    const user = await person();
+    expect((await get("/admin/traders", { cookie: user.cookie })).status).toBe(404);
+    expect((await form("/admin/traders", { trader_id: String(trader.user.id), intent: "suspend", reason: "x" }, { cookie: user.cookie })).status).toBe(404);
+    const op = await operatorOf();
+    const page = await get("/admin/traders", { cookie: op.cookie });
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain(`trader-${trader.user.id}`);
+    const share = (value: string) => form("/admin/traders", { trader_id: String(trader.user.id), intent: "profit-share", profit_share: value }, { cookie: op.cookie });
+    expect((await share("50.5")).status).toBe(400);
+    expect((await share("-1")).status).toBe(400);
+    expect((await share("12.5")).status).toBe(302);
+    const row = () => env.DB.prepare("SELECT status, suspended_reason AS reason, profit_share AS share FROM traders WHERE user_id = ?1").bind(trader.user.id).first();
+    expect(await row()).toEqual({ status: 1, reason: "", share: "0.125" });
+    expect((await form("/admin/traders", { trader_id: String(trader.user.id), intent: "suspend", reason: "" }, { cookie: op.cookie })).status).toBe(400);
+    expect((await form("/admin/traders", { trader_id: String(trader.user.id), intent: "suspend", reason: "Risk review" }, { cookie: op.cookie })).status).toBe(302);
+    expect(await row()).toEqual({ status: 0, reason: "Risk review", share: "0.125" });
+    const detail = await api("/api/follow/trader_detail?trader_id=" + trader.user.id, user.cookie);
+    expect(detail.body.data).toMatchObject({ status: 0, suspended_reason: "Risk review", profit_share: "12.5" });
+    const ranking = await api<{ data: { user_id: number }[] }>("/api/follow/list", user.cookie);
+    expect(ranking.body.data!.data.map((l) => l.user_id)).not.toContain(trader.user.id);
+    expect((await form("/admin/traders", { trader_id: String(trader.user.id), intent: "resume" }, { cookie: op.cookie })).status).toBe(302);
+    expect(await row()).toEqual({ status: 1, reason: "", share: "0.125" });
   });
 });
 
