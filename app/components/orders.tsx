@@ -46,6 +46,40 @@ export interface OrderView {
   createdAt: number;
   filledAt: number | null;
   closedAt: number | null;
+  /** A copied order (FollowType 2): its trader's name. */
+  copiedFrom?: string | null;
+}
+
+/** A contract order as the server answers it (with its figures), as the pages show it. */
+export function orderViewOf(
+  o: Omit<OrderView, "profit" | "copiedFrom"> & { currentProfit: Micros },
+  copiedFrom: string | null = null,
+): OrderView {
+  return {
+    id: o.id,
+    code: o.code,
+    showCode: o.showCode,
+    side: o.side,
+    status: o.status,
+    lots: o.lots,
+    precision: o.precision,
+    leverage: o.leverage,
+    originPrice: o.originPrice,
+    openPrice: o.openPrice,
+    closePrice: o.closePrice,
+    markPrice: o.markPrice,
+    stopLoss: o.stopLoss,
+    takeProfit: o.takeProfit,
+    liquidation: o.liquidation,
+    margin: o.margin,
+    fee: o.fee,
+    profit: o.currentProfit,
+    closeReason: o.closeReason,
+    createdAt: o.createdAt,
+    filledAt: o.filledAt,
+    closedAt: o.closedAt,
+    copiedFrom,
+  };
 }
 
 export const ORDER_STATUS = { Pending: 0, Holding: 1, Closed: 3, Cancelled: 4 } as const;
@@ -203,20 +237,22 @@ function Profit({ value, locale }: { value: Micros; locale: string }) {
 
 /**
  * One order in a list, as a link that opens its detail sheet: instrument, side, lots, open (or
- * buy) price, current (or close) price, profit, time.
+ * buy) price, current (or close) price, profit, time. With `to` null, a row without a detail to
+ * open (someone else's order, e.g. a trader's history).
  */
-export function OrderRow({ order, to, locale }: { order: OrderView; to: string; locale: string }) {
+export function OrderRow({ order, to, locale }: { order: OrderView; to: string | null; locale: string }) {
   const { t } = useTranslation();
   const pending = order.status === ORDER_STATUS.Pending;
   const open = order.status === ORDER_STATUS.Holding || pending;
   const cancelled = order.status === ORDER_STATUS.Cancelled;
-  return (
-    <Link to={to} className="order-row" preventScrollReset data-order-id={order.id}>
+  const content = (
+    <>
       <span className="order-row-head">
         <span className="symbol">{order.showCode}</span>
         <SideBadge side={order.side} />
         <span className="muted small num">{t("orders.lots_value", { value: scaled6ToDecimal(order.lots) })}</span>
         {cancelled ? <span className="badge">{t("orders.status_4")}</span> : null}
+        {order.copiedFrom ? <span className="badge copied-badge">{t("copy.copied_from", { name: order.copiedFrom })}</span> : null}
       </span>
       <span className="order-figures">
         <span>
@@ -235,6 +271,17 @@ export function OrderRow({ order, to, locale }: { order: OrderView; to: string; 
       <span className="order-row-time muted small">
         <OrderTime ms={open ? order.createdAt : (order.closedAt ?? order.createdAt)} locale={locale} />
       </span>
+    </>
+  );
+  if (to === null)
+    return (
+      <div className="order-row" data-order-id={order.id}>
+        {content}
+      </div>
+    );
+  return (
+    <Link to={to} className="order-row" preventScrollReset data-order-id={order.id}>
+      {content}
     </Link>
   );
 }

@@ -41,11 +41,6 @@ export const COMING_SOON: Record<string, Soon> = {
   "/mining/subscribe": { title: "home.mining" },
   "/mining/record": { title: "home.mining" },
   "/mining/income": { title: "home.mining" },
-  "/follow/follow-list": { title: "tabs.follow" },
-  "/follow/trader": { title: "tabs.follow" },
-  "/follow/trader-apply": { title: "tabs.follow" },
-  "/follow/my-follower": { title: "tabs.follow" },
-  "/follow/submit": { title: "tabs.follow" },
 };
 
 /** Where the page's back link leads: the screen its path belongs to. */

@@ -17,7 +17,7 @@ import { Field, FormErrors, SubmitButton } from "~/components/forms";
 import { useHydrated } from "~/components/hydrated";
 import { CloseIcon, ResetIcon } from "~/components/icons";
 import { EmptyState, PageHeader } from "~/components/layout";
-import { ORDER_STATUS, OrderDetail, OrderRow, formatAmount, formatProfit, formatSteps, profitClass, useLiveOrders, type OrderView } from "~/components/orders";
+import { ORDER_STATUS, OrderDetail, OrderRow, formatAmount, formatProfit, formatSteps, orderViewOf, profitClass, useLiveOrders, type OrderView } from "~/components/orders";
 import { RouteErrorBoundary } from "~/components/route-error";
 import { stepsToDecimal } from "~/domain/contract";
 import { Intent } from "~/forms/intents";
@@ -27,6 +27,7 @@ import { replyWithErrors } from "~/forms/reply";
 import { readForm } from "~/lib/http.server";
 import { useRootData } from "~/root";
 import { cancelOrder, closeOrder, listOrders, messageOf, orderDetail, setStops, type ContractOrder } from "~/services/contract.server";
+import { copiedFrom } from "~/services/copy.server";
 import { redirectWithFlash, requireUser, type Flash } from "~/services/web.server";
 import type { AppContext } from "~/context.server";
 import ordersStylesHref from "~/styles/orders.css";
@@ -81,33 +82,6 @@ function listHref(p: ListParams, extra: { detail?: number; confirm?: Confirm } =
   return href;
 }
 
-function toView(o: ContractOrder): OrderView {
-  return {
-    id: o.id,
-    code: o.code,
-    showCode: o.showCode,
-    side: o.side,
-    status: o.status,
-    lots: o.lots,
-    precision: o.precision,
-    leverage: o.leverage,
-    originPrice: o.originPrice,
-    openPrice: o.openPrice,
-    closePrice: o.closePrice,
-    markPrice: o.markPrice,
-    stopLoss: o.stopLoss,
-    takeProfit: o.takeProfit,
-    liquidation: o.liquidation,
-    margin: o.margin,
-    fee: o.fee,
-    profit: o.currentProfit,
-    closeReason: o.closeReason,
-    createdAt: o.createdAt,
-    filledAt: o.filledAt,
-    closedAt: o.closedAt,
-  };
-}
-
 function toOptionView(o: OptionRecord & { showCode: string }): OptionView {
   return {
     id: o.id,
@@ -151,6 +125,9 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     // open options show their predicted profit at the current quotes
     future && (params.type === "1" || detailParam !== null) ? marketQuotes(context) : null,
   ]);
+  // copied orders (follow_type 2) are marked with their trader's name
+  const names = await copiedFrom(context, [...(list?.orders ?? []), ...(found ? [found] : [])].flatMap((o) => (o.followType === 2 && o.followId !== null ? [o.followId] : [])));
+  const toView = (o: ContractOrder): OrderView => orderViewOf(o, o.followId !== null ? (names.get(o.followId) ?? null) : null);
   const detail = found ? toView(found) : null;
   const option = foundOption ? toOptionView(foundOption) : null;
   // A missing id, or another user's: the same answer, revealing nothing.

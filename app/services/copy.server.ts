@@ -54,11 +54,12 @@ const idOf = (value: unknown): number | null => {
 };
 
 /**
- * The public name of a new trader: their nickname, else their e-mail masked ("ab***@example.com"),
- * else the last digits of their mobile, else their UID. Never the full address.
+ * The public name of a new trader (and of a follower on the trader's list): their nickname, else
+ * the first two letters of their e-mail and the last four digits of their UID ("ab***4821"), else
+ * the last digits of their mobile, else their UID. Never the address or the number.
  */
 const NICKNAME_SQL = `substr(COALESCE(NULLIF(u.nickname, ''),
-    CASE WHEN u.email IS NOT NULL THEN substr(u.email, 1, 2) || '***' || substr(u.email, instr(u.email, '@')) END,
+    CASE WHEN u.email IS NOT NULL THEN substr(u.email, 1, 2) || '***' || substr(u.uid, -4) END,
     CASE WHEN u.mobile IS NOT NULL THEN '***' || substr(u.mobile, -4) END,
     u.uid), 1, ${NICKNAME_MAX})`;
 

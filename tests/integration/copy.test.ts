@@ -10,7 +10,7 @@ import { MARKET_ROOM } from "~/domain/rooms";
 import { placeOrder } from "~/services/contract.server";
 import { reviewApplication } from "~/services/copy.server";
 import { checkInvariants } from "~/services/ledger.server";
-import { createUser, form, fund, get, sessionFor, signedSessionCookie } from "./helpers";
+import { cookiesFrom, createUser, form, formErrors, fund, get, sessionFor, signedSessionCookie, visibleText } from "./helpers";
 
 const USD = 1_000_000;
 type Answer<T = Record<string, unknown>> = { code: number; msg: string; data: (T & { errors?: Record<string, string> }) | null };
@@ -108,7 +108,7 @@ describe("applying to become a trader", () => {
     if (approved) {
       expect(u!.t).toBe(1);
       expect(t).toMatchObject({ status: 1, share: "0" });
-      expect(t!.nickname).toMatch(/^\w{2}\*\*\*@example\.com$/);
+      expect(t!.nickname).toMatch(/^\w{2}\*\*\*\d{4}$/);
       const again = await api("/api/follow/apply_trader", cookie, { agree: "1" });
       expect(again.body.msg).toBe("You are already a trader.");
     } else {
@@ -334,5 +334,70 @@ describe("statistics and the ranking", () => {
     expect(notTrader.body).toMatchObject({ code: 0, msg: "Only traders have followers." });
     const list = await api<{ data: { user_id: number; is_followed: number }[] }>("/api/follow/trader_list", viewer.cookie);
     expect(list.body.data!.data.find((t) => t.user_id === trader.user.id)).toMatchObject({ is_followed: 0 });
+  });
+});
+
+describe("the screens without JavaScript", () => {
+  it("/follow sends a user to the application and a trader to their followers; the application form is refused unticked and accepted ticked", async () => {
+    const { user, cookie } = await person();
+    const home = await get("/follow", { cookie });
+    expect(home.headers.get("location")).toBe("/follow/trader-apply");
+    const page = await get("/follow/trader-apply", { cookie });
+    expect([page.status, page.headers.get("location")]).toEqual([200, null]);
+    expect(visibleText(await page.text())).toContain("Application documents");
+    const unticked = await form("/follow/trader-apply", { intent: "apply-trader" }, { cookie });
+    expect(unticked.status).toBe(400);
+    expect(formErrors(await unticked.text())).toContain("Tick the box to agree first.");
+    expect(await env.DB.prepare("SELECT COUNT(*) AS n FROM trader_applications WHERE user_id = ?1").bind(user.id).first()).toEqual({ n: 0 });
+    const ticked = await form("/follow/trader-apply", { intent: "apply-trader", agree: "on" }, { cookie });
+    expect(ticked.status).toBe(302);
+    expect(visibleText(await (await get("/follow/trader-apply", { cookie })).text())).toContain("Waiting for an operator's review.");
+    const trader = await makeTrader();
+    expect((await get("/follow", { cookie: trader.cookie })).headers.get("location")).toBe("/follow/my-follower");
+    expect((await get("/follow/my-follower", { cookie })).headers.get("location")).toBe("/follow/trader-apply");
+  });
+
+  it("follow through the guide and the form, see it on the detail and the list, then unfollow through the confirm step", async () => {
+    const trader = await makeTrader();
+    const follower = await person({ contract: 300 * USD });
+    const submit = `/follow/submit?id=${trader.user.id}`;
+    expect(visibleText(await (await get(submit, { cookie: follower.cookie })).text())).toContain("Before you follow");
+    expect((await form(submit, { intent: "preview" }, { cookie: follower.cookie })).status).toBe(400);
+    const agreed = await form(submit, { intent: "preview", agree: "on" }, { cookie: follower.cookie });
+    expect(agreed.status).toBe(302);
+    const cookie = cookiesFrom(agreed, follower.cookie);
+    expect(visibleText(await (await get(submit, { cookie })).text())).toContain("auto follow:");
+    const bad = await form(submit, { intent: "follow", multiple: "0", max_amount: "400" }, { cookie });
+    expect(bad.status).toBe(400);
+    const errors = formErrors(await bad.text());
+    expect(errors).toContain("The multiple must be from 1 to 100.");
+    expect(errors).toContain("The maximum follow bond cannot be more than your contract balance.");
+    const done = await form(submit, { intent: "follow", multiple: "7", max_amount: "250.5" }, { cookie });
+    expect(done.headers.get("location")).toBe(`/follow/trader?id=${trader.user.id}`);
+    const detail = visibleText(await (await get(`/follow/trader?id=${trader.user.id}`, { cookie })).text());
+    expect(detail).toContain("auto follow: 7");
+    expect(detail).toContain("250.50");
+    expect(detail).toContain("Unfollow");
+    const list = visibleText(await (await get("/follow/follow-list", { cookie })).text());
+    expect(list).toContain("Traders you follow");
+    expect(list).toContain("×7");
+    const confirm = visibleText(await (await get(`/follow/trader?id=${trader.user.id}&confirm=unfollow`, { cookie })).text());
+    expect(confirm).toContain("will no longer follow this trader's closing order");
+    const gone = await form(`/follow/trader?id=${trader.user.id}`, { intent: "unfollow", open: "keep" }, { cookie });
+    expect(gone.status).toBe(302);
+    expect(await followCount(follower.user.id)).toBe(1);
+    expect(await env.DB.prepare("SELECT status FROM follows WHERE follower_id = ?1").bind(follower.user.id).first()).toEqual({ status: 0 });
+    // another user's follow orders by id: 404
+    const followId = (await env.DB.prepare("SELECT id FROM follows WHERE follower_id = ?1").bind(follower.user.id).first<{ id: number }>())!.id;
+    const other = await person();
+    expect((await get(`/follow/follow-list?orders=${followId}&status=1`, { cookie: other.cookie })).status).toBe(404);
+    expect((await get(`/follow/follow-list?orders=${followId}&status=3`, { cookie })).status).toBe(200);
+    expect((await get("/follow/trader?id=999999999", { cookie })).status).toBe(404);
+  });
+
+  it("/rank lists the active traders and links each to its detail", async () => {
+    const trader = await makeTrader();
+    const html = await (await get("/rank")).text();
+    expect(html).toContain(`/follow/trader?id=${trader.user.id}`);
   });
 });

@@ -399,7 +399,7 @@ describe("coming soon instead of a silent redirect home", () => {
     expect(visibleText(html)).toContain("Invite friends");
     expect(visibleText(html)).toContain("Coming soon");
     expect(targets(html)).toContain("/user");
-    for (const path of ["/loan", "/mining/record", "/news", "/follow/trader-apply", "/mine/chat/"]) {
+    for (const path of ["/loan", "/mining/record", "/news", "/loan/record", "/mine/chat/"]) {
       const r = await get(path);
       expect(r.status, path).toBe(200);
       expect(visibleText(await r.text()), path).toContain("Coming soon");

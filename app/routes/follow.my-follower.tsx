@@ -1,0 +1,113 @@
+/**
+ * A trader's followers (spec §2 My follower, §3 Follower item; issue 11 §1): will-pay profit (the
+ * trader's share of followers' realised profit not yet paid), total profit (2 decimals) and the
+ * follower count, each with how it is computed, then the followers page by page (avatar,
+ * nickname, return %, total revenue; green when ≥ 0, red below). Not a trader: back to the
+ * application guide with the reason.
+ */
+import { type LinksFunction, type LoaderFunctionArgs } from "@remix-run/cloudflare";
+import { Link, useLoaderData, useRevalidator } from "@remix-run/react";
+import { useTranslation } from "react-i18next";
+import { Figure, FollowTabs, Rate, SignedMoney, TraderAvatar } from "~/components/copy";
+import { EmptyState, PageHeader } from "~/components/layout";
+import { Money } from "~/components/money";
+import { RouteErrorBoundary } from "~/components/route-error";
+import { shareDecimalToPercent } from "~/domain/copy";
+import { useRootData } from "~/root";
+import { myFollowers } from "~/services/copy.server";
+import { redirectWithFlash, requireUser } from "~/services/web.server";
+import copyStylesHref from "~/styles/copy.css";
+import ordersStylesHref from "~/styles/orders.css";
+
+export const links: LinksFunction = () => [
+  { rel: "stylesheet", href: ordersStylesHref },
+  { rel: "stylesheet", href: copyStylesHref },
+];
+
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const user = await requireUser(context, request);
+  const raw = new URL(request.url).searchParams.get("page") ?? "1";
+  const result = await myFollowers(context, user.id, /^\d{1,5}$/.test(raw) ? Number(raw) : 1);
+  if (!result.ok) throw await redirectWithFlash(context, "/follow/trader-apply", { kind: "error", message: result.errors.form ?? "copy.not_trader" });
+  return result.value;
+}
+
+export default function MyFollower() {
+  const { t } = useTranslation();
+  const d = useLoaderData<typeof loader>();
+  const locale = useRootData()?.locale ?? "en-US";
+  const revalidator = useRevalidator();
+  return (
+    <div className="page">
+      <PageHeader title={t("copy.my_follower_title")} />
+      <FollowTabs isTrader />
+      <section className="card" aria-labelledby="follower-summary">
+        <h2 id="follower-summary" className="visually-hidden">
+          {t("copy.my_follower_title")}
+        </h2>
+        <dl className="copy-figures summary">
+          <Figure label={t("copy.will_pay")} explain={t("copy.explain_will_pay", { share: shareDecimalToPercent(d.profitShare) })}>
+            <Money value={d.willPay} locale={locale} />
+          </Figure>
+          <Figure label={t("copy.total_profits")} explain={t("copy.explain_total_profits")}>
+            <SignedMoney value={d.totalProfits} locale={locale} />
+          </Figure>
+          <Figure label={t("copy.followers")} explain={t("copy.explain_followers")}>
+            <span className="num">{d.followNum}</span>
+          </Figure>
+        </dl>
+      </section>
+      <section aria-labelledby="follower-list">
+        <div className="card-title-row">
+          <h2 id="follower-list" className="section-title">
+            {t("copy.follower_list")}
+          </h2>
+          <button type="button" className="link-button" onClick={() => revalidator.revalidate()} disabled={revalidator.state !== "idle"}>
+            {t("copy.refresh")}
+          </button>
+        </div>
+        {d.data.length === 0 ? (
+          <EmptyState title={t("copy.no_followers")} />
+        ) : (
+          <>
+            <ul className="copy-cards">
+              {d.data.map((f) => (
+                <li key={f.followId} className="card copy-card follower-card">
+                  <div className="copy-card-head">
+                    <TraderAvatar src={f.avatar} name={f.nickname} />
+                    <div className="copy-card-name">
+                      <h3>{f.nickname}</h3>
+                    </div>
+                  </div>
+                  <dl className="copy-figures">
+                    <div>
+                      <dt>{t("copy.return")}</dt>
+                      <dd>
+                        <Rate value={f.profitability} />
+                      </dd>
+                    </div>
+                    <div>
+                      <dt>{t("copy.revenue")}</dt>
+                      <dd>
+                        <SignedMoney value={f.totalProfits} locale={locale} />
+                      </dd>
+                    </div>
+                  </dl>
+                </li>
+              ))}
+            </ul>
+            <nav className="pager" aria-label={t("copy.follower_list")}>
+              {d.page > 1 ? <Link to={`/follow/my-follower?page=${d.page - 1}`}>{t("copy.prev_page")}</Link> : <span />}
+              <span className="muted small num">
+                {d.page} / {d.lastPage}
+              </span>
+              {d.page < d.lastPage ? <Link to={`/follow/my-follower?page=${d.page + 1}`}>{t("copy.next_page")}</Link> : <span />}
+            </nav>
+          </>
+        )}
+      </section>
+    </div>
+  );
+}
+
+export const ErrorBoundary = RouteErrorBoundary;
