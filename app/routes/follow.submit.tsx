@@ -8,7 +8,7 @@
  */
 import { getFormProps, useForm } from "@conform-to/react";
 import { getValibotConstraint } from "@conform-to/valibot";
-import { createCookie, data, redirect, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs } from "@remix-run/cloudflare";
+import { data, redirect, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import { useState, type FormEvent } from "react";
 import { useTranslation } from "react-i18next";
@@ -24,15 +24,13 @@ import { replyWithErrors } from "~/forms/reply";
 import { readForm } from "~/lib/http.server";
 import { translateMessage } from "~/lib/messages";
 import { useRootData } from "~/root";
-import { followTrader, liveFollow, traderOf } from "~/services/copy.server";
+import { copyGuideCookie as guideCookie, followTrader, liveFollow, traderOf } from "~/services/copy.server";
 import { AccountKind } from "~/services/ledger.server";
 import { redirectWithFlash, requireUser } from "~/services/web.server";
 import copyStylesHref from "~/styles/copy.css";
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: copyStylesHref }];
 
-/** Remembers that this browser's user agreed to the copy-trading guide (not a secret, not a permission: the guide is information). */
-const guideCookie = createCookie("bourse_copy_guide", { path: "/follow", httpOnly: true, secure: true, sameSite: "lax", maxAge: 365 * 24 * 3600 });
 const GUIDE = ["copy.guide_1", "copy.guide_2", "copy.guide_3"];
 const ID = /^\d{1,15}$/;
 

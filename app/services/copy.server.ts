@@ -16,6 +16,7 @@
  * Every refusal is an i18n key per field (FieldErrors) with an HTTP-ish status, as in
  * identity.server.ts. Rows owned by a user are looked up by (id, user) together.
  */
+import { createCookie } from "@remix-run/cloudflare";
 import type { ServiceContext } from "~/context.server";
 import {
   ApplicationStatus,
@@ -45,6 +46,9 @@ export type Outcome<T> = { ok: true; value: T } | Failure;
 const fail = (errors: FieldErrors, status = 400): Failure => ({ ok: false, errors, status });
 
 export const COPY_PAGE_SIZE = 20;
+
+/** Remembers that this browser's user agreed to the follow guide (/follow/submit): information, not a permission. */
+export const copyGuideCookie = createCookie("bourse_copy_guide", { path: "/follow", httpOnly: true, secure: true, sameSite: "lax", maxAge: 365 * 24 * 3600 });
 
 const isUnique = (error: unknown, index: string) => error instanceof Error && /UNIQUE/i.test(error.message) && error.message.includes(index);
 const pageOf = (page: number) => Math.max(1, Math.min(10_000, Math.floor(page) || 1));
