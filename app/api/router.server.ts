@@ -7,6 +7,7 @@ import type { AppContext } from "~/context.server";
 import { ApiCode, envelope } from "~/lib/http.server";
 import { accountRoutes } from "./account.server";
 import { authRoutes } from "./auth.server";
+import { contentRoutes } from "./content.server";
 import { contractRoutes } from "./contract.server";
 import { identityRoutes } from "./identity.server";
 import { depositRoutes } from "./deposit.server";
@@ -28,6 +29,7 @@ const routes: Routes = {
   ...depositRoutes,
   ...walletRoutes,
   ...withdrawRoutes,
+  ...contentRoutes,
 };
 
 export async function handleApi(request: Request, ctx: AppContext): Promise<Response | null> {
