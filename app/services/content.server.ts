@@ -10,8 +10,12 @@ import { basicInfo, companyInfo } from "~/services/account.server";
 
 export const NEWS_PAGE_SIZE = 10;
 
-/** Headers of public news pages: visitors' copies may be cached for a minute; the Worker makes signed-in responses private, no-store. */
-export const PUBLIC_CACHE = { "Cache-Control": "public, max-age=60", Vary: "Cookie, Accept-Language" };
+/**
+ * Headers of public news pages: a visitor's browser may keep its copy for a minute; the Worker
+ * makes signed-in responses private, no-store. Not `public`: each HTML page carries its own CSP
+ * nonce, which a shared cache would hand to every visitor.
+ */
+export const PUBLIC_CACHE = { "Cache-Control": "private, max-age=60", Vary: "Cookie, Accept-Language" };
 export const NEWS_CATEGORY = 1;
 
 export interface NewsItem {

