@@ -7,6 +7,7 @@ import {
   ScrollRestoration,
   isRouteErrorResponse,
   useLocation,
+  useNavigate,
   useRouteError,
   useRouteLoaderData,
 } from "@remix-run/react";
@@ -23,6 +24,7 @@ import { companyInfo } from "~/services/account.server";
 import { LiveProvider, StaleRefresher } from "~/components/live";
 import { readTheme, type Theme } from "~/services/preferences.server";
 import { useNonce } from "~/components/nonce";
+import { legacyHashPath } from "~/domain/content";
 import stylesHref from "~/styles/app.css";
 
 export const links: LinksFunction = () => [
@@ -77,6 +79,19 @@ function Toast({ flash }: { flash: Flash | null }) {
   );
 }
 
+/**
+ * Links in the spec's older form (origin + '/#/register?invite_code=…') reach the server as '/'
+ * (browsers never send the fragment): once hydrated, the page goes to the path the fragment names.
+ */
+function LegacyHashLinks() {
+  const navigate = useNavigate();
+  useEffect(() => {
+    const path = legacyHashPath(window.location.hash);
+    if (path) navigate(path, { replace: true });
+  }, [navigate]);
+  return null;
+}
+
 function SkipLink() {
   const { t } = useTranslation();
   return (
@@ -115,6 +130,7 @@ export default function App() {
       <I18nProvider lang={root.lang} messages={root.messages}>
         <LiveProvider ticket={root.socketTicket}>
         <StaleRefresher />
+        <LegacyHashLinks />
         <SkipLink />
         <div className={withTabs ? "app with-tabs" : "app"}>
           {withTabs ? <TabBar /> : null}

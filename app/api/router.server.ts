@@ -7,6 +7,7 @@ import type { AppContext } from "~/context.server";
 import { ApiCode, envelope } from "~/lib/http.server";
 import { accountRoutes } from "./account.server";
 import { authRoutes } from "./auth.server";
+import { contentRoutes } from "./content.server";
 import { contractRoutes } from "./contract.server";
 import { copyRoutes } from "./copy.server";
 import { identityRoutes } from "./identity.server";
@@ -29,6 +30,7 @@ const routes: Routes = {
   ...depositRoutes,
   ...walletRoutes,
   ...withdrawRoutes,
+  ...contentRoutes,
   ...copyRoutes,
 };
 

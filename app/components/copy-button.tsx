@@ -6,7 +6,7 @@ import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useHydrated } from "~/components/hydrated";
 
-export function CopyButton({ text, label }: { text: string; label?: string }) {
+export function CopyButton({ text, label, doneLabel }: { text: string; label?: string; doneLabel?: string }) {
   const { t } = useTranslation();
   const hydrated = useHydrated();
   const [state, setState] = useState<"idle" | "copied" | "failed">("idle");
@@ -32,7 +32,7 @@ export function CopyButton({ text, label }: { text: string; label?: string }) {
         {label ?? t("wallet.copy")}
       </button>
       <span className="small muted" role="status" aria-live="polite">
-        {state === "copied" ? t("wallet.copied") : state === "failed" ? t("deposit.copy_failed") : ""}
+        {state === "copied" ? (doneLabel ?? t("wallet.copied")) : state === "failed" ? t("deposit.copy_failed") : ""}
       </span>
     </>
   );

@@ -6,21 +6,18 @@
 import { useTranslation } from "react-i18next";
 import { CopyButton } from "~/components/copy-button";
 import { Money } from "~/components/money";
+import { QrCode } from "~/components/qr-code";
 import { depositStatusKey, DepositStatus } from "~/domain/deposit";
 import type { Micros } from "~/domain/money";
+import type { QrPath } from "~/lib/qr.server";
 
 /** The deposit address: QR code, the full address (selectable), its short form, and copy. */
-export function AddressCard({ address, qr, title }: { address: string; qr: { size: number; d: string } | null; title: string }) {
+export function AddressCard({ address, qr, title }: { address: string; qr: QrPath | null; title: string }) {
   const { t } = useTranslation();
   return (
     <section className="card deposit-address" aria-labelledby="deposit-address-title">
       <h2 id="deposit-address-title">{title}</h2>
-      {qr ? (
-        <svg className="qr" viewBox={`0 0 ${qr.size} ${qr.size}`} role="img" aria-label={t("deposit.qr_label")} shapeRendering="crispEdges">
-          <rect width={qr.size} height={qr.size} className="qr-bg" />
-          <path d={qr.d} className="qr-fg" />
-        </svg>
-      ) : null}
+      {qr ? <QrCode qr={qr} label={t("deposit.qr_label")} text={address} /> : null}
       <p className="address-text num" translate="no">
         <code>{address}</code>
       </p>

@@ -44,7 +44,7 @@ export const SECURITY_HEADERS: Record<string, string> = {
  * scripts), talk only to this origin (HTTP and the /v2/ws socket: 'self' covers ws/wss of the
  * same host), and cannot be framed or post forms elsewhere.
  */
-export function contentSecurityPolicy(nonce: string | null): string {
+export function contentSecurityPolicy(nonce: string | null, frameSrc: string | null = null): string {
   return [
     "default-src 'self'",
     nonce ? `script-src 'self' 'nonce-${nonce}'` : "script-src 'self'",
@@ -56,7 +56,25 @@ export function contentSecurityPolicy(nonce: string | null): string {
     "base-uri 'none'",
     "form-action 'self'",
     "frame-ancestors 'none'",
+    ...(frameSrc ? [`frame-src ${frameSrc}`] : []),
   ].join("; ");
+}
+
+/**
+ * A page that embeds a frame (the support chat) names the frame's origin in this response
+ * header; the Worker removes it and allows frames from that origin alone, on that response alone.
+ */
+export const FRAME_SRC_HEADER = "x-bourse-frame-src";
+
+/** The header's value when it is exactly an http(s) origin (scheme, host, optional port), else null. */
+export function frameOrigin(value: string | null): string | null {
+  if (!value) return null;
+  try {
+    const url = new URL(value);
+    return (url.protocol === "https:" || url.protocol === "http:") && url.origin === value ? url.origin : null;
+  } catch {
+    return null;
+  }
 }
 
 export interface HeaderOptions {
@@ -75,8 +93,10 @@ export interface HeaderOptions {
 export function withSecurityHeaders(response: Response, options: HeaderOptions = {}): Response {
   if (response.status === 101 || response.webSocket) return response;
   const headers = new Headers(response.headers);
+  const frameSrc = frameOrigin(headers.get(FRAME_SRC_HEADER));
+  headers.delete(FRAME_SRC_HEADER);
   for (const [k, v] of Object.entries(SECURITY_HEADERS)) if (!headers.has(k)) headers.set(k, v);
-  if ((headers.get("content-type") ?? "").includes("text/html")) headers.set("content-security-policy", contentSecurityPolicy(options.nonce ?? null));
+  if ((headers.get("content-type") ?? "").includes("text/html")) headers.set("content-security-policy", contentSecurityPolicy(options.nonce ?? null, frameSrc));
   else if (!headers.has("content-security-policy")) headers.set("content-security-policy", "default-src 'none'; frame-ancestors 'none'");
   if (options.private || headers.has("set-cookie")) headers.set("cache-control", "private, no-store");
   else if (!headers.has("cache-control")) headers.set("cache-control", "no-cache");

@@ -23,12 +23,6 @@ interface Soon {
 
 /** Known but unbuilt screens of spec §2 (those being built in parallel are not listed). */
 export const COMING_SOON: Record<string, Soon> = {
-  "/mine/invite": { title: "user.invite", realOnly: true },
-  "/mine/chat": { title: "user.chat" },
-  "/mine/email": { title: "user.company_email" },
-  "/mine/announcement": { title: "user.announcements" },
-  "/news": { title: "soon.news" },
-  "/news/detail": { title: "soon.news" },
   "/feedback": { title: "soon.feedback" },
   "/user/web3-login": { title: "soon.web3_login" },
   "/loan": { title: "home.loan" },

@@ -11,6 +11,8 @@ import { toSummary } from "~/domain/instrument";
 import { direction } from "~/lib/format";
 import { RouteErrorBoundary } from "~/components/route-error";
 import { assetsOverview } from "~/services/account.server";
+import { supportChatButton } from "~/services/content.server";
+import { ChatLink } from "~/components/content";
 import { listCategories, listInstruments, marketQuotes, miniCharts } from "~/services/market.server";
 import { useRootData } from "~/root";
 
@@ -19,11 +21,12 @@ const FEATURED = 4;
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const url = new URL(request.url);
   const user = await context.user();
-  const [cats, list, market, assets] = await Promise.all([
+  const [cats, list, market, assets, chat] = await Promise.all([
     listCategories(context),
     listInstruments(context),
     marketQuotes(context),
     user ? assetsOverview(context, user.id) : null,
+    supportChatButton(context, user),
   ]);
   const requested = Number(url.searchParams.get("category")) || null;
   const category = cats.some((c) => c.id === requested) ? requested : null;
@@ -36,6 +39,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     quotes: [...market.quotes.values()],
     category,
     assets: assets ? { total: assets.total, profit: assets.profit, percent: assets.percent } : null,
+    chat,
   };
 }
 
@@ -67,9 +71,9 @@ export default function Home() {
         </div>
         <div className="header-actions">
           <ConnectionBadge />
-          <Link to="/mine/chat" className="icon-button" aria-label={t("home.customer_service")}>
+          <ChatLink chat={data.chat} className="icon-button" label={t("home.customer_service")}>
             <ChatIcon />
-          </Link>
+          </ChatLink>
           <Link to="/language?from=/" className="icon-button" aria-label={t("user.language")}>
             <GlobeIcon />
           </Link>
@@ -125,10 +129,10 @@ export default function Home() {
           <WalletIcon />
           <span>{t("home.loan")}</span>
         </Link>
-        <Link to="/mine/chat">
+        <ChatLink chat={data.chat}>
           <TradeIcon />
           <span>{t("home.buy_coin")}</span>
-        </Link>
+        </ChatLink>
         <Link to="/mine/announcement">
           <BellIcon />
           <span>{t("home.announcements")}</span>

@@ -24,6 +24,8 @@ import { languageInfo } from "~/i18n/config";
 import { reviewStatusKey } from "~/domain/real-name";
 import { reviewStatusOf } from "~/services/identity.server";
 import { assetsOverview } from "~/services/account.server";
+import { supportChatButton } from "~/services/content.server";
+import { ChatLink } from "~/components/content";
 import { demoStartingBalances, resetDemoAccount } from "~/services/demo.server";
 import { readHideAssets } from "~/services/preferences.server";
 import { readForm } from "~/lib/http.server";
@@ -43,6 +45,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     confirmReset: user.isDemo && new URL(request.url).searchParams.get("confirm") === Intent.ResetDemo ? await demoStartingBalances(context) : null,
     language: languageInfo(context.lang).label,
     realName: reviewStatusKey(await reviewStatusOf(context, user.id)),
+    chat: await supportChatButton(context, user),
   };
 }
 
@@ -162,7 +165,13 @@ export default function UserCentre() {
           <Row to="/mine/auth" label={t("user.real_name")} Icon={IdIcon} value={t(data.realName)} />
           <Row to="/mine/invite" label={t("user.invite")} Icon={GiftIcon} />
           <Row to="/mine/password" label={t("user.reset_password")} Icon={LockIcon} />
-          <Row to="/mine/chat" label={t("user.chat")} Icon={ChatIcon} />
+          <li>
+            <ChatLink chat={data.chat} className="row">
+              <ChatIcon />
+              <span className="row-label">{t("user.chat")}</span>
+              <ChevronIcon />
+            </ChatLink>
+          </li>
           <Row to="/mine/email" label={t("user.company_email")} Icon={MailIcon} />
           <Row to="/mine/announcement" label={t("user.announcements")} Icon={BellIcon} />
           <Row to="/language" label={t("user.language")} Icon={GlobeIcon} value={data.language} />

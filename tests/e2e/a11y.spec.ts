@@ -206,6 +206,13 @@ for (const lang of LANGS) {
           await visit("/follow");
           await visit("/rank");
           await visit("/dev/outbox");
+          await visit("/news");
+          await visit("/news/detail?id=1");
+          await visit("/mine/announcement");
+          await page.locator("details.announcement summary").first().click();
+          await check("/mine/announcement (one open)");
+          await visit("/mine/email");
+          await visit("/mine/chat");
         } else {
           await page.goto("/login");
           await page.locator('form[action="/login/demo"] button[type=submit]').click();

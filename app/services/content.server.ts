@@ -1,0 +1,97 @@
+/**
+ * Read side of the content screens: news (paged, category 1 by default), one news item,
+ * announcements, the company e-mail and the support-chat target. Nothing here writes.
+ */
+import { count, desc, eq } from "drizzle-orm";
+import type { ServiceContext } from "~/context.server";
+import { announcements, news } from "~/db/schema";
+import { chatButtonOf, chatTarget, plainSummary, type ChatButton, type ChatTarget, type ChatUser } from "~/domain/content";
+import { basicInfo, companyInfo } from "~/services/account.server";
+
+export const NEWS_PAGE_SIZE = 10;
+
+/**
+ * Headers of public news pages: a visitor's browser may keep its copy for a minute; the Worker
+ * makes signed-in responses private, no-store. Not `public`: each HTML page carries its own CSP
+ * nonce, which a shared cache would hand to every visitor.
+ */
+export const PUBLIC_CACHE = { "Cache-Control": "private, max-age=60", Vary: "Cookie, Accept-Language" };
+export const NEWS_CATEGORY = 1;
+
+export interface NewsItem {
+  id: number;
+  category_id: number;
+  title: string;
+  desc: string;
+  logo: string;
+  /** The stored body: plain text or a small markup subset. Pages render it with textParagraphs. */
+  content: string;
+  /** Milliseconds since the epoch. */
+  created_at: number;
+}
+
+const newsColumns = {
+  id: news.id,
+  category_id: news.categoryId,
+  title: news.title,
+  desc: news.desc,
+  logo: news.logo,
+  content: news.content,
+  created_at: news.createdAt,
+};
+
+/** Only same-site pictures are shown (the CSP allows images from this origin alone). */
+function safeLogo(logo: string): string {
+  return /^\/(?![/\\])[A-Za-z0-9._~/-]*$/.test(logo) ? logo : "";
+}
+
+function shape(row: NewsItem): NewsItem {
+  return { ...row, logo: safeLogo(row.logo), desc: row.desc.trim() ? plainSummary(row.desc, 300) : plainSummary(row.content) };
+}
+
+/** One page of news, newest first, with the spec's paging figures (total and last_page). */
+export async function newsPage(ctx: ServiceContext, options: { page: number; categoryId?: number; pageSize?: number }) {
+  const categoryId = options.categoryId ?? NEWS_CATEGORY;
+  const pageSize = options.pageSize ?? NEWS_PAGE_SIZE;
+  const [rows, [totals]] = await Promise.all([
+    ctx.db
+      .select(newsColumns)
+      .from(news)
+      .where(eq(news.categoryId, categoryId))
+      .orderBy(desc(news.createdAt), desc(news.id))
+      .limit(pageSize)
+      .offset((options.page - 1) * pageSize),
+    ctx.db.select({ total: count() }).from(news).where(eq(news.categoryId, categoryId)),
+  ]);
+  const total = totals?.total ?? 0;
+  return { data: rows.map(shape), total, page: options.page, last_page: Math.max(1, Math.ceil(total / pageSize)) };
+}
+
+export async function newsItem(ctx: ServiceContext, id: number): Promise<NewsItem | null> {
+  const [row] = await ctx.db.select(newsColumns).from(news).where(eq(news.id, id));
+  return row ? shape(row) : null;
+}
+
+export async function announcementList(ctx: ServiceContext) {
+  return ctx.db
+    .select({ id: announcements.id, title: announcements.title, content: announcements.content, created_at: announcements.createdAt })
+    .from(announcements)
+    .orderBy(desc(announcements.createdAt), desc(announcements.id))
+    .limit(100);
+}
+
+/** The main company's contact e-mail ("" when none is set or it does not look like an address). */
+export async function companyEmail(ctx: ServiceContext): Promise<string> {
+  const email = (await companyInfo(ctx))?.email.trim() ?? "";
+  return /^[^\s@<>"]+@[^\s@<>"]+\.[^\s@<>"]+$/.test(email) ? email : "";
+}
+
+/** Where the customer-service button leads for this user (or visitor): see chatTarget. */
+export async function supportChat(ctx: ServiceContext, user: ChatUser | null): Promise<ChatTarget> {
+  return chatTarget(await basicInfo(ctx), user);
+}
+
+/** What a page's chat buttons need (home header and shortcut, user centre row). */
+export async function supportChatButton(ctx: ServiceContext, user: ChatUser | null): Promise<ChatButton> {
+  return chatButtonOf(await supportChat(ctx, user));
+}
