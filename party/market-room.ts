@@ -109,6 +109,9 @@ export class MarketRoom extends Server<Env> {
       settle: async (req) => app.settleContracts(await ctx(), req),
       options: async (since, afterId) => app.engineOptions(await ctx(), since, afterId),
       settleOptions: async (req) => app.settleOptions(await ctx(), req),
+      copyOrigins: async (ids) => app.copyOrigins(await ctx(), ids),
+      openCopies: async (origin, now) => app.openCopies(await ctx(), origin, now),
+      closedPrices: async (ids) => app.closedPrices(await ctx(), ids),
     };
   }
 

@@ -65,6 +65,8 @@ export interface EngineOrder {
   pendingCrossing: number;
   /** When the row last changed (ms): an older copy never replaces a newer one. */
   updatedAt?: number;
+  /** Copy trading: the trader's order this copy follows (null for own orders and copies let run). */
+  originId?: number | null;
 }
 
 /** A committed change the engine's index should reflect: an order placed or modified, or one that left. */

@@ -182,6 +182,7 @@ async function contractAccountId(ctx: ServiceContext, userId: number): Promise<n
 export function engineOrderOf(row: ContractOrderRow): EngineOrder {
   return {
     id: row.id,
+    originId: row.followType === 2 ? (row.originId ?? null) : null,
     userId: row.userId,
     code: row.code,
     side: row.side,

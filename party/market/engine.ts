@@ -45,6 +45,10 @@ export interface EngineStore {
   /** Timed options: open ones (all, or changed since a watermark), and their settlement. */
   options?(changedSince: number, afterId?: number): Promise<{ open: EngineOption[]; gone: number[]; watermark: number; lastId?: number }>;
   settleOptions?(req: OptionSettlementRequest): Promise<OptionSettlementResult>;
+  /** Copy trading: which of these new positions are an active trader's with followers; open one's copies; close prices of orders that left. */
+  copyOrigins?(ids: number[]): Promise<number[]>;
+  openCopies?(originId: number, now: number): Promise<{ opened: { id: number; userId: number }[]; skipped: { userId: number; reason: string }[] }>;
+  closedPrices?(ids: number[]): Promise<{ id: number; price: number; closedAt: number }[]>;
 }
 
 const RECENT_TICKS = 120;
@@ -55,13 +59,21 @@ const RECONCILE_OVERLAP_MS = 2_000;
 
 interface Decision {
   order: EngineOrder;
-  kind: TriggerKind | "delivery";
+  /** trader_close: a copy closing with its trader's order, at that order's close price. */
+  kind: TriggerKind | "delivery" | "trader_close";
   price: number;
   profit: number;
 }
 
 export class ContractEngine implements Engine {
   private orders = new Map<number, EngineOrder>();
+  /** Copy trading: the open copies of each trader order (origin id → copy ids). */
+  private copiesOf = new Map<number, Set<number>>();
+  /** Trader orders that left with copies still open: their copies close at the next settlement. */
+  private cascade = new Map<number, number | null>();
+  /** Own positions first seen open by the last catch-up (candidates for copying). */
+  private opened: number[] = [];
+  private copyTries = new Map<number, number>();
   private byUser = new Map<number, Set<number>>();
   private index = new TriggerIndex();
   private deliveries: DeliverySchedule[] = [];
@@ -89,6 +101,9 @@ export class ContractEngine implements Engine {
   async load() {
     this.orders.clear();
     this.byUser.clear();
+    this.copiesOf.clear();
+    this.cascade.clear();
+    this.opened = [];
     this.index = new TriggerIndex();
     if (!this.store) return;
     const { open, watermark, lastId } = await this.store.orders(0);
@@ -99,6 +114,8 @@ export class ContractEngine implements Engine {
       for (const t of this.triggersOf(order)) entries.push({ code: order.code, crossing: t.crossing, level: t.level, key: triggerKey(order.id, t.kind) });
     }
     this.index = TriggerIndex.build(entries);
+    // copies whose trader order is no longer open (it closed while the room was away) close at its close price
+    for (const origin of this.copiesOf.keys()) if (!this.orders.has(origin)) this.cascade.set(origin, null);
     this.options.clear();
     this.expiries = new SortedLevels();
     if (this.store.options) {
@@ -163,6 +180,11 @@ export class ContractEngine implements Engine {
 
   private track(order: EngineOrder) {
     this.orders.set(order.id, order);
+    if (order.originId) {
+      let copies = this.copiesOf.get(order.originId);
+      if (!copies) this.copiesOf.set(order.originId, (copies = new Set()));
+      copies.add(order.id);
+    }
     this.precision.set(order.code, order.precision);
     let mine = this.byUser.get(order.userId);
     if (!mine) this.byUser.set(order.userId, (mine = new Set()));
@@ -182,6 +204,11 @@ export class ContractEngine implements Engine {
     if (!order) return;
     for (const t of this.triggersOf(order)) this.index.remove(order.code, t.crossing, t.level, triggerKey(order.id, t.kind));
     this.orders.delete(id);
+    if (order.originId) {
+      const copies = this.copiesOf.get(order.originId);
+      copies?.delete(id);
+      if (copies && copies.size === 0) this.copiesOf.delete(order.originId);
+    }
     const mine = this.byUser.get(order.userId);
     mine?.delete(id);
     if (mine && mine.size === 0) this.byUser.delete(order.userId);
@@ -195,8 +222,14 @@ export class ContractEngine implements Engine {
   async catchUp() {
     if (!this.store) return;
     const { open, gone, watermark, lastId } = await this.store.orders(Math.max(1, this.watermark - RECONCILE_OVERLAP_MS), this.lastOrderId);
-    for (const order of open) this.upsert(order);
-    for (const id of gone) this.remove(id);
+    for (const order of open) {
+      if (order.status === OrderStatus.Holding && !order.originId && !this.orders.has(order.id)) this.opened.push(order.id);
+      this.upsert(order);
+    }
+    for (const id of gone) {
+      this.remove(id);
+      if (this.copiesOf.has(id) && !this.cascade.has(id)) this.cascade.set(id, null);
+    }
     this.watermark = watermark;
     this.lastOrderId = Math.max(this.lastOrderId, lastId ?? 0);
     if (this.store.options) {
@@ -290,10 +323,80 @@ export class ContractEngine implements Engine {
       this.timings.push({ orders: decisions.length, ms: Date.now() - started });
       if (this.timings.length > 50) this.timings.shift();
       userEvents.push(...this.afterSettlement(decisions, rolls, result));
+      for (const d of decisions) {
+        if (result.exited.some((e) => e.id === d.order.id) && this.copiesOf.has(d.order.id)) this.cascade.set(d.order.id, d.price);
+      }
+      for (const f of result.filled) this.opened.push(f.id);
     }
+    userEvents.push(...(await this.copyStep(tick)));
     userEvents.push(...(await this.settleDueOptions(tick)));
     userEvents.push(...this.liveProfit(tick.watchers ?? []));
     return { userEvents };
+  }
+
+  /**
+   * Copy trading, once per tick after the tick's own settlement:
+   *   - the close cascade: the open copies of every trader order that left (by the engine this
+   *     tick at its exit price, or by the trader by hand, at the close price read from D1) close in
+   *     one settlement batch, at that price, under the same once-only exit keys as any close (a
+   *     follower who closed a copy earlier keeps that result);
+   *   - copies: the own positions that opened since the last tick (market orders caught up, pending
+   *     orders filled this tick) of active traders are copied to their followers, one batch per
+   *     trader order (services' openCopies).
+   */
+  private async copyStep(tick: TickInput): Promise<UserEvent[]> {
+    const store = this.store;
+    const events: UserEvent[] = [];
+    if (!store) return events;
+    if (this.cascade.size > 0) {
+      const unknown = [...this.cascade].filter(([, price]) => price === null).map(([id]) => id);
+      if (unknown.length > 0 && store.closedPrices) {
+        try {
+          for (const c of await store.closedPrices(unknown)) this.cascade.set(c.id, c.price);
+        } catch (error) {
+          console.error("close prices of traders' orders failed", error);
+        }
+      }
+      const decisions: Decision[] = [];
+      for (const [origin, price] of this.cascade) {
+        if (price === null) continue;
+        for (const id of this.copiesOf.get(origin) ?? []) {
+          const copy = this.orders.get(id);
+          if (!copy || copy.status !== OrderStatus.Holding) continue;
+          const raw = profitOf(copy.side, copy.price, price, copy.lots, copy.contractSize, copy.precision);
+          decisions.push({ order: copy, kind: "trader_close", price, profit: realisedProfit(raw, copy.margin) });
+        }
+        this.cascade.delete(origin);
+      }
+      if (decisions.length > 0) {
+        const result = await this.settle(tick.time, decisions, []);
+        events.push(...this.afterSettlement(decisions, [], result));
+      }
+    }
+    const candidates = this.opened.splice(0);
+    if (candidates.length > 0 && store.copyOrigins && store.openCopies) {
+      let origins: number[] = [];
+      try {
+        origins = await store.copyOrigins(candidates);
+      } catch (error) {
+        console.error("finding traders' new positions failed", error);
+        this.opened.push(...candidates); // tried again next tick
+      }
+      for (const origin of origins) {
+        try {
+          await store.openCopies(origin, tick.time);
+        } catch (error) {
+          // the copies' unique key makes a retry safe; give up after a few ticks
+          const tries = (this.copyTries.get(origin) ?? 0) + 1;
+          console.error("copying failed", origin, tries, error);
+          if (tries < 5) {
+            this.copyTries.set(origin, tries);
+            this.opened.push(origin);
+          } else this.copyTries.delete(origin);
+        }
+      }
+    }
+    return events;
   }
 
   /**
