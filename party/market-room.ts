@@ -253,7 +253,7 @@ export class MarketRoom extends Server<Env> {
   }
 
   /** Local runs and tests only: the last ticks the engine saw, and the clock's state. */
-  async engineView(): Promise<{ ticks: TickInput[]; pending: number; triggers: number; lastTick: number; alarm: number | null; running: boolean; timings: { orders: number; ms: number }[] }> {
+  async engineView(): Promise<{ ticks: TickInput[]; pending: number; triggers: number; lastTick: number; alarm: number | null; running: boolean; timings: { orders: number; ms: number; kind?: string }[] }> {
     this.localOnly();
     const { engine, clock } = await this.ready();
     return { ticks: engine.recent, pending: engine.pending(), triggers: engine.triggers(), lastTick: clock.lastTick, alarm: await this.ctx.storage.getAlarm(), running: clock.shouldRun(), timings: engine.timings };

@@ -94,7 +94,7 @@ export class ContractEngine implements Engine {
   /** The last ticks handed to the engine, newest last (local runs and tests). */
   readonly recent: TickInput[] = [];
   /** Figures of the last settlements (benchmarks). */
-  readonly timings: { orders: number; ms: number }[] = [];
+  readonly timings: { orders: number; ms: number; kind?: "copy_open" | "copy_close" }[] = [];
 
   constructor(private readonly store: EngineStore | null) {}
 
@@ -334,6 +334,11 @@ export class ContractEngine implements Engine {
     return { userEvents };
   }
 
+  private note(timing: { orders: number; ms: number; kind?: "copy_open" | "copy_close" }) {
+    this.timings.push(timing);
+    if (this.timings.length > 50) this.timings.shift();
+  }
+
   /**
    * Copy trading, once per tick after the tick's own settlement:
    *   - the close cascade: the open copies of every trader order that left (by the engine this
@@ -369,7 +374,9 @@ export class ContractEngine implements Engine {
         this.cascade.delete(origin);
       }
       if (decisions.length > 0) {
+        const started = Date.now();
         const result = await this.settle(tick.time, decisions, []);
+        this.note({ orders: decisions.length, ms: Date.now() - started, kind: "copy_close" });
         events.push(...this.afterSettlement(decisions, [], result));
       }
     }
@@ -384,7 +391,9 @@ export class ContractEngine implements Engine {
       }
       for (const origin of origins) {
         try {
-          await store.openCopies(origin, tick.time);
+          const started = Date.now();
+          const done = await store.openCopies(origin, tick.time);
+          this.note({ orders: done.opened.length, ms: Date.now() - started, kind: "copy_open" });
         } catch (error) {
           // the copies' unique key makes a retry safe; give up after a few ticks
           const tries = (this.copyTries.get(origin) ?? 0) + 1;
