@@ -59,6 +59,7 @@ CREATE TABLE `traders` (
 	`three_week_win` integer DEFAULT 0 NOT NULL,
 	`three_week_profit` integer DEFAULT 0 NOT NULL,
 	`total_rate` integer DEFAULT 0 NOT NULL,
+	`total_profit` integer DEFAULT 0 NOT NULL,
 	`total_trade_num` integer DEFAULT 0 NOT NULL,
 	`stats_at` integer DEFAULT 0 NOT NULL,
 	FOREIGN KEY (`user_id`) REFERENCES `users`(`id`) ON UPDATE no action ON DELETE no action,

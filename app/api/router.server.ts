@@ -8,6 +8,7 @@ import { ApiCode, envelope } from "~/lib/http.server";
 import { accountRoutes } from "./account.server";
 import { authRoutes } from "./auth.server";
 import { contractRoutes } from "./contract.server";
+import { copyRoutes } from "./copy.server";
 import { identityRoutes } from "./identity.server";
 import { depositRoutes } from "./deposit.server";
 import type { Routes } from "./common.server";
@@ -28,6 +29,7 @@ const routes: Routes = {
   ...depositRoutes,
   ...walletRoutes,
   ...withdrawRoutes,
+  ...copyRoutes,
 };
 
 export async function handleApi(request: Request, ctx: AppContext): Promise<Response | null> {

@@ -763,6 +763,7 @@ export const traders = sqliteTable(
     threeWeekWin: integer("three_week_win").notNull().default(0),
     threeWeekProfit: integer("three_week_profit").notNull().default(0),
     totalRate: integer("total_rate").notNull().default(0),
+    totalProfit: integer("total_profit").notNull().default(0),
     totalTradeNum: integer("total_trade_num").notNull().default(0),
     statsAt: integer("stats_at").notNull().default(0),
   },

@@ -118,16 +118,26 @@ export function ratioHundredths(part: number, whole: number): number {
   return Number(divRound(BigInt(part) * 10_000n, BigInt(whole)));
 }
 
+/** The sums of a window (as SQL aggregates them: Σ profit, Σ margin, winning closes, closes) → its figures. */
+export interface WindowSums {
+  profit: Micros;
+  margin: Micros;
+  wins: number;
+  count: number;
+}
+
+export function statsFromSums(sums: WindowSums): WindowStats {
+  return { rate: ratioHundredths(sums.profit, sums.margin), win: ratioHundredths(sums.wins, sums.count), profit: sums.profit, count: sums.count };
+}
+
 export function windowStats(trades: readonly ClosedTrade[]): WindowStats {
-  let profit = 0;
-  let used = 0;
-  let wins = 0;
+  const sums: WindowSums = { profit: 0, margin: 0, wins: 0, count: trades.length };
   for (const t of trades) {
-    profit += t.profit;
-    used += t.margin;
-    if (t.profit > 0) wins += 1;
+    sums.profit += t.profit;
+    sums.margin += t.margin;
+    if (t.profit > 0) sums.wins += 1;
   }
-  return { rate: ratioHundredths(profit, used), win: ratioHundredths(wins, trades.length), profit, count: trades.length };
+  return statsFromSums(sums);
 }
 
 /** The ranking's figures: the three weeks ending `now` (closed after now − 21 days, up to now) and all time. */
@@ -179,7 +189,7 @@ export type MultipleCheck = "ok" | "copy.multiple_required" | "copy.multiple_inv
 export function checkMultiple(input: string): { check: MultipleCheck; multiple: number } {
   const text = input.trim();
   if (text === "") return { check: "copy.multiple_required", multiple: 0 };
-  if (!/^\d{1,6}$/.test(text)) return { check: "copy.multiple_invalid", multiple: 0 };
+  if (!/^\d{1,9}$/.test(text)) return { check: "copy.multiple_invalid", multiple: 0 };
   const multiple = Number(text);
   if (multiple < MULTIPLE_MIN || multiple > MULTIPLE_MAX) return { check: "copy.multiple_range", multiple };
   return { check: "ok", multiple };

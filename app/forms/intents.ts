@@ -33,6 +33,16 @@ export const Intent = {
   Edit: "edit",
   BindMethod: "bind-method",
   DeleteMethod: "delete-method",
+  /** Copy trading. */
+  ApplyTrader: "apply-trader",
+  Follow: "follow",
+  Unfollow: "unfollow",
+  PauseFollow: "pause-follow",
+  ResumeFollow: "resume-follow",
+  CopyStop: "copy-stop",
+  Suspend: "suspend",
+  Resume: "resume",
+  ProfitShare: "profit-share",
 } as const;
 
 export type Intent = (typeof Intent)[keyof typeof Intent];

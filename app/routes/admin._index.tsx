@@ -20,6 +20,7 @@ export default function AdminOverview() {
     { to: "/admin/deposits", label: t("admin.deposits"), count: counts.deposits },
     { to: "/admin/withdrawals", label: t("admin.withdrawals"), count: counts.withdrawals },
     { to: "/admin/identity", label: t("admin.identity"), count: counts.identity },
+    { to: "/admin/traders", label: t("copy.admin_traders"), count: counts.traders },
   ];
   return (
     <>

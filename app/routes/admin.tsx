@@ -23,6 +23,7 @@ export default function AdminLayout() {
     { to: "/admin/deposits", label: t("admin.deposits"), end: false, count: counts.deposits },
     { to: "/admin/withdrawals", label: t("admin.withdrawals"), end: false, count: counts.withdrawals },
     { to: "/admin/identity", label: t("admin.identity"), end: false, count: counts.identity },
+    { to: "/admin/traders", label: t("copy.admin_traders"), end: false, count: counts.traders },
   ];
   return (
     <div className="page admin">

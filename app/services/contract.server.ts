@@ -64,16 +64,18 @@ export interface ContractOrderRow {
   closeReason: string | null;
   followType: number;
   originId: number | null;
+  /** The follow a copy belongs to (follow_type 2), else null. */
+  followId: number | null;
   createdAt: number;
   filledAt: number | null;
   closedAt: number | null;
   updatedAt: number;
 }
 
-const ORDER_COLUMNS = `id, user_id AS userId, account_id AS accountId, instrument_id AS instrumentId, code, side, status, lots,
+export const ORDER_COLUMNS = `id, user_id AS userId, account_id AS accountId, instrument_id AS instrumentId, code, side, status, lots,
   contract_size AS contractSize, precision, leverage, margin_mode AS marginMode, origin_price AS originPrice, open_price AS openPrice,
   pending_crossing AS pendingCrossing, close_price AS closePrice, margin, fee, stop_loss AS stopLoss, take_profit AS takeProfit,
-  liquidation, profit, close_reason AS closeReason, follow_type AS followType, origin_id AS originId, created_at AS createdAt,
+  liquidation, profit, close_reason AS closeReason, follow_type AS followType, origin_id AS originId, follow_id AS followId, created_at AS createdAt,
   filled_at AS filledAt, closed_at AS closedAt, updated_at AS updatedAt`;
 
 /** An order with its live figures (holding: at the current price; closed: as realised). */

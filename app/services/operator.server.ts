@@ -127,8 +127,9 @@ export async function queueCounts(context: AppContext) {
     .prepare(
       `SELECT (SELECT COUNT(*) FROM deposits WHERE status = 0) AS deposits,
               (SELECT COUNT(*) FROM withdrawals WHERE status = 0) AS withdrawals,
-              (SELECT COUNT(*) FROM identity_verifications WHERE review_status = 1) AS identity`,
+              (SELECT COUNT(*) FROM identity_verifications WHERE review_status = 1) AS identity,
+              (SELECT COUNT(*) FROM trader_applications WHERE status = 0) AS traders`,
     )
-    .first<{ deposits: number; withdrawals: number; identity: number }>();
-  return row ?? { deposits: 0, withdrawals: 0, identity: 0 };
+    .first<{ deposits: number; withdrawals: number; identity: number; traders: number }>();
+  return row ?? { deposits: 0, withdrawals: 0, identity: 0, traders: 0 };
 }

@@ -1,0 +1,198 @@
+/**
+ * The operator's copy-trading page (issue 11 §4): trader applications waiting (approve, or reject
+ * with a reason the applicant sees; each decided once, recorded with the operator and time), and
+ * the traders (profit share 0–50 %, suspend with a reason the followers see, resume). No money
+ * moves here, so no step-up is asked. Plain forms: works without JavaScript. Anyone but an
+ * operator gets 404.
+ */
+import { data, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs } from "@remix-run/cloudflare";
+import { Form, useActionData, useLoaderData } from "@remix-run/react";
+import { useTranslation } from "react-i18next";
+import { ReviewForm } from "~/components/admin";
+import { SubmitButton } from "~/components/forms";
+import { EmptyState } from "~/components/layout";
+import { OrderTime } from "~/components/orders";
+import { RouteErrorBoundary } from "~/components/route-error";
+import { shareDecimalToPercent } from "~/domain/copy";
+import { Intent } from "~/forms/intents";
+import { readForm } from "~/lib/http.server";
+import { translateMessage } from "~/lib/messages";
+import { useRootData } from "~/root";
+import { applicationQueue, reviewApplication, setProfitShare, setTraderStatus, traderAdminList } from "~/services/copy.server";
+import { requireOperator } from "~/services/operator.server";
+import { redirectWithFlash } from "~/services/web.server";
+import identityStylesHref from "~/styles/identity.css";
+import copyStylesHref from "~/styles/copy.css";
+
+export const links: LinksFunction = () => [
+  { rel: "stylesheet", href: identityStylesHref },
+  { rel: "stylesheet", href: copyStylesHref },
+];
+
+export async function loader({ context }: LoaderFunctionArgs) {
+  const operator = await requireOperator(context);
+  const [queue, traders] = await Promise.all([applicationQueue(context, operator), traderAdminList(context, operator)]);
+  return { ...queue, traders };
+}
+
+const ID = /^\d{1,15}$/;
+
+export async function action({ request, context }: ActionFunctionArgs) {
+  const operator = await requireOperator(context);
+  const form = await readForm(request);
+  const intent = form.get("intent");
+  const key = form.get("id") ?? form.get("trader_id") ?? "";
+  if (!ID.test(key)) return data({ id: key, error: "errors.bad_request" }, { status: 400 });
+  const id = Number(key);
+  const back = (message: string) => redirectWithFlash(context, "/admin/traders", { kind: "success", message });
+  switch (intent) {
+    case Intent.Approve:
+    case Intent.Reject: {
+      const decision = intent === Intent.Approve ? "approve" : "reject";
+      const result = await reviewApplication(context, operator, { id, decision, reason: form.get("reason") ?? "" });
+      if (!result.ok) {
+        const error = result.errors.reason ?? result.errors.form ?? "errors.try_again";
+        if (!result.errors.reason) return redirectWithFlash(context, "/admin/traders", { kind: "error", message: error });
+        return data({ id: key, error }, { status: result.status });
+      }
+      return back(decision === "approve" ? "admin.approved" : "admin.rejected");
+    }
+    case Intent.Suspend:
+    case Intent.Resume: {
+      const suspend = intent === Intent.Suspend;
+      const result = await setTraderStatus(context, operator, { traderId: id, suspend, reason: form.get("reason") ?? "" });
+      if (!result.ok) return data({ id: `t${key}`, error: result.errors.reason ?? result.errors.form ?? "errors.try_again" }, { status: result.status });
+      return back(suspend ? "copy.admin_suspended_done" : "copy.admin_resumed_done");
+    }
+    case Intent.ProfitShare: {
+      const result = await setProfitShare(context, operator, { traderId: id, percent: form.get("profit_share") ?? "" });
+      if (!result.ok) return data({ id: `t${key}`, error: result.errors.profit_share ?? result.errors.form ?? "errors.try_again" }, { status: result.status });
+      return back("copy.admin_share_saved");
+    }
+    default:
+      return data({ id: key, error: "errors.bad_request" }, { status: 400 });
+  }
+}
+
+export default function AdminTraders() {
+  const { t } = useTranslation();
+  const { pending, decided, traders } = useLoaderData<typeof loader>();
+  const actionData = useActionData<typeof action>();
+  const locale = useRootData()?.locale ?? "en-US";
+  const errorFor = (id: string) =>
+    actionData && actionData.id === id ? (
+      <p className="field-error" role="alert">
+        {translateMessage(t, actionData.error)}
+      </p>
+    ) : null;
+  return (
+    <>
+      <section aria-labelledby="applications-pending">
+        <h2 id="applications-pending">{t("copy.admin_applications")}</h2>
+        {pending.length === 0 ? (
+          <EmptyState title={t("admin.queue_empty")} />
+        ) : (
+          <ul className="identity-queue">
+            {pending.map((a) => (
+              <li key={a.id} className="card identity-request" aria-labelledby={`application-${a.id}`}>
+                <h3 id={`application-${a.id}`}>
+                  <span className="num">{a.uid}</span> · {a.email ?? a.mobile ?? ""}
+                </h3>
+                <dl className="details">
+                  <div>
+                    <dt>{t("copy.admin_applied_at")}</dt>
+                    <dd>
+                      <OrderTime ms={a.createdAt} locale={locale} />
+                    </dd>
+                  </div>
+                  <div>
+                    <dt>{t("copy.admin_closed_orders")}</dt>
+                    <dd className="num">{a.closedOrders}</dd>
+                  </div>
+                </dl>
+                {errorFor(String(a.id))}
+                <ReviewForm id={a.id} />
+              </li>
+            ))}
+          </ul>
+        )}
+      </section>
+
+      <section aria-labelledby="traders-list">
+        <h2 id="traders-list">{t("copy.admin_traders")}</h2>
+        {traders.length === 0 ? (
+          <EmptyState title={t("copy.no_traders")} />
+        ) : (
+          <ul className="identity-queue">
+            {traders.map((tr) => (
+              <li key={tr.userId} className="card identity-request" aria-labelledby={`trader-${tr.userId}`}>
+                <h3 id={`trader-${tr.userId}`}>
+                  {tr.nickname} · <span className="num">{tr.uid}</span>
+                </h3>
+                <p className={tr.status === 1 ? "muted" : "decision-reject"}>
+                  {tr.status === 1 ? t("copy.admin_active") : t("copy.admin_suspended", { reason: tr.suspendedReason })}
+                  {" · "}
+                  {t("copy.followers")}: <span className="num">{tr.followNum}</span>
+                </p>
+                {errorFor(`t${tr.userId}`)}
+                <Form method="post" className="admin-inline-form">
+                  <input type="hidden" name="trader_id" value={tr.userId} />
+                  <div className="field">
+                    <label htmlFor={`share-${tr.userId}`}>{t("copy.admin_share_percent")}</label>
+                    <input id={`share-${tr.userId}`} name="profit_share" inputMode="decimal" defaultValue={shareDecimalToPercent(tr.profitShare)} autoComplete="off" required />
+                  </div>
+                  <SubmitButton intent={Intent.ProfitShare} className="button">
+                    {t("copy.admin_save_share")}
+                  </SubmitButton>
+                </Form>
+                <Form method="post" className="admin-inline-form">
+                  <input type="hidden" name="trader_id" value={tr.userId} />
+                  {tr.status === 1 ? (
+                    <>
+                      <div className="field">
+                        <label htmlFor={`suspend-${tr.userId}`}>{t("copy.admin_suspend_reason")}</label>
+                        <input id={`suspend-${tr.userId}`} name="reason" maxLength={200} autoComplete="off" />
+                      </div>
+                      <SubmitButton intent={Intent.Suspend} className="button danger">
+                        {t("copy.admin_suspend")}
+                      </SubmitButton>
+                    </>
+                  ) : (
+                    <SubmitButton intent={Intent.Resume} className="button">
+                      {t("copy.admin_resume")}
+                    </SubmitButton>
+                  )}
+                </Form>
+              </li>
+            ))}
+          </ul>
+        )}
+      </section>
+
+      <section className="card" aria-labelledby="applications-decided">
+        <h2 id="applications-decided">{t("admin.history")}</h2>
+        {decided.length === 0 ? (
+          <p className="muted">{t("copy.admin_none_decided")}</p>
+        ) : (
+          <ul className="identity-decisions">
+            {decided.map((d) => (
+              <li key={d.id}>
+                <span>
+                  <span className={d.decision === "approve" ? "decision-approve" : "decision-reject"}>{d.decision === "approve" ? t("admin.approved") : t("admin.rejected")}</span>
+                  {" · "}
+                  <span className="num">{d.uid ?? d.applicationId}</span> {d.email ?? ""}
+                </span>
+                {d.reason ? <span className="muted">{t("identity.reason_was", { reason: d.reason })}</span> : null}
+                <span className="muted small">
+                  {t("identity.decided_by", { operator: d.operator })} <OrderTime ms={d.decidedAt} locale={locale} />
+                </span>
+              </li>
+            ))}
+          </ul>
+        )}
+      </section>
+    </>
+  );
+}
+
+export const ErrorBoundary = RouteErrorBoundary;
