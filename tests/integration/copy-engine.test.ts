@@ -183,4 +183,43 @@ describe("copy trading engine", () => {
     await tick();
     expect(await copiesOf(own.value.id)).toEqual([]);
   });
+
+  it("profit sharing at 10 %: a copy closing +20.00 with the trader pays 2.00 to the trader, a follower's own close +5.00 pays 0.50, a loss pays nothing", async () => {
+    await hold("BTCUSDT", 50_000);
+    const ctx = await createServiceContext(env);
+    const trader = await aTrader();
+    await env.DB.prepare("UPDATE traders SET profit_share = '0.1' WHERE user_id = ?1").bind(trader.id).run();
+    const a = await aFollower(trader.id, { multiple: 2, bond: 1_000 * USD, balance: 1_000 * USD });
+    const b = await aFollower(trader.id, { multiple: 1, bond: 1_000 * USD, balance: 1_000 * USD });
+    const placed = await placeOrder(ctx, trader.id, { side: Side.Buy, lots: "0.01", instrumentId: 1, entry: 1, leverage: 10 });
+    if (!placed.ok) throw new Error(placed.error);
+    await tick();
+    const [, copyB] = await copiesOf(placed.value.id);
+    const traderBefore = await balances(trader.accounts.contract);
+    await hold("BTCUSDT", 50_500);
+    expect((await closeOrder(ctx, b.id, copyB!.id)).ok).toBe(true);
+    await hold("BTCUSDT", 51_000);
+    expect((await closeOrder(ctx, trader.id, placed.value.id)).ok).toBe(true);
+    await tick();
+    // a: +20.00, pays 2.00; b: +5.00, pays 0.50
+    expect(await balances(a.accounts.contract)).toEqual({ balance: 1_000 * USD - 50_000 + 20 * USD - 2 * USD, locked: 0 });
+    expect(await balances(b.accounts.contract)).toEqual({ balance: 1_000 * USD - 25_000 + 5 * USD - 500_000, locked: 0 });
+    const traderAfter = await balances(trader.accounts.contract);
+    // the trader's own order: margin 50 back + 10.00 profit; the shares 2.50 on top
+    expect(traderAfter.balance - traderBefore.balance).toBe(50 * USD + 10 * USD + 2_500_000);
+    const paid = await env.DB.prepare("SELECT follower_id AS userId, paid_share AS paid FROM follows WHERE trader_id = ?1 ORDER BY follower_id").bind(trader.id).all<{ userId: number; paid: number }>();
+    expect(paid.results.map((r) => r.paid)).toEqual([2 * USD, 500_000]);
+
+    // a losing copy pays nothing
+    const second = await placeOrder(ctx, trader.id, { side: Side.Buy, lots: "0.01", instrumentId: 1, entry: 1, leverage: 10 });
+    if (!second.ok) throw new Error(second.error);
+    await tick();
+    const aBefore = await balances(a.accounts.contract);
+    await hold("BTCUSDT", 50_000);
+    expect((await closeOrder(ctx, trader.id, second.value.id)).ok).toBe(true);
+    await tick();
+    const [lost] = (await copiesOf(second.value.id)).filter((c) => c.userId === a.id);
+    expect(lost).toMatchObject({ status: 3, profit: -20 * USD });
+    expect((await balances(a.accounts.contract)).balance).toBe(aBefore.balance + aBefore.locked - 20 * USD);
+  });
 });
