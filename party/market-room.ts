@@ -112,6 +112,8 @@ export class MarketRoom extends Server<Env> {
       copyOrigins: async (ids) => app.copyOrigins(await ctx(), ids),
       openCopies: async (origin, now) => app.openCopies(await ctx(), origin, now),
       closedPrices: async (ids) => app.closedPrices(await ctx(), ids),
+      copyStops: async (ids) => app.copyStops(await ctx(), ids),
+      pauseFollows: async (ids) => app.pauseFollows(await ctx(), ids),
     };
   }
 

@@ -67,6 +67,8 @@ export interface EngineOrder {
   updatedAt?: number;
   /** Copy trading: the trader's order this copy follows (null for own orders and copies let run). */
   originId?: number | null;
+  /** Copy trading: the follow a copy belongs to (kept when it is let run). */
+  followId?: number | null;
 }
 
 /** A committed change the engine's index should reflect: an order placed or modified, or one that left. */

@@ -186,6 +186,7 @@ export function engineOrderOf(row: ContractOrderRow): EngineOrder {
   return {
     id: row.id,
     originId: row.followType === 2 ? (row.originId ?? null) : null,
+    followId: row.followType === 2 ? (row.followId ?? null) : null,
     userId: row.userId,
     code: row.code,
     side: row.side,

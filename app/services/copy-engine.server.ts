@@ -206,3 +206,25 @@ export async function closedPrices(ctx: ServiceContext, ids: number[]): Promise<
     .all<{ id: number; price: number; closedAt: number }>();
   return results;
 }
+
+/** The copy stop-losses set on these follows (0 = none are returned). */
+export async function copyStops(ctx: ServiceContext, followIds: number[]): Promise<{ id: number; copyStopLoss: number }[]> {
+  if (followIds.length === 0) return [];
+  const { results } = await ctx.d1
+    .prepare(
+      `SELECT f.id, f.copy_stop_loss AS copyStopLoss FROM json_each(?1) j CROSS JOIN follows f ON f.id = j.value
+        WHERE f.copy_stop_loss > 0 AND f.status <> ?2`,
+    )
+    .bind(JSON.stringify(followIds), FollowStatus.Ended)
+    .all<{ id: number; copyStopLoss: number }>();
+  return results;
+}
+
+/** Stops copying for follows whose copy stop-loss was reached: they are paused (settings kept; resuming is the follower's choice). */
+export async function pauseFollows(ctx: ServiceContext, followIds: number[]): Promise<void> {
+  if (followIds.length === 0) return;
+  await ctx.d1
+    .prepare("UPDATE follows SET status = ?2 FROM (SELECT value AS id FROM json_each(?1)) AS j WHERE follows.id = j.id AND follows.status = ?3")
+    .bind(JSON.stringify(followIds), FollowStatus.Paused, FollowStatus.Active)
+    .run();
+}

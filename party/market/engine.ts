@@ -26,6 +26,7 @@ import type { DeliverySchedule, EngineChange, EngineOption, EngineOrder, OptionS
 import { settle as settleOption } from "~/domain/option";
 import { priceToSteps, stepsToPrice } from "~/domain/market";
 import { toDecimalString } from "~/domain/money";
+import { copyStopReached } from "~/domain/copy";
 import { SortedLevels, TriggerIndex, triggerKey, unpackKey, type TriggerKind } from "./triggers";
 
 export interface Engine {
@@ -49,6 +50,9 @@ export interface EngineStore {
   copyOrigins?(ids: number[]): Promise<number[]>;
   openCopies?(originId: number, now: number): Promise<{ opened: { id: number; userId: number }[]; skipped: { userId: number; reason: string }[] }>;
   closedPrices?(ids: number[]): Promise<{ id: number; price: number; closedAt: number }[]>;
+  /** Copy stop-losses of the follows that have open copies; pausing follows whose stop was reached. */
+  copyStops?(followIds: number[]): Promise<{ id: number; copyStopLoss: number }[]>;
+  pauseFollows?(followIds: number[]): Promise<void>;
 }
 
 const RECENT_TICKS = 120;
@@ -60,7 +64,7 @@ const RECONCILE_OVERLAP_MS = 2_000;
 interface Decision {
   order: EngineOrder;
   /** trader_close: a copy closing with its trader's order, at that order's close price. */
-  kind: TriggerKind | "delivery" | "trader_close";
+  kind: TriggerKind | "delivery" | "trader_close" | "copy_stop";
   price: number;
   profit: number;
 }
@@ -334,6 +338,48 @@ export class ContractEngine implements Engine {
     return { userEvents };
   }
 
+  /**
+   * The copy stop-loss: a follow whose open copies' combined profit (at the last prices) is a loss
+   * of at least its limit stops copying (paused) and its copies close at those prices, in one batch.
+   */
+  private async copyStops(tick: TickInput): Promise<UserEvent[]> {
+    const store = this.store;
+    if (!store?.copyStops || !store.pauseFollows) return [];
+    const byFollow = new Map<number, EngineOrder[]>();
+    for (const copies of this.copiesOf.values()) {
+      for (const id of copies) {
+        const copy = this.orders.get(id);
+        if (!copy?.followId || copy.status !== OrderStatus.Holding) continue;
+        let list = byFollow.get(copy.followId);
+        if (!list) byFollow.set(copy.followId, (list = []));
+        list.push(copy);
+      }
+    }
+    if (byFollow.size === 0) return [];
+    let stops: { id: number; copyStopLoss: number }[];
+    try {
+      stops = await store.copyStops([...byFollow.keys()]);
+    } catch (error) {
+      console.error("reading copy stop-losses failed", error);
+      return [];
+    }
+    const decisions: Decision[] = [];
+    const reached: number[] = [];
+    for (const stop of stops) {
+      const copies = byFollow.get(stop.id) ?? [];
+      const marks = copies.map((c) => ({ c, price: this.lastPrice.get(c.code) }));
+      if (marks.some((m) => m.price === undefined)) continue;
+      const figures = marks.map(({ c, price }) => ({ c, price: price!, profit: realisedProfit(profitOf(c.side, c.price, price!, c.lots, c.contractSize, c.precision), c.margin) }));
+      if (!copyStopReached(figures.reduce((s, f) => s + f.profit, 0), stop.copyStopLoss)) continue;
+      reached.push(stop.id);
+      for (const f of figures) decisions.push({ order: f.c, kind: "copy_stop", price: f.price, profit: f.profit });
+    }
+    if (reached.length === 0) return [];
+    await store.pauseFollows(reached);
+    const result = await this.settle(tick.time, decisions, []);
+    return this.afterSettlement(decisions, [], result);
+  }
+
   private note(timing: { orders: number; ms: number; kind?: "copy_open" | "copy_close" }) {
     this.timings.push(timing);
     if (this.timings.length > 50) this.timings.shift();
@@ -380,6 +426,7 @@ export class ContractEngine implements Engine {
         events.push(...this.afterSettlement(decisions, [], result));
       }
     }
+    events.push(...(await this.copyStops(tick)));
     const candidates = this.opened.splice(0);
     if (candidates.length > 0 && store.copyOrigins && store.openCopies) {
       let origins: number[] = [];

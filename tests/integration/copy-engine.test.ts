@@ -222,4 +222,31 @@ describe("copy trading engine", () => {
     expect(lost).toMatchObject({ status: 3, profit: -20 * USD });
     expect((await balances(a.accounts.contract)).balance).toBe(aBefore.balance + aBefore.locked - 20 * USD);
   });
+
+  it("a copy stop-loss of 15.00: when the copies' combined loss reaches it, they close at the tick's price and the follow is paused; the trader's order stays open", async () => {
+    await hold("BTCUSDT", 50_000);
+    const ctx = await createServiceContext(env);
+    const trader = await aTrader();
+    const f = await aFollower(trader.id, { multiple: 2, bond: 1_000 * USD, balance: 1_000 * USD });
+    await env.DB.prepare("UPDATE follows SET copy_stop_loss = ?2 WHERE follower_id = ?1").bind(f.id, 15 * USD).run();
+    const placed = await placeOrder(ctx, trader.id, { side: Side.Buy, lots: "0.01", instrumentId: 1, entry: 1, leverage: 10 });
+    if (!placed.ok) throw new Error(placed.error);
+    await tick();
+    // 0.02 BTC: −14.00 at 49,300 is not yet the limit
+    await hold("BTCUSDT", 49_300);
+    expect((await copiesOf(placed.value.id))[0]).toMatchObject({ status: 1 });
+    // −16.00 at 49,200 reaches it
+    await hold("BTCUSDT", 49_200);
+    expect((await copiesOf(placed.value.id))[0]).toMatchObject({ status: 3, reason: "copy_stop", closePrice: 4_920_000, profit: -16 * USD });
+    const follow = await env.DB.prepare("SELECT status FROM follows WHERE follower_id = ?1").bind(f.id).first<{ status: number }>();
+    expect(follow!.status).toBe(2);
+    const own = await env.DB.prepare("SELECT status FROM contract_orders WHERE id = ?1").bind(placed.value.id).first<{ status: number }>();
+    expect(own!.status).toBe(1);
+    expect(await balances(f.accounts.contract)).toEqual({ balance: 1_000 * USD - 50_000 - 16 * USD, locked: 0 });
+    // paused: the trader's next order is not copied
+    const next = await placeOrder(ctx, trader.id, { side: Side.Buy, lots: "0.01", instrumentId: 1, entry: 1, leverage: 10 });
+    if (!next.ok) throw new Error(next.error);
+    await tick();
+    expect(await copiesOf(next.value.id)).toEqual([]);
+  });
 });
