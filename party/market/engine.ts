@@ -573,6 +573,17 @@ export class ContractEngine implements Engine {
         list.push({ Id: id, UpdatePrice: stepsToPrice(mark, o.precision), FactProfits: toDecimalString(p, 2) });
       }
       if (list.length > 0) events.push({ userId, topic: "FOREX_TRADE", data: { all_fact_profits: toDecimalString(total, 2), list } });
+      // FOREX_FOLLOW_TRADE: the user's copies, per trader followed (user_id the trader, follower_id the user)
+      const byTrader = new Map<number, typeof list>();
+      for (const item of list) {
+        const o = this.orders.get(item.Id)!;
+        if (!o.originId) continue;
+        const traderId = this.orders.get(o.originId)?.userId ?? 0;
+        let mine = byTrader.get(traderId);
+        if (!mine) byTrader.set(traderId, (mine = []));
+        mine.push(item);
+      }
+      for (const [traderId, followed] of byTrader) events.push({ userId, topic: "FOREX_FOLLOW_TRADE", data: { user_id: traderId, follower_id: userId, list: followed } });
     }
     return events;
   }

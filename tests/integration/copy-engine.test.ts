@@ -9,7 +9,7 @@ import { Side } from "~/domain/contract";
 import { MARKET_ROOM } from "~/domain/rooms";
 import { closeOrder, placeOrder, setStops } from "~/services/contract.server";
 import { checkInvariants } from "~/services/ledger.server";
-import { createUser, fund } from "./helpers";
+import { createUser, fund, loggedInSocket } from "./helpers";
 
 const USD = 1_000_000;
 const main = () => env.MARKET_ROOM.get(env.MARKET_ROOM.idFromName(MARKET_ROOM));
@@ -248,5 +248,25 @@ describe("copy trading engine", () => {
     if (!next.ok) throw new Error(next.error);
     await tick();
     expect(await copiesOf(next.value.id)).toEqual([]);
+  });
+
+  it("FOREX_FOLLOW_TRADE reaches a follower who watches it: the trader, the follower and the copy's price and profit", async () => {
+    await hold("BTCUSDT", 50_000);
+    const ctx = await createServiceContext(env);
+    const trader = await aTrader();
+    const f = await aFollower(trader.id, { multiple: 1, bond: 1_000 * USD, balance: 1_000 * USD });
+    const placed = await placeOrder(ctx, trader.id, { side: Side.Buy, lots: "0.01", instrumentId: 1, entry: 1, leverage: 10 });
+    if (!placed.ok) throw new Error(placed.error);
+    await tick();
+    const [copy] = await copiesOf(placed.value.id);
+    const socket = await loggedInSocket(f.id);
+    socket.send({ type: "sub", topic: "FOREX_FOLLOW_TRADE" });
+    await new Promise((r) => setTimeout(r, 100));
+    await hold("BTCUSDT", 50_400);
+    await tick();
+    const msg = (await socket.next((m) => m.type === "FOREX_FOLLOW_TRADE")) as { data: { user_id: number; follower_id: number; list: { Id: number; UpdatePrice: number; FactProfits: string }[] } };
+    expect(msg.data).toMatchObject({ user_id: trader.id, follower_id: f.id });
+    expect(msg.data.list).toContainEqual({ Id: copy!.id, UpdatePrice: 50_400, FactProfits: "4.00" });
+    socket.ws.close();
   });
 });
