@@ -55,3 +55,4 @@ export { liveSessions } from "~/services/session.server";
 export { listInstruments, simInstruments } from "~/services/market.server";
 export { deliverySchedules, engineOrders, settleContracts } from "~/services/contract.server";
 export { engineOptions, settleOptions } from "~/services/option.server";
+export { closedPrices, copyOrigins, copyStops, openCopies, pauseFollows } from "~/services/copy-engine.server";

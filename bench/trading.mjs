@@ -153,7 +153,7 @@ async function settleStops(worker) {
     if (left.n === 0) break;
   }
   const after = await (await mf.dispatchFetch(`${origin}/dev/engine`)).json();
-  const big = after.timings.filter((t) => t.orders >= N).at(-1);
+  const big = after.timings.filter((t) => t.orders >= N && !t.kind).at(-1);
   const closed = await db.prepare("SELECT COUNT(*) AS n FROM contract_orders WHERE open_tx LIKE 'bench-%' AND status = 3 AND close_reason = 'stop_loss'").first();
   return { indexed: before.pending, closed: closed.n, ms: big?.ms ?? NaN };
 }
@@ -201,7 +201,82 @@ async function settleExpiries(worker) {
   return { n: N, fromExpiryMs: settledAt - expiry, batchMs: batch?.ms ?? NaN, invariants: { unbalanced: unbalanced.n, drifting: drifting.n, negative: negative.n } };
 }
 
-export { settleStops, orderThroughput, settleExpiries };
+/**
+ * Copy trading: one trader order copied to N followers (one batch), then closed with the copies
+ * (one settlement batch): from the trader's fill until every copy is open, and from the trader's
+ * close until every copy is closed — both include the wait for the market room's next tick (up to
+ * 1 s) — and the engine's batch times, next to a bare set-based batch of the same size.
+ */
+async function copyFollowers(worker, N) {
+  const { mf, origin, db } = worker;
+  await mf.dispatchFetch(`${origin}/dev/market/price`, { method: "POST", body: JSON.stringify({ code: "BTCUSDT", price: 50000 }), headers: { "content-type": "application/json" } });
+  const [t] = await demoUsers(origin, mf, 1);
+  const now = Date.now();
+  await db.batch([
+    db.prepare("UPDATE users SET is_trader = 1 WHERE id = ?1").bind(t.id),
+    db.prepare("INSERT INTO traders (user_id, nickname, status, approved_at) VALUES (?1, 'bench', 1, ?2)").bind(t.id, now),
+  ]);
+  const tag = `bf${N}`;
+  for (let i = 0; i < N; i += 500) {
+    const rows = Array.from({ length: Math.min(500, N - i) }, (_, k) => `('${tag}-${i + k}', 1, '${tag.toUpperCase()}${i + k}', 0)`);
+    await db.prepare(`INSERT INTO users (uid, company_id, invite_code, is_demo) VALUES ${rows.join(",")}`).run();
+  }
+  const perFollower = 1_000_000_000; // 1,000 USD each
+  await db.batch([
+    db.prepare(`INSERT INTO accounts (user_id, kind, account_type_id) SELECT id, 'contract', 3 FROM users WHERE uid LIKE '${tag}-%'`),
+    db.prepare(`INSERT INTO ledger_transactions (id, idempotency_key, request_hash, kind, memo) VALUES ('${tag}-fund', '${tag}-fund', 'x', 'adjustment', '')`),
+    db.prepare(`INSERT INTO ledger_entries (transaction_id, account_id, bucket, amount) SELECT '${tag}-fund', a.id, 0, ${perFollower} FROM accounts a JOIN users u ON u.id = a.user_id WHERE u.uid LIKE '${tag}-%'`),
+    db.prepare(`INSERT INTO ledger_entries (transaction_id, account_id, bucket, amount) VALUES ('${tag}-fund', 6, 0, ${-N * perFollower})`),
+    db.prepare(`UPDATE accounts SET balance = balance + ${perFollower} WHERE user_id IN (SELECT id FROM users WHERE uid LIKE '${tag}-%')`),
+    db.prepare(`UPDATE accounts SET balance = balance - ${N * perFollower} WHERE id = 6`),
+    db.prepare(`INSERT INTO follows (follower_id, trader_id, multiple, max_amount, status, created_at) SELECT id, ${t.id}, 2, 500000000, 1, ${now - 60_000} FROM users WHERE uid LIKE '${tag}-%'`),
+  ]);
+  const count = async (id, status) => (await db.prepare("SELECT COUNT(*) AS n FROM contract_orders WHERE origin_id = ?1 AND status = ?2").bind(id, status).first()).n;
+  const placedAt = performance.now();
+  const placed = await (await mf.dispatchFetch(`${origin}/v2/api/forex/submit?type=1&cont=0.01&forex_id=1&status=1&multiple=10`, { headers: { authorization: t.token } })).json();
+  const id = placed.data.Id;
+  let openMs = NaN;
+  for (let i = 0; i < 300; i++) {
+    if ((await count(id, 1)) >= N) {
+      openMs = performance.now() - placedAt;
+      break;
+    }
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  const closedAt = performance.now();
+  await mf.dispatchFetch(`${origin}/v2/api/forex/close?id=${id}`, { headers: { authorization: t.token } });
+  let closeMs = NaN;
+  for (let i = 0; i < 300; i++) {
+    if ((await count(id, 3)) >= N) {
+      closeMs = performance.now() - closedAt;
+      break;
+    }
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  const view = await (await mf.dispatchFetch(`${origin}/dev/engine`)).json();
+  const openBatch = view.timings.filter((x) => x.kind === "copy_open" && x.orders === N).at(-1);
+  const closeBatch = view.timings.filter((x) => x.kind === "copy_close" && x.orders === N).at(-1);
+  // the bare batch: N order rows, N transactions and 3N entries written set-based, nothing checked
+  const json = JSON.stringify(Array.from({ length: N }, (_, i) => i));
+  const bareStarted = performance.now();
+  await db.batch([
+    db.prepare(`INSERT INTO contract_orders (user_id, account_id, instrument_id, code, side, status, lots, contract_size, precision, leverage, margin_mode, origin_price, open_price, margin, fee, open_tx, updated_at)
+                SELECT ${t.id}, ${t.account}, 1, 'BTCUSDT', 1, 4, 20000, 1000000, 2, 10, 2, 5000000, 5000000, 100000000, 50000, 'bare-${tag}-' || j.value, ${now} FROM json_each(?1) j`).bind(json),
+    db.prepare(`INSERT INTO ledger_transactions (id, idempotency_key, request_hash, kind, memo) SELECT 'bare-${tag}-' || j.value, 'bare-${tag}-' || j.value, 'x', 'adjustment', '' FROM json_each(?1) j`).bind(json),
+    db.prepare(`INSERT INTO ledger_entries (transaction_id, account_id, bucket, amount) SELECT 'bare-${tag}-' || j.value, 6, b.value, 0 FROM json_each(?1) j CROSS JOIN json_each('[0,1,0]') b`).bind(json),
+  ]);
+  const bareMs = performance.now() - bareStarted;
+  const copies = await db.prepare("SELECT COUNT(*) AS n FROM contract_orders WHERE origin_id = ?1").bind(id).first();
+  return { n: N, copies: copies.n, openMs, closeMs, openBatchMs: openBatch?.ms ?? NaN, closeBatchMs: closeBatch?.ms ?? NaN, bareMs };
+}
+
+async function copyTrading(worker) {
+  const out = [];
+  for (const n of [1_000, Number(process.env.BENCH_FOLLOWERS ?? 10_000)]) out.push(await copyFollowers(worker, n));
+  return out;
+}
+
+export { settleStops, orderThroughput, settleExpiries, copyTrading };
 
 export async function tradingBench() {
   const engine = await engineTicks();
@@ -210,13 +285,14 @@ export async function tradingBench() {
     const throughput = await orderThroughput(worker);
     const stops = await settleStops(worker);
     const expiries = await settleExpiries(worker);
-    return { throughput, engine, stops, expiries };
+    const copies = await copyTrading(worker);
+    return { throughput, engine, stops, expiries, copies };
   } finally {
     await worker.mf.dispose();
   }
 }
 
-export function printTrading({ throughput, engine, stops, expiries }) {
+export function printTrading({ throughput, engine, stops, expiries, copies }) {
   console.log("\nContract orders end to end (HTTP → Worker → D1 + market room), vs a bare one-batch D1 write of the same shape:");
   for (const r of throughput) {
     const o = r.orders;
@@ -228,5 +304,10 @@ export function printTrading({ throughput, engine, stops, expiries }) {
   console.log(`Engine tick (no trigger reached, 50 watching users): 100 open orders ${engine[100].toFixed(0)} µs, 100,000 open orders ${engine[100000].toFixed(0)} µs — ratio ${(engine[100000] / engine[100]).toFixed(2)}`);
   console.log(`Settling stop-losses reached by one tick: ${stops.closed} positions closed (of ${stops.indexed} open), batch ${stops.ms} ms (one set-based D1 batch)`);
   const inv = expiries.invariants;
+  for (const c of copies ?? []) {
+    console.log(
+      `Copy trading, one trader order to ${c.n} followers: ${c.copies} copies open ${c.openMs.toFixed(0)} ms after the fill (batch ${c.openBatchMs} ms), closed ${c.closeMs.toFixed(0)} ms after the trader's close (batch ${c.closeBatchMs} ms) — both include the wait for the next tick; a bare set-based batch of the same size ${c.bareMs.toFixed(0)} ms`,
+    );
+  }
   console.log(`Options expiring in the same second: ${expiries.n} settled ${expiries.fromExpiryMs} ms after their expiry (settlement batch ${expiries.batchMs} ms); ledger: ${inv.unbalanced} unbalanced transactions, ${inv.drifting} drifting accounts, ${inv.negative} negative user accounts`);
 }

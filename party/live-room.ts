@@ -204,7 +204,7 @@ export class LiveRoom extends Server<Env> {
         }
         const period: Period = code ? (message.period ?? DEFAULT_PERIOD) : DEFAULT_PERIOD;
         connection.setState({ ...current, topics: { ...current.topics, [topic]: code ? period : "" } });
-        if (topic === "DAY_MARKET" || topic === "FOREX_TRADE" || code) await this.registerWithMarket(true);
+        if (topic === "DAY_MARKET" || topic === "FOREX_TRADE" || topic === "FOREX_FOLLOW_TRADE" || code) await this.registerWithMarket(true);
         return;
       }
     }
@@ -220,8 +220,8 @@ export class LiveRoom extends Server<Env> {
       const topics = connection.state?.topics;
       if (!topics) continue;
       for (const [topic, period] of Object.entries(topics)) {
-        if (topic === "FOREX_TRADE") {
-          // live profit is computed by the market room only for users watching it
+        if (topic === "FOREX_TRADE" || topic === "FOREX_FOLLOW_TRADE") {
+          // live profit (own orders; followed orders) is computed by the market room only for users watching it
           if (connection.state?.userId) {
             watchers.add(connection.state.userId);
             listeners += 1;

@@ -109,6 +109,11 @@ export class MarketRoom extends Server<Env> {
       settle: async (req) => app.settleContracts(await ctx(), req),
       options: async (since, afterId) => app.engineOptions(await ctx(), since, afterId),
       settleOptions: async (req) => app.settleOptions(await ctx(), req),
+      copyOrigins: async (ids) => app.copyOrigins(await ctx(), ids),
+      openCopies: async (origin, now) => app.openCopies(await ctx(), origin, now),
+      closedPrices: async (ids) => app.closedPrices(await ctx(), ids),
+      copyStops: async (ids) => app.copyStops(await ctx(), ids),
+      pauseFollows: async (ids) => app.pauseFollows(await ctx(), ids),
     };
   }
 
@@ -250,7 +255,7 @@ export class MarketRoom extends Server<Env> {
   }
 
   /** Local runs and tests only: the last ticks the engine saw, and the clock's state. */
-  async engineView(): Promise<{ ticks: TickInput[]; pending: number; triggers: number; lastTick: number; alarm: number | null; running: boolean; timings: { orders: number; ms: number }[] }> {
+  async engineView(): Promise<{ ticks: TickInput[]; pending: number; triggers: number; lastTick: number; alarm: number | null; running: boolean; timings: { orders: number; ms: number; kind?: string }[] }> {
     this.localOnly();
     const { engine, clock } = await this.ready();
     return { ticks: engine.recent, pending: engine.pending(), triggers: engine.triggers(), lastTick: clock.lastTick, alarm: await this.ctx.storage.getAlarm(), running: clock.shouldRun(), timings: engine.timings };

@@ -83,7 +83,7 @@ export function orderViewOf(
 }
 
 export const ORDER_STATUS = { Pending: 0, Holding: 1, Closed: 3, Cancelled: 4 } as const;
-const REASONS = new Set(["manual", "stop_loss", "take_profit", "liquidation", "delivery", "reset", "cancel"]);
+const REASONS = new Set(["trader_close", "copy_stop", "manual", "stop_loss", "take_profit", "liquidation", "delivery", "reset", "cancel"]);
 
 // ---- exact display ----
 

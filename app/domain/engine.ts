@@ -65,6 +65,10 @@ export interface EngineOrder {
   pendingCrossing: number;
   /** When the row last changed (ms): an older copy never replaces a newer one. */
   updatedAt?: number;
+  /** Copy trading: the trader's order this copy follows (null for own orders and copies let run). */
+  originId?: number | null;
+  /** Copy trading: the follow a copy belongs to (kept when it is let run). */
+  followId?: number | null;
 }
 
 /** A committed change the engine's index should reflect: an order placed or modified, or one that left. */

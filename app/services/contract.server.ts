@@ -9,6 +9,7 @@
  * Figures come from app/domain/contract.ts, the same functions the browser's preview runs.
  */
 import type { ServiceContext } from "~/context.server";
+import { profitShareOf } from "~/domain/copy";
 import {
   OrderStatus,
   Side,
@@ -184,6 +185,8 @@ async function contractAccountId(ctx: ServiceContext, userId: number): Promise<n
 export function engineOrderOf(row: ContractOrderRow): EngineOrder {
   return {
     id: row.id,
+    originId: row.followType === 2 ? (row.originId ?? null) : null,
+    followId: row.followType === 2 ? (row.followId ?? null) : null,
     userId: row.userId,
     code: row.code,
     side: row.side,
@@ -337,6 +340,40 @@ export async function placeOrder(ctx: ServiceContext, userId: number, input: Pla
 
 export type CloseError = "errors.not_found" | "errors.order_closed" | "errors.market_closed" | "errors.prices_stale" | "errors.order_not_pending" | "errors.try_again";
 
+export interface ProfitShare {
+  followId: number;
+  traderAccount: number;
+  amount: Micros;
+}
+
+/**
+ * Copy trading: the trader's share of the realised profit of closing copies (app/domain/copy.ts
+ * profitShareOf, at the share the operator set for the trader), with the trader's contract
+ * account that receives it. Copies closing at a loss, and own orders, pay nothing.
+ */
+export async function profitShareFor(ctx: ServiceContext, exits: { id: number; profit: Micros }[]): Promise<Map<number, ProfitShare>> {
+  const out = new Map<number, ProfitShare>();
+  const winners = exits.filter((e) => e.profit > 0);
+  if (winners.length === 0) return out;
+  const { results } = await ctx.d1
+    .prepare(
+      `SELECT o.id, f.id AS followId, t.profit_share AS share, a.id AS traderAccount
+         FROM json_each(?1) j CROSS JOIN contract_orders o ON o.id = j.value
+         JOIN follows f ON f.id = o.follow_id
+         JOIN traders t ON t.user_id = f.trader_id
+         JOIN accounts a ON a.user_id = t.user_id AND a.kind = 'contract'
+        WHERE o.follow_type = 2`,
+    )
+    .bind(JSON.stringify(winners.map((w) => w.id)))
+    .all<{ id: number; followId: number; share: string; traderAccount: number }>();
+  const profits = new Map(winners.map((w) => [w.id, w.profit]));
+  for (const r of results) {
+    const amount = profitShareOf(profits.get(r.id) ?? 0, r.share);
+    if (amount > 0) out.set(r.id, { followId: r.followId, traderAccount: r.traderAccount, amount });
+  }
+  return out;
+}
+
 /** Closes a holding position at the current price (manual close). */
 export async function closeOrder(ctx: ServiceContext, userId: number, id: number): Promise<Result<ContractOrderRow, CloseError>> {
   const row = await ownOrder(ctx, userId, id);
@@ -349,10 +386,14 @@ export async function closeOrder(ctx: ServiceContext, userId: number, id: number
   const realised = realisedProfit(profitOf(row.side, row.openPrice!, price, row.lots, row.contractSize, row.precision), row.margin);
   const key = `contract_exit:${row.id}`;
   const now = Date.now();
+  // a copy closing with a profit pays the trader's share (copy trading), in the same transaction
+  const share = row.followType === 2 && row.followId ? await profitShareFor(ctx, [{ id: row.id, profit: realised }]) : new Map<number, ProfitShare>();
+  const paid = share.get(row.id);
   const postings: Posting[] = [
     { accountId: row.accountId, bucket: Bucket.Locked, amount: -row.margin },
-    { accountId: row.accountId, bucket: Bucket.Available, amount: row.margin + realised },
+    { accountId: row.accountId, bucket: Bucket.Available, amount: row.margin + realised - (paid?.amount ?? 0) },
     { accountId: PlatformAccount.Counterparty.id, amount: -realised },
+    ...(paid ? [{ accountId: paid.traderAccount, amount: paid.amount }] : []),
   ].filter((p) => p.amount !== 0);
   try {
     if (postings.length >= 2) {
@@ -363,7 +404,10 @@ export async function closeOrder(ctx: ServiceContext, userId: number, id: number
         userId,
         postings,
         guards: [exitGuard(ctx, row.id, OrderStatus.Holding, key, "manual", price, realised)],
-        effects: [closeEffect(ctx, row.id, price, realised, "manual", now)],
+        effects: [
+          closeEffect(ctx, row.id, price, realised, "manual", now),
+          ...(paid ? [ctx.d1.prepare("UPDATE follows SET paid_share = paid_share + ?2 WHERE id = ?1").bind(paid.followId, paid.amount)] : []),
+        ],
       });
     } else {
       await ctx.d1.batch([exitGuard(ctx, row.id, OrderStatus.Holding, key, "manual", price, realised), closeEffect(ctx, row.id, price, realised, "manual", now)]);
@@ -590,7 +634,8 @@ export async function deliverySchedules(ctx: ServiceContext, now = Date.now()): 
 export async function settleContracts(ctx: ServiceContext, req: SettlementRequest): Promise<SettlementResult> {
   const db = ctx.d1;
   const b = req.batchId;
-  const exits = JSON.stringify(req.exits.map((e) => ({ id: e.id, r: e.reason, p: e.price, pl: e.profit })));
+  const shares = await profitShareFor(ctx, req.exits);
+  const exits = JSON.stringify(req.exits.map((e) => ({ id: e.id, r: e.reason, p: e.price, pl: e.profit, sh: shares.get(e.id)?.amount ?? 0, ta: shares.get(e.id)?.traderAccount ?? 0, fo: shares.get(e.id)?.followId ?? 0 })));
   const pend = JSON.stringify([...req.fills.map((f) => ({ id: f.id, r: "fill", p: f.price })), ...req.cancels.map((c) => ({ id: c.id, r: c.reason, p: null }))]);
   const rolls = JSON.stringify(req.rolls.map((r) => ({ id: r.instrumentId, from: r.from, to: r.to })));
   const statements = [
@@ -636,9 +681,29 @@ export async function settleContracts(ctx: ServiceContext, req: SettlementReques
            UNION ALL
            SELECT ?1 || ':' || x.order_id || ':1', ?2, 0, -x.profit, x.order_id, 3
              FROM order_exits x WHERE x.batch_id = ?1 AND x.from_status = 1
+           UNION ALL
+           -- copy trading: the trader's share of a copy's profit moves from the follower to the trader
+           SELECT ?1 || ':' || x.order_id || ':1', o.account_id, 0, -s.sh, x.order_id, 4
+             FROM order_exits x JOIN contract_orders o ON o.id = x.order_id
+             JOIN (SELECT json_extract(value, '$.id') AS id, json_extract(value, '$.sh') AS sh FROM json_each(?3)) s ON s.id = x.order_id
+            WHERE x.batch_id = ?1 AND x.from_status = 1 AND s.sh > 0
+           UNION ALL
+           SELECT ?1 || ':' || x.order_id || ':1', s.ta, 0, s.sh, x.order_id, 5
+             FROM order_exits x
+             JOIN (SELECT json_extract(value, '$.id') AS id, json_extract(value, '$.sh') AS sh, json_extract(value, '$.ta') AS ta FROM json_each(?3)) s ON s.id = x.order_id
+            WHERE x.batch_id = ?1 AND x.from_status = 1 AND s.sh > 0
          ) WHERE amount <> 0 ORDER BY oid, n`,
       )
-      .bind(b, PlatformAccount.Counterparty.id),
+      .bind(b, PlatformAccount.Counterparty.id, exits),
+    db
+      .prepare(
+        `UPDATE follows SET paid_share = follows.paid_share + s.total
+           FROM (SELECT json_extract(j.value, '$.fo') AS fo, SUM(json_extract(j.value, '$.sh')) AS total
+                   FROM json_each(?2) j JOIN order_exits x ON x.order_id = json_extract(j.value, '$.id') AND x.batch_id = ?1 AND x.from_status = 1
+                  WHERE json_extract(j.value, '$.sh') > 0 GROUP BY 1) AS s
+          WHERE follows.id = s.fo`,
+      )
+      .bind(b, exits),
     // Entries of pending orders leaving status 0: a fill pays the held fee to the fee account; a
     // cancel returns margin and fee to the available balance.
     db

@@ -26,6 +26,7 @@ import type { DeliverySchedule, EngineChange, EngineOption, EngineOrder, OptionS
 import { settle as settleOption } from "~/domain/option";
 import { priceToSteps, stepsToPrice } from "~/domain/market";
 import { toDecimalString } from "~/domain/money";
+import { copyStopReached } from "~/domain/copy";
 import { SortedLevels, TriggerIndex, triggerKey, unpackKey, type TriggerKind } from "./triggers";
 
 export interface Engine {
@@ -45,6 +46,13 @@ export interface EngineStore {
   /** Timed options: open ones (all, or changed since a watermark), and their settlement. */
   options?(changedSince: number, afterId?: number): Promise<{ open: EngineOption[]; gone: number[]; watermark: number; lastId?: number }>;
   settleOptions?(req: OptionSettlementRequest): Promise<OptionSettlementResult>;
+  /** Copy trading: which of these new positions are an active trader's with followers; open one's copies; close prices of orders that left. */
+  copyOrigins?(ids: number[]): Promise<number[]>;
+  openCopies?(originId: number, now: number): Promise<{ opened: { id: number; userId: number }[]; skipped: { userId: number; reason: string }[] }>;
+  closedPrices?(ids: number[]): Promise<{ id: number; price: number; closedAt: number }[]>;
+  /** Copy stop-losses of the follows that have open copies; pausing follows whose stop was reached. */
+  copyStops?(followIds: number[]): Promise<{ id: number; copyStopLoss: number }[]>;
+  pauseFollows?(followIds: number[]): Promise<void>;
 }
 
 const RECENT_TICKS = 120;
@@ -55,13 +63,21 @@ const RECONCILE_OVERLAP_MS = 2_000;
 
 interface Decision {
   order: EngineOrder;
-  kind: TriggerKind | "delivery";
+  /** trader_close: a copy closing with its trader's order, at that order's close price. */
+  kind: TriggerKind | "delivery" | "trader_close" | "copy_stop";
   price: number;
   profit: number;
 }
 
 export class ContractEngine implements Engine {
   private orders = new Map<number, EngineOrder>();
+  /** Copy trading: the open copies of each trader order (origin id → copy ids). */
+  private copiesOf = new Map<number, Set<number>>();
+  /** Trader orders that left with copies still open: their copies close at the next settlement. */
+  private cascade = new Map<number, number | null>();
+  /** Own positions first seen open by the last catch-up (candidates for copying). */
+  private opened: number[] = [];
+  private copyTries = new Map<number, number>();
   private byUser = new Map<number, Set<number>>();
   private index = new TriggerIndex();
   private deliveries: DeliverySchedule[] = [];
@@ -82,13 +98,16 @@ export class ContractEngine implements Engine {
   /** The last ticks handed to the engine, newest last (local runs and tests). */
   readonly recent: TickInput[] = [];
   /** Figures of the last settlements (benchmarks). */
-  readonly timings: { orders: number; ms: number }[] = [];
+  readonly timings: { orders: number; ms: number; kind?: "copy_open" | "copy_close" }[] = [];
 
   constructor(private readonly store: EngineStore | null) {}
 
   async load() {
     this.orders.clear();
     this.byUser.clear();
+    this.copiesOf.clear();
+    this.cascade.clear();
+    this.opened = [];
     this.index = new TriggerIndex();
     if (!this.store) return;
     const { open, watermark, lastId } = await this.store.orders(0);
@@ -99,6 +118,8 @@ export class ContractEngine implements Engine {
       for (const t of this.triggersOf(order)) entries.push({ code: order.code, crossing: t.crossing, level: t.level, key: triggerKey(order.id, t.kind) });
     }
     this.index = TriggerIndex.build(entries);
+    // copies whose trader order is no longer open (it closed while the room was away) close at its close price
+    for (const origin of this.copiesOf.keys()) if (!this.orders.has(origin)) this.cascade.set(origin, null);
     this.options.clear();
     this.expiries = new SortedLevels();
     if (this.store.options) {
@@ -163,6 +184,11 @@ export class ContractEngine implements Engine {
 
   private track(order: EngineOrder) {
     this.orders.set(order.id, order);
+    if (order.originId) {
+      let copies = this.copiesOf.get(order.originId);
+      if (!copies) this.copiesOf.set(order.originId, (copies = new Set()));
+      copies.add(order.id);
+    }
     this.precision.set(order.code, order.precision);
     let mine = this.byUser.get(order.userId);
     if (!mine) this.byUser.set(order.userId, (mine = new Set()));
@@ -182,6 +208,11 @@ export class ContractEngine implements Engine {
     if (!order) return;
     for (const t of this.triggersOf(order)) this.index.remove(order.code, t.crossing, t.level, triggerKey(order.id, t.kind));
     this.orders.delete(id);
+    if (order.originId) {
+      const copies = this.copiesOf.get(order.originId);
+      copies?.delete(id);
+      if (copies && copies.size === 0) this.copiesOf.delete(order.originId);
+    }
     const mine = this.byUser.get(order.userId);
     mine?.delete(id);
     if (mine && mine.size === 0) this.byUser.delete(order.userId);
@@ -195,8 +226,14 @@ export class ContractEngine implements Engine {
   async catchUp() {
     if (!this.store) return;
     const { open, gone, watermark, lastId } = await this.store.orders(Math.max(1, this.watermark - RECONCILE_OVERLAP_MS), this.lastOrderId);
-    for (const order of open) this.upsert(order);
-    for (const id of gone) this.remove(id);
+    for (const order of open) {
+      if (order.status === OrderStatus.Holding && !order.originId && !this.orders.has(order.id)) this.opened.push(order.id);
+      this.upsert(order);
+    }
+    for (const id of gone) {
+      this.remove(id);
+      if (this.copiesOf.has(id) && !this.cascade.has(id)) this.cascade.set(id, null);
+    }
     this.watermark = watermark;
     this.lastOrderId = Math.max(this.lastOrderId, lastId ?? 0);
     if (this.store.options) {
@@ -290,10 +327,132 @@ export class ContractEngine implements Engine {
       this.timings.push({ orders: decisions.length, ms: Date.now() - started });
       if (this.timings.length > 50) this.timings.shift();
       userEvents.push(...this.afterSettlement(decisions, rolls, result));
+      for (const d of decisions) {
+        if (result.exited.some((e) => e.id === d.order.id) && this.copiesOf.has(d.order.id)) this.cascade.set(d.order.id, d.price);
+      }
+      for (const f of result.filled) this.opened.push(f.id);
     }
+    userEvents.push(...(await this.copyStep(tick)));
     userEvents.push(...(await this.settleDueOptions(tick)));
     userEvents.push(...this.liveProfit(tick.watchers ?? []));
     return { userEvents };
+  }
+
+  /**
+   * The copy stop-loss: a follow whose open copies' combined profit (at the last prices) is a loss
+   * of at least its limit stops copying (paused) and its copies close at those prices, in one batch.
+   */
+  private async copyStops(tick: TickInput): Promise<UserEvent[]> {
+    const store = this.store;
+    if (!store?.copyStops || !store.pauseFollows) return [];
+    const byFollow = new Map<number, EngineOrder[]>();
+    for (const copies of this.copiesOf.values()) {
+      for (const id of copies) {
+        const copy = this.orders.get(id);
+        if (!copy?.followId || copy.status !== OrderStatus.Holding) continue;
+        let list = byFollow.get(copy.followId);
+        if (!list) byFollow.set(copy.followId, (list = []));
+        list.push(copy);
+      }
+    }
+    if (byFollow.size === 0) return [];
+    let stops: { id: number; copyStopLoss: number }[];
+    try {
+      stops = await store.copyStops([...byFollow.keys()]);
+    } catch (error) {
+      console.error("reading copy stop-losses failed", error);
+      return [];
+    }
+    const decisions: Decision[] = [];
+    const reached: number[] = [];
+    for (const stop of stops) {
+      const copies = byFollow.get(stop.id) ?? [];
+      const marks = copies.map((c) => ({ c, price: this.lastPrice.get(c.code) }));
+      if (marks.some((m) => m.price === undefined)) continue;
+      const figures = marks.map(({ c, price }) => ({ c, price: price!, profit: realisedProfit(profitOf(c.side, c.price, price!, c.lots, c.contractSize, c.precision), c.margin) }));
+      if (!copyStopReached(figures.reduce((s, f) => s + f.profit, 0), stop.copyStopLoss)) continue;
+      reached.push(stop.id);
+      for (const f of figures) decisions.push({ order: f.c, kind: "copy_stop", price: f.price, profit: f.profit });
+    }
+    if (reached.length === 0) return [];
+    await store.pauseFollows(reached);
+    const result = await this.settle(tick.time, decisions, []);
+    return this.afterSettlement(decisions, [], result);
+  }
+
+  private note(timing: { orders: number; ms: number; kind?: "copy_open" | "copy_close" }) {
+    this.timings.push(timing);
+    if (this.timings.length > 50) this.timings.shift();
+  }
+
+  /**
+   * Copy trading, once per tick after the tick's own settlement:
+   *   - the close cascade: the open copies of every trader order that left (by the engine this
+   *     tick at its exit price, or by the trader by hand, at the close price read from D1) close in
+   *     one settlement batch, at that price, under the same once-only exit keys as any close (a
+   *     follower who closed a copy earlier keeps that result);
+   *   - copies: the own positions that opened since the last tick (market orders caught up, pending
+   *     orders filled this tick) of active traders are copied to their followers, one batch per
+   *     trader order (services' openCopies).
+   */
+  private async copyStep(tick: TickInput): Promise<UserEvent[]> {
+    const store = this.store;
+    const events: UserEvent[] = [];
+    if (!store) return events;
+    if (this.cascade.size > 0) {
+      const unknown = [...this.cascade].filter(([, price]) => price === null).map(([id]) => id);
+      if (unknown.length > 0 && store.closedPrices) {
+        try {
+          for (const c of await store.closedPrices(unknown)) this.cascade.set(c.id, c.price);
+        } catch (error) {
+          console.error("close prices of traders' orders failed", error);
+        }
+      }
+      const decisions: Decision[] = [];
+      for (const [origin, price] of this.cascade) {
+        if (price === null) continue;
+        for (const id of this.copiesOf.get(origin) ?? []) {
+          const copy = this.orders.get(id);
+          if (!copy || copy.status !== OrderStatus.Holding) continue;
+          const raw = profitOf(copy.side, copy.price, price, copy.lots, copy.contractSize, copy.precision);
+          decisions.push({ order: copy, kind: "trader_close", price, profit: realisedProfit(raw, copy.margin) });
+        }
+        this.cascade.delete(origin);
+      }
+      if (decisions.length > 0) {
+        const started = Date.now();
+        const result = await this.settle(tick.time, decisions, []);
+        this.note({ orders: decisions.length, ms: Date.now() - started, kind: "copy_close" });
+        events.push(...this.afterSettlement(decisions, [], result));
+      }
+    }
+    events.push(...(await this.copyStops(tick)));
+    const candidates = this.opened.splice(0);
+    if (candidates.length > 0 && store.copyOrigins && store.openCopies) {
+      let origins: number[] = [];
+      try {
+        origins = await store.copyOrigins(candidates);
+      } catch (error) {
+        console.error("finding traders' new positions failed", error);
+        this.opened.push(...candidates); // tried again next tick
+      }
+      for (const origin of origins) {
+        try {
+          const started = Date.now();
+          const done = await store.openCopies(origin, tick.time);
+          this.note({ orders: done.opened.length, ms: Date.now() - started, kind: "copy_open" });
+        } catch (error) {
+          // the copies' unique key makes a retry safe; give up after a few ticks
+          const tries = (this.copyTries.get(origin) ?? 0) + 1;
+          console.error("copying failed", origin, tries, error);
+          if (tries < 5) {
+            this.copyTries.set(origin, tries);
+            this.opened.push(origin);
+          } else this.copyTries.delete(origin);
+        }
+      }
+    }
+    return events;
   }
 
   /**
@@ -414,6 +573,17 @@ export class ContractEngine implements Engine {
         list.push({ Id: id, UpdatePrice: stepsToPrice(mark, o.precision), FactProfits: toDecimalString(p, 2) });
       }
       if (list.length > 0) events.push({ userId, topic: "FOREX_TRADE", data: { all_fact_profits: toDecimalString(total, 2), list } });
+      // FOREX_FOLLOW_TRADE: the user's copies, per trader followed (user_id the trader, follower_id the user)
+      const byTrader = new Map<number, typeof list>();
+      for (const item of list) {
+        const o = this.orders.get(item.Id)!;
+        if (!o.originId) continue;
+        const traderId = this.orders.get(o.originId)?.userId ?? 0;
+        let mine = byTrader.get(traderId);
+        if (!mine) byTrader.set(traderId, (mine = []));
+        mine.push(item);
+      }
+      for (const [traderId, followed] of byTrader) events.push({ userId, topic: "FOREX_FOLLOW_TRADE", data: { user_id: traderId, follower_id: userId, list: followed } });
     }
     return events;
   }
