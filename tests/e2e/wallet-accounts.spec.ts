@@ -124,15 +124,15 @@ test.describe("wallet", () => {
     await expect(page.getByText("Only real account")).toBeVisible();
   });
 
-  test("a user-centre row of a screen not built yet opens a 'coming soon' page with a way back", async ({ page }) => {
+  test("a home shortcut of a screen not built yet opens a 'coming soon' page with a way back", async ({ page }) => {
     const res = await page.request.post("/login/demo", { form: { from: "/" } });
     expect(res.ok()).toBe(true);
-    await page.goto("/user");
-    await page.getByRole("link", { name: "Company e-mail" }).click();
-    await expect(page).toHaveURL(/\/mine\/email$/);
-    await expect(page.getByRole("heading", { name: "Company e-mail" })).toBeVisible();
+    await page.goto("/");
+    await page.getByRole("navigation", { name: "Shortcuts" }).getByRole("link", { name: "Loan" }).click();
+    await expect(page).toHaveURL(/\/loan$/);
+    await expect(page.getByRole("heading", { name: "Loan" })).toBeVisible();
     await expect(page.getByText("Coming soon")).toBeVisible();
     await page.getByRole("link", { name: "Back", exact: true }).last().click();
-    await expect(page).toHaveURL(/\/user$/);
+    await expect(page).toHaveURL(/\/$/);
   });
 });
