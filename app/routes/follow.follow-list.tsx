@@ -23,6 +23,7 @@ import { followCards, followOrders, isTrader, traderList } from "~/services/copy
 import { requireUser } from "~/services/web.server";
 import copyStylesHref from "~/styles/copy.css";
 import ordersStylesHref from "~/styles/orders.css";
+import { sheetKeyDown } from "~/components/sheet";
 
 export const links: LinksFunction = () => [
   { rel: "stylesheet", href: ordersStylesHref },
@@ -184,7 +185,6 @@ export default function FollowList() {
   );
 }
 
-const FOCUSABLE = 'a[href], button:not([disabled]), input:not([type="hidden"]):not([disabled]), [tabindex]:not([tabindex="-1"])';
 
 type Sheet = ReturnType<typeof useLoaderData<typeof loader>>["sheet"];
 
@@ -201,25 +201,9 @@ function OrdersSheet({ sheet, locale }: { sheet: Sheet; locale: string }) {
     if (hydrated) headingRef.current?.focus({ preventScroll: true });
   }, [hydrated, sheet?.followId, sheet?.status]);
   const onKeyDown = (e: KeyboardEvent) => {
-    if (!hydrated) return;
-    if (e.key === "Escape") {
-      e.preventDefault();
-      close();
-      return;
-    }
-    if (e.key !== "Tab" || !ref.current) return;
-    const items = [...ref.current.querySelectorAll<HTMLElement>(FOCUSABLE)];
-    if (items.length === 0) return;
-    const first = items[0]!;
-    const last = items[items.length - 1]!;
-    if (e.shiftKey && document.activeElement === first) {
-      e.preventDefault();
-      last.focus();
-    } else if (!e.shiftKey && document.activeElement === last) {
-      e.preventDefault();
-      first.focus();
-    }
+    if (hydrated) sheetKeyDown(e, ref.current, close);
   };
+
   const title = sheet?.status === FollowOrderFilter.Closed ? t("copy.sheet_closed") : t("copy.sheet_following");
   return (
     <div className="sheet-layer">

@@ -37,6 +37,7 @@ import { useLiveClient, useQuotes } from "~/components/live";
 import { listOptions, optionDetail, type OptionRow as OptionRecord } from "~/services/option.server";
 import { marketQuotes } from "~/services/market.server";
 import type { Quote } from "~/domain/market";
+import { sheetKeyDown } from "~/components/sheet";
 
 export const links: LinksFunction = () => [
   { rel: "stylesheet", href: ordersStylesHref },
@@ -536,7 +537,6 @@ function Pager({ params, lastPage, withNext }: { params: ListParams; lastPage: n
   );
 }
 
-const FOCUSABLE = 'a[href], button:not([disabled]), input:not([type="hidden"]):not([disabled]), [tabindex]:not([tabindex="-1"])';
 
 /**
  * The order's bottom sheet (a page section without JavaScript): its figures, then its actions,
@@ -580,26 +580,9 @@ function OrderSheet({
     else headingRef.current?.focus({ preventScroll: true });
   }, [hydrated, focusKey]);
   const onKeyDown = (e: KeyboardEvent) => {
-    if (!hydrated) return;
-    if (e.key === "Escape") {
-      e.preventDefault();
-      close();
-      return;
-    }
-    if (e.key !== "Tab" || !sheetRef.current) return;
-    const items = [...sheetRef.current.querySelectorAll<HTMLElement>(FOCUSABLE)];
-    if (items.length === 0) return;
-    const first = items[0]!;
-    const last = items[items.length - 1]!;
-    const active = document.activeElement;
-    if (e.shiftKey && (active === first || !items.includes(active as HTMLElement))) {
-      e.preventDefault();
-      last.focus();
-    } else if (!e.shiftKey && active === last) {
-      e.preventDefault();
-      first.focus();
-    }
+    if (hydrated) sheetKeyDown(e, sheetRef.current, close);
   };
+
   const detailHref = order ? listHref(params, { detail: order.id }) : closeHref;
   return (
     <div className="sheet-layer">
