@@ -4,31 +4,12 @@ import { env } from "cloudflare:test";
 import { afterEach, describe, expect, it } from "vitest";
 import { createServiceContext } from "~/context.server";
 import { Side, margin as marginOf, orderFigures, toScaled6 } from "~/domain/contract";
-import { MARKET_ROOM } from "~/domain/rooms";
 import { cancelOrder, closeOrder, feeMode, listOrders, placeOrder, setStops } from "~/services/contract.server";
 import { resetDemoAccount } from "~/services/demo.server";
 import { PlatformAccount, checkInvariants } from "~/services/ledger.server";
-import { createUser, fund, get, loggedInSocket, sessionFor } from "./helpers";
+import { createUser, fund, get, loggedInSocket, sessionFor, tickMain as tick, holdPrice as hold, accountBalances as balances, mainRoom as main } from "./helpers";
 
 const USD = 1_000_000;
-const main = () => env.MARKET_ROOM.get(env.MARKET_ROOM.idFromName(MARKET_ROOM));
-
-/** The test's clock: each tick at least a second after the previous one, so the held price is traded. */
-let clock = 0;
-async function tick() {
-  clock = Math.max(Date.now(), clock + 1000, (await main().engineView()).lastTick + 1000);
-  await main().tickNow(clock);
-}
-
-async function hold(code: string, price: number) {
-  await main().setPrice(code, price);
-  await tick();
-}
-
-async function balances(accountId: number) {
-  return (await env.DB.prepare("SELECT balance, lock_balance AS locked FROM accounts WHERE id = ?1").bind(accountId).first<{ balance: number; locked: number }>())!;
-}
-
 async function platform(id: number) {
   return (await env.DB.prepare("SELECT balance FROM accounts WHERE id = ?1").bind(id).first<{ balance: number }>())!.balance;
 }

@@ -6,26 +6,11 @@ import { env } from "cloudflare:test";
 import { afterEach, describe, expect, it } from "vitest";
 import { createServiceContext } from "~/context.server";
 import { Side } from "~/domain/contract";
-import { MARKET_ROOM } from "~/domain/rooms";
 import { closeOrder, placeOrder, setStops } from "~/services/contract.server";
 import { checkInvariants } from "~/services/ledger.server";
-import { createUser, fund, loggedInSocket } from "./helpers";
+import { createUser, fund, loggedInSocket, tickMain as tick, holdPrice as hold, accountBalances as balances } from "./helpers";
 
 const USD = 1_000_000;
-const main = () => env.MARKET_ROOM.get(env.MARKET_ROOM.idFromName(MARKET_ROOM));
-
-let clock = 0;
-async function tick() {
-  clock = Math.max(Date.now(), clock + 1000, (await main().engineView()).lastTick + 1000);
-  await main().tickNow(clock);
-}
-async function hold(code: string, price: number) {
-  await main().setPrice(code, price);
-  await tick();
-}
-async function balances(accountId: number) {
-  return (await env.DB.prepare("SELECT balance, lock_balance AS locked FROM accounts WHERE id = ?1").bind(accountId).first<{ balance: number; locked: number }>())!;
-}
 async function copiesOf(originId: number) {
   const { results } = await env.DB.prepare(
     "SELECT id, user_id AS userId, status, lots, margin, fee, open_price AS openPrice, close_price AS closePrice, profit, close_reason AS reason, follow_type AS followType FROM contract_orders WHERE origin_id = ?1 ORDER BY user_id",

@@ -6,22 +6,13 @@
 import { env } from "cloudflare:test";
 import { afterEach, describe, expect, it } from "vitest";
 import { createServiceContext } from "~/context.server";
-import { MARKET_ROOM } from "~/domain/rooms";
 import { placeOrder } from "~/services/contract.server";
 import { reviewApplication } from "~/services/copy.server";
 import { checkInvariants } from "~/services/ledger.server";
-import { cookiesFrom, createUser, form, formErrors, fund, get, sessionFor, signedSessionCookie, visibleText } from "./helpers";
+import { cookiesFrom, createUser, form, formErrors, fund, get, sessionFor, signedSessionCookie, visibleText, holdPrice as hold } from "./helpers";
 
 const USD = 1_000_000;
 type Answer<T = Record<string, unknown>> = { code: number; msg: string; data: (T & { errors?: Record<string, string> }) | null };
-
-const main = () => env.MARKET_ROOM.get(env.MARKET_ROOM.idFromName(MARKET_ROOM));
-let clock = 0;
-async function hold(code: string, price: number) {
-  await main().setPrice(code, price);
-  clock = Math.max(Date.now(), clock + 1000, (await main().engineView()).lastTick + 1000);
-  await main().tickNow(clock);
-}
 
 async function person(options: { role?: "user" | "operator"; isDemo?: boolean; contract?: number } = {}) {
   const user = await createUser({ isDemo: options.isDemo });

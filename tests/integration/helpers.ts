@@ -1,6 +1,7 @@
 // Factories and HTTP helpers for integration tests: users and sessions are created directly
 // (not through the UI), requests go through the real Worker (SELF).
 import { SELF, env } from "cloudflare:test";
+import { MARKET_ROOM } from "~/domain/rooms";
 import { AccountKind, PlatformAccount, post } from "~/services/ledger.server";
 import { hashPassword } from "~/services/password.server";
 import { createSession, sessionCookie } from "~/services/session.server";
@@ -140,4 +141,29 @@ export async function loggedInSocket(userId: number) {
   s.send({ type: "login", token: await sessionFor(userId) });
   await s.next((m) => m.type === "login_result" && m.code === 1);
   return s;
+}
+
+/** The main market room (the one with the engine). */
+export const mainRoom = () => env.MARKET_ROOM.get(env.MARKET_ROOM.idFromName(MARKET_ROOM));
+
+let testClock = 0;
+/**
+ * Runs a tick of the main room now (or at `at`), on a test clock that always moves at least a
+ * second past the room's last tick, so a held price trades. Answers the tick's time.
+ */
+export async function tickMain(at?: number): Promise<number> {
+  testClock = Math.max(at ?? 0, Date.now(), testClock + 1000, (await mainRoom().engineView()).lastTick + 1000);
+  await mainRoom().tickNow(testClock);
+  return testClock;
+}
+
+/** Holds an instrument at a price (the room's scripted mode) and ticks once at it. */
+export async function holdPrice(code: string, price: number): Promise<number> {
+  await mainRoom().setPrice(code, price);
+  return tickMain();
+}
+
+/** An account's available and locked balances (micros). */
+export async function accountBalances(accountId: number) {
+  return (await env.DB.prepare("SELECT balance, lock_balance AS locked FROM accounts WHERE id = ?1").bind(accountId).first<{ balance: number; locked: number }>())!;
 }

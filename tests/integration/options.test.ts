@@ -3,27 +3,11 @@
 import { abortAllDurableObjects, env } from "cloudflare:test";
 import { afterEach, describe, expect, it } from "vitest";
 import { createServiceContext } from "~/context.server";
-import { MARKET_ROOM } from "~/domain/rooms";
 import { PlatformAccount, checkInvariants } from "~/services/ledger.server";
 import { buyOption, listOptions } from "~/services/option.server";
-import { createUser, fund, get, loggedInSocket, sessionFor } from "./helpers";
+import { createUser, fund, get, loggedInSocket, sessionFor, tickMain as tickAt, holdPrice as hold, accountBalances as balances, mainRoom as main } from "./helpers";
 
 const USD = 1_000_000;
-const main = () => env.MARKET_ROOM.get(env.MARKET_ROOM.idFromName(MARKET_ROOM));
-
-let clock = 0;
-async function tickAt(t?: number) {
-  clock = Math.max(t ?? 0, Date.now(), clock + 1000, (await main().engineView()).lastTick + 1000);
-  await main().tickNow(clock);
-  return clock;
-}
-async function hold(code: string, price: number) {
-  await main().setPrice(code, price);
-  return tickAt();
-}
-async function balances(accountId: number) {
-  return (await env.DB.prepare("SELECT balance, lock_balance AS locked FROM accounts WHERE id = ?1").bind(accountId).first<{ balance: number; locked: number }>())!;
-}
 async function option(id: number) {
   return (await env.DB.prepare("SELECT status, profit, end_price AS endPrice, end_tick_at AS endTickAt, late, expires_at AS expiresAt FROM options WHERE id = ?1").bind(id).first<{
     status: number;
@@ -138,13 +122,13 @@ describe("settlement", () => {
   });
 
   it("an expiry that falls between two ticks settles at the first tick after it, not the one before", async () => {
-    await hold("ETHUSDT", 2_000);
+    const opened = await hold("ETHUSDT", 2_000);
     const ctx = await createServiceContext(env);
     const user = await buyer(100 * USD);
     const bought = await buyOption(ctx, user.id, { instrumentId: 2, direction: 2, amount: "10", seconds: 30 });
     if (!bought.ok) throw new Error(bought.error);
     await main().setPrice("ETHUSDT", 1_990);
-    await main().tickNow((clock = Math.max(clock + 1, bought.value.expiresAt - 400)));
+    await main().tickNow(Math.max(opened + 1, bought.value.expiresAt - 400));
     expect((await option(bought.value.id)).status).toBe(1);
     await main().setPrice("ETHUSDT", 2_050);
     const after = await tickAt(bought.value.expiresAt + 600);
