@@ -820,3 +820,361 @@ export const copySkips = sqliteTable(
   },
   (t) => [uniqueIndex("copy_skips_once").on(t.followId, t.traderOrderId), index("copy_skips_follower").on(t.followerId, t.id)],
 );
+
+/* ---------------------------------------------------------------------------------------------
+ * Loans (issue 12 §1): loan KYC, the operator's loan configs, loans with the agreement exactly as
+ * signed, repayments checked by an operator and the daily late-penalty accrual. Money columns are
+ * micro-USD integers; rates are exact decimal strings in hundredths of a percent per day (the
+ * spec's raw value: "5" is shown as 0.05 % and means 0.0005 of the amount per day).
+ * ------------------------------------------------------------------------------------------- */
+
+/**
+ * Loan KYC (spec §3 Loan KYC): one row per user. status 1 waiting for review, 2 approved,
+ * 3 rejected (the user may submit again); no row means 0 (not submitted).
+ */
+export const loanKyc = sqliteTable(
+  "loan_kyc",
+  {
+    userId: integer("user_id")
+      .primaryKey()
+      .references(() => users.id),
+    /** The spec's `name`: the last (family) name. */
+    lastName: text("last_name").notNull(),
+    /** The spec's `last_name`: the first (given) name. */
+    firstName: text("first_name").notNull(),
+    /** 1 male, 2 female. */
+    sex: integer("sex").notNull(),
+    /** YYYY/MM/DD, between 1950/01/01 and the submission day. */
+    birthday: text("birthday").notNull(),
+    country: text("country").notNull(),
+    mobile: text("mobile").notNull(),
+    /** 1 ID card, 2 passport. */
+    idCardType: integer("id_card_type").notNull(),
+    /** A photo of the user holding the document (uploads, purpose identity). */
+    handUploadId: text("hand_upload_id").notNull(),
+    status: integer("status").notNull().default(1),
+    /** Counts submissions: the step of its operator decision. */
+    submission: integer("submission").notNull().default(1),
+    reason: text("reason").notNull().default(""),
+    reviewedBy: integer("reviewed_by"),
+    reviewedAt: integer("reviewed_at"),
+    createdAt: createdAt(),
+    updatedAt: integer("updated_at").notNull(),
+  },
+  (t) => [
+    index("loan_kyc_status").on(t.status, t.updatedAt),
+    check("loan_kyc_status_values", sql`${t.status} IN (1, 2, 3)`),
+    check("loan_kyc_choices", sql`${t.sex} IN (1, 2) AND ${t.idCardType} IN (1, 2)`),
+  ],
+);
+
+/** Loan terms operators offer (spec §3 Loan config). status 1 offered, 0 withdrawn. */
+export const loanConfigs = sqliteTable(
+  "loan_configs",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    /** Days from approval to the repayment date. */
+    loanPeriod: integer("loan_period").notNull(),
+    minAmount: integer("min_amount").notNull(),
+    maxAmount: integer("max_amount").notNull(),
+    /** Daily interest, hundredths of a percent (exact decimal string). */
+    interestRate: text("interest_rate").notNull(),
+    /** Interest-free days at the start of the period. */
+    freePeriod: integer("free_period").notNull().default(0),
+    /** Daily late fee after the repayment date, hundredths of a percent of the principal ("25" = 0.25 %). */
+    penaltyRate: text("penalty_rate").notNull().default("25"),
+    status: integer("status").notNull().default(1),
+    sort: integer("sort").notNull().default(0),
+    updatedAt: integer("updated_at").notNull().default(0),
+  },
+  (t) => [
+    check("loan_configs_bounds", sql`${t.minAmount} > 0 AND ${t.maxAmount} >= ${t.minAmount} AND ${t.loanPeriod} > 0 AND ${t.freePeriod} >= 0 AND ${t.freePeriod} <= ${t.loanPeriod}`),
+    check("loan_configs_status_values", sql`${t.status} IN (0, 1)`),
+  ],
+);
+
+/**
+ * Loans (spec §3 Loan, §4 Loan states): status 1 awaiting review, 2 to repay, 3 rejected,
+ * 4 repayment under check, 5 repaid. The terms are a snapshot of the config when applying; the
+ * agreement is stored exactly as shown and signed (text plus the signature image or typed name).
+ * At most one open loan (status 1, 2 or 4) per user.
+ */
+export const loans = sqliteTable(
+  "loans",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id),
+    configId: integer("config_id")
+      .notNull()
+      .references(() => loanConfigs.id),
+    amount: integer("amount").notNull(),
+    loanPeriod: integer("loan_period").notNull(),
+    freePeriod: integer("free_period").notNull(),
+    interestRate: text("interest_rate").notNull(),
+    penaltyRate: text("penalty_rate").notNull(),
+    interestAmount: integer("interest_amount").notNull(),
+    /** Late fees accrued so far (the daily job adds one day's fee per late day). */
+    penaltyAmount: integer("penalty_amount").notNull().default(0),
+    status: integer("status").notNull().default(1),
+    agreement: text("agreement").notNull(),
+    /** The drawn signature (uploads, purpose signature), or null when the full name was typed. */
+    signatureUploadId: text("signature_upload_id"),
+    /** The typed full name when signing without a drawing. */
+    signatureName: text("signature_name").notNull().default(""),
+    requestId: text("request_id").notNull(),
+    /** The operator's reason for a rejection. */
+    reason: text("reason").notNull().default(""),
+    reviewedBy: integer("reviewed_by"),
+    reviewedAt: integer("reviewed_at"),
+    /** Repayment date (ms, end of the period), set on approval. */
+    dueAt: integer("due_at"),
+    /** When the repayment was approved (ms). */
+    repaymentTime: integer("repayment_time"),
+    loanTx: text("loan_tx"),
+    repayTx: text("repay_tx"),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex("loans_request").on(t.userId, t.requestId),
+    uniqueIndex("loans_open").on(t.userId).where(sql`${t.status} IN (1, 2, 4)`),
+    index("loans_user").on(t.userId, t.id),
+    index("loans_status").on(t.status, t.id),
+    check("loans_status_values", sql`${t.status} IN (1, 2, 3, 4, 5)`),
+    check("loans_amounts", sql`${t.amount} > 0 AND ${t.interestAmount} >= 0 AND ${t.penaltyAmount} >= 0`),
+  ],
+);
+
+/**
+ * Repayment proofs (spec §7 repayment: charge_id, loan_id, proofImg). status 0 waiting for the
+ * operator's check, 1 approved (the loan becomes 5), 2 rejected (the loan goes back to 2). The
+ * amounts are the loan's due amount when the proof was sent.
+ */
+export const loanRepayments = sqliteTable(
+  "loan_repayments",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    loanId: integer("loan_id")
+      .notNull()
+      .references(() => loans.id),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id),
+    /** The repayment account used (charge_currencies.id). */
+    chargeId: integer("charge_id").notNull(),
+    proofUploadId: text("proof_upload_id").notNull(),
+    principal: integer("principal").notNull(),
+    interest: integer("interest").notNull(),
+    penalty: integer("penalty").notNull(),
+    status: integer("status").notNull().default(0),
+    reason: text("reason").notNull().default(""),
+    reviewedBy: integer("reviewed_by"),
+    reviewedAt: integer("reviewed_at"),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex("loan_repayments_waiting").on(t.loanId).where(sql`${t.status} = 0`),
+    index("loan_repayments_loan").on(t.loanId, t.id),
+    index("loan_repayments_status").on(t.status, t.id),
+    check("loan_repayments_status_values", sql`${t.status} IN (0, 1, 2)`),
+  ],
+);
+
+/** One row per loan and late day (YYYY-MM-DD, UTC): the daily penalty job's idempotency key. */
+export const loanPenaltyDays = sqliteTable(
+  "loan_penalty_days",
+  {
+    loanId: integer("loan_id")
+      .notNull()
+      .references(() => loans.id),
+    day: text("day").notNull(),
+    amount: integer("amount").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex("loan_penalty_days_once").on(t.loanId, t.day)],
+);
+
+/* ---------------------------------------------------------------------------------------------
+ * Mining / funds (issue 12 §2): fund products, subscriptions and their daily income. Amounts are
+ * micro-USD (the fund's currency code is a label of the same unit); percentages are exact decimal
+ * strings in percent.
+ * ------------------------------------------------------------------------------------------- */
+
+/** Fund products (spec §3 Fund product). status 1 open for subscription, 0 closed. */
+export const funds = sqliteTable(
+  "funds",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    title: text("title").notNull(),
+    /** A public image path (or empty for the default picture). */
+    image: text("image").notNull().default(""),
+    currencyCode: text("currency_code").notNull().default("USDT"),
+    /** Expected daily profit, percent of the amount. */
+    dividendPercentage: text("dividend_percentage").notNull(),
+    /** Machine rent: the minimum subscription (the spec's staring_sub_amount). */
+    startingSubAmount: integer("starting_sub_amount").notNull(),
+    lockDividendDays: integer("lock_dividend_days").notNull(),
+    maxSubAmount: integer("max_sub_amount").notNull(),
+    desc: text("desc").notNull().default(""),
+    /** Early-redemption penalty, percent of the share amount. */
+    liquidatedDamages: text("liquidated_damages").notNull().default("0"),
+    /** 1: redemption requests are approved automatically; 0: an operator approves each. */
+    autoRefund: integer("auto_refund").notNull().default(0),
+    status: integer("status").notNull().default(1),
+    sort: integer("sort").notNull().default(0),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index("funds_status").on(t.status, t.sort),
+    check("funds_bounds", sql`${t.startingSubAmount} > 0 AND ${t.maxSubAmount} >= ${t.startingSubAmount} AND ${t.lockDividendDays} > 0`),
+    check("funds_status_values", sql`${t.status} IN (0, 1) AND ${t.autoRefund} IN (0, 1)`),
+  ],
+);
+
+/**
+ * Subscriptions (spec §3 Subscription, §4): status 1 in progress, 2 refunding (redemption
+ * requested), 3 refunded (share − penalty returned), 4 finished (the lock period ended and the
+ * share returned). Income is paid for each day from start_day (the day after subscribing) to
+ * end_day inclusive (UTC dates, YYYY-MM-DD), while the status is 1.
+ */
+export const fundSubscriptions = sqliteTable(
+  "fund_subscriptions",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id),
+    fundId: integer("fund_id")
+      .notNull()
+      .references(() => funds.id),
+    shareAmount: integer("share_amount").notNull(),
+    /** dividend % × amount / 100, rounded to 4 decimals (a multiple of 100 micros). */
+    dayProfit: integer("day_profit").notNull(),
+    sumProfit: integer("sum_profit").notNull().default(0),
+    /** Snapshot of the product's terms at subscription. */
+    lockDays: integer("lock_days").notNull(),
+    liquidatedDamages: text("liquidated_damages").notNull(),
+    status: integer("status").notNull().default(1),
+    startDay: text("start_day").notNull(),
+    endDay: text("end_day").notNull(),
+    /** The redemption penalty (set when redemption is requested). */
+    penalty: integer("penalty").notNull().default(0),
+    requestId: text("request_id").notNull(),
+    subTx: text("sub_tx").notNull(),
+    /** The ledger transaction that returned the money (refund or finish). */
+    returnTx: text("return_tx"),
+    refundRequestedAt: integer("refund_requested_at"),
+    reviewedBy: integer("reviewed_by"),
+    closedAt: integer("closed_at"),
+    subTime: createdAt(),
+  },
+  (t) => [
+    uniqueIndex("fund_subscriptions_request").on(t.userId, t.requestId),
+    index("fund_subscriptions_user").on(t.userId, t.id),
+    index("fund_subscriptions_status").on(t.status, t.endDay),
+    check("fund_subscriptions_status_values", sql`${t.status} IN (1, 2, 3, 4)`),
+    check("fund_subscriptions_amounts", sql`${t.shareAmount} > 0 AND ${t.dayProfit} >= 0 AND ${t.penalty} >= 0`),
+  ],
+);
+
+/** Daily income (spec §3 Income record): one row per subscription and day, the job's idempotency key. */
+export const fundIncomes = sqliteTable(
+  "fund_incomes",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    subId: integer("sub_id")
+      .notNull()
+      .references(() => fundSubscriptions.id),
+    userId: integer("user_id").notNull(),
+    day: text("day").notNull(),
+    interest: integer("interest").notNull(),
+    ledgerTx: text("ledger_tx").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex("fund_incomes_once").on(t.subId, t.day), index("fund_incomes_user").on(t.userId, t.id)],
+);
+
+/* ---------------------------------------------------------------------------------------------
+ * Content and account extras (issue 13): news and announcements per language written by
+ * operators, cache versions, feedback, web3 login.
+ * ------------------------------------------------------------------------------------------- */
+
+/** A news item's text in one language (the news row holds the English text, the fallback). */
+export const newsTexts = sqliteTable(
+  "news_texts",
+  {
+    newsId: integer("news_id")
+      .notNull()
+      .references(() => news.id),
+    lang: text("lang").notNull(),
+    title: text("title").notNull(),
+    desc: text("desc").notNull().default(""),
+    content: text("content").notNull(),
+    updatedAt: integer("updated_at").notNull(),
+  },
+  (t) => [uniqueIndex("news_texts_lang").on(t.newsId, t.lang)],
+);
+
+/** An announcement's text in one language (the announcement row holds the English fallback). */
+export const announcementTexts = sqliteTable(
+  "announcement_texts",
+  {
+    announcementId: integer("announcement_id")
+      .notNull()
+      .references(() => announcements.id),
+    lang: text("lang").notNull(),
+    title: text("title").notNull(),
+    content: text("content").notNull(),
+    updatedAt: integer("updated_at").notNull(),
+  },
+  (t) => [uniqueIndex("announcement_texts_lang").on(t.announcementId, t.lang)],
+);
+
+/** Version counters of cached content (settings, news): an edit bumps its counter, so every Worker's in-memory copy is dropped. */
+export const cacheVersions = sqliteTable("cache_versions", {
+  name: text("name").primaryKey(),
+  version: integer("version").notNull().default(0),
+});
+
+/** Users' feedback (/feedback). status 0 new, 1 read by an operator. */
+export const feedback = sqliteTable(
+  "feedback",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id),
+    content: text("content").notNull(),
+    contact: text("contact").notNull().default(""),
+    status: integer("status").notNull().default(0),
+    createdAt: createdAt(),
+  },
+  (t) => [index("feedback_user").on(t.userId, t.createdAt), index("feedback_status").on(t.status, t.id)],
+);
+
+/** Single-use sign-in nonces for web3 login (5 minutes), bound to the lowercased address that asked. */
+export const web3Nonces = sqliteTable(
+  "web3_nonces",
+  {
+    nonce: text("nonce").primaryKey(),
+    address: text("address").notNull(),
+    expiresAt: integer("expires_at").notNull(),
+    usedAt: integer("used_at"),
+    createdAt: createdAt(),
+  },
+  (t) => [index("web3_nonces_address").on(t.address, t.createdAt)],
+);
+
+/** Wallet addresses (lowercased, one form per address) linked to users for web3 login. */
+export const userWallets = sqliteTable(
+  "user_wallets",
+  {
+    address: text("address").primaryKey(),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex("user_wallets_user").on(t.userId)],
+);

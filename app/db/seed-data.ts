@@ -530,3 +530,62 @@ export const WITHDRAW_CURRENCIES = [
   { id: 4, drawType: 2, code: "EUR", protocol: "", drawRate: "0.005", feeType: 2, usdPrice: "0.92", minAmount: "50", sort: 4 },
   { id: 5, drawType: 2, code: "HKD", protocol: "", drawRate: "0.005", feeType: 2, usdPrice: "7.8", minAmount: "50", sort: 5 },
 ];
+
+/**
+ * Loan terms operators offer (spec §3 Loan config). Amounts in USD; interest_rate and penalty_rate
+ * are daily rates in hundredths of a percent ("5" = 0.05 % a day; "25" = the agreement's 0.25 %).
+ */
+export const LOAN_CONFIGS = [
+  { id: 1, loanPeriod: 7, minAmount: "100", maxAmount: "2000", interestRate: "5", freePeriod: 0, penaltyRate: "25", sort: 1 },
+  { id: 2, loanPeriod: 30, minAmount: "500", maxAmount: "10000", interestRate: "4", freePeriod: 3, penaltyRate: "25", sort: 2 },
+  { id: 3, loanPeriod: 90, minAmount: "1000", maxAmount: "50000", interestRate: "3", freePeriod: 7, penaltyRate: "25", sort: 3 },
+];
+
+/**
+ * Fund (mining) products (spec §3 Fund product). Amounts in USD; dividend_percentage is the
+ * expected daily profit in percent; liquidated_damages the early-redemption penalty in percent.
+ */
+export const FUNDS = [
+  {
+    id: 1,
+    title: "S19 XP Hydro — 30 days",
+    image: "/funds/hydro.svg",
+    currencyCode: "USDT",
+    dividendPercentage: "0.8",
+    startingSubAmount: "100",
+    lockDividendDays: 30,
+    maxSubAmount: "20000",
+    liquidatedDamages: "5",
+    autoRefund: 0,
+    desc: "Rent hashing power in a hydro-cooled farm. Income is paid every day for 30 days; the amount returns at the end of the period.",
+    sort: 1,
+  },
+  {
+    id: 2,
+    title: "Stable Yield — 7 days",
+    image: "/funds/stable.svg",
+    currencyCode: "USDT",
+    dividendPercentage: "0.35",
+    startingSubAmount: "50",
+    lockDividendDays: 7,
+    maxSubAmount: "5000",
+    liquidatedDamages: "2",
+    autoRefund: 1,
+    desc: "A short lock with a modest daily income. Early redemption is approved automatically against a 2 % penalty.",
+    sort: 2,
+  },
+  {
+    id: 3,
+    title: "Genesis Pool — 90 days",
+    image: "/funds/genesis.svg",
+    currencyCode: "USDT",
+    dividendPercentage: "1.2",
+    startingSubAmount: "1000",
+    lockDividendDays: 90,
+    maxSubAmount: "100000",
+    liquidatedDamages: "10",
+    autoRefund: 0,
+    desc: "The longest lock and the highest expected income. Early redemption costs 10 % of the share.",
+    sort: 3,
+  },
+];

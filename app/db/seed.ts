@@ -5,7 +5,7 @@
  * nothing the second time. Shared by scripts/seed.mjs (wrangler d1 execute) and the workerd
  * tests, so both see the same world.
  */
-import { ANNOUNCEMENTS, AREAS, CATEGORIES, CHARGE_CURRENCIES, INSTRUMENTS, NEWS, OPTION_AMOUNTS, OPTION_DURATIONS, WIRE_ACCOUNTS, WITHDRAW_CURRENCIES } from "~/db/seed-data";
+import { ANNOUNCEMENTS, AREAS, CATEGORIES, CHARGE_CURRENCIES, FUNDS, INSTRUMENTS, LOAN_CONFIGS, NEWS, OPTION_AMOUNTS, OPTION_DURATIONS, WIRE_ACCOUNTS, WITHDRAW_CURRENCIES } from "~/db/seed-data";
 import { MICROS_PER_USD } from "~/domain/money";
 import { ACCOUNT_KINDS, PlatformAccount } from "~/services/ledger.server";
 
@@ -109,6 +109,40 @@ export function seedStatements(options: SeedOptions): string[] {
         bank_remark: w.bankRemark,
         status: 1,
         sort: w.sort,
+      }),
+    );
+  }
+  for (const c of LOAN_CONFIGS) {
+    out.push(
+      insert("loan_configs", {
+        id: c.id,
+        loan_period: c.loanPeriod,
+        min_amount: Number(c.minAmount) * MICROS_PER_USD,
+        max_amount: Number(c.maxAmount) * MICROS_PER_USD,
+        interest_rate: c.interestRate,
+        free_period: c.freePeriod,
+        penalty_rate: c.penaltyRate,
+        status: 1,
+        sort: c.sort,
+      }),
+    );
+  }
+  for (const f of FUNDS) {
+    out.push(
+      insert("funds", {
+        id: f.id,
+        title: f.title,
+        image: f.image,
+        currency_code: f.currencyCode,
+        dividend_percentage: f.dividendPercentage,
+        starting_sub_amount: Number(f.startingSubAmount) * MICROS_PER_USD,
+        lock_dividend_days: f.lockDividendDays,
+        max_sub_amount: Number(f.maxSubAmount) * MICROS_PER_USD,
+        desc: f.desc,
+        liquidated_damages: f.liquidatedDamages,
+        auto_refund: f.autoRefund,
+        status: 1,
+        sort: f.sort,
       }),
     );
   }

@@ -28,6 +28,13 @@ export const PlatformAccount = {
   ExternalDeposits: { id: 6, code: "external:deposits" },
   ExternalWithdrawals: { id: 7, code: "external:withdrawals" },
   DemoFunding: { id: 8, code: "platform:demo" },
+  /*
+   * Accounts added after launch take negative ids: user accounts are AUTOINCREMENT from 1, so a
+   * negative id can never collide with one already created on a live database. The migration
+   * that needs them inserts them (and the seed does too, idempotently).
+   */
+  LoanInterest: { id: -1, code: "platform:loan_interest" },
+  LoanPenalties: { id: -2, code: "platform:loan_penalties" },
 } as const;
 
 /** User sub-accounts (spec §3): type change/micro/forex shown as funding/option/contract. */
