@@ -215,7 +215,8 @@ export class MarketRoom extends Server<Env> {
   async triggersChanged(changes: EngineChange[]) {
     const { engine, clock } = await this.ready();
     engine.apply(changes);
-    if (engine.hasWork()) await clock.ensureRunning();
+    if (engine.copyWorkWaiting()) await clock.soon();
+    else if (engine.hasWork()) await clock.ensureRunning();
     return engine.pending();
   }
 

@@ -73,6 +73,7 @@ const submit: Handler = async (request, ctx) => {
     requestKey: q.get("request_id") ?? undefined,
     prepared,
     sessionId: session.sessionId,
+    trader: user.isTrader,
   });
   if (!result.ok && result.error === "errors.session_invalid") return invalidSession(ctx);
   if (!result.ok) return failure(ctx, { [result.field ?? "form"]: messageOf(result) });

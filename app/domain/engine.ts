@@ -72,7 +72,11 @@ export interface EngineOrder {
 }
 
 /** A committed change the engine's index should reflect: an order placed or modified, or one that left. */
-export type EngineChange = { op: "upsert"; order: EngineOrder } | { op: "remove"; id: number };
+/**
+ * A committed change the services report. A removal may carry the close price (steps) of a
+ * position closed by hand, so a trader's copies can close at it without reading it back.
+ */
+export type EngineChange = { op: "upsert"; order: EngineOrder } | { op: "remove"; id: number; price?: number };
 
 /** What the engine settles in one tick (one set-based batch). Prices in steps, money in micros. */
 export interface SettlementRequest {

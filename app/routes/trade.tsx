@@ -140,7 +140,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   if (url.searchParams.get("tab") === "future") return buyAction(context, user.id, await readForm(request));
   const submission = submissionOf(OrderSchema, await readForm(request));
   if (submission.status !== "success") return data({ result: submission.reply(), form: "order" as const }, { status: 400 });
-  const result = await placeOrder(context, user.id, placeInputOf(submission.value));
+  const result = await placeOrder(context, user.id, { ...placeInputOf(submission.value), trader: user.isTrader });
   if (!result.ok) {
     return data({ result: replyWithErrors(submission, { [result.field ?? "form"]: messageOf(result) }), form: "order" as const }, { status: CONFLICTS.has(result.error) ? 409 : 400 });
   }

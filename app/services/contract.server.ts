@@ -129,6 +129,12 @@ export interface PlaceInput {
   prepared?: ReturnType<typeof prepareOrder>;
   /** When the user came from a cached session lookup: the batch re-checks this session (writeSessionGuard). */
   sessionId?: string;
+  /**
+   * The user leads copy trading: a market order is told to the engine at once, so the copies open
+   * without waiting for the next tick's catch-up (other users' orders are not notified: the
+   * catch-up finds them, which keeps the order path to one batch).
+   */
+  trader?: boolean;
 }
 
 export type Result<T, E extends string = string> = { ok: true; value: T } | { ok: false; error: E; field?: string; params?: Record<string, string | number> };
@@ -333,8 +339,10 @@ export async function placeOrder(ctx: ServiceContext, userId: number, input: Pla
   // a replayed or doubled submission answers the order it placed the first time
   row ??= await ctx.d1.prepare(`SELECT ${ORDER_COLUMNS} FROM contract_orders WHERE open_tx = ?1`).bind(key).first<ContractOrderRow>();
   if (!row) return fail("errors.try_again");
-  // No notification: the price read above keeps the market clock running, and the engine reads
-  // every row changed since its watermark at the start of each tick (the order is committed now).
+  // No notification (except a leader's market order, for its copies): the price read above keeps
+  // the market clock running, and the engine reads every row changed since its watermark at the
+  // start of each tick (the order is committed now).
+  if (input.trader && row.status === OrderStatus.Holding) tellEngine(ctx, [{ op: "upsert", order: engineOrderOf(row) }]);
   return { ok: true, value: withFigures(row, new Map([[instrument.code, quote]]), new Map([[instrument.code, instrument.showCode]])) };
 }
 
@@ -407,6 +415,8 @@ export async function closeOrder(ctx: ServiceContext, userId: number, id: number
         effects: [
           closeEffect(ctx, row.id, price, realised, "manual", now),
           ...(paid ? [ctx.d1.prepare("UPDATE follows SET paid_share = paid_share + ?2 WHERE id = ?1").bind(paid.followId, paid.amount)] : []),
+          // a trader's own position: the ranking's statistics are recomputed at the next read
+          ...(row.followType !== 2 ? [ctx.d1.prepare("UPDATE traders SET stats_at = 0 WHERE user_id = ?1").bind(userId)] : []),
         ],
       });
     } else {
@@ -416,7 +426,7 @@ export async function closeOrder(ctx: ServiceContext, userId: number, id: number
     if (isLostRace(error)) return fail("errors.order_closed");
     throw error;
   }
-  tellEngine(ctx, [{ op: "remove", id: row.id }]);
+  tellEngine(ctx, [{ op: "remove", id: row.id, price }]);
   return { ok: true, value: (await orderRow(ctx, row.id))! };
 }
 
@@ -683,15 +693,18 @@ export async function settleContracts(ctx: ServiceContext, req: SettlementReques
              FROM order_exits x WHERE x.batch_id = ?1 AND x.from_status = 1
            UNION ALL
            -- copy trading: the trader's share of a copy's profit moves from the follower to the trader
-           SELECT ?1 || ':' || x.order_id || ':1', o.account_id, 0, -s.sh, x.order_id, 4
-             FROM order_exits x JOIN contract_orders o ON o.id = x.order_id
-             JOIN (SELECT json_extract(value, '$.id') AS id, json_extract(value, '$.sh') AS sh FROM json_each(?3)) s ON s.id = x.order_id
-            WHERE x.batch_id = ?1 AND x.from_status = 1 AND s.sh > 0
+           -- (driven by the list, each exit found by its key: a join on a json_each subquery has
+           -- no index and made this quadratic in the number of exits)
+           SELECT ?1 || ':' || x.order_id || ':1', o.account_id, 0, -json_extract(j.value, '$.sh'), x.order_id, 4
+             FROM json_each(?3) j
+             CROSS JOIN order_exits x ON x.order_id = json_extract(j.value, '$.id') AND x.from_status = 1
+             JOIN contract_orders o ON o.id = x.order_id
+            WHERE x.batch_id = ?1 AND json_extract(j.value, '$.sh') > 0
            UNION ALL
-           SELECT ?1 || ':' || x.order_id || ':1', s.ta, 0, s.sh, x.order_id, 5
-             FROM order_exits x
-             JOIN (SELECT json_extract(value, '$.id') AS id, json_extract(value, '$.sh') AS sh, json_extract(value, '$.ta') AS ta FROM json_each(?3)) s ON s.id = x.order_id
-            WHERE x.batch_id = ?1 AND x.from_status = 1 AND s.sh > 0
+           SELECT ?1 || ':' || x.order_id || ':1', json_extract(j.value, '$.ta'), 0, json_extract(j.value, '$.sh'), x.order_id, 5
+             FROM json_each(?3) j
+             CROSS JOIN order_exits x ON x.order_id = json_extract(j.value, '$.id') AND x.from_status = 1
+            WHERE x.batch_id = ?1 AND json_extract(j.value, '$.sh') > 0
          ) WHERE amount <> 0 ORDER BY oid, n`,
       )
       .bind(b, PlatformAccount.Counterparty.id, exits),
@@ -743,6 +756,14 @@ export async function settleContracts(ctx: ServiceContext, req: SettlementReques
           WHERE instruments.id = r.id AND instruments.delivery_at = r.prev`,
       )
       .bind(rolls),
+    // a trader's own position closed: the ranking's statistics are recomputed at the next read
+    db
+      .prepare(
+        `UPDATE traders SET stats_at = 0
+          WHERE user_id IN (SELECT o.user_id FROM order_exits x JOIN contract_orders o ON o.id = x.order_id
+                             WHERE x.batch_id = ?1 AND x.from_status = 1 AND o.follow_type <> 2)`,
+      )
+      .bind(b),
   ];
   const results = await postBatch(db, statements);
   const moved1 = (results[0]!.results ?? []) as { order_id: number; reason: string }[];

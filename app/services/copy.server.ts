@@ -11,7 +11,8 @@
  *     Σ margin of its open copies (contract_orders.follow_id, status 1) + the copy's ≤ max_amount;
  *   - skipped copies are rows of copy_skips (reason: an i18n key of the copy.skip_* family);
  *   - a paid profit share is added to follows.paid_share in the paying batch;
- *   - after a trader's close, refreshTraderStats(ctx, [traderId]) updates the ranking at once.
+ *   - a trader's close (by hand or by the engine) resets traders.stats_at in its own batch, so the
+ *     next read of the ranking recomputes the statistics (refreshTraderStats).
  *
  * Every refusal is an i18n key per field (FieldErrors) with an HTTP-ish status, as in
  * identity.server.ts. Rows owned by a user are looked up by (id, user) together.

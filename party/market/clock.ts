@@ -82,6 +82,15 @@ export class Clock {
     if ((await this.parts.storage.getAlarm()) === null) await this.parts.storage.setAlarm(now + TICK_MS);
   }
 
+  /**
+   * Work that should not wait for the next second (a trader's copies to close): the alarm fires
+   * now, as the room's own work rather than inside the caller's request; the tick it runs arms
+   * the next second as usual.
+   */
+  async soon(now = Date.now()) {
+    await this.parts.storage.setAlarm(now);
+  }
+
   /** Before answering a read: a stopped clock ticks once now, and keeps running a while. */
   async beforeRead(now = Date.now()) {
     this.lastRead = now;

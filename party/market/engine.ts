@@ -75,6 +75,13 @@ export class ContractEngine implements Engine {
   private copiesOf = new Map<number, Set<number>>();
   /** Trader orders that left with copies still open: their copies close at the next settlement. */
   private cascade = new Map<number, number | null>();
+  /**
+   * Trader orders this engine copied whose copies it may not have read yet (they are read by the
+   * next catch-up): a close by hand of one of them must still cascade at once.
+   */
+  private copied = new Set<number>();
+  /** A leader's new position was told by the services: the room ticks at once to copy it. */
+  private copyNow = false;
   /** Own positions first seen open by the last catch-up (candidates for copying). */
   private opened: number[] = [];
   private copyTries = new Map<number, number>();
@@ -107,6 +114,7 @@ export class ContractEngine implements Engine {
     this.byUser.clear();
     this.copiesOf.clear();
     this.cascade.clear();
+    this.copied.clear();
     this.opened = [];
     this.index = new TriggerIndex();
     if (!this.store) return;
@@ -165,9 +173,26 @@ export class ContractEngine implements Engine {
 
   apply(changes: EngineChange[]) {
     for (const change of changes) {
-      if (change.op === "upsert") this.upsert(change.order);
-      else this.remove(change.id);
+      if (change.op === "upsert") {
+        const order = change.order;
+        const fresh = !this.orders.has(order.id);
+        this.upsert(order);
+        // a leader's new position, told at once: copied by the tick the room runs now
+        if (fresh && order.status === OrderStatus.Holding && !order.originId) {
+          this.opened.push(order.id);
+          this.copyNow = true;
+        }
+      } else {
+        this.remove(change.id);
+        // a trader's order closed by hand: its open copies close at the same price
+        if ((this.copiesOf.has(change.id) || this.copied.has(change.id)) && !this.cascade.has(change.id)) this.cascade.set(change.id, change.price ?? null);
+      }
     }
+  }
+
+  /** Whether copies wait to open or to close with their trader's order (the room then ticks at once). */
+  copyWorkWaiting() {
+    return this.cascade.size > 0 || this.copyNow;
   }
 
   private triggersOf(order: EngineOrder): { kind: TriggerKind; crossing: Crossing; level: number }[] {
@@ -232,7 +257,7 @@ export class ContractEngine implements Engine {
     }
     for (const id of gone) {
       this.remove(id);
-      if (this.copiesOf.has(id) && !this.cascade.has(id)) this.cascade.set(id, null);
+      if ((this.copiesOf.has(id) || this.copied.has(id)) && !this.cascade.has(id)) this.cascade.set(id, null);
     }
     this.watermark = watermark;
     this.lastOrderId = Math.max(this.lastOrderId, lastId ?? 0);
@@ -398,6 +423,7 @@ export class ContractEngine implements Engine {
   private async copyStep(tick: TickInput): Promise<UserEvent[]> {
     const store = this.store;
     const events: UserEvent[] = [];
+    this.copyNow = false;
     if (!store) return events;
     if (this.cascade.size > 0) {
       const unknown = [...this.cascade].filter(([, price]) => price === null).map(([id]) => id);
@@ -411,6 +437,7 @@ export class ContractEngine implements Engine {
       const decisions: Decision[] = [];
       for (const [origin, price] of this.cascade) {
         if (price === null) continue;
+        this.copied.delete(origin);
         for (const id of this.copiesOf.get(origin) ?? []) {
           const copy = this.orders.get(id);
           if (!copy || copy.status !== OrderStatus.Holding) continue;
@@ -441,6 +468,7 @@ export class ContractEngine implements Engine {
           const started = Date.now();
           const done = await store.openCopies(origin, tick.time);
           this.note({ orders: done.opened.length, ms: Date.now() - started, kind: "copy_open" });
+          if (done.opened.length > 0) this.copied.add(origin);
         } catch (error) {
           // the copies' unique key makes a retry safe; give up after a few ticks
           const tries = (this.copyTries.get(origin) ?? 0) + 1;

@@ -29,9 +29,13 @@ async function aTrader() {
   await fund(user.accounts.contract, 10_000 * USD);
   await env.DB.batch([
     env.DB.prepare("UPDATE users SET is_trader = 1 WHERE id = ?1").bind(user.id),
-    env.DB.prepare("INSERT INTO traders (user_id, nickname, status, approved_at) VALUES (?1, ?2, 1, ?3)").bind(user.id, `trader-${user.id}`, Date.now() - 60_000),
+    // statistics fresh as of now: a close must make the next read of the ranking recompute them
+    env.DB.prepare("INSERT INTO traders (user_id, nickname, status, approved_at, stats_at) VALUES (?1, ?2, 1, ?3, ?4)").bind(user.id, `trader-${user.id}`, Date.now() - 60_000, Date.now()),
   ]);
   return user;
+}
+async function statsAt(traderId: number) {
+  return (await env.DB.prepare("SELECT stats_at AS at FROM traders WHERE user_id = ?1").bind(traderId).first<{ at: number }>())!.at;
 }
 async function aFollower(traderId: number, opts: { multiple: number; bond: number; balance: number; status?: number }) {
   const user = await createUser();
@@ -79,7 +83,7 @@ describe("copy trading engine", () => {
     expect((await skipsOf(placed.value.id)).length).toBe(2);
   });
 
-  it("the trader's manual close closes the copies at the same price in the next tick; a follower who closed earlier keeps that result", async () => {
+  it("the trader's manual close closes the copies at the same price in the next tick; a follower who closed earlier keeps that result; the trader's statistics are recomputed at the next read", async () => {
     await hold("BTCUSDT", 50_000);
     const ctx = await createServiceContext(env);
     const trader = await aTrader();
@@ -93,9 +97,11 @@ describe("copy trading engine", () => {
     // b closes their copy at 50,500: +5.00
     await hold("BTCUSDT", 50_500);
     expect((await closeOrder(ctx, b.id, copyB!.id)).ok).toBe(true);
+    expect(await statsAt(trader.id)).toBeGreaterThan(0); // a follower's close leaves the trader's statistics alone
     // the trader closes at 51,000
     await hold("BTCUSDT", 51_000);
     expect((await closeOrder(ctx, trader.id, placed.value.id)).ok).toBe(true);
+    expect(await statsAt(trader.id)).toBe(0); // the ranking recomputes at its next read
     await tick();
     const after = await copiesOf(placed.value.id);
     expect(after[0]).toMatchObject({ userId: a.id, status: 3, closePrice: 5_100_000, profit: 20 * USD, reason: "trader_close" });
@@ -122,6 +128,7 @@ describe("copy trading engine", () => {
     await hold("ETHUSDT", 2_060);
     const trader_ = (await env.DB.prepare("SELECT status, close_price AS price, close_reason AS reason FROM contract_orders WHERE id = ?1").bind(placed.value.id).first<{ status: number; price: number; reason: string }>())!;
     expect(trader_).toMatchObject({ status: 3, reason: "stop_loss" });
+    expect(await statsAt(trader.id)).toBe(0); // the engine's close also makes the ranking recompute
     const [closed] = await copiesOf(placed.value.id);
     expect(closed).toMatchObject({ status: 3, reason: "trader_close", closePrice: trader_.price });
     // sell 0.3 ETH from 2,000 to the stop's execution price

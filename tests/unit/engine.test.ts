@@ -78,6 +78,52 @@ describe("the engine's decisions", () => {
     expect(requests[0]!.exits).toEqual([{ id: 1, reason: "stop_loss", price: 9_800, profit: -2_000_000 }]);
   });
 
+  it("a trader's order closed by hand at 101.00: the room is asked to tick at once and the copies close at 101.00 without reading the price back", async () => {
+    const { store, requests } = fakeStore([position(1), position(2, { userId: 8, originId: 1 }), position(3, { userId: 9, originId: 1 })]);
+    let priceReads = 0;
+    store.closedPrices = async () => {
+      priceReads += 1;
+      return [];
+    };
+    const engine = new ContractEngine(store);
+    await engine.load();
+    expect(engine.copyWorkWaiting()).toBe(false);
+    engine.apply([{ op: "remove", id: 1, price: 10_100 }]);
+    expect(engine.copyWorkWaiting()).toBe(true);
+    await engine.onTick(tick(1000, 100, 100, 100, 100));
+    expect(priceReads).toBe(0);
+    expect(requests[0]!.exits).toEqual([
+      { id: 2, reason: "trader_close", price: 10_100, profit: 1_000_000 },
+      { id: 3, reason: "trader_close", price: 10_100, profit: 1_000_000 },
+    ]);
+    expect(engine.copyWorkWaiting()).toBe(false);
+    // a removal without copies asks for nothing
+    engine.apply([{ op: "remove", id: 99, price: 10_000 }]);
+    expect(engine.copyWorkWaiting()).toBe(false);
+  });
+
+  it("a leader's new market position told by the services asks for a tick at once and is offered for copying once", async () => {
+    const { store } = fakeStore([]);
+    const origins: number[][] = [];
+    store.copyOrigins = async (ids) => {
+      origins.push([...ids]);
+      return [];
+    };
+    store.openCopies = async () => ({ opened: [], skipped: [] });
+    const engine = new ContractEngine(store);
+    await engine.load();
+    engine.apply([{ op: "upsert", order: position(5) }]);
+    expect(engine.copyWorkWaiting()).toBe(true);
+    await engine.onTick(tick(1000, 100, 100, 100, 100));
+    expect(origins).toEqual([[5]]);
+    expect(engine.copyWorkWaiting()).toBe(false);
+    // the same order told again (a modification) is not offered again
+    engine.apply([{ op: "upsert", order: position(5, { stopLoss: 9_000 }) }]);
+    expect(engine.copyWorkWaiting()).toBe(false);
+    await engine.onTick(tick(2000, 100, 100, 100, 100));
+    expect(origins).toEqual([[5]]);
+  });
+
   it("a price that reaches nothing settles nothing and sends no batch", async () => {
     const { store, requests } = fakeStore([position(1, { stopLoss: 9_500, takeProfit: 10_500 })]);
     const engine = new ContractEngine(store);
