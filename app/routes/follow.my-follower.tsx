@@ -1,7 +1,8 @@
 /**
  * A trader's followers (spec §2 My follower, §3 Follower item; issue 11 §1): will-pay profit (the
  * trader's share of followers' realised profit not yet paid), total profit (2 decimals) and the
- * follower count, each with how it is computed, then the followers page by page (avatar,
+ * follower count, each with how it is computed, then the followers page by page with
+ * pull-to-refresh and a refresh button (avatar,
  * nickname, return %, total revenue; green when ≥ 0, red below). Not a trader: back to the
  * application guide with the reason.
  */
@@ -9,7 +10,9 @@ import { type LinksFunction, type LoaderFunctionArgs } from "@remix-run/cloudfla
 import { Link, useLoaderData, useRevalidator } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { Figure, FollowTabs, Rate, SignedMoney, TraderAvatar } from "~/components/copy";
+import { useHydrated } from "~/components/hydrated";
 import { EmptyState, PageHeader } from "~/components/layout";
+import { PullIndicator, usePullToRefresh } from "~/components/pull-to-refresh";
 import { Money } from "~/components/money";
 import { RouteErrorBoundary } from "~/components/route-error";
 import { shareDecimalToPercent } from "~/domain/copy";
@@ -37,6 +40,8 @@ export default function MyFollower() {
   const d = useLoaderData<typeof loader>();
   const locale = useRootData()?.locale ?? "en-US";
   const revalidator = useRevalidator();
+  const hydrated = useHydrated();
+  const { pull, handlers } = usePullToRefresh(() => revalidator.revalidate());
   return (
     <div className="page">
       <PageHeader title={t("copy.my_follower_title")} />
@@ -57,7 +62,8 @@ export default function MyFollower() {
           </Figure>
         </dl>
       </section>
-      <section aria-labelledby="follower-list">
+      <section aria-labelledby="follower-list" {...(hydrated ? handlers : {})}>
+        <PullIndicator pull={pull} />
         <div className="card-title-row">
           <h2 id="follower-list" className="section-title">
             {t("copy.follower_list")}

@@ -11,7 +11,7 @@ import { getFormProps, useForm, type SubmissionResult } from "@conform-to/react"
 import { getValibotConstraint } from "@conform-to/valibot";
 import { data, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { Form, Link, useActionData, useFetcher, useLoaderData, useNavigate, useRevalidator } from "@remix-run/react";
-import { useCallback, useEffect, useRef, useState, type KeyboardEvent, type TouchEvent } from "react";
+import { useCallback, useEffect, useRef, useState, type KeyboardEvent } from "react";
 import { useTranslation } from "react-i18next";
 import { Field, FormErrors, SubmitButton } from "~/components/forms";
 import { useHydrated } from "~/components/hydrated";
@@ -38,6 +38,7 @@ import { listOptions, optionDetail, type OptionRow as OptionRecord } from "~/ser
 import { marketQuotes } from "~/services/market.server";
 import type { Quote } from "~/domain/market";
 import { sheetKeyDown } from "~/components/sheet";
+import { PullIndicator, usePullToRefresh } from "~/components/pull-to-refresh";
 
 export const links: LinksFunction = () => [
   { rel: "stylesheet", href: ordersStylesHref },
@@ -258,28 +259,6 @@ function Sentinel({ onVisible, active }: { onVisible: () => void; active: boolea
   return <div ref={ref} className="sentinel" aria-hidden="true" />;
 }
 
-const PULL_TRIGGER = 72;
-
-/** Pull-to-refresh: a touch drag down while the page is scrolled to the top. */
-function usePullToRefresh(onRefresh: () => void) {
-  const start = useRef<number | null>(null);
-  const [pull, setPull] = useState(0);
-  const onTouchStart = (e: TouchEvent) => {
-    start.current = window.scrollY <= 0 && e.touches.length === 1 ? e.touches[0]!.clientY : null;
-  };
-  const onTouchMove = (e: TouchEvent) => {
-    if (start.current === null) return;
-    const dy = e.touches[0]!.clientY - start.current;
-    setPull(dy > 0 && window.scrollY <= 0 ? Math.min(dy, PULL_TRIGGER * 1.5) : 0);
-  };
-  const onTouchEnd = () => {
-    if (start.current !== null && pull >= PULL_TRIGGER) onRefresh();
-    start.current = null;
-    setPull(0);
-  };
-  return { pull, handlers: { onTouchStart, onTouchMove, onTouchEnd, onTouchCancel: onTouchEnd } };
-}
-
 export default function Orders() {
   const { t } = useTranslation();
   const d = useLoaderData<typeof loader>();
@@ -426,11 +405,7 @@ export default function Orders() {
           {status ? <p className={notice && !refreshing ? "notice" : "muted small center"}>{status}</p> : null}
         </div>
         <section className="orders-list" aria-label={t(tabs.find((tab) => tab.type === d.type)!.label)} {...(hydrated ? handlers : {})}>
-          {pull > 0 ? (
-            <div className="ptr" aria-hidden="true" style={{ height: `${Math.round(pull / 2)}px` }}>
-              {t(pull >= PULL_TRIGGER ? "orders.release_to_refresh" : "orders.pull_to_refresh")}
-            </div>
-          ) : null}
+          <PullIndicator pull={pull} />
           {showTotal ? (
             <p className="orders-total">
               <span className="muted">{t(d.type === "1" ? "orders.floating_profit" : "orders.realised_profit")}</span>{" "}

@@ -2,7 +2,8 @@
 // become a trader (the agreement required — disabled button with JavaScript, the server's refusal
 // without), the operator approves, the trader shows on /rank, a second user follows with a
 // multiple and a bond through the guide and sees the follow on the trader's detail, then
-// unfollows through the confirm step.
+// unfollows through the confirm step; the trader, in another browser, refreshes my-follower (pulling
+// the list down on a phone, the refresh button on a desktop, reloading without JavaScript).
 import type { Page } from "@playwright/test";
 import { PASSWORD, expect, login, registerByEmail, test, uniqueEmail } from "./fixtures";
 import { OPERATOR_EMAIL, OPERATOR_PASSWORD } from "./operator";
@@ -16,7 +17,7 @@ async function signInAs(page: Page, email: string, password = PASSWORD) {
 test.describe("copy trading", () => {
   test.describe.configure({ timeout: 90_000 });
 
-  test("a user applies, the operator approves, another user follows from the ranking and unfollows through the confirm step", async ({ page, request, baseURL }, info) => {
+  test("a user applies, the operator approves, another user follows from the ranking and unfollows through the confirm step", async ({ page, request, baseURL, browser }, info) => {
     const js = info.project.use.javaScriptEnabled !== false;
 
     // 1. the future trader applies
@@ -102,6 +103,13 @@ test.describe("copy trading", () => {
     await expect(page.getByText("120.00")).toBeVisible();
     await expect(page.getByRole("link", { name: "Follow", exact: true })).toHaveCount(0);
 
+    // the trader, in another browser, sees the follower on my-follower
+    const traderPage = await browser.newPage(info.project.use);
+    await signInAs(traderPage, traderEmail);
+    await traderPage.goto("/follow/my-follower");
+    const followerCard = traderPage.getByRole("listitem").filter({ has: traderPage.getByRole("heading", { level: 3 }) });
+    await expect(followerCard).toHaveCount(1);
+
     // the follow-list shows the card
     await page.goto("/follow/follow-list");
     const mine = page.getByRole("listitem").filter({ hasText: nickname }).first();
@@ -117,5 +125,21 @@ test.describe("copy trading", () => {
     await expect(page.getByText("You no longer follow this trader.")).toBeVisible();
     await expect(page.getByRole("link", { name: "Follow", exact: true })).toBeVisible();
     await expect(page.getByRole("heading", { name: "Your follow" })).toHaveCount(0);
+
+    // the trader's list refreshes: by pulling it down on a phone, by the refresh button on a
+    // desktop, by reloading without JavaScript
+    if (js && info.project.use.hasTouch) {
+      const cdp = await traderPage.context().newCDPSession(traderPage);
+      const box = (await traderPage.getByRole("heading", { name: "Followers", exact: true }).boundingBox())!;
+      const x = Math.round(box.x + 20);
+      const y = Math.round(box.y + 5);
+      await cdp.send("Input.dispatchTouchEvent", { type: "touchStart", touchPoints: [{ x, y }] });
+      for (const dy of [30, 60, 90, 110]) await cdp.send("Input.dispatchTouchEvent", { type: "touchMove", touchPoints: [{ x, y: y + dy }] });
+      await expect(traderPage.getByText("Release to refresh")).toBeVisible();
+      await cdp.send("Input.dispatchTouchEvent", { type: "touchEnd", touchPoints: [] });
+    } else if (js) await traderPage.getByRole("button", { name: "Refresh" }).click();
+    else await traderPage.reload();
+    await expect(traderPage.getByText("No followers yet.")).toBeVisible();
+    await traderPage.close();
   });
 });
