@@ -48,7 +48,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     if (closed.lossUrl) throw redirect(closed.lossUrl);
     throw data(
       { closed: true, title: context.t("status.closed_title"), text: context.t("status.closed_text"), htmlLang: languageInfo(context.lang).htmlLang, dir: RTL_LANGUAGES.has(context.lang) ? "rtl" : "ltr" },
-      { status: 503, headers: { "Retry-After": "300", "Cache-Control": "no-store" } },
+      { status: 503 },
     );
   }
   const info = languageInfo(context.lang);

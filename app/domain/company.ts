@@ -1,7 +1,7 @@
 /**
  * Pure rules of company (tenant) search and choice (spec §2 /product, §9 company cookie): what a
- * typed search becomes, the LIKE pattern it is matched with (as a bound parameter, with the
- * wildcards the user typed escaped), and the company_id cookie (a validated id, three years).
+ * typed search becomes, the key a name is matched with (a bound parameter), and the company_id
+ * cookie (a validated id, three years).
  */
 
 /** The longest search kept; anything longer is cut (the input's maxLength says the same). */
@@ -34,11 +34,11 @@ export function pairMatches(pair: { code: string; showCode: string }, search: st
 }
 
 /**
- * The LIKE pattern of a name search (`… LIKE ?1 ESCAPE '\'`): the text anywhere in the name, with
- * %, _ and \ typed by the user matched literally. SQLite's LIKE ignores ASCII case.
+ * A name search's key: the text in lower case (matched with `instr(lower(name), ?)`, so %, _ and
+ * quotes are plain characters). SQLite's lower() folds ASCII letters only: so does this.
  */
-export function likePattern(search: string): string {
-  return `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+export function nameKey(search: string): string {
+  return search.replace(/[A-Z]/g, (c) => c.toLowerCase());
 }
 
 /** A company id from a form, a query or the cookie: digits only, a positive id below 2^31; otherwise null. */

@@ -4,7 +4,7 @@
  * of the cookie. Every query binds the user's text as a parameter; nothing typed reaches the SQL.
  */
 import type { ServiceContext } from "~/context.server";
-import { COMPANY_RESULTS, companyIdFromCookie, likePattern, pairMatches, sameSiteImage, searchText } from "~/domain/company";
+import { COMPANY_RESULTS, companyIdFromCookie, nameKey, pairMatches, sameSiteImage, searchText } from "~/domain/company";
 import { httpUrl } from "~/domain/content";
 import { isMainSiteType } from "~/domain/startup";
 import { companyInfo } from "~/services/account.server";
@@ -62,15 +62,16 @@ export async function isMainSite(ctx: ServiceContext): Promise<boolean> {
 }
 
 /**
- * Companies whose name contains the text (any case for ASCII letters), open ones only (status 1),
+ * Companies whose name contains the text (ignoring case), open ones only (status 1),
  * by name; an empty text lists the first ones. Off the main site: none.
  */
 export async function searchCompanies(ctx: ServiceContext, raw: string, limit = COMPANY_RESULTS): Promise<CompanyCard[]> {
   if (!(await isMainSite(ctx))) return [];
   const text = searchText(raw);
+  // instr() rather than LIKE: D1 caps LIKE patterns at 50 bytes, and typed % and _ stay plain text.
   const { results } = await ctx.d1
-    .prepare(`SELECT ${COLUMNS} FROM companies WHERE status = 1 AND name LIKE ?1 ESCAPE '\\' ORDER BY name COLLATE NOCASE, id LIMIT ?2`)
-    .bind(likePattern(text), limit)
+    .prepare(`SELECT ${COLUMNS} FROM companies WHERE status = 1 AND instr(lower(name), ?1) > 0 ORDER BY name COLLATE NOCASE, id LIMIT ?2`)
+    .bind(nameKey(text), limit)
     .all<CompanyRow>();
   return results.map(card);
 }

@@ -3,7 +3,7 @@
 // status check, the bottom-tab label mapping and the mini chart's scrolling width.
 import { describe, expect, it } from "vitest";
 import { MINI_CHART_WINDOW, miniChartSpan } from "~/components/sparkline";
-import { COMPANY_COOKIE_MAX_AGE, SEARCH_MAX, companyCookie, companyIdFromCookie, likePattern, pairMatches, parseCompanyId, sameSiteImage, searchText } from "~/domain/company";
+import { COMPANY_COOKIE_MAX_AGE, SEARCH_MAX, companyCookie, companyIdFromCookie, nameKey, pairMatches, parseCompanyId, sameSiteImage, searchText } from "~/domain/company";
 import { desktopRedirect, isDesktopUserAgent, parsePcHost } from "~/domain/device";
 import { startupStatus } from "~/domain/startup";
 import { SPEC_TAB_LABELS, TAB_PATHS } from "~/lib/tabs";
@@ -42,12 +42,11 @@ describe("search text", () => {
     for (const q of ["btc", "usd/eur", "<script>", "' OR 1=1 --"]) expect(pairMatches(eur, q), q).toBe(false);
   });
 
-  it("LIKE patterns find the text anywhere and treat typed wildcards literally", () => {
-    expect(likePattern("harbour")).toBe("%harbour%");
-    expect(likePattern("100%")).toBe("%100\\%%");
-    expect(likePattern("a_b")).toBe("%a\\_b%");
-    expect(likePattern("c:\\x")).toBe("%c:\\\\x%");
-    expect(likePattern("' OR 1=1 --")).toBe("%' OR 1=1 --%");
+  it("name keys fold ASCII case as SQLite's lower() does and keep everything else as typed", () => {
+    expect(nameKey("HarBour")).toBe("harbour");
+    expect(nameKey("100%_\\x")).toBe("100%_\\x");
+    expect(nameKey("' OR 1=1 --")).toBe("' OR 1=1 --".toLowerCase());
+    expect(nameKey("ÉCOLE")).toBe("École");
   });
 });
 
