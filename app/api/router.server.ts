@@ -18,6 +18,7 @@ import { optionRoutes } from "./option.server";
 import { uploadRoutes } from "./upload.server";
 import { walletRoutes } from "./wallet.server";
 import { withdrawRoutes } from "./withdraw.server";
+import { searchRoutes } from "./search.server";
 
 const routes: Routes = {
   ...accountRoutes,
@@ -32,6 +33,7 @@ const routes: Routes = {
   ...withdrawRoutes,
   ...contentRoutes,
   ...copyRoutes,
+  ...searchRoutes,
 };
 
 export async function handleApi(request: Request, ctx: AppContext): Promise<Response | null> {

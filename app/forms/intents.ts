@@ -43,6 +43,8 @@ export const Intent = {
   Suspend: "suspend",
   Resume: "resume",
   ProfitShare: "profit-share",
+  /** Search page: remember the company chosen in its popup (cookie company_id). */
+  ChooseCompany: "choose-company",
 } as const;
 
 export type Intent = (typeof Intent)[keyof typeof Intent];
