@@ -43,6 +43,11 @@ export const Intent = {
   Suspend: "suspend",
   Resume: "resume",
   ProfitShare: "profit-share",
+  /** Loans. */
+  LoanKyc: "loan-kyc",
+  ApplyLoan: "apply-loan",
+  RepayLoan: "repay-loan",
+  LoanConfig: "loan-config",
 } as const;
 
 export type Intent = (typeof Intent)[keyof typeof Intent];

@@ -13,7 +13,7 @@ import { sessionIdOf, userForToken, type SessionUser } from "~/services/session.
 import { ORIGIN, accountBalances, createUser, form, get, sessionFor, signedSessionCookie, visibleText } from "./helpers";
 
 const JPEG = () => new Uint8Array([0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10, 0x4a, 0x46, 0x49, 0x46, 0x00, 0x01, ...Array(200).fill(7), 0xff, 0xd9]);
-const PNG = () => new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, ...Array(200).fill(3)]);
+const PNG = () => new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, ...Array(200).fill(3), 0x49, 0x45, 0x4e, 0x44, 0xae, 0x42, 0x60, 0x82]);
 type Api = { code: number; msg: string; data: Record<string, unknown> | null };
 
 async function userWithCookie(options: { isDemo?: boolean; role?: "operator" } = {}) {
