@@ -186,6 +186,91 @@ describe("loan flow", () => {
   });
 });
 
+function multipart(path: string, cookie: string, fields: Record<string, string>, file?: { name: string; bytes: Uint8Array<ArrayBuffer> }) {
+  const fd = new FormData();
+  for (const [k, v] of Object.entries(fields)) fd.append(k, v);
+  if (file) fd.append(file.name, new Blob([file.bytes], { type: "image/jpeg" }), "photo.jpg");
+  return SELF.fetch(`${ORIGIN}${path}`, { method: "POST", body: fd, headers: { cookie, origin: ORIGIN, host: "localhost", "accept-language": "en" }, redirect: "manual" });
+}
+
+describe("the pages without JavaScript", () => {
+  it("KYC form (multipart) → waiting → operator approves on /admin/loans → terms and summary → agreement → typed-name signature → record → operator pays out (step-up) → repayment with a proof", async () => {
+    const u = await userWithCookie();
+    const bad = await multipart("/loan", u.cookie, { intent: "loan-kyc", ...KYC, birthday: "1930/01/01" }, { name: "hand_pic", bytes: JPEG() });
+    expect(bad.status).toBe(400);
+    const badHtml = await bad.text();
+    expect(visibleText(badHtml)).toContain("between 1950/01/01 and today");
+    expect(badHtml).toContain('value="Lovelace"'); // the values are kept
+    const sent = await multipart("/loan", u.cookie, { intent: "loan-kyc", ...KYC }, { name: "hand_pic", bytes: JPEG() });
+    expect(sent.status).toBe(302);
+    expect(visibleText(await (await get("/loan", { cookie: u.cookie })).text())).toContain("within 48 hours");
+
+    const op = await operator();
+    const opCookie = op.cookie;
+    const queue = visibleText(await (await get("/admin/loans", { cookie: opCookie })).text());
+    expect(queue).toContain("Ada Lovelace");
+    expect((await form("/admin/loans", { intent: "approve", subject: "kyc", id: String(u.user.id) }, { cookie: opCookie })).status).toBe(302);
+    expect((await get("/loan", { cookie: u.cookie })).headers.get("location")).toBe("/loan/submit");
+
+    const summary = visibleText(await (await get("/loan/submit?config_id=2&amount=5000", { cookie: u.cookie })).text());
+    expect(summary).toContain("54.00 USD"); // 5000 × 0.04 % × (30 − 3)
+    expect(summary).toContain("5,054.00 USD");
+    const outOfBounds = visibleText(await (await get("/loan/submit?config_id=1&amount=5000", { cookie: u.cookie })).text());
+    expect(outOfBounds).toContain("within this term's minimum and maximum");
+    const empty = visibleText(await (await get("/loan/submit?config_id=1&amount=", { cookie: u.cookie })).text());
+    expect(empty).toContain("Please enter the loan amount");
+    const agreement = visibleText(await (await get("/loan/agreement?id=2&amount=5000.00", { cookie: u.cookie })).text());
+    expect(agreement).toContain("Borrower: Ada Lovelace");
+    expect(agreement).toContain("0.25% of the amount per day");
+
+    const signPage = await (await get("/loan/sign?id=2&amount=5000.00", { cookie: u.cookie })).text();
+    const requestId = /name="request_id" value="([^"]+)"/.exec(signPage)![1]!;
+    const unsigned = await form("/loan/sign?id=2&amount=5000.00", { intent: "apply-loan", config_id: "2", amount: "5000.00", request_id: requestId }, { cookie: u.cookie });
+    expect(unsigned.status).toBe(400);
+    expect(visibleText(await unsigned.text())).toContain("Please sign the agreement");
+    const signed = await form("/loan/sign?id=2&amount=5000.00", { intent: "apply-loan", config_id: "2", amount: "5000.00", request_id: requestId, signature_name: "ada lovelace" }, { cookie: u.cookie });
+    expect(signed.status).toBe(302);
+    expect(signed.headers.get("location")).toBe("/loan/record");
+    const record = await (await get("/loan/record", { cookie: u.cookie })).text();
+    expect(visibleText(record)).toContain("Awaiting review");
+    expect(record).not.toContain("/loan/repayment?loan_id="); // repay only at status 2
+
+    const loan = (await env.DB.prepare("SELECT id FROM loans WHERE user_id = ?1").bind(u.user.id).first<{ id: number }>())!;
+    // without a step-up the approval sends the operator to confirm first
+    const noStepUp = await operator(false);
+    const redirected = await form("/admin/loans", { intent: "approve", subject: "loan", id: String(loan.id) }, { cookie: noStepUp.cookie });
+    expect(redirected.headers.get("location")).toMatch(/^\/admin\/verify/);
+    expect((await form("/admin/loans", { intent: "approve", subject: "loan", id: String(loan.id) }, { cookie: opCookie })).status).toBe(302);
+    expect((await accountBalances(u.user.accounts.funding)).balance).toBe(5_000_000_000);
+    expect(await (await get("/loan/record", { cookie: u.cookie })).text()).toContain(`/loan/repayment?loan_id=${loan.id}`);
+
+    const repayPage = visibleText(await (await get(`/loan/repayment?loan_id=${loan.id}`, { cookie: u.cookie })).text());
+    expect(repayPage).toContain("5,054.00 USD");
+    const noProof = await multipart(`/loan/repayment?loan_id=${loan.id}`, u.cookie, { intent: "repay-loan", charge_id: "1" });
+    expect(noProof.status).toBe(400);
+    expect(visibleText(await noProof.text())).toContain("Add a photo of your transfer");
+    const repaid = await multipart(`/loan/repayment?loan_id=${loan.id}`, u.cookie, { intent: "repay-loan", charge_id: "1" }, { name: "proofImg", bytes: JPEG() });
+    expect(repaid.status).toBe(302);
+    expect(visibleText(await (await get("/loan/record", { cookie: u.cookie })).text())).toContain("Repayment under check");
+    const rep = (await env.DB.prepare("SELECT id FROM loan_repayments WHERE loan_id = ?1").bind(loan.id).first<{ id: number }>())!;
+    expect((await form("/admin/loans", { intent: "approve", subject: "repayment", id: String(rep.id) }, { cookie: opCookie })).status).toBe(302);
+    expect(visibleText(await (await get("/loan/record", { cookie: u.cookie })).text())).toContain("Repaid");
+  });
+
+  it("operators edit loan terms with validated bounds; non-operators get 404", async () => {
+    const op = await operator();
+    const refused = await form("/admin/loans", { intent: "loan-config", subject: "config", id: "3", loan_period: "90", free_period: "100", min_amount: "1000", max_amount: "500", interest_rate: "3", penalty_rate: "25", status: "1" }, { cookie: op.cookie });
+    expect(refused.status).toBe(400);
+    const text = visibleText(await refused.text());
+    expect(text).toContain("not more than the loan period");
+    expect(text).toContain("At least the minimum");
+    const unchanged = await env.DB.prepare("SELECT free_period AS f, max_amount AS m FROM loan_configs WHERE id = 3").first<{ f: number; m: number }>();
+    expect(unchanged).toEqual({ f: 7, m: 50_000_000_000 });
+    const user = await userWithCookie();
+    expect((await get("/admin/loans", { cookie: user.cookie })).status).toBe(404);
+  });
+});
+
 describe("late penalties (daily job)", () => {
   it("run twice the same day changes nothing the second time; a missed day is caught up once; days under check do not accrue", async () => {
     const u = await verifiedBorrower();
