@@ -64,9 +64,7 @@ export default function LoanIndex() {
       <PageHeader title={t("loan.title")} back="/" actions={<Link to="/loan/record">{t("loan.record")}</Link>} />
       {status === KycStatus.Waiting ? (
         <section className="card" aria-labelledby="kyc-waiting">
-          <h2 id="kyc-waiting" role="status">
-            {t("loan.kyc_waiting")}
-          </h2>
+          <h2 id="kyc-waiting">{t("loan.kyc_waiting")}</h2>
           <p className="muted">{t("loan.kyc_waiting_hint")}</p>
         </section>
       ) : (
