@@ -144,6 +144,28 @@ describe("loan flow", () => {
     expect((list.data!.data as { id: number; status: number; status_name: string }[])[0]).toMatchObject({ id, status: 5, status_name: "Repaid" });
   });
 
+  it("the read calls answer with the §3 field names: loan_config, config_info, get_date, loan_info, repayment_accounts", async () => {
+    const u = await verifiedBorrower();
+    const configs = await api("/api/loan/loan_config", u.cookie, {}, "GET");
+    expect((configs.data as unknown as Record<string, unknown>[])[0]).toMatchObject({ id: 1, loan_period: 7, min_amount: "100.00", max_amount: "2000.00", interest_rate: "5", interest_rate_percent: "0.05", free_period: 0, penalty_rate: "25" });
+    expect((await api("/api/loan/config_info", u.cookie, { id: "2" }, "GET")).data).toMatchObject({ id: 2, loan_period: 30, free_period: 3 });
+    const missing = await SELF.fetch(`${ORIGIN}/api/loan/config_info?id=999`, { headers: { cookie: u.cookie, "accept-language": "en" } });
+    expect(missing.status).toBe(404);
+    expect((await api("/api/loan/get_date", u.cookie, { config_id: "2", amount: "5000" }, "GET")).data).toMatchObject({ amount: "5000.00", interest_amount: "54.00", total: "5054.00", daily_penalty: "12.50" });
+    const outOfBounds = await api("/api/loan/get_date", u.cookie, { config_id: "2", amount: "10000.01" }, "GET");
+    expect(outOfBounds.code).toBe(0);
+    const id = await appliedLoan(u, "150.50");
+    const info = await api("/api/loan/loan_info", u.cookie, { id: String(id) }, "GET");
+    expect(info.data).toMatchObject({ id, amount: "150.50", loan_period: 7, interest_amount: "0.53", penalty_amount: "0.00", status: 1, status_name: "Awaiting review", signature: "Ada Lovelace" });
+    expect(String(info.data!.agreement)).toContain("150.50 USD");
+    const accounts = await api("/api/loan/repayment_accounts", u.cookie, {}, "GET");
+    expect((accounts.data as unknown as Record<string, unknown>[]).length).toBeGreaterThan(0);
+    expect((accounts.data as unknown as Record<string, unknown>[])[0]).toHaveProperty("address");
+    // a changing call sent as GET without the authorization header is refused (cross-site links)
+    const forged = await api("/api/loan/loan_submit", u.cookie, { config_id: "1", amount: "500", signature_name: "Ada Lovelace" }, "GET");
+    expect(forged.code).toBe(999);
+  });
+
   it("at most one open loan per user: a second application is refused with a clear message; a double-submitted form creates one loan", async () => {
     const u = await verifiedBorrower();
     const requestId = crypto.randomUUID();
