@@ -14,7 +14,7 @@ import { RouteErrorBoundary } from "~/components/route-error";
 import { KycStatus, ratePercent } from "~/domain/loan";
 import { formatMoney, toDecimalString } from "~/domain/money";
 import { languageInfo } from "~/i18n/config";
-import { checkApplication, kycOf, kycStatus, loanConfigs } from "~/services/loan.server";
+import { checkApplication, kycOf, kycStatus, loanConfigs, openLoanId } from "~/services/loan.server";
 import { requireRealUser } from "~/services/web.server";
 import loanStylesHref from "~/styles/loan.css";
 
@@ -24,13 +24,14 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const user = await requireRealUser(context, request);
   if (kycStatus(await kycOf(context, user.id)) !== KycStatus.Approved) throw redirect("/loan");
   const url = new URL(request.url);
-  const configs = await loanConfigs(context);
+  const [configs, openLoan] = await Promise.all([loanConfigs(context), openLoanId(context, user.id)]);
   const configId = url.searchParams.get("config_id") ?? "";
   const amount = (url.searchParams.get("amount") ?? "").slice(0, 20);
   const asked = url.searchParams.has("amount");
   const checked = asked ? await checkApplication(context, { config_id: configId, amount }) : null;
   const locale = languageInfo(context.lang).locale;
   return {
+    openLoan,
     configs: configs.map((c) => ({
       id: c.id,
       loanPeriod: c.loanPeriod,
@@ -61,11 +62,16 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 
 export default function LoanSubmit() {
   const { t } = useTranslation();
-  const { configs, configId, amount, errors, summary } = useLoaderData<typeof loader>();
+  const { openLoan, configs, configId, amount, errors, summary } = useLoaderData<typeof loader>();
   const chosen = configs.find((c) => String(c.id) === configId);
   return (
     <div className="page narrow loan-page">
       <PageHeader title={t("loan.apply")} back="/" actions={<Link to="/loan/record">{t("loan.record")}</Link>} />
+      {openLoan ? (
+        <p className="notice warn" role="status">
+          {t("loan.already_open")} <Link to="/loan/record">{t("loan.record")}</Link>
+        </p>
+      ) : null}
       <Form method="get" className="form" key={`${configId}-${amount}`}>
         <ErrorSummary errors={errors} />
         <fieldset className="loan-terms" aria-describedby={errors?.config_id ? "config-error" : undefined}>

@@ -363,6 +363,12 @@ export async function ownedLoan(ctx: ServiceContext, userId: number, id: number 
   return ctx.d1.prepare(`SELECT ${LOAN_COLUMNS} FROM loans l WHERE l.id = ?1 AND l.user_id = ?2`).bind(id, userId).first<LoanRecord>();
 }
 
+/** The user's open loan (status 1, 2 or 4), if any. */
+export async function openLoanId(ctx: ServiceContext, userId: number): Promise<number | null> {
+  const row = await ctx.d1.prepare("SELECT id FROM loans WHERE user_id = ?1 AND status IN (1, 2, 4)").bind(userId).first<{ id: number }>();
+  return row?.id ?? null;
+}
+
 /** What a loan owes now (the penalty accrued by the daily job, and today's late days if it has not run yet). */
 export function dueNow(loan: Pick<LoanRecord, "amount" | "interestAmount" | "penaltyAmount" | "penaltyRate" | "dueAt" | "status">, now: number) {
   const days = loan.dueAt !== null && loan.status === LoanStatus.ToRepay ? penaltyDays(loan.dueAt, now) : 0;

@@ -188,8 +188,14 @@ describe("loan flow", () => {
     const c = await ctx();
     expect((await approveLoan(c, op.session, op.sessionId, id)).ok).toBe(true);
     const proof = await upload(u.cookie, "repayment_proof");
-    const sent = await submitRepayment(c, u.session, { loan_id: String(id), charge_id: "1", proofImg: proof });
-    expect(sent.ok).toBe(true);
+    // the same proof sent twice at once: one repayment, the other refused
+    const both = await Promise.all([
+      submitRepayment(c, u.session, { loan_id: String(id), charge_id: "1", proofImg: proof }),
+      submitRepayment(c, u.session, { loan_id: String(id), charge_id: "1", proofImg: proof }),
+    ]);
+    expect(both.filter((r) => r.ok)).toHaveLength(1);
+    expect(await env.DB.prepare("SELECT COUNT(*) AS n FROM loan_repayments WHERE loan_id = ?1").bind(id).first()).toEqual({ n: 1 });
+    const sent = both.find((r) => r.ok)!;
     if (!sent.ok) return;
     expect((await rejectRepayment(c, op.session, sent.value.id, "")).ok).toBe(false); // a reason is required
     expect((await rejectRepayment(c, op.session, sent.value.id, "Transfer not received")).ok).toBe(true);
@@ -253,7 +259,10 @@ describe("the pages without JavaScript", () => {
     const signed = await form("/loan/sign?id=2&amount=5000.00", { intent: "apply-loan", config_id: "2", amount: "5000.00", request_id: requestId, signature_name: "ada lovelace" }, { cookie: u.cookie });
     expect(signed.status).toBe(302);
     expect(signed.headers.get("location")).toBe("/loan/record");
-    const record = await (await get("/loan/record", { cookie: u.cookie })).text();
+    expect(visibleText(await (await get("/loan/submit", { cookie: u.cookie })).text())).toContain("You already have a loan that is open");
+    const recordRes = await get("/loan/record", { cookie: u.cookie });
+    expect(recordRes.headers.get("cache-control")).toContain("no-store");
+    const record = await recordRes.text();
     expect(visibleText(record)).toContain("Awaiting review");
     expect(record).not.toContain("/loan/repayment?loan_id="); // repay only at status 2
 
@@ -277,6 +286,7 @@ describe("the pages without JavaScript", () => {
     const rep = (await env.DB.prepare("SELECT id FROM loan_repayments WHERE loan_id = ?1").bind(loan.id).first<{ id: number }>())!;
     expect((await form("/admin/loans", { intent: "approve", subject: "repayment", id: String(rep.id) }, { cookie: opCookie })).status).toBe(302);
     expect(visibleText(await (await get("/loan/record", { cookie: u.cookie })).text())).toContain("Repaid");
+    expect(visibleText(await (await get("/loan/submit", { cookie: u.cookie })).text())).not.toContain("already have a loan");
   });
 
   it("operators edit loan terms with validated bounds; non-operators get 404", async () => {
