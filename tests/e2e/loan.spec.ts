@@ -2,8 +2,24 @@
 // photos uploaded ahead) and without (the full name typed as the signature, files posted with the
 // form): loan KYC → operator approval → terms, amount and summary → agreement → signature →
 // operator pays out (step-up) → the funding balance → repayment with a proof → operator settles.
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import type { Page } from "@playwright/test";
 import { expect, registerByEmail, test, uniqueEmail } from "./fixtures";
 import { asSteppedUpOperator } from "./operator";
+
+const AXE_SOURCE = readFileSync(path.join(process.cwd(), "node_modules", "axe-core", "axe.min.js"), "utf8");
+
+/** The serious and critical WCAG A/AA violations of the page as it is (with JavaScript only: axe needs timers). */
+async function axeProblems(page: Page, screen: string): Promise<string[]> {
+  if (!(await page.evaluate(() => "axe" in window))) await page.evaluate(AXE_SOURCE);
+  const violations = await page.evaluate(async () => {
+    const w = window as unknown as { axe: { run: (c: Document, o: object) => Promise<{ violations: { id: string; impact?: string | null; nodes: { target: unknown[] }[] }[] }> } };
+    const r = await w.axe.run(document, { runOnly: { type: "tag", values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"] }, resultTypes: ["violations"] });
+    return r.violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => `${v.id}: ${v.nodes.map((n) => n.target.map(String).join(" ")).join(", ")}`);
+  });
+  return violations.map((v) => `${screen} ${v}`);
+}
 
 const PHOTO = { name: "photo.jpg", mimeType: "image/jpeg", buffer: Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10, 0x4a, 0x46, 0x49, 0x46, 0x00, 0x01, ...Array(300).fill(9), 0xff, 0xd9]) };
 
@@ -12,6 +28,10 @@ test("a user passes the loan identity check, applies for 1,000 USD, signs, is pa
   const js = info.project.use.javaScriptEnabled !== false;
   const email = uniqueEmail(`${info.project.name}-loan`);
   await registerByEmail(page, request, email);
+  const a11y: string[] = [];
+  const check = async (p: Page, screen: string) => {
+    if (js) a11y.push(...(await axeProblems(p, screen)));
+  };
 
   // the loan KYC: bad input first (answered next to the field, values kept)
   await page.goto("/loan");
@@ -26,6 +46,7 @@ test("a user passes the loan identity check, applies for 1,000 USD, signs, is pa
   if (js) await expect(page.getByText("Photo uploaded")).toBeVisible();
   await page.getByRole("button", { name: "Submit for review" }).click();
   await expect(page.getByRole("alert")).toContainText("between 1950/01/01 and today");
+  await check(page, "/loan (errors)");
   await expect(page.getByLabel("Last name")).toHaveValue("Lovelace");
   await page.getByLabel("Date of birth").fill("1990/05/17");
   if (!js) await page.getByLabel("Photo of you holding the document").setInputFiles(PHOTO);
@@ -41,6 +62,7 @@ test("a user passes the loan identity check, applies for 1,000 USD, signs, is pa
   await op.goto("/admin/loans");
   const kycItem = op.getByRole("article").filter({ hasText: email });
   await expect(kycItem).toContainText("Ada Lovelace");
+  await check(op, "/admin/loans");
   await expect(kycItem.getByRole("img", { name: "Photo of Ada Lovelace holding the document" })).toBeVisible();
   await kycItem.getByRole("button", { name: "Approve" }).click();
   await expect(op.getByText("Approved.")).toBeVisible();
@@ -57,6 +79,7 @@ test("a user passes the loan identity check, applies for 1,000 USD, signs, is pa
   const summary = page.getByRole("region", { name: "Summary" });
   await expect(summary).toContainText("3.50 USD");
   await expect(summary).toContainText("1,003.50 USD");
+  await check(page, "/loan/submit");
   await summary.getByRole("link", { name: "Continue to the agreement" }).click();
   await expect(page.getByText("Borrower: Ada Lovelace")).toBeVisible();
   await expect(page.getByText(/late fee of 0.25% of the amount per day/)).toBeVisible();
@@ -65,6 +88,7 @@ test("a user passes the loan identity check, applies for 1,000 USD, signs, is pa
   // unsigned is refused; then sign (drawn with JavaScript, typed without)
   await page.getByRole("button", { name: "Sign and apply" }).click();
   await expect(page.getByRole("alert")).toContainText("Please sign the agreement.");
+  await check(page, "/loan/sign");
   if (js) {
     const pad = page.locator("canvas.signature-pad");
     await pad.scrollIntoViewIfNeeded();
@@ -101,6 +125,7 @@ test("a user passes the loan identity check, applies for 1,000 USD, signs, is pa
   await record.getByRole("link", { name: "Repay" }).click();
   await expect(page).toHaveURL(/\/loan\/repayment\?loan_id=\d+$/);
   await expect(page.locator(".loan-total")).toHaveText("1,003.50 USD");
+  await check(page, "/loan/repayment");
   await page.getByRole("radio").first().check();
   await page.getByLabel("Transfer proof").setInputFiles(PHOTO);
   if (js) await expect(page.getByText("Photo uploaded")).toBeVisible();
@@ -118,4 +143,6 @@ test("a user passes the loan identity check, applies for 1,000 USD, signs, is pa
 
   await page.goto("/loan/record");
   await expect(record).toContainText("Repaid");
+  await check(page, "/loan/record");
+  expect(a11y).toEqual([]);
 });
