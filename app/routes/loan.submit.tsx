@@ -7,18 +7,34 @@
  */
 import { redirect, type LinksFunction, type LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { Form, Link, useLoaderData } from "@remix-run/react";
+import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { ErrorSummary, Figures, LoanField } from "~/components/loan";
 import { PageHeader } from "~/components/layout";
 import { RouteErrorBoundary } from "~/components/route-error";
-import { KycStatus, ratePercent } from "~/domain/loan";
-import { formatMoney, toDecimalString } from "~/domain/money";
+import { amountInBounds, KycStatus, loanSummary, ratePercent, type LoanTerms } from "~/domain/loan";
+import { formatMoney, parseAmount, toDecimalString, type Micros } from "~/domain/money";
 import { languageInfo } from "~/i18n/config";
 import { checkApplication, kycOf, kycStatus, loanConfigs, openLoanId } from "~/services/loan.server";
 import { requireRealUser } from "~/services/web.server";
 import loanStylesHref from "~/styles/loan.css";
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: loanStylesHref }];
+
+/** The summary's figures as shown (the same pure rules on the server and, live, in the browser). */
+function summaryView(configId: number, terms: LoanTerms, amount: Micros, now: number, locale: string) {
+  const s = loanSummary(terms, amount, now);
+  return {
+    configId,
+    amount: toDecimalString(amount, 2),
+    amountText: formatMoney(amount, locale),
+    interest: formatMoney(s.interest, locale),
+    total: formatMoney(s.totalDue, locale),
+    penalty: formatMoney(s.dailyPenalty, locale),
+    date: new Intl.DateTimeFormat(locale, { dateStyle: "medium", timeZone: "UTC" }).format(s.repaymentDate),
+    period: terms.loanPeriod,
+  };
+}
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const user = await requireRealUser(context, request);
@@ -40,30 +56,31 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
       max: formatMoney(c.maxAmount, locale),
       rate: ratePercent(c.interestRate),
       penalty: ratePercent(c.penaltyRate),
+      terms: { loanPeriod: c.loanPeriod, freePeriod: c.freePeriod, minAmount: c.minAmount, maxAmount: c.maxAmount, interestRate: c.interestRate, penaltyRate: c.penaltyRate },
     })),
     configId: configId || String(configs[0]?.id ?? ""),
     amount,
     errors: checked && !checked.ok ? checked.errors : null,
-    summary:
-      checked && checked.ok
-        ? {
-            configId: checked.value.config.id,
-            amount: toDecimalString(checked.value.amount, 2),
-            amountText: formatMoney(checked.value.amount, locale),
-            interest: formatMoney(checked.value.summary.interest, locale),
-            total: formatMoney(checked.value.summary.totalDue, locale),
-            penalty: formatMoney(checked.value.summary.dailyPenalty, locale),
-            date: new Intl.DateTimeFormat(locale, { dateStyle: "medium", timeZone: "UTC" }).format(checked.value.summary.repaymentDate),
-            period: checked.value.config.loanPeriod,
-          }
-        : null,
+    locale,
+    summary: checked && checked.ok ? summaryView(checked.value.config.id, checked.value.config, checked.value.amount, Date.now(), locale) : null,
   };
 }
 
 export default function LoanSubmit() {
   const { t } = useTranslation();
-  const { openLoan, configs, configId, amount, errors, summary } = useLoaderData<typeof loader>();
-  const chosen = configs.find((c) => String(c.id) === configId);
+  const { openLoan, configs, configId, amount, errors, summary: served, locale } = useLoaderData<typeof loader>();
+  // With JavaScript the summary follows the choice and the amount as they change (same rules as the server's).
+  const [live, setLive] = useState<{ configId: string; amount: string } | null>(null);
+  const chosen = configs.find((c) => String(c.id) === (live?.configId ?? configId));
+  let summary = served;
+  if (live) {
+    const typed = parseAmount(live.amount, 2);
+    summary = chosen && typed !== null && typed > 0 && amountInBounds(typed, chosen.terms) ? summaryView(chosen.id, chosen.terms, typed, Date.now(), locale) : null;
+  }
+  const onChange = (event: React.FormEvent<HTMLFormElement>) => {
+    const data = new FormData(event.currentTarget);
+    setLive({ configId: String(data.get("config_id") ?? ""), amount: String(data.get("amount") ?? "") });
+  };
   return (
     <div className="page narrow loan-page">
       <PageHeader title={t("loan.apply")} back="/" actions={<Link to="/loan/record">{t("loan.record")}</Link>} />
@@ -72,7 +89,7 @@ export default function LoanSubmit() {
           {t("loan.already_open")} <Link to="/loan/record">{t("loan.record")}</Link>
         </p>
       ) : null}
-      <Form method="get" className="form" key={`${configId}-${amount}`}>
+      <Form method="get" className="form" key={`${configId}-${amount}`} onChange={onChange}>
         <ErrorSummary errors={errors} />
         <fieldset className="loan-terms" aria-describedby={errors?.config_id ? "config-error" : undefined}>
           <legend>{t("loan.terms")}</legend>
