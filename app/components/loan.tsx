@@ -106,13 +106,15 @@ export function Figures({ rows }: { rows: [string, ReactNode][] }) {
 type PadState = { status: "empty" } | { status: "drawn" } | { status: "uploading" } | { status: "done"; id: string } | { status: "error"; message: string };
 
 /** The signature pad (only with JavaScript): posts the stored PNG's id as `sign`. */
-export function SignaturePad({ error }: { error?: string }) {
+export function SignaturePad({ error, onBusy }: { error?: string; onBusy?: (busy: boolean) => void }) {
   const { t } = useTranslation();
   const hydrated = useHydrated();
   const canvas = useRef<HTMLCanvasElement>(null);
   const drawing = useRef(false);
   const [state, setState] = useState<PadState>({ status: "empty" });
   const generation = useRef(0);
+  const uploading = state.status === "uploading";
+  useEffect(() => onBusy?.(uploading), [uploading, onBusy]);
 
   useEffect(() => {
     const c = canvas.current;

@@ -8,6 +8,7 @@
  */
 import { data, redirect, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { Form, useActionData, useLoaderData } from "@remix-run/react";
+import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { ErrorSummary, Figures, LoanField, SignaturePad, type Errors } from "~/components/loan";
 import { SubmitButton } from "~/components/forms";
@@ -70,6 +71,8 @@ export default function LoanSign() {
   const { configId, amount, name, text, figures, requestId } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const errors = actionData?.errors ?? {};
+  // while a drawn signature is being stored, submitting would send none
+  const [busy, setBusy] = useState(false);
   return (
     <div className="page narrow loan-page">
       <PageHeader title={t("loan.sign_now")} back={`/loan/agreement?id=${configId}&amount=${encodeURIComponent(amount)}`} />
@@ -98,7 +101,7 @@ export default function LoanSign() {
         <input type="hidden" name="amount" value={amount} />
         <input type="hidden" name="request_id" value={requestId} />
         <ErrorSummary errors={errors} />
-        <SignaturePad error={errors.sign} />
+        <SignaturePad error={errors.sign} onBusy={setBusy} />
         <LoanField
           name="signature_name"
           label={t("loan.signature_name")}
@@ -108,7 +111,9 @@ export default function LoanSign() {
           maxLength={100}
           hint={t("loan.signature_name_hint", { name })}
         />
-        <SubmitButton intent={Intent.ApplyLoan}>{t("loan.submit")}</SubmitButton>
+        <SubmitButton intent={Intent.ApplyLoan} disabled={busy}>
+          {t("loan.submit")}
+        </SubmitButton>
       </Form>
     </div>
   );
