@@ -11,6 +11,7 @@ import { contentRoutes } from "./content.server";
 import { contractRoutes } from "./contract.server";
 import { copyRoutes } from "./copy.server";
 import { identityRoutes } from "./identity.server";
+import { loanRoutes } from "./loan.server";
 import { depositRoutes } from "./deposit.server";
 import type { Routes } from "./common.server";
 import { marketRoutes } from "./market.server";
@@ -34,6 +35,7 @@ const routes: Routes = {
   ...contentRoutes,
   ...copyRoutes,
   ...searchRoutes,
+  ...loanRoutes,
 };
 
 export async function handleApi(request: Request, ctx: AppContext): Promise<Response | null> {

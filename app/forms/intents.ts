@@ -45,6 +45,11 @@ export const Intent = {
   ProfitShare: "profit-share",
   /** Search page: remember the company chosen in its popup (cookie company_id). */
   ChooseCompany: "choose-company",
+  /** Loans. */
+  LoanKyc: "loan-kyc",
+  ApplyLoan: "apply-loan",
+  RepayLoan: "repay-loan",
+  LoanConfig: "loan-config",
 } as const;
 
 export type Intent = (typeof Intent)[keyof typeof Intent];

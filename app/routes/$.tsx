@@ -25,12 +25,6 @@ interface Soon {
 export const COMING_SOON: Record<string, Soon> = {
   "/feedback": { title: "soon.feedback" },
   "/user/web3-login": { title: "soon.web3_login" },
-  "/loan": { title: "home.loan" },
-  "/loan/submit": { title: "home.loan" },
-  "/loan/agreement": { title: "home.loan" },
-  "/loan/sign": { title: "home.loan" },
-  "/loan/record": { title: "home.loan" },
-  "/loan/repayment": { title: "home.loan" },
   "/mining": { title: "home.mining" },
   "/mining/subscribe": { title: "home.mining" },
   "/mining/record": { title: "home.mining" },

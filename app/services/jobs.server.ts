@@ -9,6 +9,7 @@ import { createServiceContext, type ServiceContext } from "~/context.server";
 import { MARKET_ROOM } from "~/domain/rooms";
 import { pruneCodes } from "~/services/codes.server";
 import { expireDemoAccounts } from "~/services/demo.server";
+import { accrueLoanPenalties } from "~/services/loan.server";
 import { pruneRateLimits } from "~/services/rate-limit.server";
 import { pruneSessions } from "~/services/session.server";
 
@@ -23,6 +24,7 @@ export const JOBS: Record<string, Record<string, Job>> = {
     "prune-sessions": (ctx, now) => pruneSessions(ctx.d1, now),
     "prune-codes": (ctx, now) => pruneCodes(ctx.d1, now),
     "prune-rate-limits": (ctx, now) => pruneRateLimits(ctx.d1, now),
+    "loan-penalties": (ctx, now) => accrueLoanPenalties(ctx, now),
   },
   [EVERY_FIVE_MINUTES]: {
     // Belt and braces for the engine's clock: the market room re-arms its alarm when work waits.

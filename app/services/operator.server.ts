@@ -128,8 +128,9 @@ export async function queueCounts(context: AppContext) {
       `SELECT (SELECT COUNT(*) FROM deposits WHERE status = 0) AS deposits,
               (SELECT COUNT(*) FROM withdrawals WHERE status = 0) AS withdrawals,
               (SELECT COUNT(*) FROM identity_verifications WHERE review_status = 1) AS identity,
-              (SELECT COUNT(*) FROM trader_applications WHERE status = 0) AS traders`,
+              (SELECT COUNT(*) FROM trader_applications WHERE status = 0) AS traders,
+              (SELECT COUNT(*) FROM loan_kyc WHERE status = 1) + (SELECT COUNT(*) FROM loans WHERE status = 1) + (SELECT COUNT(*) FROM loan_repayments WHERE status = 0) AS loans`,
     )
-    .first<{ deposits: number; withdrawals: number; identity: number; traders: number }>();
-  return row ?? { deposits: 0, withdrawals: 0, identity: 0, traders: 0 };
+    .first<{ deposits: number; withdrawals: number; identity: number; traders: number; loans: number }>();
+  return row ?? { deposits: 0, withdrawals: 0, identity: 0, traders: 0, loans: 0 };
 }
