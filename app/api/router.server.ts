@@ -10,6 +10,7 @@ import { authRoutes } from "./auth.server";
 import { contentRoutes } from "./content.server";
 import { contractRoutes } from "./contract.server";
 import { copyRoutes } from "./copy.server";
+import { fundRoutes } from "./fund.server";
 import { identityRoutes } from "./identity.server";
 import { depositRoutes } from "./deposit.server";
 import type { Routes } from "./common.server";
@@ -32,6 +33,7 @@ const routes: Routes = {
   ...withdrawRoutes,
   ...contentRoutes,
   ...copyRoutes,
+  ...fundRoutes,
 };
 
 export async function handleApi(request: Request, ctx: AppContext): Promise<Response | null> {

@@ -43,6 +43,11 @@ export const Intent = {
   Suspend: "suspend",
   Resume: "resume",
   ProfitShare: "profit-share",
+  /** Mining: check a subscription and show its confirm step; then subscribe; redeem early. */
+  FundReview: "fund-review",
+  FundSubscribe: "fund-subscribe",
+  FundRedeem: "fund-redeem",
+  FundSave: "fund-save",
 } as const;
 
 export type Intent = (typeof Intent)[keyof typeof Intent];

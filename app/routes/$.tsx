@@ -31,10 +31,6 @@ export const COMING_SOON: Record<string, Soon> = {
   "/loan/sign": { title: "home.loan" },
   "/loan/record": { title: "home.loan" },
   "/loan/repayment": { title: "home.loan" },
-  "/mining": { title: "home.mining" },
-  "/mining/subscribe": { title: "home.mining" },
-  "/mining/record": { title: "home.mining" },
-  "/mining/income": { title: "home.mining" },
 };
 
 /** Where the page's back link leads: the screen its path belongs to. */

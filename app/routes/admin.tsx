@@ -24,6 +24,7 @@ export default function AdminLayout() {
     { to: "/admin/withdrawals", label: t("admin.withdrawals"), end: false, count: counts.withdrawals },
     { to: "/admin/identity", label: t("admin.identity"), end: false, count: counts.identity },
     { to: "/admin/traders", label: t("copy.admin_traders"), end: false, count: counts.traders },
+    { to: "/admin/funds", label: t("fund.admin_nav"), end: false, count: counts.funds },
   ];
   return (
     <div className="page admin">
