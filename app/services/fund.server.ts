@@ -497,7 +497,7 @@ export function fundIncomeStatements(db: D1Database, runDay: string, now: number
            UNION ALL
            SELECT b.tx, a.id, s.day_profit, b.sub_id, b.day, 2
              FROM (${thisBatch}) b JOIN fund_subscriptions s ON s.id = b.sub_id JOIN accounts a ON a.user_id = s.user_id AND a.kind = 'funding'
-         ) ORDER BY sid, d, n`,
+         )`,
       )
       .bind(incomeBatch, prefixLength, PlatformAccount.Funds.id),
     db
@@ -527,7 +527,7 @@ export function fundIncomeStatements(db: D1Database, runDay: string, now: number
            SELECT t.id, a.id, s.share_amount, s.id, 2
              FROM ledger_transactions t JOIN fund_subscriptions s ON s.id = CAST(substr(t.id, ?3) AS INTEGER)
              JOIN accounts a ON a.user_id = s.user_id AND a.kind = 'funding' WHERE t.batch_id = ?1
-         ) ORDER BY sid, n`,
+         )`,
       )
       .bind(finishBatch, PlatformAccount.Funds.id, finishBatch.length + 2),
     ...batchPostingStatements(db, finishBatch),
