@@ -196,7 +196,7 @@ export default function AdminFunds() {
                 <div>
                   <dt>{t("fund.period")}</dt>
                   <dd className="num">
-                    {s.startDay} – {s.endDay}
+                    <span className="fund-day">{s.startDay}</span> – <span className="fund-day">{s.endDay}</span>
                   </dd>
                 </div>
                 <div>

@@ -178,7 +178,7 @@ export default function RecordPage() {
                 <div>
                   <dt>{t("fund.period")}</dt>
                   <dd className="num">
-                    {s.startDay} – {s.endDay}
+                    <span className="fund-day">{s.startDay}</span> – <span className="fund-day">{s.endDay}</span>
                   </dd>
                 </div>
                 {s.penalty > 0 ? (
