@@ -277,3 +277,32 @@ describe("redemption", () => {
     expect((await sub(Number(id))).status).toBe(1);
   });
 });
+
+describe("the operator's products", () => {
+  it("edits are validated; a closed product leaves the list and refuses subscriptions; existing subscriptions keep their terms", async () => {
+    const u = await userWithCookie({ balance: 500 * USD });
+    const op = await operator();
+    const fundId = await product({ lock: 10 });
+    const bought = await api("/api/fund/buy", u.cookie, { id: String(fundId), amount: "100", request_id: "req-edit-1" });
+    const id = Number(bought.data!.id);
+    const save = (fields: Record<string, string>) =>
+      form("/admin/funds", { intent: "fund-save", fund_id: String(fundId), dividend_percentage: "2", starting_sub_amount: "100", max_sub_amount: "1000", lock_dividend_days: "10", liquidated_damages: "5", status: "1", ...fields }, { cookie: op.cookie });
+    for (const bad of [{ dividend_percentage: "-1" }, { dividend_percentage: "abc" }, { max_sub_amount: "50" }, { lock_dividend_days: "0" }, { liquidated_damages: "101" }, { starting_sub_amount: "1e3" }]) {
+      const res = await save(bad);
+      expect(res.status, JSON.stringify(bad)).toBe(400);
+    }
+    const unchanged = await env.DB.prepare("SELECT dividend_percentage AS pct, status FROM funds WHERE id = ?1").bind(fundId).first<{ pct: string; status: number }>();
+    expect(unchanged).toEqual({ pct: "1", status: 1 });
+    // close it (the status box unticked) and raise the profit
+    const closed = await form("/admin/funds", { intent: "fund-save", fund_id: String(fundId), dividend_percentage: "2", starting_sub_amount: "100", max_sub_amount: "1000", lock_dividend_days: "10", liquidated_damages: "5" }, { cookie: op.cookie });
+    expect(closed.status).toBe(302);
+    const list = await (await get("/api/fund/list?page=1")).json<Api>();
+    expect((list.data!.data as { id: number }[]).some((f) => f.id === fundId)).toBe(false);
+    const refused = await api("/api/fund/buy", u.cookie, { id: String(fundId), amount: "100", request_id: "req-edit-2" });
+    expect(refused.code).toBe(0);
+    expect((await get(`/mining/subscribe?id=${fundId}`, { cookie: u.cookie })).status).toBe(404);
+    expect(await sub(id)).toMatchObject({ dayProfit: 1 * USD, status: 1 });
+    // a user cannot use the console
+    expect((await form("/admin/funds", { intent: "fund-save", fund_id: String(fundId), status: "1" }, { cookie: u.cookie })).status).toBe(404);
+  });
+});
