@@ -287,7 +287,8 @@ describe("the operator's products", () => {
     const id = Number(bought.data!.id);
     const save = (fields: Record<string, string>) =>
       form("/admin/funds", { intent: "fund-save", fund_id: String(fundId), dividend_percentage: "2", starting_sub_amount: "100", max_sub_amount: "1000", lock_dividend_days: "10", liquidated_damages: "5", status: "1", ...fields }, { cookie: op.cookie });
-    for (const bad of [{ dividend_percentage: "-1" }, { dividend_percentage: "abc" }, { max_sub_amount: "50" }, { lock_dividend_days: "0" }, { liquidated_damages: "101" }, { starting_sub_amount: "1e3" }]) {
+    const bads: Record<string, string>[] = [{ dividend_percentage: "-1" }, { dividend_percentage: "abc" }, { max_sub_amount: "50" }, { lock_dividend_days: "0" }, { liquidated_damages: "101" }, { starting_sub_amount: "1e3" }];
+    for (const bad of bads) {
       const res = await save(bad);
       expect(res.status, JSON.stringify(bad)).toBe(400);
     }
