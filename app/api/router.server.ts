@@ -10,6 +10,7 @@ import { authRoutes } from "./auth.server";
 import { contentRoutes } from "./content.server";
 import { contractRoutes } from "./contract.server";
 import { copyRoutes } from "./copy.server";
+import { fundRoutes } from "./fund.server";
 import { identityRoutes } from "./identity.server";
 import { loanRoutes } from "./loan.server";
 import { depositRoutes } from "./deposit.server";
@@ -36,6 +37,7 @@ const routes: Routes = {
   ...copyRoutes,
   ...searchRoutes,
   ...loanRoutes,
+  ...fundRoutes,
 };
 
 export async function handleApi(request: Request, ctx: AppContext): Promise<Response | null> {

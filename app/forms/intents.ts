@@ -50,6 +50,11 @@ export const Intent = {
   ApplyLoan: "apply-loan",
   RepayLoan: "repay-loan",
   LoanConfig: "loan-config",
+  /** Mining: check a subscription and show its confirm step; then subscribe; redeem early. */
+  FundReview: "fund-review",
+  FundSubscribe: "fund-subscribe",
+  FundRedeem: "fund-redeem",
+  FundSave: "fund-save",
 } as const;
 
 export type Intent = (typeof Intent)[keyof typeof Intent];

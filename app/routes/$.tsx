@@ -25,10 +25,6 @@ interface Soon {
 export const COMING_SOON: Record<string, Soon> = {
   "/feedback": { title: "soon.feedback" },
   "/user/web3-login": { title: "soon.web3_login" },
-  "/mining": { title: "home.mining" },
-  "/mining/subscribe": { title: "home.mining" },
-  "/mining/record": { title: "home.mining" },
-  "/mining/income": { title: "home.mining" },
 };
 
 /** Where the page's back link leads: the screen its path belongs to. */

@@ -22,6 +22,7 @@ export default function AdminOverview() {
     { to: "/admin/identity", label: t("admin.identity"), count: counts.identity },
     { to: "/admin/traders", label: t("copy.admin_traders"), count: counts.traders },
     { to: "/admin/loans", label: t("loan.admin_title"), count: counts.loans },
+    { to: "/admin/funds", label: t("fund.admin_nav"), count: counts.funds },
   ];
   return (
     <>

@@ -25,6 +25,7 @@ export default function AdminLayout() {
     { to: "/admin/identity", label: t("admin.identity"), end: false, count: counts.identity },
     { to: "/admin/traders", label: t("copy.admin_traders"), end: false, count: counts.traders },
     { to: "/admin/loans", label: t("loan.admin_title"), end: false, count: counts.loans },
+    { to: "/admin/funds", label: t("fund.admin_nav"), end: false, count: counts.funds },
   ];
   return (
     <div className="page admin">
