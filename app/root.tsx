@@ -27,6 +27,7 @@ import { useNonce } from "~/components/nonce";
 import { legacyHashPath } from "~/domain/content";
 import { onPcHost } from "~/domain/device";
 import { startupStatus } from "~/domain/startup";
+import { shortAddress } from "~/domain/web3-address";
 import stylesHref from "~/styles/app.css";
 
 export const links: LinksFunction = () => [
@@ -63,7 +64,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     isLocal: context.config.isLocal,
     // The desktop site (spec §9 pc subdomain): pages on the configured pc host get the desktop layout.
     desktopSite: onPcHost(url, context.config.pcHost),
-    user: user ? { uid: user.uid, email: user.email, mobile: user.mobile, isDemo: user.isDemo } : null,
+    user: user ? { uid: user.uid, email: user.email, mobile: user.mobile, isDemo: user.isDemo, wallet: shortAddress(user.wallet) } : null,
     socketTicket: user ? await context.token().then((token) => (token ? socketTicket(context.env, token) : null)) : null,
   };
   // Cache-Control (private, no-store for signed-in users) is set for every response by the Worker.

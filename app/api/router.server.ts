@@ -21,6 +21,7 @@ import { uploadRoutes } from "./upload.server";
 import { walletRoutes } from "./wallet.server";
 import { withdrawRoutes } from "./withdraw.server";
 import { searchRoutes } from "./search.server";
+import { web3Routes } from "./web3.server";
 
 const routes: Routes = {
   ...accountRoutes,
@@ -38,6 +39,7 @@ const routes: Routes = {
   ...searchRoutes,
   ...loanRoutes,
   ...fundRoutes,
+  ...web3Routes,
 };
 
 export async function handleApi(request: Request, ctx: AppContext): Promise<Response | null> {

@@ -59,7 +59,7 @@ export default function Home() {
         <div className="home-user">
           {user ? (
             <>
-              <p className="user-label">{user.isDemo ? t("user.mock_account") : (user.email ?? (user.mobile ?? ""))}</p>
+              <p className="user-label">{user.isDemo ? t("user.mock_account") : (user.email ?? user.mobile ?? user.wallet)}</p>
               <p className="muted small">
                 {t("user.uid")}: <span className="num">{user.uid}</span>
               </p>

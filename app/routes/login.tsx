@@ -82,7 +82,11 @@ export default function Login() {
           {t("auth.mock_login")}
         </button>
       </Form>
-      <p className="muted small center">{t("auth.wallet_login_soon")}</p>
+      <p className="center">
+        <Link to={`/user/web3-login${from ? `?from=${encodeURIComponent(from)}` : ""}`} className="button wide">
+          {t("web3.login_link")}
+        </Link>
+      </p>
     </div>
   );
 }

@@ -22,6 +22,7 @@ import { AssetsToggle, ThemeSwitch } from "~/components/preferences";
 import { FundingButtons, Money } from "~/components/money";
 import { languageInfo } from "~/i18n/config";
 import { reviewStatusKey } from "~/domain/real-name";
+import { shortAddress } from "~/domain/web3-address";
 import { reviewStatusOf } from "~/services/identity.server";
 import { assetsOverview } from "~/services/account.server";
 import { supportChatButton } from "~/services/content.server";
@@ -38,7 +39,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const user = await requireUser(context, request);
   const b = await assetsOverview(context, user.id);
   return {
-    user: { uid: user.uid, email: user.email, mobile: user.mobile, isDemo: user.isDemo },
+    user: { uid: user.uid, email: user.email, mobile: user.mobile, isDemo: user.isDemo, wallet: shortAddress(user.wallet) },
     total: b.total,
     accounts: b.accounts.map((a) => ({ kind: a.kind, balance: a.balance, lockBalance: a.lockBalance })),
     hideAssets: await readHideAssets(request),
@@ -87,7 +88,7 @@ export default function UserCentre() {
   const data = useLoaderData<typeof loader>();
   const root = useRootData();
   const locale = root?.locale ?? "en-US";
-  const label = data.user.isDemo ? t("user.mock_account") : (data.user.email ?? (data.user.mobile ?? ""));
+  const label = data.user.isDemo ? t("user.mock_account") : (data.user.email ?? data.user.mobile ?? data.user.wallet);
   return (
     <div className="page">
       <header className="user-header">

@@ -84,7 +84,7 @@ function randomInviteCode() {
  */
 async function insertUser(
   ctx: ServiceContext,
-  fields: { email?: string | null; mobile?: string | null; areaId?: number | null; passwordHash?: string | null; referrerId?: number | null; isDemo?: boolean; demoId?: string | null },
+  fields: { email?: string | null; mobile?: string | null; areaId?: number | null; passwordHash?: string | null; referrerId?: number | null; isDemo?: boolean; demoId?: string | null; wallet?: string | null },
 ): Promise<{ ok: true; id: number; uid: string } | { ok: false; duplicate: true }> {
   for (let attempt = 0; attempt < 5; attempt++) {
     const uid = randomUid();
@@ -98,12 +98,14 @@ async function insertUser(
       ...ACCOUNT_KINDS.map((k) =>
         ctx.d1.prepare("INSERT INTO accounts (user_id, kind, account_type_id) VALUES ((SELECT id FROM users WHERE uid = ?1), ?2, ?3)").bind(uid, k.kind, k.accountTypeId),
       ),
+      // A wallet user's address is linked in the same batch: a wallet already linked aborts it all.
+      ...(fields.wallet ? [ctx.d1.prepare("INSERT INTO user_wallets (address, user_id) VALUES (?1, (SELECT id FROM users WHERE uid = ?2))").bind(fields.wallet, uid)] : []),
     ];
     try {
       await ctx.d1.batch(statements);
     } catch (error) {
       const message = String((error as Error).message);
-      if (message.includes("users.email") || message.includes("users.mobile") || message.includes("users.demo_id")) return { ok: false, duplicate: true };
+      if (message.includes("users.email") || message.includes("users.mobile") || message.includes("users.demo_id") || message.includes("user_wallets.address")) return { ok: false, duplicate: true };
       if (message.includes("users.uid") || message.includes("users.invite_code")) continue;
       throw error;
     }
@@ -111,6 +113,15 @@ async function insertUser(
     return { ok: true, id: row!.id, uid };
   }
   throw new Error("could not allocate a user id");
+}
+
+/**
+ * A user whose only credential is a wallet (web3 login): made the way registration makes users
+ * (uid, invite code, the three sub-accounts), without e-mail or password, with the lowercased
+ * address linked in the same batch. `duplicate` when the address is already linked.
+ */
+export function createWalletUser(ctx: ServiceContext, address: string) {
+  return insertUser(ctx, { wallet: address });
 }
 
 async function accountExists(ctx: ServiceContext, target: { email?: string | null; mobile?: string | null }) {

@@ -13,6 +13,7 @@ import { expireDemoAccounts } from "~/services/demo.server";
 import { accrueLoanPenalties } from "~/services/loan.server";
 import { pruneRateLimits } from "~/services/rate-limit.server";
 import { pruneSessions } from "~/services/session.server";
+import { pruneWeb3Nonces } from "~/services/web3.server";
 
 export const DAILY = "0 3 * * *";
 export const EVERY_FIVE_MINUTES = "*/5 * * * *";
@@ -30,6 +31,7 @@ export const JOBS: Record<string, Record<string, Job>> = {
       const r = await payFundIncome(ctx, now);
       return `${r.day}: ${r.paid} paid, ${r.finished} finished`;
     },
+    "prune-web3-nonces": (ctx, now) => pruneWeb3Nonces(ctx.d1, now),
   },
   [EVERY_FIVE_MINUTES]: {
     // Belt and braces for the engine's clock: the market room re-arms its alarm when work waits.

@@ -32,6 +32,9 @@ export const Limits = {
   captchaPerClient: { windowMs: 10 * 60_000, max: 60 },
   /** Current-password checks of a signed-in user changing their password (/mine/password). */
   oldPasswordPerUser: { windowMs: 60 * 60_000, max: 10 },
+  /** Web3 login: nonces asked for and signed logins tried, per client. */
+  web3NoncePerClient: { windowMs: 10 * 60_000, max: 30 },
+  web3LoginPerClient: { windowMs: 10 * 60_000, max: 30 },
 } satisfies Record<string, Limit>;
 
 export const Backoffs = {

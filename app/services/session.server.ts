@@ -31,6 +31,8 @@ export interface SessionUser {
   role: "user" | "operator";
   inviteCode: string;
   companyId: number;
+  /** The linked wallet address of a web3 login user (lowercase), else null. */
+  wallet: string | null;
 }
 
 interface SessionUserRow {
@@ -43,6 +45,8 @@ interface SessionUserRow {
   role: "user" | "operator";
   inviteCode: string;
   companyId: number;
+  /** The linked wallet address of a web3 login user (lowercase), else null. */
+  wallet: string | null;
 }
 
 export async function createSession(db: D1Database, userId: number, userAgent: string, now = Date.now()) {
@@ -59,8 +63,8 @@ export async function userForToken(db: D1Database, token: string, now = Date.now
   const row = await db
     .prepare(
       `SELECT u.id, u.uid, u.email, u.mobile, u.is_demo AS isDemo, u.is_trader AS isTrader, u.role,
-              u.invite_code AS inviteCode, u.company_id AS companyId
-         FROM sessions s JOIN users u ON u.id = s.user_id
+              u.invite_code AS inviteCode, u.company_id AS companyId, w.address AS wallet
+         FROM sessions s JOIN users u ON u.id = s.user_id LEFT JOIN user_wallets w ON w.user_id = u.id
         WHERE s.id = ?1 AND s.revoked_at IS NULL AND s.expires_at > ?2 AND u.status = 1`,
     )
     .bind(await sha256Hex(token), now)
