@@ -179,6 +179,7 @@ for (const lang of LANGS) {
           await productScreens();
           await visit("/login");
           await visit("/login?captcha=1");
+          await visit("/user/web3-login");
           await page.goto("/login");
           if (lang === "en" && theme === "light") {
             // a real failed attempt (once per project: sign-in attempts are throttled per client)
