@@ -165,7 +165,8 @@ export default function UserCentre() {
           <Row to="/mine/transfer" label={t("user.transfer")} Icon={TransferIcon} />
           <Row to="/mine/auth" label={t("user.real_name")} Icon={IdIcon} value={t(data.realName)} />
           <Row to="/mine/invite" label={t("user.invite")} Icon={GiftIcon} />
-          <Row to="/mine/password" label={t("user.reset_password")} Icon={LockIcon} />
+          {/* a wallet user has no password to change */}
+          {data.user.wallet && !data.user.email && !data.user.mobile ? null : <Row to="/mine/password" label={t("user.reset_password")} Icon={LockIcon} />}
           <li>
             <ChatLink chat={data.chat} className="row">
               <ChatIcon />

@@ -146,7 +146,10 @@ describe("web3_login", () => {
     const page = await get("/user", { cookie: await signedSessionCookie(second.json.data.token) });
     expect(page.status).toBe(200);
     const address = account.address.toLowerCase();
-    expect(visibleText(await page.text())).toContain(`${address.slice(0, 6)}…${address.slice(-4)}`);
+    const html = await page.text();
+    expect(visibleText(html)).toContain(`${address.slice(0, 6)}…${address.slice(-4)}`);
+    // no password to change
+    expect(html).not.toContain('href="/mine/password"');
   });
 
   it("refuses a replayed nonce, and of two parallel logins with one nonce exactly one succeeds", async () => {
