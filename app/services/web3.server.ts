@@ -3,7 +3,8 @@
  * shared by the JSON API and the page's action. See docs/decisions/016-web3-login.md.
  *
  *  - issueNonce: a server-made random nonce (128 bits, hex), bound to the lowercased address,
- *    5 minutes, single use; limited per client (the slot is reserved before any work).
+ *    5 minutes, single use; limited per client (the slot is reserved before any work; failed
+ *    logins are limited the same way).
  *  - web3Login: checks the EIP-4361 message against this request (app/domain/web3.ts), verifies
  *    the EOA signature (viem, no RPC), consumes the nonce with one conditional UPDATE (a replay,
  *    even a parallel one, finds it used), then signs in the wallet's user or creates one the
@@ -15,7 +16,7 @@ import type { AppContext } from "~/context.server";
 import { NONCE_TTL_MS, checkLoginMessage } from "~/domain/web3";
 import type { NonceRequestInput, Web3LoginInput } from "~/forms/web3";
 import { createWalletUser, type Failure, type Outcome } from "~/services/auth.server";
-import { Limits, hit } from "~/services/rate-limit.server";
+import { Limits, hit, release } from "~/services/rate-limit.server";
 import { createSession } from "~/services/session.server";
 
 const fail = (key: string, status = 400): Failure => ({ ok: false, errors: { form: key }, status });
@@ -72,7 +73,8 @@ async function walletOwner(ctx: AppContext, address: string) {
 }
 
 export async function web3Login(ctx: AppContext, site: Site, input: Web3LoginInput, now = Date.now()): Promise<Outcome<{ token: string; userId: number; created: boolean }>> {
-  if (!(await hit(ctx.d1, `web3:login:${ctx.client.key}`, Limits.web3LoginPerClient, now))) return fail("errors.too_many_requests", 429);
+  const slot = `web3:login:${ctx.client.key}`;
+  if (!(await hit(ctx.d1, slot, Limits.web3LoginPerClient, now))) return fail("errors.too_many_requests", 429);
   const checked = checkLoginMessage(input.message, { ...site, address: input.w_address, nonce: input.nonce, now: new Date(now) });
   if (!checked.ok) return fail(checked.problem === "nonce" ? "web3.nonce_not_found" : "web3.login_failed");
   if (!(await signatureMatches(input))) return fail("web3.login_failed");
@@ -86,7 +88,8 @@ export async function web3Login(ctx: AppContext, site: Site, input: Web3LoginInp
     created = made.ok;
   }
   if (!owner || owner.status !== 1) return fail("web3.login_failed");
-  const token = await createSession(ctx.d1, owner.id, ctx.client.userAgent);
+  // A successful login does not count against its client (as for passwords): only failures use the slots up.
+  const [token] = await Promise.all([createSession(ctx.d1, owner.id, ctx.client.userAgent), release(ctx.d1, slot)]);
   return { ok: true, value: { token, userId: owner.id, created } };
 }
 

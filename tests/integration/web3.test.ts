@@ -224,6 +224,28 @@ describe("web3_login", () => {
   });
 });
 
+describe("web3_login throttle", () => {
+  it("limits failed logins per client (30 in 10 minutes, reserved before any check); successful ones do not count", async () => {
+    const account = privateKeyToAccount(generatePrivateKey());
+    const ip = newClient();
+    // successful logins give their slot back
+    for (let i = 0; i < 3; i++) expect((await login(await signedLogin(account, ip), ip)).json.code).toBe(1);
+    const body = await signedLogin(account, ip);
+    const wrong = { ...body, signature: `0x${"ff".repeat(65)}` };
+    const burst = await Promise.all(Array.from({ length: 32 }, () => login(wrong, ip)));
+    expect(burst.filter((r) => r.status === 429)).toHaveLength(2);
+    for (const r of burst.filter((x) => x.status !== 429)) expect(r.json.msg).toBe(LOGIN_FAILED);
+    const refused = await login(body, ip);
+    expect(refused.status).toBe(429);
+    expect(refused.json.code).toBe(0);
+    expect(refused.json.msg).toBe("Too many requests. Please try again later.");
+    expect(await nonceUsed(body.nonce)).toBeNull();
+    // another client is not affected
+    const elsewhere = newClient();
+    expect((await login(await signedLogin(account, elsewhere), elsewhere)).json.code).toBe(1);
+  });
+});
+
 describe("the /user/web3-login page", () => {
   it("logs in through the page's action with a session cookie and goes to the `from` target (safely)", async () => {
     const account = privateKeyToAccount(generatePrivateKey());
