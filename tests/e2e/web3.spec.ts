@@ -69,6 +69,35 @@ test.describe("wallet login", () => {
     await expect(page).toHaveURL(/\/user\/web3-login$/);
   });
 
+  test("a wallet that refuses to connect or to sign: the spec's messages, and nothing happens", async ({ page }, info) => {
+    test.skip(info.project.name === "mobile-nojs", "needs JavaScript");
+    await page.addInitScript(() => {
+      const w = window as unknown as { ethereum: unknown; refuse: string };
+      w.refuse = "connect";
+      w.ethereum = {
+        isCoinbaseWallet: true,
+        request: async ({ method }: { method: string }) => {
+          const rejected = Object.assign(new Error("User rejected the request."), { code: 4001 });
+          if (method === "eth_requestAccounts") {
+            if (w.refuse === "connect") throw rejected;
+            return ["0x00000000000000000000000000000000000000a1"];
+          }
+          if (method === "eth_chainId") return "0x1";
+          if (method === "personal_sign") throw rejected;
+          throw Object.assign(new Error(`unsupported method ${method}`), { code: 4200 });
+        },
+      };
+    });
+    await page.goto("/user/web3-login");
+    await page.getByRole("button", { name: "Coinbase Wallet" }).click();
+    await expect(page.getByRole("alert")).toHaveText("Could not connect to the wallet. Please try again.");
+    await page.evaluate(() => ((window as unknown as { refuse: string }).refuse = "sign"));
+    await page.getByRole("button", { name: "Coinbase Wallet" }).click();
+    await expect(page.getByRole("alert")).toHaveText("Wallet login failed. Please try again.");
+    await expect(page.getByRole("button", { name: "Coinbase Wallet" })).toBeEnabled();
+    await expect(page).toHaveURL(/\/user\/web3-login$/);
+  });
+
   test("without JavaScript: the page explains that wallet login needs a browser wallet and JavaScript, and links to e-mail login", async ({ page }, info) => {
     test.skip(info.project.name !== "mobile-nojs", "about the page without JavaScript");
     await page.goto("/login?from=%2Ftrade");

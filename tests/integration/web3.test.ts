@@ -290,5 +290,12 @@ describe("the /user/web3-login page", () => {
     const loginPage = await (await get("/login")).text();
     expect(loginPage).toContain('href="/user/web3-login"');
     expect(visibleText(loginPage)).toContain("Log in with a wallet");
+    // someone already signed in goes on to `from`
+    const ip = newClient();
+    const token = (await login(await signedLogin(privateKeyToAccount(generatePrivateKey()), ip), ip)).json.data.token;
+    expect(token).toBeTruthy();
+    const signedIn = await get("/user/web3-login?from=%2Ftrade", { cookie: await signedSessionCookie(token) });
+    expect(signedIn.status).toBe(302);
+    expect(signedIn.headers.get("location")).toBe("/trade");
   });
 });
