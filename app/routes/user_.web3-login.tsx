@@ -157,6 +157,7 @@ export default function Web3Login() {
     <div className="page narrow web3-login">
       <PageHeader title={t("web3.title")} back={emailLogin} />
       <p className="muted">{t("web3.intro")}</p>
+      {/* The choices need the page's script: until it runs (and without JavaScript) the explanation shows. */}
       {hydrated ? (
         <>
           {error ? (
