@@ -3,7 +3,9 @@
 import { SELF, env } from "cloudflare:test";
 import { generatePrivateKey, privateKeyToAccount, type PrivateKeyAccount } from "viem/accounts";
 import { describe, expect, it } from "vitest";
+import { createServiceContext } from "~/context.server";
 import { buildLoginMessage, type LoginMessageInput } from "~/domain/web3";
+import { createWalletUser } from "~/services/auth.server";
 import { ORIGIN, cookiesFrom, get, signedSessionCookie, visibleText } from "./helpers";
 
 let clients = 0;
@@ -150,6 +152,30 @@ describe("web3_login", () => {
     expect(visibleText(html)).toContain(`${address.slice(0, 6)}…${address.slice(-4)}`);
     // no password to change
     expect(html).not.toContain('href="/mine/password"');
+  });
+
+  it("a wallet already linked aborts a second user's whole creation batch (no user without its wallet)", async () => {
+    const ctx = await createServiceContext(env);
+    const address = privateKeyToAccount(generatePrivateKey()).address.toLowerCase();
+    const before = { users: await usersNow(), accounts: await count("SELECT COUNT(*) AS n FROM accounts") };
+    const [a, b] = await Promise.all([createWalletUser(ctx, address), createWalletUser(ctx, address)]);
+    expect([a.ok, b.ok].sort()).toEqual([false, true]);
+    expect(a.ok ? b : a).toEqual({ ok: false, duplicate: true });
+    expect(await usersNow()).toBe(before.users + 1);
+    expect(await count("SELECT COUNT(*) AS n FROM accounts")).toBe(before.accounts + 3);
+    expect(await walletRows(address)).toBe(1);
+  });
+
+  it("first logins of one wallet in parallel (several nonces) make one user and sign each in as it", async () => {
+    const account = privateKeyToAccount(generatePrivateKey());
+    const ip = newClient();
+    const before = await usersNow();
+    const bodies = await Promise.all([signedLogin(account, ip), signedLogin(account, ip), signedLogin(account, ip)]);
+    const results = await Promise.all(bodies.map((b) => login(b, ip)));
+    expect(results.map((r) => r.json.code)).toEqual([1, 1, 1]);
+    expect(new Set(results.map((r) => r.json.data.user.uid)).size).toBe(1);
+    expect(await usersNow()).toBe(before + 1);
+    expect(await walletRows(account.address)).toBe(1);
   });
 
   it("refuses a replayed nonce, and of two parallel logins with one nonce exactly one succeeds", async () => {
