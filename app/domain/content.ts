@@ -116,3 +116,7 @@ export function inviteLink(origin: string, inviteCode: string): string {
 export function legacyHashPath(hash: string): string | null {
   return /^#\/register(?:[?#]|$)/.test(hash) ? hash.slice(1) : null;
 }
+
+/** Feedback (/feedback): the message's and the contact's longest lengths. */
+export const FEEDBACK_MAX = 1000;
+export const FEEDBACK_CONTACT_MAX = 100;

@@ -43,6 +43,11 @@ export const Intent = {
   Suspend: "suspend",
   Resume: "resume",
   ProfitShare: "profit-share",
+  /** Content: an operator saves or deletes a news item / announcement; marks feedback read; a user sends feedback. */
+  SaveContent: "save-content",
+  DeleteContent: "delete-content",
+  MarkRead: "mark-read",
+  SendFeedback: "send-feedback",
 } as const;
 
 export type Intent = (typeof Intent)[keyof typeof Intent];

@@ -23,7 +23,6 @@ interface Soon {
 
 /** Known but unbuilt screens of spec §2 (those being built in parallel are not listed). */
 export const COMING_SOON: Record<string, Soon> = {
-  "/feedback": { title: "soon.feedback" },
   "/user/web3-login": { title: "soon.web3_login" },
   "/loan": { title: "home.loan" },
   "/loan/submit": { title: "home.loan" },

@@ -32,6 +32,8 @@ export const Limits = {
   captchaPerClient: { windowMs: 10 * 60_000, max: 60 },
   /** Current-password checks of a signed-in user changing their password (/mine/password). */
   oldPasswordPerUser: { windowMs: 60 * 60_000, max: 10 },
+  /** Messages sent through /feedback per user. */
+  feedbackPerUser: { windowMs: 60 * 60_000, max: 5 },
 } satisfies Record<string, Limit>;
 
 export const Backoffs = {

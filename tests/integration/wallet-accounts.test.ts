@@ -399,7 +399,7 @@ describe("coming soon instead of a silent redirect home", () => {
     expect(visibleText(html)).toContain("Mining");
     expect(visibleText(html)).toContain("Coming soon");
     expect(targets(html)).toContain("/");
-    for (const path of ["/loan", "/mining/record", "/feedback", "/mining/subscribe", "/loan/record/"]) {
+    for (const path of ["/loan", "/mining/record", "/mining/subscribe", "/loan/record/"]) {
       const r = await get(path);
       expect(r.status, path).toBe(200);
       expect(visibleText(await r.text()), path).toContain("Coming soon");
