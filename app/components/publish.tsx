@@ -11,7 +11,7 @@ import { Field, FormErrors, SubmitButton } from "~/components/forms";
 import { EmptyState } from "~/components/layout";
 import { PhotoInput } from "~/components/photo-input";
 import { Intent } from "~/forms/intents";
-import { BODY_MAX, SUMMARY_MAX } from "~/forms/content";
+import { BODY_MAX, SUMMARY_MAX } from "~/domain/content";
 import { LANGUAGES, type LanguageCode } from "~/i18n/config";
 import { translateMessage } from "~/lib/messages";
 import { useRootData } from "~/root";

@@ -3,12 +3,9 @@
  * user's feedback. Bodies are plain text (shown as paragraphs, never as markup).
  */
 import * as v from "valibot";
-import { FEEDBACK_CONTACT_MAX, FEEDBACK_MAX } from "~/domain/content";
+import { BODY_MAX, FEEDBACK_CONTACT_MAX, FEEDBACK_MAX, SUMMARY_MAX } from "~/domain/content";
 import { MAX_TEXT, printable } from "~/forms/fields";
 
-/** Longest body an operator can write (form fields are read up to 4,000 characters). */
-export const BODY_MAX = 4_000;
-export const SUMMARY_MAX = 300;
 
 /** Line breaks are allowed in bodies; other control characters are not. */
 const multiline = v.regex(/^[^\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]*$/u, "errors.invalid_characters");

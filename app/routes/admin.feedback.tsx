@@ -6,11 +6,11 @@ import { PublishedDate, TextBody } from "~/components/content";
 import { SubmitButton } from "~/components/forms";
 import { EmptyState } from "~/components/layout";
 import { RouteErrorBoundary } from "~/components/route-error";
-import { parseId, textParagraphs } from "~/domain/content";
+import { FeedbackStatus, parseId, textParagraphs } from "~/domain/content";
 import { Intent } from "~/forms/intents";
 import { readForm } from "~/lib/http.server";
 import { useRootData } from "~/root";
-import { adminFeedback, FeedbackStatus, markFeedbackRead } from "~/services/content.server";
+import { adminFeedback, markFeedbackRead } from "~/services/content.server";
 import { requireOperator } from "~/services/operator.server";
 import { redirectWithFlash } from "~/services/web.server";
 

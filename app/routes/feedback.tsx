@@ -7,13 +7,13 @@
  */
 import { getFormProps, getTextareaProps, useForm } from "@conform-to/react";
 import { data, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs } from "@remix-run/cloudflare";
-import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
+import { Form, Link, useActionData, useLoaderData, useLocation } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { PublishedDate, TextBody } from "~/components/content";
 import { Field, FormErrors, SubmitButton } from "~/components/forms";
 import { EmptyState, PageHeader } from "~/components/layout";
 import { RouteErrorBoundary } from "~/components/route-error";
-import { FEEDBACK_CONTACT_MAX, FEEDBACK_MAX, parseId, textParagraphs } from "~/domain/content";
+import { FEEDBACK_CONTACT_MAX, FEEDBACK_MAX, FeedbackStatus, parseId, textParagraphs } from "~/domain/content";
 import { FeedbackSchema } from "~/forms/content";
 import { Intent } from "~/forms/intents";
 import { submissionOf } from "~/forms/parse";
@@ -21,7 +21,7 @@ import { replyWithErrors } from "~/forms/reply";
 import { readForm } from "~/lib/http.server";
 import { translateMessage } from "~/lib/messages";
 import { useRootData } from "~/root";
-import { FeedbackStatus, myFeedback, myFeedbackItem, sendFeedback } from "~/services/content.server";
+import { myFeedback, myFeedbackItem, sendFeedback } from "~/services/content.server";
 import { redirectWithFlash, requireUser } from "~/services/web.server";
 import contentStylesHref from "~/styles/content.css";
 
@@ -60,6 +60,7 @@ export default function Feedback() {
   const { t } = useTranslation();
   const { item, items } = useLoaderData<typeof loader>();
   const locale = useRootData()?.locale ?? "en-US";
+  const location = useLocation();
   if (item)
     return (
       <div className="page narrow content-page">
@@ -81,7 +82,8 @@ export default function Feedback() {
   return (
     <div className="page narrow content-page">
       <PageHeader title={t("feedback.title")} back="/user" />
-      <FeedbackForm />
+      {/* a new form after each successful send (a redirect here): the sent text does not stay in the field */}
+      <FeedbackForm key={location.key} />
       <section className="stack" aria-labelledby="my-feedback">
         <h2 id="my-feedback" className="section-title">
           {t("feedback.mine")}

@@ -297,7 +297,6 @@ export async function readNewsImage(ctx: ServiceContext, id: string) {
  * Feedback (/feedback): a signed-in user's messages; operators read them at /admin/feedback.
  * -------------------------------------------------------------------------------------------- */
 
-export const FeedbackStatus = { New: 0, Read: 1 } as const;
 
 export interface FeedbackRow {
   id: number;
