@@ -130,6 +130,7 @@ function EditorForm() {
   const { kind, id, lang, item } = useLoaderData<ReturnType<typeof editorLoader>>();
   const actionData = useActionData<ReturnType<typeof editorAction>>();
   const text = item?.text;
+  const kept = actionData && "kept" in actionData ? actionData.kept : null;
   const [form, fields] = useForm({
     id: `content-${kind}-${id ?? "new"}-${lang}`,
     lastResult: actionData && "result" in actionData ? actionData.result : undefined,
@@ -150,7 +151,7 @@ function EditorForm() {
       {kind === "news" ? (
         <>
           {item?.logo ? <img className="photo-preview" src={item.logo} alt={t("publish.current_image")} /> : null}
-          <PhotoInput name="image" label={t("publish.image")} purpose="news_image" required={false} error={fields.image.errors?.[0]} hint={t("publish.image_hint")} />
+          <PhotoInput name="image" label={t("publish.image")} purpose="news_image" required={false} error={fields.image.errors?.[0]} hint={t("publish.image_hint")} kept={kept} />
         </>
       ) : null}
       <div className="tiles">

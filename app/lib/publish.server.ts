@@ -14,7 +14,7 @@ import { normalizeLanguage, type LanguageCode } from "~/i18n/config";
 import { readForm } from "~/lib/http.server";
 import { adminContentList, contentForEdit, deleteContent, FALLBACK_LANGUAGE, saveContent, type ContentKind } from "~/services/content.server";
 import { requireOperator } from "~/services/operator.server";
-import { readFormWithUploads, uploadFieldError, uploadIdOf } from "~/services/uploads.server";
+import { ownedUpload, readFormWithUploads, uploadFieldError, uploadIdOf, uploadUrl } from "~/services/uploads.server";
 import { redirectWithFlash } from "~/services/web.server";
 
 export function listPath(kind: ContentKind) {
@@ -78,6 +78,13 @@ async function readEditorForm(context: AppContext, request: Request, kind: Conte
   return { form, refused };
 }
 
+/** A picture uploaded with a refused form: shown again and posted again, so the operator need not choose it anew. */
+async function keptImage(context: AppContext, operatorId: number, kind: ContentKind, form: URLSearchParams) {
+  if (kind !== "news") return null;
+  const upload = await ownedUpload(context, operatorId, uploadIdOf(form.get("image")), "news_image");
+  return upload ? { id: upload.id, url: uploadUrl(upload.id) } : null;
+}
+
 export function editorAction(kind: ContentKind) {
   return async ({ request, context }: ActionFunctionArgs) => {
     const operator = await requireOperator(context);
@@ -86,7 +93,9 @@ export function editorAction(kind: ContentKind) {
     switch (form.get("intent")) {
       case Intent.SaveContent: {
         const submission = kind === "news" ? submissionOf(NewsTextSchema, form) : submissionOf(AnnouncementTextSchema, form);
-        if (submission.status !== "success" || Object.keys(refused).length > 0) return data({ result: replyWithErrors(submission, refused) }, { status: 400 });
+        if (submission.status !== "success" || Object.keys(refused).length > 0) {
+          return data({ result: replyWithErrors(submission, refused), kept: await keptImage(context, operator.id, kind, form) }, { status: 400 });
+        }
         const value = submission.value as { title: string; desc?: string; content: string; image?: string };
         const saved = await saveContent(context, operator, kind, {
           id,
@@ -96,7 +105,7 @@ export function editorAction(kind: ContentKind) {
         });
         if (!saved.ok) {
           if (saved.status === 404) return redirectWithFlash(context, listPath(kind), { kind: "error", message: "errors.not_found" });
-          return data({ result: replyWithErrors(submission, saved.errors) }, { status: saved.status });
+          return data({ result: replyWithErrors(submission, saved.errors), kept: await keptImage(context, operator.id, kind, form) }, { status: saved.status });
         }
         return redirectWithFlash(context, editPath(kind, saved.value.id, lang), { kind: "success", message: "publish.saved" });
       }

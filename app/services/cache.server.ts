@@ -14,7 +14,12 @@
  * - At most MAX_ENTRIES values are kept (the oldest dropped first); a value is shared by every
  *   request of the isolate, so callers must not change what they get.
  */
-import type { ServiceContext } from "~/context.server";
+/** What the cache needs of a ServiceContext (one object per request: the counters are read once per request). */
+export interface CacheContext {
+  /** D1 (typed by the little the cache uses, so the rules can be tested without the Workers types). */
+  d1: { prepare(query: string): { all<T = unknown>(): Promise<{ results: T[] }> } };
+  config: { isLocal: boolean };
+}
 
 export type CacheFamily = "settings" | "news";
 
@@ -33,13 +38,13 @@ let generation = 0;
 const perRequest = new WeakMap<object, Promise<Versions>>();
 const entries = new Map<string, { version: number; at: number; value: unknown }>();
 
-async function readVersions(d1: D1Database, now: number): Promise<Versions> {
+async function readVersions(d1: CacheContext["d1"], now: number): Promise<Versions> {
   const rows = await d1.prepare("SELECT name, version FROM cache_versions").all<{ name: string; version: number }>();
   return { at: now, values: new Map(rows.results.map((r) => [r.name, r.version])) };
 }
 
 /** The counters as this request sees them (read at most once per request, and at most every checkMs per isolate). */
-function versionsFor(ctx: ServiceContext, checkMs: number, now: number): Promise<Versions> {
+function versionsFor(ctx: CacheContext, checkMs: number, now: number): Promise<Versions> {
   const mine = perRequest.get(ctx);
   if (mine) return mine;
   let promise: Promise<Versions>;
@@ -58,7 +63,7 @@ function versionsFor(ctx: ServiceContext, checkMs: number, now: number): Promise
   return promise;
 }
 
-export function checkIntervalOf(ctx: ServiceContext) {
+export function checkIntervalOf(ctx: CacheContext) {
   return ctx.config.isLocal ? 0 : PRODUCTION_CHECK_MS;
 }
 
@@ -67,7 +72,7 @@ export function checkIntervalOf(ctx: ServiceContext) {
  * version, else loaded (and kept).
  */
 export async function cached<T>(
-  ctx: ServiceContext,
+  ctx: CacheContext,
   family: CacheFamily,
   key: string,
   load: () => Promise<T>,
@@ -87,7 +92,7 @@ export async function cached<T>(
 }
 
 /** The statement that bumps a family's counter: put it in the edit's batch. */
-export function bumpStatement(d1: D1Database, family: CacheFamily, now = Date.now()): D1PreparedStatement {
+export function bumpStatement<S>(d1: { prepare(query: string): { bind(...values: unknown[]): S } }, family: CacheFamily, now = Date.now()): S {
   return d1
     .prepare("INSERT INTO cache_versions (name, version) VALUES (?1, ?2) ON CONFLICT (name) DO UPDATE SET version = max(version + 1, ?2)")
     .bind(family, now);

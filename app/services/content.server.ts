@@ -146,6 +146,8 @@ export type ContentKind = "news" | "announcement";
 type Refusal = { ok: false; errors: Partial<Record<string, string>>; status: number };
 export type Outcome<T> = { ok: true; value: T } | Refusal;
 
+const DOUBLE_SUBMIT_MS = 60_000;
+
 export interface ContentText {
   title: string;
   desc: string;
@@ -216,13 +218,32 @@ export async function saveContent(
   const bump = bumpStatement(ctx.d1, "news", now);
   if (id === null) {
     if (lang !== FALLBACK_LANGUAGE) return { ok: false, errors: { form: "publish.english_first" }, status: 400 };
+    // A double-submitted form (the same title and body within a minute) makes one item: the second answers the first.
+    const table = kind === "news" ? "news" : "announcements";
     const insert =
       kind === "news"
-        ? ctx.d1.prepare(`INSERT INTO news (category_id, title, "desc", logo, content, created_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6) RETURNING id`).bind(NEWS_CATEGORY, text.title, text.desc, logo ?? "", text.content, now)
-        : ctx.d1.prepare(`INSERT INTO announcements (title, content, created_at) VALUES (?1, ?2, ?3) RETURNING id`).bind(text.title, text.content, now);
+        ? ctx.d1
+            .prepare(
+              `INSERT INTO news (category_id, title, "desc", logo, content, created_at) SELECT ?1, ?2, ?3, ?4, ?5, ?6
+                WHERE NOT EXISTS (SELECT 1 FROM news WHERE title = ?2 AND content = ?5 AND created_at > ?7) RETURNING id`,
+            )
+            .bind(NEWS_CATEGORY, text.title, text.desc, logo ?? "", text.content, now, now - DOUBLE_SUBMIT_MS)
+        : ctx.d1
+            .prepare(
+              `INSERT INTO announcements (title, content, created_at) SELECT ?1, ?2, ?3
+                WHERE NOT EXISTS (SELECT 1 FROM announcements WHERE title = ?1 AND content = ?2 AND created_at > ?4) RETURNING id`,
+            )
+            .bind(text.title, text.content, now, now - DOUBLE_SUBMIT_MS);
     const [inserted] = await ctx.d1.batch<{ id: number }>([insert, bump]);
     forgetVersions();
-    return { ok: true, value: { id: inserted!.results[0]!.id } };
+    const newId =
+      inserted!.results[0]?.id ??
+      (await ctx.d1
+        .prepare(`SELECT id FROM ${table} WHERE title = ?1 AND content = ?2 ORDER BY id DESC LIMIT 1`)
+        .bind(text.title, text.content)
+        .first<{ id: number }>())?.id;
+    if (newId === undefined) return { ok: false, errors: { form: "errors.try_again" }, status: 409 };
+    return { ok: true, value: { id: newId } };
   }
   const exists = await ctx.d1.prepare(kind === "news" ? "SELECT 1 AS x FROM news WHERE id = ?1" : "SELECT 1 AS x FROM announcements WHERE id = ?1").bind(id).first();
   if (!exists) return { ok: false, errors: { form: "errors.not_found" }, status: 404 };

@@ -108,6 +108,15 @@ describe("operators write news per language", () => {
     expect((await env.DB.prepare("SELECT COUNT(*) AS n FROM news WHERE title = 'French first'").first<{ n: number }>())!.n).toBe(0);
   });
 
+  it("a double-submitted new item is one item", async () => {
+    const fields = { intent: "save-content", title: "Twice posted", desc: "", content: "Only once, please." };
+    const answers = await Promise.all([1, 2].map(() => form("/admin/news/edit?lang=en", fields, { cookie: operatorCookie })));
+    const locations = answers.map((r) => r.headers.get("location"));
+    expect(locations[0]).toMatch(/^\/admin\/news\/edit\?id=\d+&lang=en$/);
+    expect(locations[1]).toBe(locations[0]);
+    expect((await env.DB.prepare("SELECT COUNT(*) AS n FROM news WHERE title = 'Twice posted'").first<{ n: number }>())!.n).toBe(1);
+  });
+
   it("announcements: written per language, English as the fallback, visible at once", async () => {
     const id = await save("announcements", null, "en", { title: "Deposit address change", content: "Use the new address from Monday." });
     expect(visibleText(await (await get("/mine/announcement")).text())).toContain("Deposit address change");
@@ -169,6 +178,10 @@ describe("news pictures", () => {
     const imageId = await upload(operatorCookie, "news_image");
     // not used by a news item yet: not public
     expect((await get(`/news/image/${imageId}`)).status).toBe(404);
+    // a form refused for another field keeps the uploaded picture (shown and posted again)
+    const refusedTitle = await form("/admin/news/edit?lang=en", { intent: "save-content", title: "", content: "With a picture.", image: imageId }, { cookie: operatorCookie });
+    expect(refusedTitle.status).toBe(400);
+    expect(await refusedTitle.text()).toContain(`<input type="hidden" name="image" value="${imageId}"/>`);
     const id = await save("news", null, "en", { title: "Picture story", desc: "", content: "With a picture.", image: imageId });
     const detail = await (await get(`/news/detail?id=${id}`)).text();
     expect(detail).toContain(`src="/news/image/${imageId}"`);

@@ -2,8 +2,7 @@
 // family's counter; the counters are read at most once per request and at most every checkMs
 // per isolate (the staleness bound); an edit's bump is seen at once by the isolate that made it.
 import { beforeEach, describe, expect, it } from "vitest";
-import type { ServiceContext } from "~/context.server";
-import { cached, clearContentCache, forgetVersions } from "~/services/cache.server";
+import { cached, clearContentCache, forgetVersions, type CacheContext } from "~/services/cache.server";
 
 function fakeDb(versions: Map<string, number>) {
   const db = {
@@ -19,7 +18,7 @@ function fakeDb(versions: Map<string, number>) {
 }
 
 function request(db: ReturnType<typeof fakeDb>, isLocal = false) {
-  return { d1: db as unknown as D1Database, config: { isLocal } } as unknown as ServiceContext;
+  return { d1: db, config: { isLocal } } as unknown as CacheContext;
 }
 
 describe("content cache", () => {
