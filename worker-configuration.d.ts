@@ -19,6 +19,7 @@ declare namespace Cloudflare {
     MAIL_FROM?: string;
     SMS_HTTP_URL?: string;
     SMS_HTTP_TOKEN?: string;
+    PC_HOST?: string;
   }
 }
 // eslint-disable-next-line @typescript-eslint/no-empty-object-type

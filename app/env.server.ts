@@ -4,6 +4,7 @@
  * tests) fills in development defaults; production refuses to run without real secrets.
  */
 import * as v from "valibot";
+import { parsePcHost } from "~/domain/device";
 
 export const LOCAL_SESSION_SECRET = "local-only-session-secret-not-for-production-use";
 export const LOCAL_PEPPER = "local-only-password-pepper";
@@ -21,6 +22,7 @@ const EnvSchema = v.object({
   MAIL_FROM: v.optional(v.string(), "Bourse <no-reply@bourse.local>"),
   SMS_HTTP_URL: v.optional(v.pipe(v.string(), v.url())),
   SMS_HTTP_TOKEN: v.optional(v.string()),
+  PC_HOST: v.optional(v.string()),
 });
 
 export interface Config {
@@ -31,6 +33,8 @@ export interface Config {
   mail:
     | { provider: "outbox" }
     | { provider: "http"; url: string; token: string; from: string; smsUrl: string; smsToken: string };
+  /** The desktop site's host (spec §9 pc subdomain), or null when off (the default). */
+  pcHost: string | null;
 }
 
 export class ConfigError extends Error {}
@@ -70,7 +74,13 @@ export function readConfig(env: Env): Config {
       smsToken: e.SMS_HTTP_TOKEN ?? e.MAIL_HTTP_TOKEN,
     };
   }
-  const config: Config = { isLocal, sessionSecret, pepper, pbkdf2Iterations: iterations, mail };
+  let pcHost: string | null;
+  try {
+    pcHost = parsePcHost(e.PC_HOST);
+  } catch (error) {
+    throw new ConfigError((error as Error).message);
+  }
+  const config: Config = { isLocal, sessionSecret, pepper, pbkdf2Iterations: iterations, mail, pcHost };
   cache.set(env, config);
   return config;
 }

@@ -25,6 +25,8 @@ import { LiveProvider, StaleRefresher } from "~/components/live";
 import { readTheme, type Theme } from "~/services/preferences.server";
 import { useNonce } from "~/components/nonce";
 import { legacyHashPath } from "~/domain/content";
+import { onPcHost } from "~/domain/device";
+import { startupStatus } from "~/domain/startup";
 import stylesHref from "~/styles/app.css";
 
 export const links: LinksFunction = () => [
@@ -37,8 +39,18 @@ export const meta: MetaFunction = () => [{ title: "Bourse" }];
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const [user, { flash, clear }, company] = await Promise.all([context.user(), readFlash(context, request), companyInfo(context)]);
-  // Spec §4 startup: a company with status 0 sends visitors to its loss_url.
-  if (company && company.status === 0 && company.loss_url && /^https?:\/\//.test(company.loss_url)) throw redirect(company.loss_url);
+  const url = new URL(request.url);
+  // Spec §4 startup: a company with status 0 sends visitors to its loss_url, or (when it has no
+  // usable loss_url) shows a translated closed page. Signed-in operators keep working, and the
+  // login page stays reachable so that they can sign in.
+  const closed = startupStatus(company);
+  if (closed && user?.role !== "operator" && url.pathname !== "/login") {
+    if (closed.lossUrl) throw redirect(closed.lossUrl);
+    throw data(
+      { closed: true, title: context.t("status.closed_title"), text: context.t("status.closed_text"), htmlLang: languageInfo(context.lang).htmlLang, dir: RTL_LANGUAGES.has(context.lang) ? "rtl" : "ltr" },
+      { status: 503 },
+    );
+  }
   const info = languageInfo(context.lang);
   const body = {
     lang: context.lang,
@@ -49,6 +61,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     theme: await readTheme(request),
     flash,
     isLocal: context.config.isLocal,
+    // The desktop site (spec §9 pc subdomain): pages on the configured pc host get the desktop layout.
+    desktopSite: onPcHost(url, context.config.pcHost),
     user: user ? { uid: user.uid, email: user.email, mobile: user.mobile, isDemo: user.isDemo } : null,
     socketTicket: user ? await context.token().then((token) => (token ? socketTicket(context.env, token) : null)) : null,
   };
@@ -101,13 +115,16 @@ function SkipLink() {
   );
 }
 
-function Document({ children, lang, dir, theme }: { children: React.ReactNode; lang: string; dir: "ltr" | "rtl"; theme: Theme | null }) {
+/** The desktop site's layout width: on the pc host every device lays the page out as a desktop does. */
+const DESKTOP_VIEWPORT = "width=1280, viewport-fit=cover";
+
+function Document({ children, lang, dir, theme, desktop = false }: { children: React.ReactNode; lang: string; dir: "ltr" | "rtl"; theme: Theme | null; desktop?: boolean }) {
   const nonce = useNonce();
   return (
-    <html lang={lang} dir={dir} data-theme={theme ?? undefined}>
+    <html lang={lang} dir={dir} data-theme={theme ?? undefined} data-site={desktop ? "pc" : undefined}>
       <head>
         <meta charSet="utf-8" />
-        <meta name="viewport" content="width=device-width, initial-scale=1, viewport-fit=cover" />
+        <meta name="viewport" content={desktop ? DESKTOP_VIEWPORT : "width=device-width, initial-scale=1, viewport-fit=cover"} />
         <meta name="color-scheme" content={theme ?? "light dark"} />
         <Meta />
         <Links />
@@ -126,7 +143,7 @@ export default function App() {
   const location = useLocation();
   const withTabs = TAB_PATHS.includes(location.pathname);
   return (
-    <Document lang={root.htmlLang} dir={root.dir} theme={root.theme}>
+    <Document lang={root.htmlLang} dir={root.dir} theme={root.theme} desktop={root.desktopSite}>
       <I18nProvider lang={root.lang} messages={root.messages}>
         <LiveProvider ticket={root.socketTicket}>
         <StaleRefresher />
@@ -153,6 +170,17 @@ export function ErrorBoundary() {
   const messages = (root?.messages ?? {}) as Record<string, Record<string, string>>;
   const text = (k: string, fallback: string) => messages.errors?.[k] ?? fallback;
   if (!isRouteErrorResponse(error)) console.error(error);
+  if (isRouteErrorResponse(error) && error.status === 503 && isClosedPage(error.data)) {
+    // Spec §4: the company is closed and has no loss_url to send visitors to.
+    return (
+      <Document lang={error.data.htmlLang} dir={error.data.dir} theme={root?.theme ?? null}>
+        <main id="main" className="main error-page">
+          <h1>{error.data.title}</h1>
+          <p>{error.data.text}</p>
+        </main>
+      </Document>
+    );
+  }
   return (
     <Document lang={root?.htmlLang ?? lang} dir={root?.dir ?? "ltr"} theme={root?.theme ?? null}>
       <main id="main" className="main error-page">
@@ -165,4 +193,17 @@ export function ErrorBoundary() {
       </main>
     </Document>
   );
+}
+
+interface ClosedPage {
+  closed: true;
+  title: string;
+  text: string;
+  htmlLang: string;
+  dir: "ltr" | "rtl";
+}
+
+function isClosedPage(value: unknown): value is ClosedPage {
+  const v = value as Partial<ClosedPage> | null;
+  return Boolean(v && v.closed === true && typeof v.title === "string" && typeof v.text === "string" && typeof v.htmlLang === "string" && (v.dir === "ltr" || v.dir === "rtl"));
 }

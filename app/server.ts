@@ -15,6 +15,7 @@ import { createRequestHandler, type AppLoadContext, type ServerBuild } from "@re
 import * as remixBuild from "../build/index.js";
 import type * as AppEntry from "./entry.server";
 import { LIVE_SHARDS, liveShardName } from "~/domain/rooms";
+import { desktopRedirect } from "~/domain/device";
 import { provideServices } from "../party/services";
 export { MarketRoom } from "../party/market-room";
 export { LiveRoom } from "../party/live-room";
@@ -67,6 +68,10 @@ async function fetch(request: Request, env: Env, ctx: ExecutionContext): Promise
     }
     const done = async (response: Response) =>
       app.withSecurityHeaders(response, { nonce: context!.nonce, private: Boolean(await context!.token()), https });
+    // The desktop site (spec §9): with a pc host configured, desktop browsers' page requests go there.
+    const pcHost = context.config.pcHost;
+    const desktop = desktopRedirect({ url, method: request.method, userAgent: request.headers.get("user-agent") }, pcHost);
+    if (desktop) return await done(new Response(null, { status: 302, headers: { location: desktop, "cache-control": "private, no-store", vary: "User-Agent" } }));
     if (context.config.isLocal) {
       const dev = await app.handleDevRequest(request, context);
       if (dev) return await done(dev);

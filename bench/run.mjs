@@ -4,12 +4,14 @@
 // CPU busy: LIGHTHOUSE_RUNS (default 3) runs per page, LIGHTHOUSE_PORT (default 8813);
 // BENCH_SKIP_LIGHTHOUSE=1 skips it. Contract trading (orders per second vs a bare D1 batch, the
 // engine's tick at 100 and 100,000 open orders, 5,000 stop-losses in one tick): BENCH_SKIP_TRADING=1
-// skips it, TRADING_ORDERS sets the orders per run.
+// skips it, TRADING_ORDERS sets the orders per run. The daily fund-income job at 1,000 and 100,000
+// subscriptions: BENCH_SKIP_FUNDS=1 skips it, FUND_SUBS sets the large size.
 import { bin, run } from "../scripts/lib.mjs";
 import { fanout, printFanout } from "./fanout.mjs";
 import { lighthouseBench, printLighthouse } from "./lighthouse.mjs";
 import { pageWeights } from "./page-weight.mjs";
 import { printTrading, tradingBench } from "./trading.mjs";
+import { fundsBench, printFunds } from "./funds.mjs";
 
 run(bin("remix"), ["build"], { stdio: ["ignore", "ignore", "inherit"] });
 // /login and /register carry the form library (conform, about 10 KB): their budget is 125 KB.
@@ -28,3 +30,4 @@ if (!process.env.BENCH_SKIP_LIGHTHOUSE) {
 }
 if (!process.env.BENCH_SKIP_TRADING) printTrading(await tradingBench());
 if (!process.env.BENCH_SKIP_FANOUT) printFanout(await fanout());
+if (!process.env.BENCH_SKIP_FUNDS) printFunds(await fundsBench());

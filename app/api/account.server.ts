@@ -1,6 +1,8 @@
 /** JSON calls of the signed-in user and the company (spec §7): profile, balances, settings. */
 import { toDecimalString } from "~/domain/money";
 import { areaList, basicInfo, companyInfo, publicSetting, todayProfit, userProfile, walletBalances } from "~/services/account.server";
+import { parseCompanyId } from "~/domain/company";
+import { companyCard } from "~/services/search.server";
 import { failure, ok, query, userOrInvalid, type Routes } from "./common.server";
 
 export const accountRoutes: Routes = {
@@ -13,7 +15,15 @@ export const accountRoutes: Routes = {
     },
   },
   "/api/basicSet/getBasicInfo": { GET: async (_r, ctx) => ok(ctx, await basicInfo(ctx)) },
-  "/api/company/getCompany": { GET: async (_r, ctx) => ok(ctx, await companyInfo(ctx)) },
+  "/api/company/getCompany": {
+    // Without id: the site's own company; with id (the search page's popup): that open company's card.
+    GET: async (request, ctx) => {
+      const raw = query(request).get("id");
+      if (raw === null || raw === "") return ok(ctx, await companyInfo(ctx));
+      const found = await companyCard(ctx, parseCompanyId(raw));
+      return found ? ok(ctx, found) : failure(ctx, { id: "errors.not_found" }, 404);
+    },
+  },
   "/api/company/getCompanyStatus": {
     GET: async (_r, ctx) => {
       const c = await companyInfo(ctx);

@@ -10,7 +10,9 @@ import { authRoutes } from "./auth.server";
 import { contentRoutes } from "./content.server";
 import { contractRoutes } from "./contract.server";
 import { copyRoutes } from "./copy.server";
+import { fundRoutes } from "./fund.server";
 import { identityRoutes } from "./identity.server";
+import { loanRoutes } from "./loan.server";
 import { depositRoutes } from "./deposit.server";
 import type { Routes } from "./common.server";
 import { marketRoutes } from "./market.server";
@@ -18,6 +20,7 @@ import { optionRoutes } from "./option.server";
 import { uploadRoutes } from "./upload.server";
 import { walletRoutes } from "./wallet.server";
 import { withdrawRoutes } from "./withdraw.server";
+import { searchRoutes } from "./search.server";
 
 const routes: Routes = {
   ...accountRoutes,
@@ -32,6 +35,9 @@ const routes: Routes = {
   ...withdrawRoutes,
   ...contentRoutes,
   ...copyRoutes,
+  ...searchRoutes,
+  ...loanRoutes,
+  ...fundRoutes,
 };
 
 export async function handleApi(request: Request, ctx: AppContext): Promise<Response | null> {

@@ -3,10 +3,12 @@ import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { BackIcon, FollowIcon, HomeIcon, OrderIcon, RankIcon, TradeIcon, UserIcon } from "~/components/icons";
 
-export const TAB_PATHS = ["/", "/trade", "/follow", "/rank", "/order", "/user"];
+import { TAB_PATHS } from "~/lib/tabs";
+
+export { TAB_PATHS };
 
 const TABS = [
-  { to: "/", label: "tabs.home", Icon: HomeIcon, end: true },
+  { to: "/", label: "tabs.market", Icon: HomeIcon, end: true },
   { to: "/trade", label: "tabs.trade", Icon: TradeIcon, end: false },
   { to: "/follow", label: "tabs.follow", Icon: FollowIcon, end: false },
   { to: "/rank", label: "tabs.rank", Icon: RankIcon, end: false },

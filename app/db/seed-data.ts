@@ -589,3 +589,82 @@ export const FUNDS = [
     sort: 3,
   },
 ];
+
+export interface CompanySeed {
+  id: number;
+  name: string;
+  logo: string;
+  url: string;
+  subject: string;
+  registeredAddress: string;
+  location: string;
+  email: string;
+  /** 1 open; 0 closed (its visitors go to its loss_url). */
+  status: number;
+  /** 0 is the main site; partner sites are 1. */
+  type: number;
+}
+
+/** Partner companies listed by the main site's company search (/product); the main company (id 1) is seeded on its own. */
+export const COMPANIES: CompanySeed[] = [
+  {
+    id: 2,
+    name: "Harbour Capital Markets",
+    logo: "",
+    url: "https://harbour-capital.example",
+    subject: "Harbour Capital Markets Ltd.",
+    registeredAddress: "18 Queen's Road, Central, Hong Kong",
+    location: "Hong Kong",
+    email: "desk@harbour-capital.example",
+    status: 1,
+    type: 1,
+  },
+  {
+    id: 3,
+    name: "Nordlicht Trading",
+    logo: "",
+    url: "https://nordlicht-trading.example",
+    subject: "Nordlicht Trading GmbH",
+    registeredAddress: "Neuer Wall 10, 20354 Hamburg, Germany",
+    location: "Germany",
+    email: "service@nordlicht-trading.example",
+    status: 1,
+    type: 1,
+  },
+  {
+    id: 4,
+    name: "Sakura Securities Online",
+    logo: "",
+    url: "https://sakura-securities.example",
+    subject: "Sakura Securities Online K.K.",
+    registeredAddress: "2-1 Marunouchi, Chiyoda-ku, Tokyo, Japan",
+    location: "Japan",
+    email: "support@sakura-securities.example",
+    status: 1,
+    type: 1,
+  },
+  {
+    id: 5,
+    name: "Atlas Bourse Partners",
+    logo: "",
+    url: "https://atlas-partners.example",
+    subject: "Atlas Bourse Partners S.A.",
+    registeredAddress: "12 Rue du Rhône, 1204 Geneva, Switzerland",
+    location: "Switzerland",
+    email: "contact@atlas-partners.example",
+    status: 1,
+    type: 1,
+  },
+  {
+    id: 6,
+    name: "Meridian Markets (closed)",
+    logo: "",
+    url: "https://meridian-markets.example",
+    subject: "Meridian Markets Pte. Ltd.",
+    registeredAddress: "1 Raffles Place, Singapore",
+    location: "Singapore",
+    email: "info@meridian-markets.example",
+    status: 0,
+    type: 1,
+  },
+];

@@ -5,7 +5,7 @@
  * nothing the second time. Shared by scripts/seed.mjs (wrangler d1 execute) and the workerd
  * tests, so both see the same world.
  */
-import { ANNOUNCEMENTS, AREAS, CATEGORIES, CHARGE_CURRENCIES, FUNDS, INSTRUMENTS, LOAN_CONFIGS, NEWS, OPTION_AMOUNTS, OPTION_DURATIONS, WIRE_ACCOUNTS, WITHDRAW_CURRENCIES } from "~/db/seed-data";
+import { ANNOUNCEMENTS, AREAS, COMPANIES, CATEGORIES, CHARGE_CURRENCIES, FUNDS, INSTRUMENTS, LOAN_CONFIGS, NEWS, OPTION_AMOUNTS, OPTION_DURATIONS, WIRE_ACCOUNTS, WITHDRAW_CURRENCIES } from "~/db/seed-data";
 import { MICROS_PER_USD } from "~/domain/money";
 import { ACCOUNT_KINDS, PlatformAccount } from "~/services/ledger.server";
 
@@ -167,6 +167,22 @@ export function seedStatements(options: SeedOptions): string[] {
   }
   for (const a of ANNOUNCEMENTS) {
     out.push(insert("announcements", { id: a.id, title: a.title, content: a.content, created_at: Date.parse(a.createdAt) }));
+  }
+  for (const c of COMPANIES) {
+    out.push(
+      insert("companies", {
+        id: c.id,
+        name: c.name,
+        logo: c.logo,
+        url: c.url,
+        subject: c.subject,
+        registered_address: c.registeredAddress,
+        location: c.location,
+        email: c.email,
+        status: c.status,
+        type: c.type,
+      }),
+    );
   }
   for (const p of Object.values(PlatformAccount)) {
     out.push(insert("accounts", { id: p.id, platform_code: p.code, kind: "platform", account_type_id: 0 }));

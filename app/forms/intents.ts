@@ -43,6 +43,18 @@ export const Intent = {
   Suspend: "suspend",
   Resume: "resume",
   ProfitShare: "profit-share",
+  /** Search page: remember the company chosen in its popup (cookie company_id). */
+  ChooseCompany: "choose-company",
+  /** Loans. */
+  LoanKyc: "loan-kyc",
+  ApplyLoan: "apply-loan",
+  RepayLoan: "repay-loan",
+  LoanConfig: "loan-config",
+  /** Mining: check a subscription and show its confirm step; then subscribe; redeem early. */
+  FundReview: "fund-review",
+  FundSubscribe: "fund-subscribe",
+  FundRedeem: "fund-redeem",
+  FundSave: "fund-save",
   /** Content: an operator saves or deletes a news item / announcement; marks feedback read; a user sends feedback. */
   SaveContent: "save-content",
   DeleteContent: "delete-content",

@@ -24,16 +24,6 @@ interface Soon {
 /** Known but unbuilt screens of spec §2 (those being built in parallel are not listed). */
 export const COMING_SOON: Record<string, Soon> = {
   "/user/web3-login": { title: "soon.web3_login" },
-  "/loan": { title: "home.loan" },
-  "/loan/submit": { title: "home.loan" },
-  "/loan/agreement": { title: "home.loan" },
-  "/loan/sign": { title: "home.loan" },
-  "/loan/record": { title: "home.loan" },
-  "/loan/repayment": { title: "home.loan" },
-  "/mining": { title: "home.mining" },
-  "/mining/subscribe": { title: "home.mining" },
-  "/mining/record": { title: "home.mining" },
-  "/mining/income": { title: "home.mining" },
 };
 
 /** Where the page's back link leads: the screen its path belongs to. */

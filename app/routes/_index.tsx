@@ -13,6 +13,7 @@ import { RouteErrorBoundary } from "~/components/route-error";
 import { assetsOverview } from "~/services/account.server";
 import { supportChatButton } from "~/services/content.server";
 import { ChatLink } from "~/components/content";
+import { SanctionsNotice } from "~/components/notice";
 import { listCategories, listInstruments, marketQuotes, miniCharts } from "~/services/market.server";
 import { useRootData } from "~/root";
 
@@ -111,13 +112,18 @@ export default function Home() {
             const points = [...(data.charts[i.code] ?? [])];
             if (q && points.length) points[points.length - 1] = q.Close;
             return (
-              <li key={i.id}>
-                <Link to={`/trade?code=${encodeURIComponent(i.code)}`} className="card featured-card">
+              <li key={i.id} className="card featured-card">
+                <Link to={`/trade?code=${encodeURIComponent(i.code)}`} className="featured-link">
                   <span className="symbol">{i.showCode}</span>
                   <LivePrice value={q?.Close} precision={i.pricePrecision} locale={locale} className="featured-price" />
                   <ChangeBadge quote={q} locale={locale} />
-                  <Sparkline points={points} trend={q ? direction(q.Change) : "flat"} label={t("home.chart_label", { symbol: i.showCode })} />
                 </Link>
+                <Sparkline
+                  points={points}
+                  trend={q ? direction(q.Change) : "flat"}
+                  label={t("home.chart_label", { symbol: i.showCode })}
+                  scrollLabel={t("home.chart_scroll", { symbol: i.showCode })}
+                />
               </li>
             );
           })}
@@ -145,7 +151,7 @@ export default function Home() {
 
       <section aria-labelledby="markets-title" className="markets">
         <h2 id="markets-title" className="section-title">
-          {t("home.markets")}
+          {t("home.quotes")}
         </h2>
         <nav className="category-tabs" aria-label={t("home.categories")}>
           {data.categories.map((c) => {
@@ -164,6 +170,7 @@ export default function Home() {
         </div>
         {switchingCategory ? <SkeletonRows count={10} /> : <InstrumentList instruments={data.instruments} quotes={quotes} locale={locale} />}
       </section>
+      <SanctionsNotice className="home-notice" />
     </div>
   );
 }

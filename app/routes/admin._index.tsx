@@ -21,6 +21,8 @@ export default function AdminOverview() {
     { to: "/admin/withdrawals", label: t("admin.withdrawals"), count: counts.withdrawals },
     { to: "/admin/identity", label: t("admin.identity"), count: counts.identity },
     { to: "/admin/traders", label: t("copy.admin_traders"), count: counts.traders },
+    { to: "/admin/loans", label: t("loan.admin_title"), count: counts.loans },
+    { to: "/admin/funds", label: t("fund.admin_nav"), count: counts.funds },
   ];
   return (
     <>

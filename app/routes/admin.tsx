@@ -24,6 +24,8 @@ export default function AdminLayout() {
     { to: "/admin/withdrawals", label: t("admin.withdrawals"), end: false, count: counts.withdrawals },
     { to: "/admin/identity", label: t("admin.identity"), end: false, count: counts.identity },
     { to: "/admin/traders", label: t("copy.admin_traders"), end: false, count: counts.traders },
+    { to: "/admin/loans", label: t("loan.admin_title"), end: false, count: counts.loans },
+    { to: "/admin/funds", label: t("fund.admin_nav"), end: false, count: counts.funds },
     { to: "/admin/news", label: t("publish.news"), end: false, count: null },
     { to: "/admin/announcements", label: t("publish.announcements"), end: false, count: null },
     { to: "/admin/feedback", label: t("feedback.admin_title"), end: false, count: null },

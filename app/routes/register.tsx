@@ -20,6 +20,7 @@ import { translateMessage } from "~/lib/messages";
 import { areaList } from "~/services/account.server";
 import { register, sendRegisterCode, verifyRegType } from "~/services/auth.server";
 import { createCaptcha } from "~/services/codes.server";
+import { SanctionsNotice } from "~/components/notice";
 import { redirectWithFlash, sessionSetCookie } from "~/services/web.server";
 
 type RegType = "email" | "mobile";
@@ -139,6 +140,7 @@ export default function Register() {
           {t("auth.have_account")} <Link to="/login">{t("auth.login_link")}</Link>
         </p>
       </Form>
+      <SanctionsNotice />
     </div>
   );
 }

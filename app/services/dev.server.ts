@@ -13,13 +13,17 @@
  *        tests can give a real user money without the deposit review;
  *   POST /dev/bench/batch?account=&user= — the benchmark's baseline: one D1 batch of the shape of
  *        an order's (a transaction, three entries, three balance updates, an order row — written
- *        as cancelled, moving nothing), nothing else.
+ *        as cancelled, moving nothing), nothing else;
+ *   POST /dev/fund/income?day=YYYY-MM-DD — runs the daily fund-income job as if on that UTC date
+ *        (the e2e test pays "tomorrow's" income; the benchmark times the batch).
  */
 import * as v from "valibot";
 import type { AppContext } from "~/context.server";
 import { canonicalEmail } from "~/domain/identity";
 import { parseAmount, toDecimalString } from "~/domain/money";
 import { MARKET_ROOM } from "~/domain/rooms";
+import { isDay } from "~/domain/fund";
+import { payFundIncome } from "~/services/fund.server";
 import { AccountKind, PlatformAccount, post } from "~/services/ledger.server";
 import { listInstruments, setScriptedPrice } from "~/services/market.server";
 import { outboxMessages } from "~/services/notify.server";
@@ -43,6 +47,7 @@ export async function handleDevRequest(request: Request, ctx: AppContext): Promi
   if (path === "/dev/engine/reconcile" && request.method === "POST") return Response.json({ pending: await marketRoom(ctx).reconcileNow() });
   if (path === "/dev/bench/batch" && request.method === "POST") return bareBatch(request, ctx);
   if (path === "/dev/credit") return credit(request, ctx);
+  if (path === "/dev/fund/income" && request.method === "POST") return fundIncome(request, ctx);
   return null;
 }
 
@@ -125,4 +130,13 @@ async function bareBatch(request: Request, ctx: AppContext): Promise<Response> {
       .bind(user, account, id, Date.now()),
   ]);
   return Response.json({ ok: true });
+}
+
+/** The daily fund-income job on a chosen UTC date (local runs only), with its duration. */
+async function fundIncome(request: Request, ctx: AppContext): Promise<Response> {
+  const day = new URL(request.url).searchParams.get("day") ?? "";
+  if (!isDay(day)) return Response.json({ error: "day=YYYY-MM-DD required" }, { status: 400 });
+  const started = Date.now();
+  const report = await payFundIncome(ctx, Date.parse(`${day}T03:00:00Z`), day);
+  return Response.json({ ...report, ms: Date.now() - started });
 }

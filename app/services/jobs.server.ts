@@ -8,7 +8,9 @@
 import { createServiceContext, type ServiceContext } from "~/context.server";
 import { MARKET_ROOM } from "~/domain/rooms";
 import { pruneCodes } from "~/services/codes.server";
+import { payFundIncome } from "~/services/fund.server";
 import { expireDemoAccounts } from "~/services/demo.server";
+import { accrueLoanPenalties } from "~/services/loan.server";
 import { pruneRateLimits } from "~/services/rate-limit.server";
 import { pruneSessions } from "~/services/session.server";
 
@@ -23,6 +25,11 @@ export const JOBS: Record<string, Record<string, Job>> = {
     "prune-sessions": (ctx, now) => pruneSessions(ctx.d1, now),
     "prune-codes": (ctx, now) => pruneCodes(ctx.d1, now),
     "prune-rate-limits": (ctx, now) => pruneRateLimits(ctx.d1, now),
+    "loan-penalties": (ctx, now) => accrueLoanPenalties(ctx, now),
+    "fund-income": async (ctx, now) => {
+      const r = await payFundIncome(ctx, now);
+      return `${r.day}: ${r.paid} paid, ${r.finished} finished`;
+    },
   },
   [EVERY_FIVE_MINUTES]: {
     // Belt and braces for the engine's clock: the market room re-arms its alarm when work waits.

@@ -21,7 +21,7 @@ import { sessionIdOf, type SessionUser } from "~/services/session.server";
 
 export const STEP_UP_TTL_MS = 15 * 60_000;
 
-export type DecisionSubject = "deposit" | "withdrawal" | "identity" | "loan" | "loan_kyc" | "repayment" | "trader";
+export type DecisionSubject = "deposit" | "withdrawal" | "identity" | "loan" | "loan_kyc" | "repayment" | "trader" | "fund_refund";
 export type Decision = "approve" | "reject";
 
 export class OperatorOnly extends Error {
@@ -128,8 +128,10 @@ export async function queueCounts(context: AppContext) {
       `SELECT (SELECT COUNT(*) FROM deposits WHERE status = 0) AS deposits,
               (SELECT COUNT(*) FROM withdrawals WHERE status = 0) AS withdrawals,
               (SELECT COUNT(*) FROM identity_verifications WHERE review_status = 1) AS identity,
-              (SELECT COUNT(*) FROM trader_applications WHERE status = 0) AS traders`,
+              (SELECT COUNT(*) FROM trader_applications WHERE status = 0) AS traders,
+              (SELECT COUNT(*) FROM loan_kyc WHERE status = 1) + (SELECT COUNT(*) FROM loans WHERE status = 1) + (SELECT COUNT(*) FROM loan_repayments WHERE status = 0) AS loans,
+              (SELECT COUNT(*) FROM fund_subscriptions WHERE status = 2) AS funds`,
     )
-    .first<{ deposits: number; withdrawals: number; identity: number; traders: number }>();
-  return row ?? { deposits: 0, withdrawals: 0, identity: 0, traders: 0 };
+    .first<{ deposits: number; withdrawals: number; identity: number; traders: number; loans: number; funds: number }>();
+  return row ?? { deposits: 0, withdrawals: 0, identity: 0, traders: 0, loans: 0, funds: 0 };
 }

@@ -124,15 +124,12 @@ test.describe("wallet", () => {
     await expect(page.getByText("Only real account")).toBeVisible();
   });
 
-  test("a home shortcut of a screen not built yet opens a 'coming soon' page with a way back", async ({ page }) => {
+  test("the home Loan shortcut refuses a demo user with 'only real account'", async ({ page }) => {
     const res = await page.request.post("/login/demo", { form: { from: "/" } });
     expect(res.ok()).toBe(true);
     await page.goto("/");
     await page.getByRole("navigation", { name: "Shortcuts" }).getByRole("link", { name: "Loan" }).click();
-    await expect(page).toHaveURL(/\/loan$/);
-    await expect(page.getByRole("heading", { name: "Loan" })).toBeVisible();
-    await expect(page.getByText("Coming soon")).toBeVisible();
-    await page.getByRole("link", { name: "Back", exact: true }).last().click();
-    await expect(page).toHaveURL(/\/$/);
+    await expect(page).toHaveURL(/\/user$/);
+    await expect(page.getByText("Only real account")).toBeVisible();
   });
 });

@@ -394,12 +394,12 @@ describe("coming soon instead of a silent redirect home", () => {
 
   it("a named but unbuilt screen says 'coming soon' with a way back; unknown paths still go home; demo users are refused the invite page", async () => {
     const u = await realUser(0);
-    const res = await get("/mining/income", { cookie: u.cookie });
+    const res = await get("/user/web3-login", { cookie: u.cookie });
     const html = await res.text();
-    expect(visibleText(html)).toContain("Mining");
+    expect(visibleText(html)).toContain("Wallet login");
     expect(visibleText(html)).toContain("Coming soon");
     expect(targets(html)).toContain("/");
-    for (const path of ["/loan", "/mining/record", "/mining/subscribe", "/loan/record/"]) {
+    for (const path of ["/user/web3-login"]) {
       const r = await get(path);
       expect(r.status, path).toBe(200);
       expect(visibleText(await r.text()), path).toContain("Coming soon");

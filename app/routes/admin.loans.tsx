@@ -1,0 +1,298 @@
+/**
+ * The operator's loan console (issue 12 §1): loan KYC review with the photo (approve, or reject
+ * with a reason: the user may submit again), loan applications (approve pays the amount into the
+ * user's funding account once, and needs this session's fresh step-up; reject with a reason),
+ * repayment checks with the proof (approve settles the loan; reject puts it back to "to repay"
+ * with the reason), and the loan terms, editable with their bounds validated. Plain forms: works
+ * without JavaScript. Anyone but an operator gets 404.
+ */
+import { data, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs } from "@remix-run/cloudflare";
+import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
+import { useTranslation } from "react-i18next";
+import { PrivateImage } from "~/components/admin";
+import { SubmitButton } from "~/components/forms";
+import { EmptyState } from "~/components/layout";
+import { Figures } from "~/components/loan";
+import { OrderTime } from "~/components/orders";
+import { RouteErrorBoundary } from "~/components/route-error";
+import { ratePercent } from "~/domain/loan";
+import { formatMoney, toDecimalString } from "~/domain/money";
+import { Intent } from "~/forms/intents";
+import { readForm } from "~/lib/http.server";
+import { translateMessage } from "~/lib/messages";
+import { useRootData } from "~/root";
+import {
+  approveLoan,
+  approveRepayment,
+  decideKyc,
+  loanConfigs,
+  pendingKyc,
+  pendingLoans,
+  pendingRepayments,
+  rejectLoan,
+  rejectRepayment,
+  updateLoanConfig,
+} from "~/services/loan.server";
+import { requireOperator, requireStepUp, stepUpUntil } from "~/services/operator.server";
+import { redirectWithFlash } from "~/services/web.server";
+import loanStylesHref from "~/styles/loan.css";
+
+export const links: LinksFunction = () => [{ rel: "stylesheet", href: loanStylesHref }];
+
+export async function loader({ context }: LoaderFunctionArgs) {
+  const operator = await requireOperator(context);
+  const [kyc, loans, repayments, configs, until] = await Promise.all([
+    pendingKyc(context, operator),
+    pendingLoans(context, operator),
+    pendingRepayments(context, operator),
+    loanConfigs(context, true),
+    stepUpUntil(context),
+  ]);
+  return {
+    kyc,
+    loans: loans.map((l) => ({ ...l, agreement: undefined })),
+    repayments,
+    configs: configs.map((c) => ({ ...c, min: toDecimalString(c.minAmount, 2), max: toDecimalString(c.maxAmount, 2) })),
+    stepUp: until > 0,
+  };
+}
+
+type ActionResult = { key: string; errors: Partial<Record<string, string>> };
+
+export async function action({ request, context }: ActionFunctionArgs) {
+  const operator = await requireOperator(context);
+  const form = await readForm(request);
+  const intent = form.get("intent");
+  const subject = form.get("subject") ?? "";
+  const rawId = form.get("id") ?? "";
+  const id = /^\d{1,9}$/.test(rawId) ? Number(rawId) : NaN;
+  const key = `${subject}-${rawId}`;
+  if (!Number.isSafeInteger(id)) return data<ActionResult>({ key, errors: { form: "errors.bad_request" } }, { status: 400 });
+  const reason = (form.get("reason") ?? "").slice(0, 300);
+  let outcome;
+  let message = intent === Intent.Approve ? "admin.approved" : "admin.rejected";
+  if (intent === Intent.LoanConfig) {
+    const f = (n: string) => form.get(n) ?? undefined;
+    outcome = await updateLoanConfig(context, operator, id, {
+      loan_period: f("loan_period"),
+      free_period: f("free_period"),
+      min_amount: f("min_amount"),
+      max_amount: f("max_amount"),
+      interest_rate: f("interest_rate"),
+      penalty_rate: f("penalty_rate"),
+      status: f("status") ?? "0",
+    });
+    message = "loan.config_saved";
+  } else if (intent === Intent.Approve || intent === Intent.Reject) {
+    const approve = intent === Intent.Approve;
+    switch (subject) {
+      case "kyc":
+        outcome = await decideKyc(context, operator, id, approve, reason);
+        break;
+      case "loan":
+        if (approve) {
+          const { sessionId } = await requireStepUp(context, request);
+          outcome = await approveLoan(context, operator, sessionId, id);
+        } else outcome = await rejectLoan(context, operator, id, reason);
+        break;
+      case "repayment":
+        if (approve) {
+          const { sessionId } = await requireStepUp(context, request);
+          outcome = await approveRepayment(context, operator, sessionId, id);
+        } else outcome = await rejectRepayment(context, operator, id, reason);
+        break;
+      default:
+        return data<ActionResult>({ key, errors: { form: "errors.bad_request" } }, { status: 400 });
+    }
+  } else {
+    return data<ActionResult>({ key, errors: { form: "errors.bad_request" } }, { status: 400 });
+  }
+  if (!outcome.ok) {
+    const first = Object.values(outcome.errors)[0] ?? "errors.try_again";
+    if (first === "admin.already_decided" || first === "errors.not_found") return redirectWithFlash(context, "/admin/loans", { kind: "error", message: first });
+    return data<ActionResult>({ key, errors: outcome.errors }, { status: outcome.status });
+  }
+  return redirectWithFlash(context, "/admin/loans", { kind: "success", message });
+}
+
+function Review({ subject, id, approveLabel, error }: { subject: string; id: number; approveLabel: string; error?: string }) {
+  const { t } = useTranslation();
+  const reasonId = `reason-${subject}-${id}`;
+  return (
+    <Form method="post" className="review-form">
+      <input type="hidden" name="subject" value={subject} />
+      <input type="hidden" name="id" value={String(id)} />
+      {error ? (
+        <p className="form-errors" role="alert">
+          {translateMessage(t, error)}
+        </p>
+      ) : null}
+      <div className={error ? "field has-error" : "field"}>
+        <label htmlFor={reasonId}>{t("admin.reason")}</label>
+        <input id={reasonId} name="reason" maxLength={200} autoComplete="off" />
+      </div>
+      <div className="review-actions loan-actions">
+        <SubmitButton intent={Intent.Reject} className="button danger">
+          {t("admin.reject")}
+        </SubmitButton>
+        <SubmitButton intent={Intent.Approve}>{approveLabel}</SubmitButton>
+      </div>
+    </Form>
+  );
+}
+
+export default function AdminLoans() {
+  const { t } = useTranslation();
+  const { kyc, loans, repayments, configs, stepUp } = useLoaderData<typeof loader>();
+  const actionData = useActionData<typeof action>();
+  const locale = useRootData()?.locale ?? "en-US";
+  const usd = (m: number) => `${formatMoney(m, locale)} USD`;
+  const errorFor = (key: string) => (actionData && actionData.key === key ? Object.values(actionData.errors)[0] : undefined);
+  return (
+    <>
+      <nav className="admin-loans-nav" aria-label={t("loan.admin_title")}>
+        <a href="#loan-kyc">{t("loan.admin_kyc")} ({kyc.length})</a>
+        <a href="#loan-applications">{t("loan.admin_loans")} ({loans.length})</a>
+        <a href="#loan-repayments">{t("loan.admin_repayments")} ({repayments.length})</a>
+        <a href="#loan-configs">{t("loan.admin_configs")}</a>
+      </nav>
+      {!stepUp && (loans.length > 0 || repayments.length > 0) ? (
+        <p className="notice warn">
+          {t("loan.step_up_needed")} <Link to="/admin/verify?from=%2Fadmin%2Floans">{t("admin.step_up_start")}</Link>
+        </p>
+      ) : null}
+
+      <section id="loan-kyc" aria-labelledby="loan-kyc-title" className="stack">
+        <h2 id="loan-kyc-title" className="section-title">
+          {t("loan.admin_kyc")}
+        </h2>
+        {kyc.length === 0 ? <EmptyState title={t("admin.queue_empty")} /> : null}
+        {kyc.map((k) => {
+          const name = `${k.firstName} ${k.lastName}`;
+          return (
+            <article key={k.userId} className="card review-item" aria-labelledby={`kyc-${k.userId}`}>
+              <h3 id={`kyc-${k.userId}`}>{name}</h3>
+              <Figures
+                rows={[
+                  [t("admin.user"), `${k.uid} · ${k.email ?? "—"}`],
+                  [t("loan.sex"), t(`loan.sex_${k.sex}`)],
+                  [t("loan.birthday"), k.birthday],
+                  [t("loan.country"), k.country],
+                  [t("loan.mobile"), k.mobile],
+                  [t("loan.id_card_type"), t(`loan.id_card_type_${k.idCardType}`)],
+                ]}
+              />
+              <PrivateImage uploadId={k.handUploadId} alt={t("loan.hand_pic_of", { name })} />
+              <Review subject="kyc" id={k.userId} approveLabel={t("admin.approve")} error={errorFor(`kyc-${k.userId}`)} />
+            </article>
+          );
+        })}
+      </section>
+
+      <section id="loan-applications" aria-labelledby="loan-applications-title" className="stack">
+        <h2 id="loan-applications-title" className="section-title">
+          {t("loan.admin_loans")}
+        </h2>
+        {loans.length === 0 ? <EmptyState title={t("admin.queue_empty")} /> : null}
+        {loans.map((l) => (
+          <article key={l.id} className="card review-item" aria-labelledby={`loan-${l.id}`}>
+            <h3 id={`loan-${l.id}`}>
+              {t("loan.loan_no", { id: l.id })} · {usd(l.amount)}
+            </h3>
+            <Figures
+              rows={[
+                [t("admin.user"), `${l.borrower} · ${l.uid} · ${l.email ?? "—"}`],
+                [t("loan.loan_period"), t("loan.period_days", { n: l.loanPeriod })],
+                [t("loan.daily_rate"), `${ratePercent(l.interestRate)}%`],
+                [t("loan.interest"), usd(l.interestAmount)],
+                [t("loan.applied_at"), <OrderTime key="t" ms={l.createdAt} locale={locale} />],
+                [t("loan.signed_by"), l.signatureName || "—"],
+              ]}
+            />
+            {l.signatureUploadId ? <PrivateImage uploadId={l.signatureUploadId} alt={t("loan.signature_of", { id: l.id })} /> : null}
+            <Review subject="loan" id={l.id} approveLabel={t("loan.approve_loan")} error={errorFor(`loan-${l.id}`)} />
+          </article>
+        ))}
+      </section>
+
+      <section id="loan-repayments" aria-labelledby="loan-repayments-title" className="stack">
+        <h2 id="loan-repayments-title" className="section-title">
+          {t("loan.admin_repayments")}
+        </h2>
+        {repayments.length === 0 ? <EmptyState title={t("admin.queue_empty")} /> : null}
+        {repayments.map((r) => (
+          <article key={r.id} className="card review-item" aria-labelledby={`repayment-${r.id}`}>
+            <h3 id={`repayment-${r.id}`}>
+              {t("loan.repayment_no", { id: r.loanId })} · {usd(r.principal + r.interest + r.penalty)}
+            </h3>
+            <Figures
+              rows={[
+                [t("admin.user"), `${r.uid} · ${r.email ?? "—"}`],
+                [t("loan.principal"), usd(r.principal)],
+                [t("loan.interest"), usd(r.interest)],
+                [t("loan.penalty"), usd(r.penalty)],
+                [t("loan.accounts"), r.currencyCode ?? String(r.chargeId)],
+                [t("loan.applied_at"), <OrderTime key="t" ms={r.createdAt} locale={locale} />],
+              ]}
+            />
+            <PrivateImage uploadId={r.proofUploadId} alt={t("loan.proof_of", { id: r.loanId })} />
+            <Review subject="repayment" id={r.id} approveLabel={t("loan.approve_repayment")} error={errorFor(`repayment-${r.id}`)} />
+          </article>
+        ))}
+      </section>
+
+      <section id="loan-configs" aria-labelledby="loan-configs-title" className="stack">
+        <h2 id="loan-configs-title" className="section-title">
+          {t("loan.admin_configs")}
+        </h2>
+        <p className="muted small">{t("loan.rate_hint")}</p>
+        {configs.map((c) => {
+          const failed = actionData && actionData.key === `config-${c.id}` ? actionData.errors : {};
+          const input = (name: string, label: string, value: string | number, mode: "numeric" | "decimal") => {
+            const fieldId = `config-${c.id}-${name}`;
+            const error = failed[name];
+            return (
+              <div className={error ? "field has-error" : "field"}>
+                <label htmlFor={fieldId}>{label}</label>
+                <input id={fieldId} name={name} defaultValue={String(value)} inputMode={mode} required aria-invalid={error ? true : undefined} aria-describedby={error ? `${fieldId}-error` : undefined} />
+                {error ? (
+                  <p className="field-error" id={`${fieldId}-error`}>
+                    {translateMessage(t, error)}
+                  </p>
+                ) : null}
+              </div>
+            );
+          };
+          return (
+            <Form key={c.id} method="post" className="card stack" aria-labelledby={`config-${c.id}-title`}>
+              <h3 id={`config-${c.id}-title`}>{t("loan.config_no", { id: c.id })}</h3>
+              <input type="hidden" name="subject" value="config" />
+              <input type="hidden" name="id" value={c.id} />
+              {Object.keys(failed).length > 0 ? (
+                <p className="form-errors" role="alert">
+                  {Object.values(failed).map((e) => translateMessage(t, e)).join(" ")}
+                </p>
+              ) : null}
+              <div className="loan-config-form">
+                {input("loan_period", t("loan.loan_period"), c.loanPeriod, "numeric")}
+                {input("free_period", t("loan.free_period"), c.freePeriod, "numeric")}
+                {input("min_amount", t("loan.min_amount"), c.min, "decimal")}
+                {input("max_amount", t("loan.max_amount"), c.max, "decimal")}
+                {input("interest_rate", t("loan.daily_rate"), c.interestRate, "decimal")}
+                {input("penalty_rate", t("loan.penalty_rate"), c.penaltyRate, "decimal")}
+                <label className="field">
+                  <span>
+                    <input type="checkbox" name="status" value="1" defaultChecked={c.status === 1} /> {t("loan.config_status")}
+                  </span>
+                </label>
+              </div>
+              <SubmitButton intent={Intent.LoanConfig}>{t("loan.config_save")}</SubmitButton>
+            </Form>
+          );
+        })}
+      </section>
+    </>
+  );
+}
+
+export const ErrorBoundary = RouteErrorBoundary;

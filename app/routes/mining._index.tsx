@@ -1,0 +1,80 @@
+/**
+ * Mining products (spec §2 /mining): the fund products open for subscription, paged — title,
+ * image, currency code, expected profit % (a day), machine rent (the starting amount) — each
+ * with a subscribe link; the orders icon leads to /mining/record. Plain links: no JavaScript needed.
+ */
+import type { LinksFunction, LoaderFunctionArgs } from "@remix-run/cloudflare";
+import { Link, useLoaderData } from "@remix-run/react";
+import { useTranslation } from "react-i18next";
+import { FundMoney, Percent } from "~/components/fund";
+import { OrderIcon } from "~/components/icons";
+import { EmptyState, PageHeader } from "~/components/layout";
+import { RouteErrorBoundary } from "~/components/route-error";
+import { Pager } from "~/components/wallet";
+import { useRootData } from "~/root";
+import { listFunds, pageNumber } from "~/services/fund.server";
+import fundStylesHref from "~/styles/fund.css";
+
+export const links: LinksFunction = () => [{ rel: "stylesheet", href: fundStylesHref }];
+
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const page = await listFunds(context, pageNumber(new URL(request.url).searchParams.get("page")));
+  return { page };
+}
+
+export default function MiningPage() {
+  const { t } = useTranslation();
+  const { page } = useLoaderData<typeof loader>();
+  const locale = useRootData()?.locale ?? "en-US";
+  return (
+    <div className="page narrow">
+      <PageHeader
+        title={t("fund.title")}
+        back="/"
+        actions={
+          <Link to="/mining/record" className="icon-button" aria-label={t("fund.records")}>
+            <OrderIcon />
+          </Link>
+        }
+      />
+      {page.items.length === 0 ? (
+        <EmptyState title={t("common.no_data")} />
+      ) : (
+        <ul className="fund-list">
+          {page.items.map((f) => (
+            <li key={f.id} className="card fund-card">
+              <img src={f.image || "/funds/hydro.svg"} alt="" width={64} height={64} loading="lazy" />
+              <div className="stack">
+                <h2 id={`fund-${f.id}`}>{f.title}</h2>
+                <dl className="fund-figures">
+                  <div>
+                    <dt>{t("fund.currency")}</dt>
+                    <dd>{f.currencyCode}</dd>
+                  </div>
+                  <div>
+                    <dt>{t("fund.expected_profit")}</dt>
+                    <dd className="up">
+                      <Percent value={f.dividendPercentage} locale={locale} />
+                    </dd>
+                  </div>
+                  <div>
+                    <dt>{t("fund.machine_rent")}</dt>
+                    <dd>
+                      <FundMoney value={f.startingSubAmount} currency={f.currencyCode} locale={locale} />
+                    </dd>
+                  </div>
+                </dl>
+              </div>
+              <Link to={`/mining/subscribe?id=${f.id}`} className="button primary" aria-describedby={`fund-${f.id}`}>
+                {t("fund.subscribe")}
+              </Link>
+            </li>
+          ))}
+        </ul>
+      )}
+      <Pager page={page.page} lastPage={page.lastPage} href={(p) => `/mining?page=${p}`} label={t("orders.pages")} />
+    </div>
+  );
+}
+
+export const ErrorBoundary = RouteErrorBoundary;
