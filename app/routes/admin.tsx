@@ -28,7 +28,7 @@ export default function AdminLayout() {
     { to: "/admin/funds", label: t("fund.admin_nav"), end: false, count: counts.funds },
     { to: "/admin/news", label: t("publish.news"), end: false, count: null },
     { to: "/admin/announcements", label: t("publish.announcements"), end: false, count: null },
-    { to: "/admin/feedback", label: t("feedback.admin_title"), end: false, count: null },
+    { to: "/admin/feedback", label: t("feedback.admin_title"), end: false, count: counts.feedback },
   ];
   return (
     <div className="page admin">

@@ -260,13 +260,17 @@ describe("feedback", () => {
     expect(list).not.toContain("<b>freezes");
     expect(visibleText(await (await get(`/feedback?id=${row!.id}`, { cookie })).text())).toContain("tg: @me");
 
-    // the operator sees it and marks it read; the user sees it read
+    // the console counts new messages; the operator sees it and marks it read; the user sees it read
+    const unread = async () => (await env.DB.prepare("SELECT COUNT(*) AS n FROM feedback WHERE status = 0").first<{ n: number }>())!.n;
+    const overview = visibleText(await (await get("/admin", { cookie: operatorCookie })).text());
+    expect(overview).toContain(`Feedback ${await unread()} waiting`);
     const admin = await (await get("/admin/feedback", { cookie: operatorCookie })).text();
     expect(visibleText(admin)).toContain(user.uid);
     expect(admin).not.toContain("<b>freezes");
     const marked = await form("/admin/feedback", { intent: "mark-read", id: String(row!.id) }, { cookie: operatorCookie });
     expect(marked.status).toBe(302);
     expect((await env.DB.prepare("SELECT status FROM feedback WHERE id = ?1").bind(row!.id).first<{ status: number }>())!.status).toBe(1);
+    expect(visibleText(await (await get("/admin", { cookie: operatorCookie })).text())).toContain(`Feedback ${await unread()} waiting`);
     expect(visibleText(await (await get("/feedback", { cookie })).text())).toContain("Read by our team");
     // a user cannot mark anything (the console is 404 to them)
     expect((await form("/admin/feedback", { intent: "mark-read", id: String(row!.id) }, { cookie })).status).toBe(404);
