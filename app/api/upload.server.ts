@@ -10,7 +10,8 @@ export const uploadRoutes: Routes = {
       const user = await userOrInvalid(ctx);
       if (user instanceof Response) return user;
       const asked = query(request).get("purpose") ?? "other";
-      const purpose = PURPOSES.find((p) => p === asked) ?? "other";
+      // News pictures become public (/news/image/:id): only operators store them.
+      const purpose = PURPOSES.find((p) => p === asked) ?? (asked === "news_image" && user.role === "operator" ? "news_image" : "other");
       let form: URLSearchParams;
       try {
         form = await readFormWithUploads(ctx, request, user.id, { file: purpose });

@@ -116,3 +116,13 @@ export function inviteLink(origin: string, inviteCode: string): string {
 export function legacyHashPath(hash: string): string | null {
   return /^#\/register(?:[?#]|$)/.test(hash) ? hash.slice(1) : null;
 }
+
+/** Feedback (/feedback): the message's and the contact's longest lengths. */
+export const FEEDBACK_MAX = 1000;
+export const FEEDBACK_CONTACT_MAX = 100;
+/** A feedback message's status: new, or read by an operator. */
+export const FeedbackStatus = { New: 0, Read: 1 } as const;
+
+/** Longest news or announcement body an operator can write (form fields are read up to 4,000 characters), and summary. */
+export const BODY_MAX = 4_000;
+export const SUMMARY_MAX = 300;

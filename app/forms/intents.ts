@@ -55,6 +55,11 @@ export const Intent = {
   FundSubscribe: "fund-subscribe",
   FundRedeem: "fund-redeem",
   FundSave: "fund-save",
+  /** Content: an operator saves or deletes a news item / announcement; marks feedback read; a user sends feedback. */
+  SaveContent: "save-content",
+  DeleteContent: "delete-content",
+  MarkRead: "mark-read",
+  SendFeedback: "send-feedback",
 } as const;
 
 export type Intent = (typeof Intent)[keyof typeof Intent];

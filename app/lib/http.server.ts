@@ -65,6 +65,11 @@ export function contentSecurityPolicy(nonce: string | null, frameSrc: string | n
  * header; the Worker removes it and allows frames from that origin alone, on that response alone.
  */
 export const FRAME_SRC_HEADER = "x-bourse-frame-src";
+/**
+ * Set by a response that is the same for everyone (a public news picture): it keeps its own
+ * long cache even for a signed-in viewer. Removed before the response leaves.
+ */
+export const PUBLIC_ASSET_HEADER = "x-bourse-public-asset";
 
 /** The header's value when it is exactly an http(s) origin (scheme, host, optional port), else null. */
 export function frameOrigin(value: string | null): string | null {
@@ -95,10 +100,12 @@ export function withSecurityHeaders(response: Response, options: HeaderOptions =
   const headers = new Headers(response.headers);
   const frameSrc = frameOrigin(headers.get(FRAME_SRC_HEADER));
   headers.delete(FRAME_SRC_HEADER);
+  const publicAsset = headers.get(PUBLIC_ASSET_HEADER) === "1" && !headers.has("set-cookie");
+  headers.delete(PUBLIC_ASSET_HEADER);
   for (const [k, v] of Object.entries(SECURITY_HEADERS)) if (!headers.has(k)) headers.set(k, v);
   if ((headers.get("content-type") ?? "").includes("text/html")) headers.set("content-security-policy", contentSecurityPolicy(options.nonce ?? null, frameSrc));
   else if (!headers.has("content-security-policy")) headers.set("content-security-policy", "default-src 'none'; frame-ancestors 'none'");
-  if (options.private || headers.has("set-cookie")) headers.set("cache-control", "private, no-store");
+  if ((options.private && !publicAsset) || headers.has("set-cookie")) headers.set("cache-control", "private, no-store");
   else if (!headers.has("cache-control")) headers.set("cache-control", "no-cache");
   if (options.https) headers.set("strict-transport-security", "max-age=31536000; includeSubDomains");
   return new Response(response.body, { status: response.status, statusText: response.statusText, headers });

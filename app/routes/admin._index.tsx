@@ -23,6 +23,7 @@ export default function AdminOverview() {
     { to: "/admin/traders", label: t("copy.admin_traders"), count: counts.traders },
     { to: "/admin/loans", label: t("loan.admin_title"), count: counts.loans },
     { to: "/admin/funds", label: t("fund.admin_nav"), count: counts.funds },
+    { to: "/admin/feedback", label: t("feedback.admin_title"), count: counts.feedback },
   ];
   return (
     <>

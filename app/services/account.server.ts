@@ -8,6 +8,7 @@ import { areas, baseSettings, companies, users } from "~/db/schema";
 import { toDecimalString, type Micros } from "~/domain/money";
 import { profitPercent } from "~/domain/wallet";
 import { MAIN_COMPANY_ID } from "~/lib/constants";
+import { cached } from "~/services/cache.server";
 import { userAccounts } from "~/services/ledger.server";
 
 export async function areaList(ctx: ServiceContext) {
@@ -19,29 +20,33 @@ export async function areaList(ctx: ServiceContext) {
 }
 
 export async function basicInfo(ctx: ServiceContext) {
-  const [row] = await ctx.db.select().from(baseSettings).where(eq(baseSettings.companyId, MAIN_COMPANY_ID));
-  return {
-    service_link: row?.serviceLink ?? "",
-    service_link_type: row?.serviceLinkType ?? 1,
-    verify_reg_type: row?.verifyRegType ?? 1,
-    trade_fee_type: row?.tradeFeeType ?? 2,
-    micro_loss_level: row?.microLossLevel ?? 0,
-  };
+  return settingsCached(ctx, "basic", async () => {
+    const [row] = await ctx.db.select().from(baseSettings).where(eq(baseSettings.companyId, MAIN_COMPANY_ID));
+    return {
+      service_link: row?.serviceLink ?? "",
+      service_link_type: row?.serviceLinkType ?? 1,
+      verify_reg_type: row?.verifyRegType ?? 1,
+      trade_fee_type: row?.tradeFeeType ?? 2,
+      micro_loss_level: row?.microLossLevel ?? 0,
+    };
+  });
 }
 
-const COMPANY_TTL_MS = 60_000;
-let companyCache: { at: number; value: Awaited<ReturnType<typeof loadCompany>> } | null = null;
+/** Settings changed straight in D1 (no console page edits them yet) are picked up after a minute even without a bump. */
+const SETTINGS_MAX_AGE_MS = 60_000;
 
 /**
- * Company settings change rarely: cached per isolate for a minute in production (the card's
- * "cached at the edge"); read fresh in local runs so operators and tests see changes at once.
+ * The base settings and the company change rarely: kept in the isolate's memory under the
+ * "settings" counter (cache.server; an edit that bumps it is seen within the cache's bound, one
+ * that does not within a minute). Local runs read them fresh, so tests and operators who change
+ * them straight in the database see the change at once.
  */
+function settingsCached<T>(ctx: ServiceContext, key: string, load: () => Promise<T>): Promise<T> {
+  return ctx.config.isLocal ? load() : cached(ctx, "settings", key, load, { maxAgeMs: SETTINGS_MAX_AGE_MS });
+}
+
 export async function companyInfo(ctx: ServiceContext) {
-  const now = Date.now();
-  if (!ctx.config.isLocal && companyCache && now - companyCache.at < COMPANY_TTL_MS) return companyCache.value;
-  const value = await loadCompany(ctx);
-  companyCache = { at: now, value };
-  return value;
+  return settingsCached(ctx, "company", () => loadCompany(ctx));
 }
 
 async function loadCompany(ctx: ServiceContext) {

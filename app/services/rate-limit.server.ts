@@ -35,6 +35,8 @@ export const Limits = {
   /** Web3 login: nonces asked for and signed logins tried, per client. */
   web3NoncePerClient: { windowMs: 10 * 60_000, max: 30 },
   web3LoginPerClient: { windowMs: 10 * 60_000, max: 30 },
+  /** Messages sent through /feedback per user. */
+  feedbackPerUser: { windowMs: 60 * 60_000, max: 5 },
 } satisfies Record<string, Limit>;
 
 export const Backoffs = {

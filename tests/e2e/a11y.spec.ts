@@ -227,6 +227,9 @@ for (const lang of LANGS) {
           await expect(page).toHaveURL(/\/user$/);
           await check("/user (demo refused /mine/password: error toast)");
           await visit("/mine/system");
+          await visit("/feedback");
+          await submitInvalid(page);
+          await check("/feedback (errors)");
           await visit("/order");
           const order = await placeOrder(page);
           await visit("/order");

@@ -1,0 +1,19 @@
+/** The operator's news: every item with the languages written, and a link to write a new one (English first). */
+import type { LinksFunction, LoaderFunctionArgs } from "@remix-run/cloudflare";
+import { ContentList } from "~/components/publish";
+import { RouteErrorBoundary } from "~/components/route-error";
+import { listLoader } from "~/lib/publish.server";
+import contentStylesHref from "~/styles/content.css";
+
+export const links: LinksFunction = () => [{ rel: "stylesheet", href: contentStylesHref }];
+
+// Function declarations (not calls at module level): the compiler drops them from the browser's bundle.
+export function loader(args: LoaderFunctionArgs) {
+  return listLoader("news")(args);
+}
+
+export default function AdminNews() {
+  return <ContentList />;
+}
+
+export const ErrorBoundary = RouteErrorBoundary;

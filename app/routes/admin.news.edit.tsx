@@ -1,0 +1,27 @@
+/**
+ * Writing one news in one language (?id&lang; no id: a new one, in English first, the fallback of
+ * every other language), and deleting it after a confirm page (?confirm=delete). Every save bumps
+ * the content cache's counter in its own batch: readers see it on their next request.
+ */
+import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs } from "@remix-run/cloudflare";
+import { ContentEditor } from "~/components/publish";
+import { RouteErrorBoundary } from "~/components/route-error";
+import { editorAction, editorLoader } from "~/lib/publish.server";
+import contentStylesHref from "~/styles/content.css";
+
+export const links: LinksFunction = () => [{ rel: "stylesheet", href: contentStylesHref }];
+
+// Function declarations (not calls at module level): the compiler drops them from the browser's bundle.
+export function loader(args: LoaderFunctionArgs) {
+  return editorLoader("news")(args);
+}
+
+export function action(args: ActionFunctionArgs) {
+  return editorAction("news")(args);
+}
+
+export default function AdminNewsEdit() {
+  return <ContentEditor />;
+}
+
+export const ErrorBoundary = RouteErrorBoundary;
