@@ -1,6 +1,6 @@
 // The wallet as a user meets it (issue 10 §1, §7), with and without JavaScript: a transfer
 // between accounts with its confirm step, the swap of equal accounts, the history and its CSV
-// statement, a demo user's refusal, and a 'coming soon' page reached from the user centre.
+// statement, a demo user's refusal, and the shortcuts and rows of the user centre reaching real pages.
 import { readFileSync } from "node:fs";
 import type { APIRequestContext, Page } from "@playwright/test";
 import { expect, registerByEmail, test, uniqueEmail } from "./fixtures";
