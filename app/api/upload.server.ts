@@ -2,7 +2,8 @@
 import { readFormWithUploads, uploadFieldError, uploadUrl, type UploadPurpose } from "~/services/uploads.server";
 import { failure, ok, query, userOrInvalid, type Routes } from "./common.server";
 
-const PURPOSES: UploadPurpose[] = ["identity", "deposit_proof", "repayment_proof", "signature", "other"];
+// (an avatar becomes public only once a trader chooses it: /follow/avatar/:id)
+const PURPOSES: UploadPurpose[] = ["identity", "deposit_proof", "repayment_proof", "signature", "other", "avatar"];
 
 export const uploadRoutes: Routes = {
   "/api/common/image_upload": {

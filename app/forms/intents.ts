@@ -43,6 +43,9 @@ export const Intent = {
   Suspend: "suspend",
   Resume: "resume",
   ProfitShare: "profit-share",
+  /** A trader's picture (my-follower). */
+  SetAvatar: "set-avatar",
+  RemoveAvatar: "remove-avatar",
   /** Search page: remember the company chosen in its popup (cookie company_id). */
   ChooseCompany: "choose-company",
   /** Loans. */

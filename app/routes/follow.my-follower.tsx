@@ -6,18 +6,22 @@
  * nickname, return %, total revenue; green when ≥ 0, red below). Not a trader: back to the
  * application guide with the reason.
  */
-import { type LinksFunction, type LoaderFunctionArgs } from "@remix-run/cloudflare";
-import { Link, useLoaderData, useRevalidator } from "@remix-run/react";
+import { data, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs } from "@remix-run/cloudflare";
+import { Form, Link, useActionData, useLoaderData, useRevalidator } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { Figure, FollowTabs, Rate, SignedMoney, TraderAvatar } from "~/components/copy";
 import { useHydrated } from "~/components/hydrated";
+import { SubmitButton } from "~/components/forms";
 import { EmptyState, PageHeader } from "~/components/layout";
+import { PhotoInput } from "~/components/photo-input";
 import { PullIndicator, usePullToRefresh } from "~/components/pull-to-refresh";
 import { Money } from "~/components/money";
 import { RouteErrorBoundary } from "~/components/route-error";
 import { shareDecimalToPercent } from "~/domain/copy";
 import { useRootData } from "~/root";
-import { myFollowers } from "~/services/copy.server";
+import { Intent } from "~/forms/intents";
+import { myFollowers, setTraderAvatar } from "~/services/copy.server";
+import { readFormWithUploads, uploadFieldError, uploadIdOf } from "~/services/uploads.server";
 import { redirectWithFlash, requireUser } from "~/services/web.server";
 import copyStylesHref from "~/styles/copy.css";
 import ordersStylesHref from "~/styles/orders.css";
@@ -35,12 +39,41 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   return result.value;
 }
 
+/**
+ * The trader's picture: choose one (multipart without JavaScript; uploaded ahead with it) or
+ * remove it. Refusals answer next to the field; success redirects back with a notice.
+ */
+export async function action({ request, context }: ActionFunctionArgs) {
+  const user = await requireUser(context, request);
+  let form: URLSearchParams;
+  try {
+    form = await readFormWithUploads(context, request, user.id, { avatar: "avatar" });
+  } catch (error) {
+    if (error instanceof Response && error.status === 413) return data({ avatarError: "errors.upload_too_large" }, { status: 413 });
+    throw error;
+  }
+  const intent = form.get("intent");
+  if (intent !== Intent.SetAvatar && intent !== Intent.RemoveAvatar) return data({ avatarError: "errors.bad_request" }, { status: 400 });
+  let uploadId: string | null = null;
+  if (intent === Intent.SetAvatar) {
+    const value = form.getAll("avatar").find(Boolean) ?? "";
+    const refused = uploadFieldError(value);
+    if (refused) return data({ avatarError: refused }, { status: 400 });
+    uploadId = uploadIdOf(value);
+    if (!uploadId) return data({ avatarError: "errors.upload_required" }, { status: 400 });
+  }
+  const result = await setTraderAvatar(context, user.id, uploadId);
+  if (!result.ok) return data({ avatarError: result.errors.avatar ?? result.errors.form ?? "errors.bad_request" }, { status: result.status });
+  return redirectWithFlash(context, "/follow/my-follower", { kind: "success", message: uploadId ? "copy.avatar_saved" : "copy.avatar_removed" });
+}
+
 export default function MyFollower() {
   const { t } = useTranslation();
   const d = useLoaderData<typeof loader>();
   const locale = useRootData()?.locale ?? "en-US";
   const revalidator = useRevalidator();
   const hydrated = useHydrated();
+  const avatarError = useActionData<typeof action>()?.avatarError;
   const { pull, handlers } = usePullToRefresh(() => revalidator.revalidate());
   return (
     <div className="page">
@@ -61,6 +94,28 @@ export default function MyFollower() {
             <span className="num">{d.followNum}</span>
           </Figure>
         </dl>
+      </section>
+      <section className="card" aria-labelledby="avatar-title">
+        <h2 id="avatar-title" className="section-title">
+          {t("copy.avatar_title")}
+        </h2>
+        <div className="copy-card-head">
+          <TraderAvatar src={d.avatar} name={t("copy.avatar_title")} />
+          <p className="muted small">{t("copy.avatar_text")}</p>
+        </div>
+        <Form method="post" encType="multipart/form-data" className="form" replace>
+          <input type="hidden" name="intent" value={Intent.SetAvatar} />
+          <PhotoInput name="avatar" label={t("copy.avatar_choose")} purpose="avatar" error={avatarError} hint={t("upload.hint")} />
+          <SubmitButton>{t("copy.avatar_save")}</SubmitButton>
+        </Form>
+        {d.avatar ? (
+          <Form method="post" encType="multipart/form-data" replace>
+            <input type="hidden" name="intent" value={Intent.RemoveAvatar} />
+            <button type="submit" className="link-button">
+              {t("copy.avatar_remove")}
+            </button>
+          </Form>
+        ) : null}
       </section>
       <section aria-labelledby="follower-list" {...(hydrated ? handlers : {})}>
         <PullIndicator pull={pull} />

@@ -41,6 +41,7 @@ import { AccountKind } from "~/services/ledger.server";
 import { listInstruments, marketQuotes } from "~/services/market.server";
 import { assertOperator, decisionStatement, isAlreadyDecided, type Decision } from "~/services/operator.server";
 import type { SessionUser } from "~/services/session.server";
+import { ownedUpload } from "~/services/uploads.server";
 
 export type Failure = { ok: false; errors: FieldErrors; status: number };
 export type Outcome<T> = { ok: true; value: T } | Failure;
@@ -720,10 +721,48 @@ export interface MyFollowers {
   positionProfits: Micros;
   followNum: number;
   profitShare: string;
+  /** The trader's own picture (null: the initial is shown). */
+  avatar: string | null;
   data: FollowerCard[];
   total: number;
   page: number;
   lastPage: number;
+}
+
+// ---- the trader's picture ----
+
+const UPLOAD_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+
+/** Where a trader's chosen picture is served (public): traders.avatar holds this URL. */
+export function avatarUrl(uploadId: string) {
+  return `/follow/avatar/${uploadId}`;
+}
+
+/**
+ * A trader chooses their picture (an upload of the avatar purpose they own) or removes it (null):
+ * it then shows on the ranking, the cards and the trader's page instead of the initial.
+ */
+export async function setTraderAvatar(ctx: ServiceContext, traderId: number, uploadId: string | null): Promise<Outcome<{ avatar: string | null }>> {
+  if (uploadId !== null && !(await ownedUpload(ctx, traderId, uploadId, "avatar"))) return fail({ avatar: "errors.upload_required" });
+  const avatar = uploadId === null ? null : avatarUrl(uploadId);
+  const result = await ctx.d1.prepare("UPDATE traders SET avatar = ?2 WHERE user_id = ?1").bind(traderId, avatar).run();
+  if (!result.meta.changes) return fail({ form: "copy.not_trader" }, 403);
+  return { ok: true, value: { avatar } };
+}
+
+/** A trader's current picture, for /follow/avatar/:id: an avatar upload some trader has chosen, else null. */
+export async function readTraderAvatar(ctx: ServiceContext, id: string) {
+  if (!UPLOAD_ID.test(id)) return null;
+  const row = await ctx.d1
+    .prepare(
+      `SELECT u.r2_key AS key, u.content_type AS contentType, u.size FROM uploads u
+        WHERE u.id = ?1 AND u.status = 1 AND u.purpose = 'avatar' AND EXISTS (SELECT 1 FROM traders t WHERE t.user_id = u.user_id AND t.avatar = ?2)`,
+    )
+    .bind(id, avatarUrl(id))
+    .first<{ key: string; contentType: string; size: number }>();
+  if (!row) return null;
+  const object = await ctx.env.UPLOADS.get(row.key);
+  return object ? { body: object.body, contentType: row.contentType, size: row.size } : null;
 }
 
 /**
@@ -731,7 +770,7 @@ export interface MyFollowers {
  * page of followers. Not a trader → "copy.not_trader" (403).
  */
 export async function myFollowers(ctx: ServiceContext, traderId: number, page = 1, pageSize = COPY_PAGE_SIZE): Promise<Outcome<MyFollowers>> {
-  const trader = await ctx.d1.prepare("SELECT profit_share AS share FROM traders WHERE user_id = ?1").bind(traderId).first<{ share: string }>();
+  const trader = await ctx.d1.prepare("SELECT profit_share AS share, avatar FROM traders WHERE user_id = ?1").bind(traderId).first<{ share: string; avatar: string | null }>();
   if (!trader) return fail({ form: "copy.not_trader" }, 403);
   const p = pageOf(page);
   const [list, count, closed, open, paid] = await ctx.d1.batch([
@@ -771,6 +810,7 @@ export async function myFollowers(ctx: ServiceContext, traderId: number, page = 
       positionProfits: openOrders.reduce((s, o) => s + o.currentProfit, 0),
       followNum,
       profitShare: trader.share,
+      avatar: trader.avatar,
       data,
       total: followNum,
       page: p,

@@ -23,7 +23,7 @@ const PART_BYTES = 5 * 1024 * 1024;
 export const UPLOAD_QUOTA = { perDay: 40, bytesPerDay: 400 * 1024 * 1024 };
 const DAY_MS = 86_400_000;
 
-export type UploadPurpose = "identity" | "deposit_proof" | "repayment_proof" | "signature" | "other" | "news_image";
+export type UploadPurpose = "identity" | "deposit_proof" | "repayment_proof" | "signature" | "other" | "news_image" | "avatar";
 export type UploadError = "errors.upload_type" | "errors.upload_too_large" | "errors.upload_empty" | "errors.upload_quota";
 export type ImageType = "image/jpeg" | "image/png" | "image/webp";
 
