@@ -21,7 +21,10 @@ async function aTrader() {
 }
 function post(cookie: string, fields: Record<string, string | Blob>) {
   const fd = new FormData();
-  for (const [k, v] of Object.entries(fields)) fd.append(k, v, ...(v instanceof Blob ? ["photo.jpg"] : []));
+  for (const [k, v] of Object.entries(fields)) {
+    if (v instanceof Blob) fd.append(k, v, "photo.jpg");
+    else fd.append(k, v);
+  }
   return SELF.fetch(`${ORIGIN}/follow/my-follower`, { method: "POST", body: fd, redirect: "manual", headers: { host: "localhost", cookie, origin: ORIGIN, "accept-language": "en" } });
 }
 async function uploadAhead(cookie: string, purpose: string) {
