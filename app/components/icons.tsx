@@ -32,6 +32,7 @@ export const IdIcon = (p: IconProps) => <Icon {...p}><rect x="3" y="5" width="18
 export const GiftIcon = (p: IconProps) => <Icon {...p}><rect x="3" y="9" width="18" height="12" rx="1" /><path d="M12 9v12M3 13h18M12 9s-4-5-6-3 2 3 6 3zM12 9s4-5 6-3-2 3-6 3z" /></Icon>;
 export const LockIcon = (p: IconProps) => <Icon {...p}><rect x="5" y="11" width="14" height="10" rx="2" /><path d="M8 11V7a4 4 0 0 1 8 0v4" /></Icon>;
 export const MailIcon = (p: IconProps) => <Icon {...p}><rect x="3" y="5" width="18" height="14" rx="2" /><path d="m3 7 9 6 9-6" /></Icon>;
+export const FeedbackIcon = (p: IconProps) => <Icon {...p}><path d="M4 5h16v11H9l-5 4zM8 9h8M8 12h5" /></Icon>;
 export const BellIcon = (p: IconProps) => <Icon {...p}><path d="M6 16V11a6 6 0 0 1 12 0v5l2 2H4zM10 20a2 2 0 0 0 4 0" /></Icon>;
 export const MoonIcon = (p: IconProps) => <Icon {...p}><path d="M20 14.5A8 8 0 1 1 9.5 4a6.5 6.5 0 0 0 10.5 10.5z" /></Icon>;
 export const ResetIcon = (p: IconProps) => <Icon {...p}><path d="M4 4v6h6M20 20v-6h-6M5.5 15a7 7 0 0 0 12.5 2M18.5 9A7 7 0 0 0 6 7" /></Icon>;

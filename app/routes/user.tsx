@@ -5,6 +5,7 @@ import type { ComponentType } from "react";
 import { useTranslation } from "react-i18next";
 import {
   BellIcon,
+  FeedbackIcon,
   ChatIcon,
   ChevronIcon,
   GiftIcon,
@@ -176,6 +177,7 @@ export default function UserCentre() {
           </li>
           <Row to="/mine/email" label={t("user.company_email")} Icon={MailIcon} />
           <Row to="/mine/announcement" label={t("user.announcements")} Icon={BellIcon} />
+          <Row to="/feedback" label={t("feedback.title")} Icon={FeedbackIcon} />
           <Row to="/language" label={t("user.language")} Icon={GlobeIcon} value={data.language} />
           <Row to="/mine/system" label={t("user.settings")} Icon={SettingsIcon} />
           <li>
