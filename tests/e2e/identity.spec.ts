@@ -15,7 +15,11 @@ async function submitVerification(page: Page, javaScript: boolean, name: string,
   await page.getByLabel("Back of the document").setInputFiles({ name: "back.png", mimeType: "image/png", buffer: PNG });
   // with JavaScript each photo is uploaded at once and shown
   if (javaScript) await expect(page.getByText("Photo uploaded. You can choose another to replace it.")).toHaveCount(2);
+  // the submission stores two photos' records and the request: wait for its answer (a busy
+  // machine can take longer than an assertion's default wait)
+  const answered = page.waitForResponse((r) => r.request().method() === "POST" && new URL(r.url()).pathname.startsWith("/mine/auth"), { timeout: 20_000 });
   await page.getByRole("button", { name: "Submit for review" }).click();
+  await answered;
 }
 
 async function expectPictureShown(scope: Page | Locator, name: string | RegExp) {
