@@ -5,9 +5,9 @@
  * its 60 s send button, the new-password pair, the picture captcha, and submit buttons that show
  * their pending state. Everything renders on the server and works without JavaScript.
  */
-import { getInputProps, type FieldMetadata, type FormMetadata } from "@conform-to/react";
+import { getInputProps, getTextareaProps, type FieldMetadata, type FormMetadata } from "@conform-to/react";
 import { Link, useNavigation } from "@remix-run/react";
-import { useEffect, useState, type InputHTMLAttributes, type ReactNode } from "react";
+import { useEffect, useState, type InputHTMLAttributes, type ReactNode, type TextareaHTMLAttributes } from "react";
 import { useTranslation } from "react-i18next";
 import { useHydrated } from "~/components/hydrated";
 import { EyeIcon, EyeOffIcon } from "~/components/icons";
@@ -70,16 +70,35 @@ type FieldProps = Omit<InputHTMLAttributes<HTMLInputElement>, "name" | "type" | 
 };
 
 export function Field({ field, label, type = "text", hint, addon, ...input }: FieldProps) {
-  const { t } = useTranslation();
-  const error = field.errors?.[0];
   const { key, ...props } = getInputProps(field, { type, ariaDescribedBy: hint ? field.descriptionId : undefined });
   return (
-    <div className={error ? "field has-error" : "field"}>
-      <label htmlFor={field.id}>{label}</label>
+    <FieldShell field={field} label={label} hint={hint}>
       <div className="input-row">
         <input key={key} {...props} {...input} />
         {addon}
       </div>
+    </FieldShell>
+  );
+}
+
+/** A multi-line text field (conform), laid out like Field. */
+export function TextAreaField({ field, label, hint, ...textarea }: Omit<TextareaHTMLAttributes<HTMLTextAreaElement>, "name" | "id" | "defaultValue" | "form"> & { field: AnyField; label: string; hint?: ReactNode }) {
+  const { key, ...props } = getTextareaProps(field, { ariaDescribedBy: hint ? field.descriptionId : undefined });
+  return (
+    <FieldShell field={field} label={label} hint={hint}>
+      <textarea key={key} {...props} {...textarea} />
+    </FieldShell>
+  );
+}
+
+/** A field's frame: its label, the control, the hint and the translated error, linked by ids. */
+function FieldShell({ field, label, hint, children }: { field: AnyField; label: string; hint?: ReactNode; children: ReactNode }) {
+  const { t } = useTranslation();
+  const error = field.errors?.[0];
+  return (
+    <div className={error ? "field has-error" : "field"}>
+      <label htmlFor={field.id}>{label}</label>
+      {children}
       {hint ? (
         <p className="hint" id={field.descriptionId}>
           {hint}

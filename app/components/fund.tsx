@@ -1,4 +1,5 @@
 /** Pieces shared by the mining pages: a subscription's status badge, a percentage, a profit figure (4 decimals). */
+import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { DAY_PROFIT_DECIMALS, SUBSCRIPTION_STATUS_KEYS } from "~/domain/fund";
 import { formatMoney, type Micros } from "~/domain/money";
@@ -29,4 +30,14 @@ export const ProfitMoney = ({ value, currency, locale }: { value: Micros; curren
 /** A number of days in the reader's language (Intl: no plural keys). */
 export function Days({ days, locale }: { days: number; locale: string }) {
   return <span className="num">{new Intl.NumberFormat(locale, { style: "unit", unit: "day", unitDisplay: "long" }).format(days)}</span>;
+}
+
+/** One figure of a fund or a subscription (a term and its value, inside a <dl>); `up` colours it as income. */
+export function FundFigure({ label, up, children }: { label: string; up?: boolean; children: ReactNode }) {
+  return (
+    <div>
+      <dt>{label}</dt>
+      <dd className={up ? "up" : undefined}>{children}</dd>
+    </div>
+  );
 }

@@ -3,17 +3,16 @@
  * one language's text with the 18-language picker, the picture (news), and deleting with a
  * confirm step (a page of its own: works without JavaScript).
  */
-import { getFormProps, getTextareaProps, useForm, type FieldMetadata } from "@conform-to/react";
+import { getFormProps, useForm } from "@conform-to/react";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { PublishedDate } from "~/components/content";
-import { Field, FormErrors, SubmitButton } from "~/components/forms";
+import { Field, FormErrors, SubmitButton, TextAreaField } from "~/components/forms";
 import { EmptyState } from "~/components/layout";
 import { PhotoInput } from "~/components/photo-input";
 import { Intent } from "~/forms/intents";
 import { BODY_MAX, SUMMARY_MAX } from "~/domain/content";
 import { LANGUAGES, type LanguageCode } from "~/i18n/config";
-import { translateMessage } from "~/lib/messages";
 import { useRootData } from "~/root";
 import type { editorAction, editorLoader, listLoader } from "~/lib/publish.server";
 
@@ -67,28 +66,6 @@ export function ContentList() {
   );
 }
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-function TextArea({ field, label, maxLength, hint }: { field: FieldMetadata<any, any, string[]>; label: string; maxLength: number; hint?: string }) {
-  const { t } = useTranslation();
-  const error = field.errors?.[0];
-  const { key, ...props } = getTextareaProps(field, { ariaDescribedBy: hint ? field.descriptionId : undefined });
-  return (
-    <div className={error ? "field has-error" : "field"}>
-      <label htmlFor={field.id}>{label}</label>
-      <textarea key={key} {...props} rows={10} maxLength={maxLength} />
-      {hint ? (
-        <p className="hint" id={field.descriptionId}>
-          {hint}
-        </p>
-      ) : null}
-      {error ? (
-        <p className="field-error" id={field.errorId}>
-          {translateMessage(t, error)}
-        </p>
-      ) : null}
-    </div>
-  );
-}
 
 export function ContentEditor() {
   const { t } = useTranslation();
@@ -147,7 +124,7 @@ function EditorForm() {
       <FormErrors form={form} />
       <Field field={fields.title} label={t("publish.title")} maxLength={200} required autoComplete="off" />
       {kind === "news" ? <Field field={fields.desc} label={t("publish.summary")} maxLength={SUMMARY_MAX} autoComplete="off" hint={t("publish.summary_hint")} /> : null}
-      <TextArea field={fields.content} label={t("publish.body")} maxLength={BODY_MAX} hint={t("publish.body_hint")} />
+      <TextAreaField field={fields.content} label={t("publish.body")} maxLength={BODY_MAX} hint={t("publish.body_hint")} rows={10} />
       {kind === "news" ? (
         <>
           {item?.logo ? <img className="photo-preview" src={item.logo} alt={t("publish.current_image")} /> : null}

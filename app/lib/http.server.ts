@@ -72,22 +72,25 @@ export const FRAME_SRC_HEADER = "x-bourse-frame-src";
 export const PUBLIC_ASSET_HEADER = "x-bourse-public-asset";
 
 /**
- * A public picture (a news picture, a trader's avatar): an upload never changes under its id, so
- * it is cached for a year, immutable, even for a signed-in viewer; served as its sniffed type with
- * nosniff and the sandboxing CSP. Anything not found is a plain 404.
+ * An uploaded picture as a response: served as its sniffed type with nosniff and a CSP that forbids
+ * any script or plugin (a crafted image opened directly runs nothing). "public" (a news picture, a
+ * trader's avatar): an upload never changes under its id, so it is cached for a year, immutable,
+ * even for a signed-in viewer. "private" (identity documents, proofs): never stored anywhere.
+ * Anything not found is a plain 404.
  */
-export function publicImageResponse(found: { body: ReadableStream; contentType: string; size: number } | null): Response {
-  if (!found) return new Response("Not Found", { status: 404, headers: { "cache-control": "no-cache", "content-type": "text/plain; charset=utf-8" } });
+export function imageResponse(found: { body: ReadableStream; contentType: string; size: number } | null, visibility: "public" | "private"): Response {
+  const cache = visibility === "public" ? "public, max-age=31536000, immutable" : "private, no-store";
+  if (!found) return new Response("Not Found", { status: 404, headers: { "cache-control": visibility === "public" ? "no-cache" : cache, "content-type": "text/plain; charset=utf-8" } });
   return new Response(found.body, {
     headers: {
       "content-type": found.contentType,
       "content-length": String(found.size),
-      "cache-control": "public, max-age=31536000, immutable",
+      "cache-control": cache,
       "x-content-type-options": "nosniff",
       "content-disposition": "inline",
       "content-security-policy": "default-src 'none'; sandbox",
       "cross-origin-resource-policy": "same-origin",
-      [PUBLIC_ASSET_HEADER]: "1",
+      ...(visibility === "public" ? { [PUBLIC_ASSET_HEADER]: "1" } : {}),
     },
   });
 }

@@ -11,7 +11,7 @@ import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { ReviewForm } from "~/components/admin";
 import { SubmitButton } from "~/components/forms";
-import { FundMoney, Percent } from "~/components/fund";
+import { FundMoney, Percent, FundFigure } from "~/components/fund";
 import { EmptyState } from "~/components/layout";
 import { OrderTime } from "~/components/orders";
 import { RouteErrorBoundary } from "~/components/route-error";
@@ -169,42 +169,17 @@ export default function AdminFunds() {
                 </span>
               </h3>
               <dl className="record-meta">
-                <div>
-                  <dt>{t("admin.user")}</dt>
-                  <dd>
-                    <span className="num">{s.uid}</span> · {s.email ?? "—"}
-                  </dd>
-                </div>
-                <div>
-                  <dt>{t("fund.share_amount")}</dt>
-                  <dd>
-                    <FundMoney value={s.shareAmount} currency={s.currencyCode} locale={locale} />
-                  </dd>
-                </div>
-                <div>
-                  <dt>{t("fund.penalty")}</dt>
-                  <dd>
-                    <FundMoney value={s.penalty} currency={s.currencyCode} locale={locale} /> (<Percent value={s.liquidatedDamages} locale={locale} />)
-                  </dd>
-                </div>
-                <div>
-                  <dt>{t("fund.returned")}</dt>
-                  <dd>
-                    <FundMoney value={s.shareAmount - s.penalty} currency={s.currencyCode} locale={locale} />
-                  </dd>
-                </div>
+                <FundFigure label={t("admin.user")}><span className="num">{s.uid}</span> · {s.email ?? "—"}</FundFigure>
+                <FundFigure label={t("fund.share_amount")}><FundMoney value={s.shareAmount} currency={s.currencyCode} locale={locale} /></FundFigure>
+                <FundFigure label={t("fund.penalty")}><FundMoney value={s.penalty} currency={s.currencyCode} locale={locale} /> (<Percent value={s.liquidatedDamages} locale={locale} />)</FundFigure>
+                <FundFigure label={t("fund.returned")}><FundMoney value={s.shareAmount - s.penalty} currency={s.currencyCode} locale={locale} /></FundFigure>
                 <div>
                   <dt>{t("fund.period")}</dt>
                   <dd className="num">
                     <span className="fund-day">{s.startDay}</span> – <span className="fund-day">{s.endDay}</span>
                   </dd>
                 </div>
-                <div>
-                  <dt>{t("fund.requested_at")}</dt>
-                  <dd>
-                    <OrderTime ms={s.refundRequestedAt} locale={locale} />
-                  </dd>
-                </div>
+                <FundFigure label={t("fund.requested_at")}><OrderTime ms={s.refundRequestedAt} locale={locale} /></FundFigure>
               </dl>
               {error ? (
                 <p className="form-errors" role="alert">

@@ -5,12 +5,12 @@
  * messages are listed below; ?id opens one of them (someone else's or a missing one: 404).
  * Visitors are sent to /login?from=/feedback.
  */
-import { getFormProps, getTextareaProps, useForm } from "@conform-to/react";
+import { getFormProps, useForm } from "@conform-to/react";
 import { data, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { Form, Link, useActionData, useLoaderData, useLocation } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { PublishedDate, TextBody } from "~/components/content";
-import { Field, FormErrors, SubmitButton } from "~/components/forms";
+import { Field, FormErrors, SubmitButton, TextAreaField } from "~/components/forms";
 import { EmptyState, PageHeader } from "~/components/layout";
 import { RouteErrorBoundary } from "~/components/route-error";
 import { FEEDBACK_CONTACT_MAX, FEEDBACK_MAX, FeedbackStatus, parseId, textParagraphs } from "~/domain/content";
@@ -19,7 +19,6 @@ import { Intent } from "~/forms/intents";
 import { submissionOf } from "~/forms/parse";
 import { replyWithErrors } from "~/forms/reply";
 import { readForm } from "~/lib/http.server";
-import { translateMessage } from "~/lib/messages";
 import { useRootData } from "~/root";
 import { myFeedback, myFeedbackItem, sendFeedback } from "~/services/content.server";
 import { redirectWithFlash, requireUser } from "~/services/web.server";
@@ -114,24 +113,11 @@ function FeedbackForm() {
   const { t } = useTranslation();
   const actionData = useActionData<typeof action>();
   const [form, fields] = useForm({ id: "feedback", lastResult: actionData?.result, shouldRevalidate: "onBlur" });
-  const error = fields.content.errors?.[0];
-  const { key, ...textarea } = getTextareaProps(fields.content, { ariaDescribedBy: fields.content.descriptionId });
   return (
     <Form method="post" className="form card" {...getFormProps(form)} noValidate={false}>
       <p className="muted">{t("feedback.intro")}</p>
       <FormErrors form={form} />
-      <div className={error ? "field has-error" : "field"}>
-        <label htmlFor={fields.content.id}>{t("feedback.message")}</label>
-        <textarea key={key} {...textarea} rows={6} maxLength={FEEDBACK_MAX} required />
-        <p className="hint" id={fields.content.descriptionId}>
-          {t("feedback.message_hint", { max: FEEDBACK_MAX })}
-        </p>
-        {error ? (
-          <p className="field-error" id={fields.content.errorId}>
-            {translateMessage(t, error)}
-          </p>
-        ) : null}
-      </div>
+      <TextAreaField field={fields.content} label={t("feedback.message")} hint={t("feedback.message_hint", { max: FEEDBACK_MAX })} rows={6} maxLength={FEEDBACK_MAX} required />
       <Field field={fields.contact} label={t("feedback.contact")} maxLength={FEEDBACK_CONTACT_MAX} autoComplete="email" hint={t("feedback.contact_hint")} />
       <SubmitButton intent={Intent.SendFeedback}>{t("feedback.send")}</SubmitButton>
     </Form>

@@ -6,7 +6,7 @@
 import type { LinksFunction, LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { Link, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { FundMoney, Percent } from "~/components/fund";
+import { FundMoney, Percent, FundFigure } from "~/components/fund";
 import { OrderIcon } from "~/components/icons";
 import { EmptyState, PageHeader } from "~/components/layout";
 import { RouteErrorBoundary } from "~/components/route-error";
@@ -47,22 +47,9 @@ export default function MiningPage() {
               <div className="stack">
                 <h2 id={`fund-${f.id}`}>{f.title}</h2>
                 <dl className="fund-figures">
-                  <div>
-                    <dt>{t("fund.currency")}</dt>
-                    <dd>{f.currencyCode}</dd>
-                  </div>
-                  <div>
-                    <dt>{t("fund.expected_profit")}</dt>
-                    <dd className="up">
-                      <Percent value={f.dividendPercentage} locale={locale} />
-                    </dd>
-                  </div>
-                  <div>
-                    <dt>{t("fund.machine_rent")}</dt>
-                    <dd>
-                      <FundMoney value={f.startingSubAmount} currency={f.currencyCode} locale={locale} />
-                    </dd>
-                  </div>
+                  <FundFigure label={t("fund.currency")}>{f.currencyCode}</FundFigure>
+                  <FundFigure label={t("fund.expected_profit")} up><Percent value={f.dividendPercentage} locale={locale} /></FundFigure>
+                  <FundFigure label={t("fund.machine_rent")}><FundMoney value={f.startingSubAmount} currency={f.currencyCode} locale={locale} /></FundFigure>
                 </dl>
               </div>
               <Link to={`/mining/subscribe?id=${f.id}`} className="button primary" aria-describedby={`fund-${f.id}`}>

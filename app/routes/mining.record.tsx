@@ -12,7 +12,7 @@ import { Form, Link, useLoaderData, useNavigate } from "@remix-run/react";
 import { useEffect, useRef, type KeyboardEvent } from "react";
 import { useTranslation } from "react-i18next";
 import { SubmitButton } from "~/components/forms";
-import { FundMoney, ProfitMoney, SubscriptionStatusBadge } from "~/components/fund";
+import { FundMoney, ProfitMoney, SubscriptionStatusBadge, FundFigure } from "~/components/fund";
 import { useHydrated } from "~/components/hydrated";
 import { CloseIcon } from "~/components/icons";
 import { EmptyState, PageHeader } from "~/components/layout";
@@ -90,24 +90,9 @@ function RedeemConfirm({ sub, locale }: { sub: Redeem; locale: string }) {
           <>
             <p className="penal-sum">{t("fund.penal_sum", { amount: formatMoney(sub.penalty, locale), currency: sub.currencyCode })}</p>
             <dl className="fund-figures confirm-figures">
-              <div>
-                <dt>{t("fund.share_amount")}</dt>
-                <dd>
-                  <FundMoney value={sub.shareAmount} currency={sub.currencyCode} locale={locale} />
-                </dd>
-              </div>
-              <div>
-                <dt>{t("fund.penalty")}</dt>
-                <dd>
-                  <FundMoney value={sub.penalty} currency={sub.currencyCode} locale={locale} />
-                </dd>
-              </div>
-              <div>
-                <dt>{t("fund.returned")}</dt>
-                <dd>
-                  <FundMoney value={sub.returned} currency={sub.currencyCode} locale={locale} />
-                </dd>
-              </div>
+              <FundFigure label={t("fund.share_amount")}><FundMoney value={sub.shareAmount} currency={sub.currencyCode} locale={locale} /></FundFigure>
+              <FundFigure label={t("fund.penalty")}><FundMoney value={sub.penalty} currency={sub.currencyCode} locale={locale} /></FundFigure>
+              <FundFigure label={t("fund.returned")}><FundMoney value={sub.returned} currency={sub.currencyCode} locale={locale} /></FundFigure>
             </dl>
             <Form method="post" action="/mining/record" className="fund-actions">
               <input type="hidden" name="sub_id" value={sub.id} />
@@ -151,30 +136,10 @@ export default function RecordPage() {
                 <SubscriptionStatusBadge status={s.status} />
               </h2>
               <dl className="fund-figures">
-                <div>
-                  <dt>{t("fund.share_amount")}</dt>
-                  <dd>
-                    <FundMoney value={s.shareAmount} currency={s.currencyCode} locale={locale} />
-                  </dd>
-                </div>
-                <div>
-                  <dt>{t("fund.sub_time")}</dt>
-                  <dd>
-                    <OrderTime ms={s.subTime} locale={locale} />
-                  </dd>
-                </div>
-                <div>
-                  <dt>{t("fund.day_profit")}</dt>
-                  <dd className="up">
-                    <ProfitMoney value={s.dayProfit} currency={s.currencyCode} locale={locale} />
-                  </dd>
-                </div>
-                <div>
-                  <dt>{t("fund.sum_profit")}</dt>
-                  <dd className="up">
-                    <ProfitMoney value={s.sumProfit} currency={s.currencyCode} locale={locale} />
-                  </dd>
-                </div>
+                <FundFigure label={t("fund.share_amount")}><FundMoney value={s.shareAmount} currency={s.currencyCode} locale={locale} /></FundFigure>
+                <FundFigure label={t("fund.sub_time")}><OrderTime ms={s.subTime} locale={locale} /></FundFigure>
+                <FundFigure label={t("fund.day_profit")} up><ProfitMoney value={s.dayProfit} currency={s.currencyCode} locale={locale} /></FundFigure>
+                <FundFigure label={t("fund.sum_profit")} up><ProfitMoney value={s.sumProfit} currency={s.currencyCode} locale={locale} /></FundFigure>
                 <div>
                   <dt>{t("fund.period")}</dt>
                   <dd className="num">
@@ -182,12 +147,7 @@ export default function RecordPage() {
                   </dd>
                 </div>
                 {s.penalty > 0 ? (
-                  <div>
-                    <dt>{t("fund.penalty")}</dt>
-                    <dd>
-                      <FundMoney value={s.penalty} currency={s.currencyCode} locale={locale} />
-                    </dd>
-                  </div>
+                  <FundFigure label={t("fund.penalty")}><FundMoney value={s.penalty} currency={s.currencyCode} locale={locale} /></FundFigure>
                 ) : null}
               </dl>
               <div className="fund-actions">

@@ -14,7 +14,7 @@ import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-
 import { useEffect, useRef, useState, type FormEvent, type KeyboardEvent } from "react";
 import { useTranslation } from "react-i18next";
 import { SubmitButton } from "~/components/forms";
-import { Days, FundMoney, Percent, ProfitMoney } from "~/components/fund";
+import { Days, FundMoney, Percent, ProfitMoney, FundFigure } from "~/components/fund";
 import { useHydrated } from "~/components/hydrated";
 import { CloseIcon } from "~/components/icons";
 import { PageHeader } from "~/components/layout";
@@ -90,36 +90,11 @@ function Figures({ fund, confirm, locale }: { fund: Fund; confirm: Confirm; loca
   const { t } = useTranslation();
   return (
     <dl className="fund-figures confirm-figures">
-      <div>
-        <dt>{t("fund.machine_rent")}</dt>
-        <dd>
-          <FundMoney value={fund.startingSubAmount} currency={fund.currencyCode} locale={locale} />
-        </dd>
-      </div>
-      <div>
-        <dt>{t("fund.mining_time")}</dt>
-        <dd>
-          <Days days={fund.lockDividendDays} locale={locale} />
-        </dd>
-      </div>
-      <div>
-        <dt>{t("fund.day_profit")}</dt>
-        <dd className="up">
-          <ProfitMoney value={confirm.dayProfit} currency={fund.currencyCode} locale={locale} />
-        </dd>
-      </div>
-      <div>
-        <dt>{t("fund.total_profit")}</dt>
-        <dd className="up">
-          <ProfitMoney value={confirm.totalProfit} currency={fund.currencyCode} locale={locale} />
-        </dd>
-      </div>
-      <div>
-        <dt>{t("fund.amount")}</dt>
-        <dd>
-          <FundMoney value={confirm.amount} currency={fund.currencyCode} locale={locale} />
-        </dd>
-      </div>
+      <FundFigure label={t("fund.machine_rent")}><FundMoney value={fund.startingSubAmount} currency={fund.currencyCode} locale={locale} /></FundFigure>
+      <FundFigure label={t("fund.mining_time")}><Days days={fund.lockDividendDays} locale={locale} /></FundFigure>
+      <FundFigure label={t("fund.day_profit")} up><ProfitMoney value={confirm.dayProfit} currency={fund.currencyCode} locale={locale} /></FundFigure>
+      <FundFigure label={t("fund.total_profit")} up><ProfitMoney value={confirm.totalProfit} currency={fund.currencyCode} locale={locale} /></FundFigure>
+      <FundFigure label={t("fund.amount")}><FundMoney value={confirm.amount} currency={fund.currencyCode} locale={locale} /></FundFigure>
     </dl>
   );
 }
@@ -226,40 +201,12 @@ export default function SubscribePage() {
           <h2 id="fund-title">{fund.title}</h2>
         </div>
         <dl className="fund-figures">
-          <div>
-            <dt>{t("fund.currency")}</dt>
-            <dd>{fund.currencyCode}</dd>
-          </div>
-          <div>
-            <dt>{t("fund.expected_profit")}</dt>
-            <dd className="up">
-              <Percent value={fund.dividendPercentage} locale={locale} />
-            </dd>
-          </div>
-          <div>
-            <dt>{t("fund.machine_rent")}</dt>
-            <dd>
-              <FundMoney value={fund.startingSubAmount} currency={fund.currencyCode} locale={locale} />
-            </dd>
-          </div>
-          <div>
-            <dt>{t("fund.mining_time")}</dt>
-            <dd>
-          <Days days={fund.lockDividendDays} locale={locale} />
-        </dd>
-          </div>
-          <div>
-            <dt>{t("fund.max_sub")}</dt>
-            <dd>
-              <FundMoney value={fund.maxSubAmount} currency={fund.currencyCode} locale={locale} />
-            </dd>
-          </div>
-          <div>
-            <dt>{t("fund.penalty_rate")}</dt>
-            <dd>
-              <Percent value={fund.liquidatedDamages} locale={locale} />
-            </dd>
-          </div>
+          <FundFigure label={t("fund.currency")}>{fund.currencyCode}</FundFigure>
+          <FundFigure label={t("fund.expected_profit")} up><Percent value={fund.dividendPercentage} locale={locale} /></FundFigure>
+          <FundFigure label={t("fund.machine_rent")}><FundMoney value={fund.startingSubAmount} currency={fund.currencyCode} locale={locale} /></FundFigure>
+          <FundFigure label={t("fund.mining_time")}><Days days={fund.lockDividendDays} locale={locale} /></FundFigure>
+          <FundFigure label={t("fund.max_sub")}><FundMoney value={fund.maxSubAmount} currency={fund.currencyCode} locale={locale} /></FundFigure>
+          <FundFigure label={t("fund.penalty_rate")}><Percent value={fund.liquidatedDamages} locale={locale} /></FundFigure>
         </dl>
         {fund.desc ? <p className="fund-desc">{fund.desc}</p> : null}
       </section>
