@@ -3,10 +3,33 @@
  * reject; plain POST, works without JavaScript) and a private image (served by /uploads/:id only
  * to its owner and operators).
  */
-import { Form } from "@remix-run/react";
+import { Form, Link } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { SubmitButton } from "~/components/forms";
 import { Intent } from "~/forms/intents";
+import { translateMessage } from "~/lib/messages";
+
+/**
+ * The top of a money-moving queue: when approvals wait and the session has no fresh step-up, the
+ * notice with the link to get one (back to this page after); and an error that belongs to no item.
+ */
+export function QueueNotices({ needsStepUp, message = "admin.step_up_needed", from, error }: { needsStepUp: boolean; message?: string; from: string; error?: string | null }) {
+  const { t } = useTranslation();
+  return (
+    <>
+      {needsStepUp ? (
+        <p className="notice warn">
+          {t(message)} <Link to={`/admin/verify?from=${encodeURIComponent(from)}`}>{t("admin.step_up_start")}</Link>
+        </p>
+      ) : null}
+      {error ? (
+        <p className="form-errors" role="alert">
+          {translateMessage(t, error)}
+        </p>
+      ) : null}
+    </>
+  );
+}
 
 export function ReviewForm({ id, name = "id", reasonRequired = true }: { id: string | number; name?: string; reasonRequired?: boolean }) {
   const { t } = useTranslation();

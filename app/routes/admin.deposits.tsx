@@ -6,9 +6,9 @@
  * works without JavaScript. Anyone but an operator gets 404.
  */
 import { data, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs } from "@remix-run/cloudflare";
-import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
+import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { PrivateImage } from "~/components/admin";
+import { PrivateImage, QueueNotices } from "~/components/admin";
 import { DepositAmount, DepositStatusBadge } from "~/components/deposit";
 import { SubmitButton } from "~/components/forms";
 import { EmptyState } from "~/components/layout";
@@ -116,17 +116,7 @@ export default function AdminDeposits() {
   const locale = useRootData()?.locale ?? "en-US";
   return (
     <>
-      {!stepUp && pending.length > 0 ? (
-        <p className="notice warn">
-          {t("admin.step_up_needed")}{" "}
-          <Link to="/admin/verify?from=%2Fadmin%2Fdeposits">{t("admin.step_up_start")}</Link>
-        </p>
-      ) : null}
-      {actionData?.error && actionData.id === null ? (
-        <p className="form-errors" role="alert">
-          {translateMessage(t, actionData.error)}
-        </p>
-      ) : null}
+      <QueueNotices needsStepUp={!stepUp && pending.length > 0} from="/admin/deposits" error={actionData?.id === null ? actionData.error : null} />
       <section aria-labelledby="pending-title" className="stack">
         <h2 id="pending-title" className="section-title">
           {t("admin.pending")}

@@ -7,9 +7,9 @@
  * the terms they were sold with). Plain forms: works without JavaScript. Non-operators get 404.
  */
 import { data, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs } from "@remix-run/cloudflare";
-import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
+import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { ReviewForm } from "~/components/admin";
+import { ReviewForm, QueueNotices } from "~/components/admin";
 import { SubmitButton } from "~/components/forms";
 import { FundMoney, Percent, FundFigure } from "~/components/fund";
 import { EmptyState } from "~/components/layout";
@@ -144,16 +144,7 @@ export default function AdminFunds() {
   const locale = useRootData()?.locale ?? "en-US";
   return (
     <>
-      {!stepUp && pending.length > 0 ? (
-        <p className="notice warn">
-          {t("admin.step_up_needed")} <Link to="/admin/verify?from=%2Fadmin%2Ffunds">{t("admin.step_up_start")}</Link>
-        </p>
-      ) : null}
-      {actionData?.error && actionData.id === null ? (
-        <p className="form-errors" role="alert">
-          {translateMessage(t, actionData.error)}
-        </p>
-      ) : null}
+      <QueueNotices needsStepUp={!stepUp && pending.length > 0} from="/admin/funds" error={actionData?.id === null ? actionData.error : null} />
       <section aria-labelledby="redemptions-title" className="stack">
         <h2 id="redemptions-title" className="section-title">
           {t("fund.admin_redemptions")}

@@ -7,9 +7,9 @@
  * without JavaScript. Anyone but an operator gets 404.
  */
 import { data, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs } from "@remix-run/cloudflare";
-import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
+import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { PrivateImage } from "~/components/admin";
+import { PrivateImage, QueueNotices } from "~/components/admin";
 import { SubmitButton } from "~/components/forms";
 import { EmptyState } from "~/components/layout";
 import { Figures } from "~/components/loan";
@@ -156,11 +156,7 @@ export default function AdminLoans() {
         <a href="#loan-repayments">{t("loan.admin_repayments")} ({repayments.length})</a>
         <a href="#loan-configs">{t("loan.admin_configs")}</a>
       </nav>
-      {!stepUp && (loans.length > 0 || repayments.length > 0) ? (
-        <p className="notice warn">
-          {t("loan.step_up_needed")} <Link to="/admin/verify?from=%2Fadmin%2Floans">{t("admin.step_up_start")}</Link>
-        </p>
-      ) : null}
+      <QueueNotices needsStepUp={!stepUp && (loans.length > 0 || repayments.length > 0)} message="loan.step_up_needed" from="/admin/loans" />
 
       <section id="loan-kyc" aria-labelledby="loan-kyc-title" className="stack">
         <h2 id="loan-kyc-title" className="section-title">
