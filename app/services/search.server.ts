@@ -28,16 +28,8 @@ export interface CompanyCard {
   email: string;
 }
 
-interface CompanyRow {
-  id: number;
-  name: string;
-  logo: string;
-  url: string;
-  subject: string;
-  registered_address: string;
-  location: string;
-  email: string;
-}
+/** A row as read (the same columns as the card, before the card cleans them). */
+type CompanyRow = CompanyCard;
 
 const COLUMNS = "id, name, logo, url, subject, registered_address, location, email";
 
