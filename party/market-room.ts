@@ -231,6 +231,8 @@ export class MarketRoom extends Server<Env> {
   async setPrice(code: string, price: number | null): Promise<boolean> {
     const { book, clock } = await this.ready();
     const ok = book.hold(code, price);
+    // A held price is the price from now on, not from the next tick: the order path's cache goes.
+    this.quoteCache = null;
     await clock.ensureRunning();
     return ok;
   }

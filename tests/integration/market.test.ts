@@ -46,6 +46,17 @@ describe("market data (JSON calls)", () => {
     const release = await SELF.fetch(`${ORIGIN}/dev/market/price`, { method: "POST", headers: { host: "localhost", "content-type": "application/json" }, body: JSON.stringify({ code: "ETHUSDT", price: null }) });
     expect(release.status).toBe(200);
   });
+
+  it("an order's quote is the held price at once, as the market list shows it", async () => {
+    const room = env.MARKET_ROOM.get(env.MARKET_ROOM.idFromName("test-held-quote"));
+    await room.setPrice("SOLUSDT", 101.25);
+    expect((await room.quote("SOLUSDT")).quote!.Close).toBe(101.25);
+    // within the same tick, a second hold is what the next order reads (no cached price)
+    await room.setPrice("SOLUSDT", 99.5);
+    expect((await room.quote("SOLUSDT")).quote!.Close).toBe(99.5);
+    expect((await room.snapshot()).quotes.find((q) => q.Code === "SOLUSDT")!.Close).toBe(99.5);
+    await room.setPrice("SOLUSDT", null);
+  });
 });
 
 describe("the /v2/ws socket (spec §4)", () => {
