@@ -100,10 +100,32 @@ export async function marketQuotes(ctx: ServiceContext): Promise<{ quotes: Map<s
   }
 }
 
+/**
+ * The market room prints a price once a second (its tick) and the price stands until the next
+ * one, so a quote read from the room is the current price until that tick. Each isolate keeps
+ * the quotes it read for the rest of their second, less a margin for clock drift between the
+ * isolate and the room: the order path then costs no room call for most orders, and the room
+ * answers about one read per instrument per isolate per second however many orders arrive.
+ * A quote whose tick is ahead of this isolate's clock is never kept. Reads through this cache do
+ * not keep the room's clock awake, which needs none: the read that filled it did, for a minute.
+ */
+const QUOTE_KEEP_MS = 900;
+type QuoteRead = { quote: Quote | null; stale: boolean; feed: string };
+const keptQuotes = new Map<string, { tick: number; read: QuoteRead }>();
+
+/** Drops the kept quotes (a held price is set; tests that move the room's clock). */
+export function forgetQuotes() {
+  keptQuotes.clear();
+}
+
 /** One instrument's current quote (null when the market room cannot answer). */
-export async function quoteOf(ctx: ServiceContext, code: string): Promise<{ quote: Quote | null; stale: boolean; feed: string }> {
+export async function quoteOf(ctx: ServiceContext, code: string, now = Date.now()): Promise<QuoteRead> {
+  const kept = keptQuotes.get(code);
+  if (kept && now >= kept.tick && now < kept.tick + QUOTE_KEEP_MS) return kept.read;
   try {
-    return await room(ctx).quote(code);
+    const read = await room(ctx).quote(code);
+    if (read.quote) keptQuotes.set(code, { tick: read.quote.time, read });
+    return read;
   } catch (error) {
     console.error("market quote failed", error);
     return { quote: null, stale: true, feed: "" };
@@ -127,5 +149,8 @@ export async function miniCharts(ctx: ServiceContext, codes: string[]): Promise<
 }
 
 export async function setScriptedPrice(ctx: ServiceContext, code: string, price: number | null) {
-  return room(ctx).setPrice(code, price);
+  const ok = await room(ctx).setPrice(code, price);
+  // the held price is the price at once, not from the next tick
+  forgetQuotes();
+  return ok;
 }

@@ -3,6 +3,9 @@
 import { SELF, env } from "cloudflare:test";
 import { MARKET_ROOM } from "~/domain/rooms";
 import { AccountKind, PlatformAccount, post } from "~/services/ledger.server";
+import { forgetQuotes } from "~/services/market.server";
+// @ts-expect-error -- no type declarations for the generated bundle (the Worker's own copy of the services)
+import * as workerBuild from "../../build/index.js";
 import { hashPassword } from "~/services/password.server";
 import { createSession, sessionCookie } from "~/services/session.server";
 import { LOCAL_PEPPER, readConfig } from "~/env.server";
@@ -143,8 +146,35 @@ export async function loggedInSocket(userId: number) {
   return s;
 }
 
-/** The main market room (the one with the engine). */
-export const mainRoom = () => env.MARKET_ROOM.get(env.MARKET_ROOM.idFromName(MARKET_ROOM));
+/**
+ * Drops the quotes kept by both copies of the services in this isolate: the one the tests import
+ * and the Worker's (the Remix build that SELF runs).
+ */
+export function forgetAllQuotes() {
+  forgetQuotes();
+  (workerBuild as { entry: { module: { forgetQuotes: () => void } } }).entry.module.forgetQuotes();
+}
+
+/**
+ * The main market room (the one with the engine). Tests move its clock and hold its prices
+ * directly, which the Worker's kept quotes cannot see (the local price control does the same
+ * through the Worker, which forgets them): every call through this stub forgets them afterwards.
+ */
+export const mainRoom = () => {
+  const stub = env.MARKET_ROOM.get(env.MARKET_ROOM.idFromName(MARKET_ROOM));
+  return new Proxy(stub, {
+    get(target, prop) {
+      if (typeof prop !== "string" || prop === "then" || typeof Reflect.get(target, prop) !== "function") return Reflect.get(target, prop);
+      return async (...args: unknown[]) => {
+        try {
+          return await (target as unknown as Record<string, (...a: unknown[]) => Promise<unknown>>)[prop]!(...args);
+        } finally {
+          forgetAllQuotes();
+        }
+      };
+    },
+  });
+};
 
 let testClock = 0;
 /**

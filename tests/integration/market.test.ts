@@ -1,6 +1,8 @@
 import { SELF, env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { ORIGIN, createUser, loggedInSocket, openSocket, sessionFor } from "./helpers";
+import { createServiceContext } from "~/context.server";
+import { forgetQuotes, quoteOf } from "~/services/market.server";
+import { ORIGIN, createUser, forgetAllQuotes, fund, loggedInSocket, mainRoom, openSocket, sessionFor, tickMain } from "./helpers";
 
 async function api<T = unknown>(path: string) {
   const res = await SELF.fetch(`${ORIGIN}${path}`, { headers: { host: "localhost", lang: "en" } });
@@ -56,6 +58,53 @@ describe("market data (JSON calls)", () => {
     expect((await room.quote("SOLUSDT")).quote!.Close).toBe(99.5);
     expect((await room.snapshot()).quotes.find((q) => q.Code === "SOLUSDT")!.Close).toBe(99.5);
     await room.setPrice("SOLUSDT", null);
+  });
+});
+
+describe("quotes kept by the Worker until the room's next tick", () => {
+  /** The room without the test helper that forgets kept quotes: it moves without telling this isolate. */
+  const raw = () => env.MARKET_ROOM.get(env.MARKET_ROOM.idFromName("main"));
+
+  it("serves a read quote for the rest of its second, never past it nor before its tick", async () => {
+    const ctx = await createServiceContext(env);
+    await mainRoom().setPrice("XRPUSDT", 0.8);
+    const tick = await tickMain();
+    forgetQuotes();
+    const first = await quoteOf(ctx, "XRPUSDT", tick);
+    expect(first.quote!.Close).toBe(0.8);
+    // the room moves without telling this isolate (as a direct call does): the kept quote stands within the second…
+    await raw().setPrice("XRPUSDT", 0.9);
+    expect((await quoteOf(ctx, "XRPUSDT", tick + 500)).quote!.Close).toBe(0.8);
+    // …but not at the next tick, nor when this isolate's clock is behind the quote's tick
+    expect((await quoteOf(ctx, "XRPUSDT", tick + 1000)).quote!.Close).toBe(0.9);
+    forgetQuotes();
+    await raw().setPrice("XRPUSDT", 0.85);
+    await quoteOf(ctx, "XRPUSDT", tick - 1);
+    await raw().setPrice("XRPUSDT", 0.95);
+    expect((await quoteOf(ctx, "XRPUSDT", tick - 1)).quote!.Close).toBe(0.95);
+    await mainRoom().setPrice("XRPUSDT", null);
+  });
+
+  it("the local price control is the order's price at once, even within the same second", async () => {
+    const user = await createUser();
+    await fund(user.accounts.contract, 1_000_000_000);
+    const token = await sessionFor(user.id);
+    const hold = (price: number) =>
+      SELF.fetch(`${ORIGIN}/dev/market/price`, { method: "POST", headers: { host: "localhost", "content-type": "application/json" }, body: JSON.stringify({ code: "BNBUSDT", price }) });
+    const order = async () => {
+      const res = await SELF.fetch(`${ORIGIN}/v2/api/forex/submit?type=1&cont=1&forex_id=${bnb}&status=1&multiple=10`, { headers: { host: "localhost", authorization: token } });
+      return (await res.json()) as { code: number; data: { Price: string } };
+    };
+    const bnb = (await env.DB.prepare("SELECT id FROM instruments WHERE code = 'BNBUSDT'").first<{ id: number }>())!.id;
+    forgetAllQuotes();
+    expect((await hold(5)).status).toBe(200);
+    const a = await order();
+    expect(a.code).toBe(1);
+    expect(Number(a.data.Price)).toBe(5);
+    expect((await hold(6)).status).toBe(200);
+    const b = await order();
+    expect(Number(b.data.Price)).toBe(6);
+    await SELF.fetch(`${ORIGIN}/dev/market/price`, { method: "POST", headers: { host: "localhost", "content-type": "application/json" }, body: JSON.stringify({ code: "BNBUSDT", price: null }) });
   });
 });
 

@@ -13,14 +13,13 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { createServiceContext, type ServiceContext } from "~/context.server";
-import { MARKET_ROOM } from "~/domain/rooms";
 import { closeOrder, placeOrder } from "~/services/contract.server";
 import { approveDeposit, rejectDeposit, submitDeposit } from "~/services/deposit.server";
 import { PlatformAccount, checkInvariants } from "~/services/ledger.server";
 import { sessionIdOf, userForToken, type SessionUser } from "~/services/session.server";
 import { transfer } from "~/services/wallet.server";
 import { approveWithdrawal, bindMethod, rejectWithdrawal, requestWithdrawal } from "~/services/withdraw.server";
-import { createUser, sessionFor } from "./helpers";
+import { createUser, mainRoom, sessionFor } from "./helpers";
 
 const USD = 1_000_000;
 const CENT = 10_000;
@@ -45,7 +44,7 @@ function rng(seed: number) {
 }
 
 const dec = (micros: number) => (micros / USD).toFixed(2);
-const main = () => env.MARKET_ROOM.get(env.MARKET_ROOM.idFromName(MARKET_ROOM));
+const main = mainRoom;
 
 interface Model {
   user: SessionUser;
