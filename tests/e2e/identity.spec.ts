@@ -17,8 +17,15 @@ async function submitVerification(page: Page, javaScript: boolean, name: string,
   if (javaScript) await expect(page.getByText("Photo uploaded. You can choose another to replace it.")).toHaveCount(2);
   // the submission stores two photos' records and the request: wait for its answer (a busy
   // machine can take longer than an assertion's default wait)
-  const answered = page.waitForResponse((r) => r.request().method() === "POST" && new URL(r.url()).pathname.startsWith("/mine/auth"), { timeout: 20_000 });
-  await page.getByRole("button", { name: "Submit for review" }).click();
+  const posted = (r: { method(): string; url(): string }) => r.method() === "POST" && new URL(r.url()).pathname.startsWith("/mine/auth");
+  const answered = page.waitForResponse((r) => posted(r.request()), { timeout: 40_000 });
+  // Twice in a few hundred CI runs the click left no request at all (the button focused, idle,
+  // no error): a click that sent nothing is repeated; one that sent the form is never sent twice.
+  await expect(async () => {
+    const sent = page.waitForRequest(posted, { timeout: 5_000 });
+    await page.getByRole("button", { name: "Submit for review" }).click();
+    await sent;
+  }).toPass({ timeout: 30_000 });
   await answered;
 }
 
