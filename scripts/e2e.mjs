@@ -25,6 +25,12 @@ try {
     console.error(error.message);
   }
 } finally {
+  // let wrangler stop its own children (workerd, the esbuild watcher) before this process ends:
+  // an esbuild service orphaned mid-build prints a Go panic after the summary
+  const stopped = new Promise((resolve) => (server.exitCode !== null ? resolve() : server.once("exit", resolve)));
   server.kill("SIGTERM");
+  const timer = setTimeout(() => server.kill("SIGKILL"), 10_000);
+  await stopped;
+  clearTimeout(timer);
 }
 process.exit(code);
