@@ -110,6 +110,42 @@ function requestHash(req: PostRequest) {
   );
 }
 
+/** Postings per INSERT (4 bound values each, under D1's 100 per statement). */
+const ENTRIES_PER_INSERT = 24;
+
+/** The transaction's entries: one multi-row INSERT (per 24 postings). */
+function entryStatements(db: D1Database, transactionId: string, postings: Posting[]): D1PreparedStatement[] {
+  const out: D1PreparedStatement[] = [];
+  for (let i = 0; i < postings.length; i += ENTRIES_PER_INSERT) {
+    const part = postings.slice(i, i + ENTRIES_PER_INSERT);
+    const rows = part.map((_, j) => `(?1, ?${2 + 3 * j}, ?${3 + 3 * j}, ?${4 + 3 * j})`).join(", ");
+    const values = part.flatMap((p) => [p.accountId, p.bucket ?? Bucket.Available, p.amount]);
+    out.push(db.prepare(`INSERT INTO ledger_entries (transaction_id, account_id, bucket, amount) VALUES ${rows}`).bind(transactionId, ...values));
+  }
+  return out;
+}
+
+/**
+ * One UPDATE per account, moving both of its buckets at once: the accounts' CHECKs see each
+ * account's final balances (a move between an account's own buckets is one statement).
+ */
+function balanceStatements(db: D1Database, postings: Posting[]): D1PreparedStatement[] {
+  const moves = new Map<number, { available: number; locked: number }>();
+  for (const p of postings) {
+    const m = moves.get(p.accountId) ?? { available: 0, locked: 0 };
+    if ((p.bucket ?? Bucket.Available) === Bucket.Locked) m.locked += p.amount;
+    else m.available += p.amount;
+    moves.set(p.accountId, m);
+  }
+  return [...moves].map(([accountId, m]) =>
+    m.locked === 0
+      ? db.prepare("UPDATE accounts SET balance = balance + ?1 WHERE id = ?2").bind(m.available, accountId)
+      : m.available === 0
+        ? db.prepare("UPDATE accounts SET lock_balance = lock_balance + ?1 WHERE id = ?2").bind(m.locked, accountId)
+        : db.prepare("UPDATE accounts SET balance = balance + ?1, lock_balance = lock_balance + ?2 WHERE id = ?3").bind(m.available, m.locked, accountId),
+  );
+}
+
 /**
  * Posts one transaction atomically. A replay of the same key with the same postings returns
  * the original transaction (replayed: true); with different postings it is refused.
@@ -126,15 +162,7 @@ export async function post(db: D1Database, req: PostRequest): Promise<PostResult
       .bind(id, req.idempotencyKey, hash, req.kind, req.memo ?? "", req.userId ?? null),
     ...(req.guards ?? []),
   ];
-  for (const p of req.postings) {
-    const column = (p.bucket ?? Bucket.Available) === Bucket.Locked ? "lock_balance" : "balance";
-    statements.push(
-      db
-        .prepare("INSERT INTO ledger_entries (transaction_id, account_id, bucket, amount) VALUES (?1, ?2, ?3, ?4)")
-        .bind(id, p.accountId, p.bucket ?? Bucket.Available, p.amount),
-      db.prepare(`UPDATE accounts SET ${column} = ${column} + ?1 WHERE id = ?2`).bind(p.amount, p.accountId),
-    );
-  }
+  statements.push(...entryStatements(db, id, req.postings), ...balanceStatements(db, req.postings));
   statements.push(...(req.effects ?? []));
   const firstEffect = statements.length - (req.effects?.length ?? 0);
   try {

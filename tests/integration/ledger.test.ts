@@ -27,6 +27,26 @@ describe("ledger", () => {
     expect(await checkInvariants(env.DB)).toEqual({ unbalancedTransactions: 0, driftingAccounts: 0, negativeAccounts: 0 });
   });
 
+  it("writes 90 postings of one transaction (entries in several multi-row inserts, one balance update per account): every entry and balance exact", async () => {
+    const user = await createUser();
+    await fund(user.accounts.funding, 1_000 * USD);
+    // 30 moves of 1..30 USD funding → contract, and within the contract account 30 moves available → locked
+    const postings = Array.from({ length: 30 }, (_, i) => [
+      { accountId: user.accounts.funding, amount: -(i + 1) * USD },
+      { accountId: user.accounts.contract, amount: (i + 1) * USD },
+    ]).flat();
+    postings.push(...Array.from({ length: 15 }, () => [
+      { accountId: user.accounts.contract, amount: -2 * USD },
+      { accountId: user.accounts.contract, bucket: 1 as const, amount: 2 * USD },
+    ]).flat());
+    const { transactionId } = await post(env.DB, { idempotencyKey: crypto.randomUUID(), kind: "transfer", userId: user.id, postings });
+    const entries = await env.DB.prepare("SELECT COUNT(*) AS n, SUM(amount) AS total FROM ledger_entries WHERE transaction_id = ?1").bind(transactionId).first<{ n: number; total: number }>();
+    expect(entries).toEqual({ n: 90, total: 0 });
+    expect(await balance(user.accounts.funding)).toEqual({ balance: (1_000 - 465) * USD, lockBalance: 0 });
+    expect(await balance(user.accounts.contract)).toEqual({ balance: (465 - 30) * USD, lockBalance: 30 * USD });
+    expect(await checkInvariants(env.DB)).toEqual({ unbalancedTransactions: 0, driftingAccounts: 0, negativeAccounts: 0 });
+  });
+
   it("refuses postings that do not sum to zero and changes nothing", async () => {
     const user = await createUser();
     await expect(
