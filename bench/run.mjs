@@ -4,7 +4,7 @@
 // CPU busy: LIGHTHOUSE_RUNS (default 3) runs per page, LIGHTHOUSE_PORT (default 8813);
 // BENCH_SKIP_LIGHTHOUSE=1 skips it. Contract trading (orders per second vs a bare D1 batch, the
 // engine's tick at 100 and 100,000 open orders, 5,000 stop-losses in one tick): BENCH_SKIP_TRADING=1
-// skips it, TRADING_ORDERS sets the orders per run. The daily fund-income job at 1,000 and 100,000
+// skips it, TRADING_ORDERS sets the orders per run, TRADING_CONCURRENCY the levels ("1,10"). The daily fund-income job at 1,000 and 100,000
 // subscriptions: BENCH_SKIP_FUNDS=1 skips it, FUND_SUBS sets the large size.
 import { bin, run } from "../scripts/lib.mjs";
 import { fanout, printFanout } from "./fanout.mjs";
