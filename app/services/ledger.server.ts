@@ -126,24 +126,20 @@ function entryStatements(db: D1Database, transactionId: string, postings: Postin
 }
 
 /**
- * One UPDATE per account, moving both of its buckets at once: the accounts' CHECKs see each
- * account's final balances (a move between an account's own buckets is one statement).
+ * One statement moving every balance a transaction touches by exactly its entries, grouped by
+ * account (both buckets at once): the accounts' CHECKs see each account's final balances.
  */
-function balanceStatements(db: D1Database, postings: Posting[]): D1PreparedStatement[] {
-  const moves = new Map<number, { available: number; locked: number }>();
-  for (const p of postings) {
-    const m = moves.get(p.accountId) ?? { available: 0, locked: 0 };
-    if ((p.bucket ?? Bucket.Available) === Bucket.Locked) m.locked += p.amount;
-    else m.available += p.amount;
-    moves.set(p.accountId, m);
-  }
-  return [...moves].map(([accountId, m]) =>
-    m.locked === 0
-      ? db.prepare("UPDATE accounts SET balance = balance + ?1 WHERE id = ?2").bind(m.available, accountId)
-      : m.available === 0
-        ? db.prepare("UPDATE accounts SET lock_balance = lock_balance + ?1 WHERE id = ?2").bind(m.locked, accountId)
-        : db.prepare("UPDATE accounts SET balance = balance + ?1, lock_balance = lock_balance + ?2 WHERE id = ?3").bind(m.available, m.locked, accountId),
-  );
+function balancesFromEntries(db: D1Database, transactionId: string): D1PreparedStatement {
+  return db
+    .prepare(
+      `UPDATE accounts SET balance = accounts.balance + d.available, lock_balance = accounts.lock_balance + d.locked
+         FROM (SELECT account_id,
+                      SUM(CASE WHEN bucket = 0 THEN amount ELSE 0 END) AS available,
+                      SUM(CASE WHEN bucket = 1 THEN amount ELSE 0 END) AS locked
+                 FROM ledger_entries WHERE transaction_id = ?1 GROUP BY account_id) AS d
+        WHERE accounts.id = d.account_id`,
+    )
+    .bind(transactionId);
 }
 
 /**
@@ -162,7 +158,7 @@ export async function post(db: D1Database, req: PostRequest): Promise<PostResult
       .bind(id, req.idempotencyKey, hash, req.kind, req.memo ?? "", req.userId ?? null),
     ...(req.guards ?? []),
   ];
-  statements.push(...entryStatements(db, id, req.postings), ...balanceStatements(db, req.postings));
+  statements.push(...entryStatements(db, id, req.postings), balancesFromEntries(db, id));
   statements.push(...(req.effects ?? []));
   const firstEffect = statements.length - (req.effects?.length ?? 0);
   try {
@@ -223,16 +219,7 @@ export async function postSet(db: D1Database, req: SetPostRequest): Promise<Post
       .bind(id, req.idempotencyKey, hash, req.kind, req.memo ?? "", req.userId ?? null),
     ...(req.guards ?? []),
     ...req.entries(id),
-    db
-      .prepare(
-        `UPDATE accounts SET balance = accounts.balance + d.available, lock_balance = accounts.lock_balance + d.locked
-           FROM (SELECT account_id,
-                        SUM(CASE WHEN bucket = 0 THEN amount ELSE 0 END) AS available,
-                        SUM(CASE WHEN bucket = 1 THEN amount ELSE 0 END) AS locked
-                   FROM ledger_entries WHERE transaction_id = ?1 GROUP BY account_id) AS d
-          WHERE accounts.id = d.account_id`,
-      )
-      .bind(id),
+    balancesFromEntries(db, id),
     db
       .prepare(
         `UPDATE ledger_transactions

@@ -27,7 +27,7 @@ describe("ledger", () => {
     expect(await checkInvariants(env.DB)).toEqual({ unbalancedTransactions: 0, driftingAccounts: 0, negativeAccounts: 0 });
   });
 
-  it("writes 90 postings of one transaction (entries in several multi-row inserts, one balance update per account): every entry and balance exact", async () => {
+  it("writes 90 postings of one transaction (entries in several multi-row inserts, balances in one update from them): every entry and balance exact", async () => {
     const user = await createUser();
     await fund(user.accounts.funding, 1_000 * USD);
     // 30 moves of 1..30 USD funding → contract, and within the contract account 30 moves available → locked
