@@ -127,6 +127,8 @@ export const rateLimits = sqliteTable("rate_limits", {
   key: text("key").primaryKey(),
   windowStart: integer("window_start").notNull(),
   count: integer("count").notNull(),
+  /** Slots taken in the window just before `window_start` (the sliding-window estimate). */
+  prevCount: integer("prev_count").notNull().default(0),
   /** Growing-delay throttles: the next slot opens at this time (ms). */
   blockedUntil: integer("blocked_until").notNull().default(0),
 });

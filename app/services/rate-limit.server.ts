@@ -48,23 +48,34 @@ function windowStart(now: number, windowMs: number) {
   return Math.floor(now / windowMs) * windowMs;
 }
 
-/** Reserves one slot and returns the count it got in the current window (1 = first). */
+/**
+ * Reserves one slot and returns the client's count over the last `windowMs` (1 = first), as a
+ * sliding window: the slots of the current fixed window plus the previous window's slots
+ * weighted by how much of it still lies within `windowMs` of now (rounded up). A burst split
+ * across a window boundary therefore counts as one burst: the limit holds over any `windowMs`,
+ * not only over each fixed window.
+ */
 export async function reserve(db: D1Database, key: string, limit: Pick<Limit, "windowMs">, now = Date.now()): Promise<number> {
   const start = windowStart(now, limit.windowMs);
+  // SQLite evaluates every SET expression against the row as it was, so prev_count sees the old
+  // window_start and count.
   const row = await db
     .prepare(
-      `INSERT INTO rate_limits (key, window_start, count) VALUES (?1, ?2, 1)
+      `INSERT INTO rate_limits (key, window_start, count, prev_count) VALUES (?1, ?2, 1, 0)
        ON CONFLICT(key) DO UPDATE SET
+         prev_count = CASE WHEN window_start = ?2 THEN prev_count WHEN window_start = ?2 - ?3 THEN count ELSE 0 END,
          count = CASE WHEN window_start = ?2 THEN count + 1 ELSE 1 END,
          window_start = ?2
-       RETURNING count`,
+       RETURNING count, prev_count AS previous`,
     )
-    .bind(key, start)
-    .first<{ count: number }>();
-  return row?.count ?? 1;
+    .bind(key, start, limit.windowMs)
+    .first<{ count: number; previous: number }>();
+  if (!row) return 1;
+  const remaining = limit.windowMs - (now - start);
+  return row.count + Math.ceil((row.previous * remaining) / limit.windowMs);
 }
 
-/** Reserves one slot and says whether it is within the limit. */
+/** Reserves one slot and says whether it is within the limit over the last `windowMs`. */
 export async function hit(db: D1Database, key: string, limit: Limit, now = Date.now()): Promise<boolean> {
   return (await reserve(db, key, limit, now)) <= limit.max;
 }

@@ -3,6 +3,7 @@
 import { SELF, env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { sha256Hex } from "~/lib/encoding";
+import { Limits, hit, reserve } from "~/services/rate-limit.server";
 import { ORIGIN, cookiesFrom, createUser, form, formErrors, get, latestCode, sessionFor, signedSessionCookie, targets, uniqueEmail } from "./helpers";
 
 const PASSWORD = "correct-horse-1";
@@ -93,6 +94,36 @@ describe("sign-in throttles: reserved before the hash, no lock a stranger can im
     expect(await first.json()).toMatchObject({ code: 1 });
     const second = await SELF.fetch(`${ORIGIN}/api/notify/send_sms`, { method: "POST", headers: { host: "localhost", "content-type": "application/json", "cf-connecting-ip": newIp() }, body: JSON.stringify({ to: `242${local}`, area_id: String(us.id), type: "1" }) });
     expect(second.status).toBe(429);
+  });
+});
+
+describe("limits hold over any window, not only over each fixed one", () => {
+  const HOUR = 60 * 60_000;
+  const hour = (n: number) => Math.floor(Date.now() / HOUR) * HOUR + n * HOUR;
+
+  it("a burst split across a window boundary counts as one burst", async () => {
+    const limit = Limits.demoPerClient; // 30 an hour
+    const key = `test:boundary:${crypto.randomUUID()}`;
+    const end = hour(1) - 1_000; // the last second of a window
+    const first = await Promise.all(Array.from({ length: 30 }, () => hit(env.DB, key, limit, end)));
+    expect(first.filter(Boolean).length).toBe(30);
+    // Two seconds later a new fixed window starts: a fixed-window counter would let 30 more in.
+    const second = await Promise.all(Array.from({ length: 30 }, () => hit(env.DB, key, limit, end + 2_000)));
+    expect(second.filter(Boolean).length).toBe(0);
+    expect(await hit(env.DB, `${key}:other`, limit, end + 2_000)).toBe(true);
+  });
+
+  it("the earlier window's slots fade out as it slides away", async () => {
+    const limit = { windowMs: HOUR, max: 10 };
+    const key = `test:slide:${crypto.randomUUID()}`;
+    const start = hour(1);
+    for (let i = 0; i < 10; i++) await reserve(env.DB, key, limit, start + 1_000);
+    // A quarter into the next window, three quarters of the earlier 10 still count (8, rounded up).
+    expect(await reserve(env.DB, key, limit, start + HOUR + HOUR / 4)).toBe(1 + 8);
+    expect(await hit(env.DB, key, limit, start + HOUR + HOUR / 4)).toBe(true); // 2 + 8 = 10
+    expect(await hit(env.DB, key, limit, start + HOUR + HOUR / 4)).toBe(false);
+    // Two windows later nothing of it is left.
+    expect(await reserve(env.DB, key, limit, start + 3 * HOUR)).toBe(1);
   });
 });
 

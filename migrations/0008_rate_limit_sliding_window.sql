@@ -1,0 +1,1 @@
+ALTER TABLE `rate_limits` ADD `prev_count` integer DEFAULT 0 NOT NULL;
