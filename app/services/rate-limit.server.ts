@@ -84,25 +84,32 @@ export type BackoffResult = { ok: true; count: number } | { ok: false; waitSecon
 
 /**
  * Reserves one slot of a growing-delay throttle. Refused (nothing counted) while the key waits;
- * otherwise the slot is taken and the key's next slot is delayed by the rule of `Backoff`.
+ * otherwise the slot is taken and the key's next slot is delayed by the rule of `Backoff`. The
+ * count is the sliding-window count of `reserve` (a burst straddling a boundary is one burst).
  */
 export async function reserveWithBackoff(db: D1Database, key: string, rule: Backoff, now = Date.now()): Promise<BackoffResult> {
   const start = windowStart(now, rule.windowMs);
-  // n: the count this slot gets. Its delay: 0 while n <= free, else base * 2^(n - free - 1), capped.
-  const n = "(CASE WHEN window_start = ?2 THEN count + 1 ELSE 1 END)";
+  const remaining = rule.windowMs - (now - start);
+  // The current window's count after this slot, and the previous window's count before it.
+  const current = "(CASE WHEN window_start = ?2 THEN count + 1 ELSE 1 END)";
+  const previous = "(CASE WHEN window_start = ?2 THEN prev_count WHEN window_start = ?2 - ?7 THEN count ELSE 0 END)";
+  // n: the sliding count this slot gets (the previous window weighted by its part still inside
+  // the last windowMs, rounded up). Its delay: 0 while n <= free, else base * 2^(n - free - 1), capped.
+  const n = `(${current} + (${previous} * ?8 + ?7 - 1) / ?7)`;
   const delay = (count: string) =>
     `(CASE WHEN ${count} <= ?4 THEN 0 ELSE min(?6, ?5 * (1 << min(30, ${count} - ?4 - 1))) END)`;
   const row = await db
     .prepare(
-      `INSERT INTO rate_limits (key, window_start, count, blocked_until) VALUES (?1, ?2, 1, ?3 + ${delay("1")})
+      `INSERT INTO rate_limits (key, window_start, count, prev_count, blocked_until) VALUES (?1, ?2, 1, 0, ?3 + ${delay("1")})
        ON CONFLICT(key) DO UPDATE SET
-         count = ${n},
-         window_start = ?2,
-         blocked_until = ?3 + ${delay(n)}
+         blocked_until = ?3 + ${delay(n)},
+         prev_count = ${previous},
+         count = ${current},
+         window_start = ?2
        WHERE blocked_until <= ?3
        RETURNING count`,
     )
-    .bind(key, start, now, rule.free, rule.baseDelayMs, rule.maxDelayMs)
+    .bind(key, start, now, rule.free, rule.baseDelayMs, rule.maxDelayMs, rule.windowMs, remaining)
     .first<{ count: number }>();
   if (row) return { ok: true, count: row.count };
   const waiting = await db.prepare("SELECT blocked_until AS until FROM rate_limits WHERE key = ?1").bind(key).first<{ until: number }>();

@@ -3,7 +3,7 @@
 import { SELF, env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { sha256Hex } from "~/lib/encoding";
-import { Limits, hit, reserve } from "~/services/rate-limit.server";
+import { Backoffs, Limits, hit, reserve, reserveWithBackoff } from "~/services/rate-limit.server";
 import { ORIGIN, cookiesFrom, createUser, form, formErrors, get, latestCode, sessionFor, signedSessionCookie, targets, uniqueEmail } from "./helpers";
 
 const PASSWORD = "correct-horse-1";
@@ -111,6 +111,19 @@ describe("limits hold over any window, not only over each fixed one", () => {
     const second = await Promise.all(Array.from({ length: 30 }, () => hit(env.DB, key, limit, end + 2_000)));
     expect(second.filter(Boolean).length).toBe(0);
     expect(await hit(env.DB, `${key}:other`, limit, end + 2_000)).toBe(true);
+  });
+
+  it("sign-in's growing delays carry across a window boundary", async () => {
+    const rule = Backoffs.loginPerClient; // 10 an hour at once, then 1 s, 2 s, 4 s …
+    const key = `test:backoff:${crypto.randomUUID()}`;
+    const end = hour(1) - 1_000;
+    for (let i = 0; i < 10; i++) expect((await reserveWithBackoff(env.DB, key, rule, end)).ok).toBe(true);
+    // A new fixed window two seconds later: the 11th attempt passes, but the next waits 1 s.
+    expect((await reserveWithBackoff(env.DB, key, rule, end + 2_000)).ok).toBe(true);
+    expect(await reserveWithBackoff(env.DB, key, rule, end + 2_000)).toEqual({ ok: false, waitSeconds: 1 });
+    // After the wait the 12th passes and the delay doubles.
+    expect((await reserveWithBackoff(env.DB, key, rule, end + 3_000)).ok).toBe(true);
+    expect(await reserveWithBackoff(env.DB, key, rule, end + 3_000)).toEqual({ ok: false, waitSeconds: 2 });
   });
 
   it("the earlier window's slots fade out as it slides away", async () => {
