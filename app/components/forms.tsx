@@ -45,6 +45,57 @@ export function FormErrors({ form }: { form: AnyForm }) {
  * After each server reply the secret fields are emptied: the other values survive an error,
  * passwords and captcha answers do not (as without JavaScript, where the page is new).
  */
+/** A form's errors (i18n keys), once each, as one alert above its fields (forms without conform). */
+export function ErrorSummary({ errors }: { errors: Partial<Record<string, string>> | null | undefined }) {
+  const { t } = useTranslation();
+  const list = [...new Set(Object.values(errors ?? {}).filter(Boolean) as string[])];
+  if (list.length === 0) return null;
+  return (
+    <div className="form-errors" role="alert">
+      <ul>
+        {list.map((e) => (
+          <li key={e}>{translateMessage(t, e)}</li>
+        ))}
+      </ul>
+    </div>
+  );
+}
+
+export type PlainFieldProps = { id: string; name: string; label: string; error?: string; hint?: ReactNode; children?: ReactNode } & Omit<InputHTMLAttributes<HTMLInputElement>, "name" | "id">;
+
+/** A labelled input without conform (plain POST forms): its hint and error under it, tied by aria-describedby. */
+export function PlainField({
+  id,
+  name,
+  label,
+  error,
+  hint,
+  children,
+  ...input
+}: PlainFieldProps) {
+  const { t } = useTranslation();
+  const described = [hint ? `${id}-hint` : "", error ? `${id}-error` : ""].filter(Boolean).join(" ") || undefined;
+  return (
+    <div className={error ? "field has-error" : "field"}>
+      <label htmlFor={id}>{label}</label>
+      <div className="input-row">
+        <input id={id} name={name} aria-invalid={error ? true : undefined} aria-describedby={described} {...input} />
+        {children}
+      </div>
+      {hint ? (
+        <p className="hint" id={`${id}-hint`}>
+          {hint}
+        </p>
+      ) : null}
+      {error ? (
+        <p className="field-error" id={`${id}-error`}>
+          {translateMessage(t, error)}
+        </p>
+      ) : null}
+    </div>
+  );
+}
+
 export function useClearSecrets(form: AnyForm, reply: unknown, names: string[]) {
   const fields = names.join(",");
   const id = form.id;

@@ -5,59 +5,18 @@
  * PNG ahead of the submit, posted as `sign`; without JavaScript the pad is absent and the typed
  * full name is the signature).
  */
-import { useEffect, useRef, useState, type ReactNode, type SelectHTMLAttributes, type InputHTMLAttributes } from "react";
+import { useEffect, useRef, useState, type ReactNode, type SelectHTMLAttributes } from "react";
 import { useTranslation } from "react-i18next";
+import { PlainField, type PlainFieldProps } from "~/components/forms";
 import { useHydrated } from "~/components/hydrated";
 import { LOAN_STATUS_KEYS, LoanStatus } from "~/domain/loan";
 import { translateMessage } from "~/lib/messages";
 
 export type Errors = Partial<Record<string, string>>;
 
-export function ErrorSummary({ errors }: { errors: Errors | null | undefined }) {
-  const { t } = useTranslation();
-  const list = [...new Set(Object.values(errors ?? {}).filter(Boolean) as string[])];
-  if (list.length === 0) return null;
-  return (
-    <div className="form-errors" role="alert">
-      <ul>
-        {list.map((e) => (
-          <li key={e}>{translateMessage(t, e)}</li>
-        ))}
-      </ul>
-    </div>
-  );
-}
-
-export function LoanField({
-  name,
-  label,
-  error,
-  hint,
-  children,
-  ...input
-}: { name: string; label: string; error?: string; hint?: ReactNode; children?: ReactNode } & Omit<InputHTMLAttributes<HTMLInputElement>, "name" | "id">) {
-  const { t } = useTranslation();
-  const id = `loan-${name}`;
-  const described = [hint ? `${id}-hint` : "", error ? `${id}-error` : ""].filter(Boolean).join(" ") || undefined;
-  return (
-    <div className={error ? "field has-error" : "field"}>
-      <label htmlFor={id}>{label}</label>
-      <div className="input-row">
-        <input id={id} name={name} aria-invalid={error ? true : undefined} aria-describedby={described} {...input} />
-        {children}
-      </div>
-      {hint ? (
-        <p className="hint" id={`${id}-hint`}>
-          {hint}
-        </p>
-      ) : null}
-      {error ? (
-        <p className="field-error" id={`${id}-error`}>
-          {translateMessage(t, error)}
-        </p>
-      ) : null}
-    </div>
-  );
+/** A plain field of the loan forms (ids `loan-<name>`). */
+export function LoanField(props: Omit<PlainFieldProps, "id">) {
+  return <PlainField id={`loan-${props.name}`} {...props} />;
 }
 
 export function LoanSelect({ name, label, error, options, ...select }: { name: string; label: string; error?: string; options: { value: string; label: string }[] } & Omit<SelectHTMLAttributes<HTMLSelectElement>, "name" | "id">) {

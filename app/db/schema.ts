@@ -388,6 +388,8 @@ export const optionAmounts = sqliteTable("option_amounts", {
   id: integer("id").primaryKey(),
   amount: integer("amount").notNull(),
   sort: integer("sort").notNull().default(0),
+  /** 1 offered, 0 removed by an operator (rows stay, so the seed's fixed ids never come back). */
+  status: integer("status").notNull().default(1),
 });
 
 /**

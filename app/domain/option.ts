@@ -11,7 +11,7 @@
  *     comes back).
  */
 import { divRound, parseDecimal, type PriceSteps } from "./contract";
-import { roundMicros, type Micros } from "./money";
+import { parseAmount, roundMicros, type Micros } from "./money";
 
 export const Direction = { Up: 1, Down: 2 } as const;
 export type Direction = (typeof Direction)[keyof typeof Direction];
@@ -62,4 +62,55 @@ export function durationParts(seconds: number): { value: number; unit: "days" | 
   if (seconds >= 7 * day) return { value: Math.round(seconds / day), unit: "days" };
   if (seconds >= day && seconds <= 3 * day) return { value: Math.round(seconds / 3600), unit: "hours" };
   return { value: seconds, unit: "seconds" };
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * The operator's terms (durations and preset stakes), checked before they are stored
+ * ------------------------------------------------------------------------------------------- */
+
+/** Durations an operator may offer: 10 seconds to 30 days. */
+export const DURATION_SECONDS = { min: 10, max: 30 * 86_400 } as const;
+/** Preset stakes: at most this many buttons. */
+export const MAX_PRESET_STAKES = 8;
+
+/**
+ * A profit ratio as typed by an operator ("0.85"): more than 0, at most 10, at most 4 decimals.
+ * Returns the canonical string stored and sent to clients ("0.8500" → "0.85", ".5" refused), or null.
+ */
+export function parseProfitRatio(input: string): string | null {
+  const m = /^(\d{1,2})(?:\.(\d{1,4}))?$/.exec(input.trim());
+  if (!m) return null;
+  const frac = (m[2] ?? "").replace(/0+$/, "");
+  const whole = String(Number(m[1]));
+  const units = BigInt(whole + frac.padEnd(4, "0"));
+  if (units <= 0n || units > 100_000n) return null;
+  return frac ? `${whole}.${frac.padEnd(2, "0")}` : `${whole}.00`;
+}
+
+/** Whole seconds within DURATION_SECONDS, or null. */
+export function parseDurationSeconds(input: string): number | null {
+  const t = input.trim();
+  if (!/^\d{1,7}$/.test(t)) return null;
+  const n = Number(t);
+  return n >= DURATION_SECONDS.min && n <= DURATION_SECONDS.max ? n : null;
+}
+
+export type StakeListError = "empty" | "invalid" | "too_many" | "too_large";
+
+/**
+ * Preset stakes as typed ("10, 50 100"): separated by commas or spaces, each a positive amount
+ * with at most 2 decimals and at most `max`; duplicates dropped; sorted ascending.
+ */
+export function parseStakeList(input: string, max: Micros): { ok: true; value: Micros[] } | { ok: false; error: StakeListError } {
+  const parts = input.split(/[\s,;]+/).filter(Boolean);
+  if (parts.length === 0) return { ok: false, error: "empty" };
+  const values = new Set<Micros>();
+  for (const part of parts) {
+    const amount = parseAmount(part, 2);
+    if (amount === null || amount <= 0) return { ok: false, error: "invalid" };
+    if (amount > max) return { ok: false, error: "too_large" };
+    values.add(amount);
+  }
+  if (values.size > MAX_PRESET_STAKES) return { ok: false, error: "too_many" };
+  return { ok: true, value: [...values].sort((a, b) => a - b) };
 }

@@ -10,7 +10,7 @@ import { data, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionA
 import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { ReviewForm, QueueNotices } from "~/components/admin";
-import { SubmitButton } from "~/components/forms";
+import { ErrorSummary, PlainField, SubmitButton } from "~/components/forms";
 import { FundMoney, Percent, FundFigure } from "~/components/fund";
 import { EmptyState } from "~/components/layout";
 import { OrderTime } from "~/components/orders";
@@ -90,34 +90,14 @@ type FundRow = ReturnType<typeof useLoaderData<typeof loader>>["funds"][number];
 
 function FundEditor({ f, errors }: { f: FundRow; errors: Record<string, string> }) {
   const { t } = useTranslation();
-  const input = (name: string, label: string, value: string, inputMode: "decimal" | "numeric" = "decimal") => {
-    const id = `fund-${f.id}-${name}`;
-    const error = errors[name];
-    return (
-      <div className={error ? "field has-error" : "field"}>
-        <label htmlFor={id}>{label}</label>
-        <input id={id} name={name} defaultValue={value} inputMode={inputMode} autoComplete="off" required aria-invalid={error ? true : undefined} aria-describedby={error ? `${id}-error` : undefined} />
-        {error ? (
-          <p className="field-error" id={`${id}-error`}>
-            {translateMessage(t, error)}
-          </p>
-        ) : null}
-      </div>
-    );
-  };
+  const input = (name: string, label: string, value: string, inputMode: "decimal" | "numeric" = "decimal") => (
+    <PlainField id={`fund-${f.id}-${name}`} name={name} label={label} defaultValue={value} error={errors[name]} inputMode={inputMode} autoComplete="off" required />
+  );
   return (
     <Form method="post" className="stack" aria-label={f.title}>
       <input type="hidden" name="fund_id" value={f.id} />
-      {Object.keys(errors).length > 0 ? (
-        <div className="form-errors" role="alert">
-          <ul>
-            {[...new Set(Object.values(errors))].map((e) => (
-              <li key={e}>{translateMessage(t, e)}</li>
-            ))}
-          </ul>
-        </div>
-      ) : null}
-      <div className="admin-fund-form">
+      <ErrorSummary errors={errors} />
+      <div className="admin-edit-grid">
         {input("dividend_percentage", t("fund.admin_dividend"), f.dividendPercentage)}
         {input("starting_sub_amount", t("fund.machine_rent"), toDecimalString(f.startingSubAmount, 2))}
         {input("max_sub_amount", t("fund.max_sub"), toDecimalString(f.maxSubAmount, 2))}

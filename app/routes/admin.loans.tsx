@@ -10,7 +10,7 @@ import { data, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionA
 import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { PrivateImage, QueueNotices } from "~/components/admin";
-import { SubmitButton } from "~/components/forms";
+import { ErrorSummary, PlainField, SubmitButton } from "~/components/forms";
 import { EmptyState } from "~/components/layout";
 import { Figures } from "~/components/loan";
 import { OrderTime } from "~/components/orders";
@@ -244,32 +244,16 @@ export default function AdminLoans() {
         <p className="muted small">{t("loan.rate_hint")}</p>
         {configs.map((c) => {
           const failed = actionData && actionData.key === `config-${c.id}` ? actionData.errors : {};
-          const input = (name: string, label: string, value: string | number, mode: "numeric" | "decimal") => {
-            const fieldId = `config-${c.id}-${name}`;
-            const error = failed[name];
-            return (
-              <div className={error ? "field has-error" : "field"}>
-                <label htmlFor={fieldId}>{label}</label>
-                <input id={fieldId} name={name} defaultValue={String(value)} inputMode={mode} required aria-invalid={error ? true : undefined} aria-describedby={error ? `${fieldId}-error` : undefined} />
-                {error ? (
-                  <p className="field-error" id={`${fieldId}-error`}>
-                    {translateMessage(t, error)}
-                  </p>
-                ) : null}
-              </div>
-            );
-          };
+          const input = (name: string, label: string, value: string | number, mode: "numeric" | "decimal") => (
+            <PlainField id={`config-${c.id}-${name}`} name={name} label={label} defaultValue={String(value)} error={failed[name]} inputMode={mode} required />
+          );
           return (
             <Form key={c.id} method="post" className="card stack" aria-labelledby={`config-${c.id}-title`}>
               <h3 id={`config-${c.id}-title`}>{t("loan.config_no", { id: c.id })}</h3>
               <input type="hidden" name="subject" value="config" />
               <input type="hidden" name="id" value={c.id} />
-              {Object.keys(failed).length > 0 ? (
-                <p className="form-errors" role="alert">
-                  {Object.values(failed).map((e) => translateMessage(t, e)).join(" ")}
-                </p>
-              ) : null}
-              <div className="loan-config-form">
+              <ErrorSummary errors={failed} />
+              <div className="admin-edit-grid">
                 {input("loan_period", t("loan.loan_period"), c.loanPeriod, "numeric")}
                 {input("free_period", t("loan.free_period"), c.freePeriod, "numeric")}
                 {input("min_amount", t("loan.min_amount"), c.min, "decimal")}

@@ -26,6 +26,7 @@ export default function AdminLayout() {
     { to: "/admin/traders", label: t("copy.admin_traders"), end: false, count: counts.traders },
     { to: "/admin/loans", label: t("loan.admin_title"), end: false, count: counts.loans },
     { to: "/admin/funds", label: t("fund.admin_nav"), end: false, count: counts.funds },
+    { to: "/admin/options", label: t("options.admin_nav"), end: false, count: null },
     { to: "/admin/news", label: t("publish.news"), end: false, count: null },
     { to: "/admin/announcements", label: t("publish.announcements"), end: false, count: null },
     { to: "/admin/feedback", label: t("feedback.admin_title"), end: false, count: counts.feedback },

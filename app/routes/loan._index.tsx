@@ -8,8 +8,8 @@
 import { data, redirect, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { ErrorSummary, LoanField, LoanSelect, type Errors } from "~/components/loan";
-import { SubmitButton } from "~/components/forms";
+import { LoanField, LoanSelect, type Errors } from "~/components/loan";
+import { ErrorSummary, SubmitButton } from "~/components/forms";
 import { PageHeader } from "~/components/layout";
 import { PhotoInput } from "~/components/photo-input";
 import { RouteErrorBoundary } from "~/components/route-error";

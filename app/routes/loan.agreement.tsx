@@ -7,7 +7,7 @@ import { redirect, type LinksFunction, type LoaderFunctionArgs } from "@remix-ru
 import { Link, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { PrivateImage } from "~/components/admin";
-import { ErrorSummary } from "~/components/loan";
+import { ErrorSummary } from "~/components/forms";
 import { PageHeader } from "~/components/layout";
 import { RouteErrorBoundary } from "~/components/route-error";
 import { KycStatus } from "~/domain/loan";

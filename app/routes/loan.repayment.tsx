@@ -9,9 +9,9 @@ import { data, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionA
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { CopyButton } from "~/components/copy-button";
-import { SubmitButton } from "~/components/forms";
+import { ErrorSummary, SubmitButton } from "~/components/forms";
 import { PageHeader } from "~/components/layout";
-import { ErrorSummary, Figures, LoanStatusBadge, type Errors } from "~/components/loan";
+import { Figures, LoanStatusBadge, type Errors } from "~/components/loan";
 import { PhotoInput } from "~/components/photo-input";
 import { RouteErrorBoundary } from "~/components/route-error";
 import { LoanStatus } from "~/domain/loan";

@@ -10,8 +10,8 @@ import { data, redirect, type ActionFunctionArgs, type LinksFunction, type Loade
 import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
-import { ErrorSummary, Figures, LoanField, SignaturePad, type Errors } from "~/components/loan";
-import { SubmitButton } from "~/components/forms";
+import { Figures, LoanField, SignaturePad, type Errors } from "~/components/loan";
+import { ErrorSummary, SubmitButton } from "~/components/forms";
 import { PageHeader } from "~/components/layout";
 import { RouteErrorBoundary } from "~/components/route-error";
 import { KycStatus } from "~/domain/loan";

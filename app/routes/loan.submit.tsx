@@ -9,7 +9,8 @@ import { redirect, type LinksFunction, type LoaderFunctionArgs } from "@remix-ru
 import { Form, Link, useLoaderData } from "@remix-run/react";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
-import { ErrorSummary, Figures, LoanField } from "~/components/loan";
+import { ErrorSummary } from "~/components/forms";
+import { Figures, LoanField } from "~/components/loan";
 import { PageHeader } from "~/components/layout";
 import { RouteErrorBoundary } from "~/components/route-error";
 import { amountInBounds, KycStatus, loanSummary, ratePercent, type LoanTerms } from "~/domain/loan";

@@ -11,6 +11,7 @@
  */
 import type { Page } from "@playwright/test";
 import { expect, test } from "./fixtures";
+import { asSteppedUpOperator } from "./operator";
 
 const ETH = { code: "ETHUSDT", id: 2, show: "ETH/USDT" };
 const FUTURE = `/trade?code=${ETH.code}&tab=future`;
@@ -219,4 +220,29 @@ test("another user's option is not found", async ({ page, browser }) => {
   expect(res?.status()).toBe(404);
   await expect(otherPage.getByText("This order was not found.")).toBeVisible();
   await other.close();
+});
+
+// The duration added here is never offered: the other tests count the durations on the trade page.
+test("an operator adds a duration in the console; a bad ratio is answered next to the field with the values kept", async ({ page, request, baseURL }) => {
+  await asSteppedUpOperator(page, request, baseURL!);
+  await page.goto("/admin/options");
+  await expect(page.getByRole("heading", { name: "Durations" })).toBeVisible();
+  const seconds = String(10_000 + Math.floor(Math.random() * 80_000));
+  const add = page.getByRole("form", { name: "Add a duration" });
+  await add.getByLabel("Duration (seconds)").fill(seconds);
+  await add.getByLabel("Profit ratio (0.85 = 85%)").fill("0");
+  await add.getByLabel("Minimum stake (USD)").fill("15");
+  await add.getByLabel("Offered").uncheck();
+  await add.getByRole("button", { name: "Add" }).click();
+  const again = page.getByRole("form", { name: "Add a duration" });
+  await expect(again.getByText("Enter a ratio above 0 and at most 10, with at most 4 decimals.").first()).toBeVisible();
+  await expect(again.getByLabel("Duration (seconds)")).toHaveValue(seconds);
+  await expect(again.getByLabel("Offered")).not.toBeChecked();
+  await again.getByLabel("Profit ratio (0.85 = 85%)").fill("0.75");
+  await again.getByRole("button", { name: "Add" }).click();
+  await expect(page.getByText("Option terms saved.")).toBeVisible();
+  const card = page.getByRole("article").filter({ has: page.getByLabel("Duration (seconds)").and(page.locator(`[value="${seconds}"]`)) });
+  await expect(card).toContainText("Not offered");
+  await expect(card.getByLabel("Profit ratio (0.85 = 85%)")).toHaveValue("0.75");
+  await expect(card.getByLabel("Minimum stake (USD)")).toHaveValue("15.00");
 });

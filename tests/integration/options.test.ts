@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { createServiceContext } from "~/context.server";
 import { PlatformAccount, checkInvariants } from "~/services/ledger.server";
 import { buyOption, listOptions } from "~/services/option.server";
-import { createUser, fund, get, loggedInSocket, sessionFor, tickMain as tickAt, holdPrice as hold, accountBalances as balances, mainRoom as main } from "./helpers";
+import { createUser, form, formErrors, fund, get, loggedInSocket, sessionFor, signedSessionCookie, tickMain as tickAt, holdPrice as hold, accountBalances as balances, mainRoom as main } from "./helpers";
 
 const USD = 1_000_000;
 async function option(id: number) {
@@ -151,5 +151,100 @@ describe("settlement", () => {
     expect(refused.msg).toBe("The minimum for this duration is 10 USD.");
     const open = (await (await get("/v2/api/micro/orders?status=1", { headers: { authorization: token } })).json()) as { data: { total: number } };
     expect(open.data.total).toBe(1);
+  });
+});
+
+describe("the operator's option terms (/admin/options)", () => {
+  type Terms = { data: { sec: { Id: number; Seconds: number; ProfitRatio: string; LimitAmount: string }[]; number: { Number: string }[] } };
+  const terms = async () => ((await (await get("/v2/api/micro/get_seconds", { headers: { lang: "en" } })).json()) as Terms).data;
+  async function cookieOf(role: "operator" | "user") {
+    const user = await createUser();
+    if (role === "operator") await env.DB.prepare("UPDATE users SET role = 'operator' WHERE id = ?1").bind(user.id).run();
+    return signedSessionCookie(await sessionFor(user.id));
+  }
+  const durationRow = (seconds: number) => env.DB.prepare("SELECT id, profit_ratio AS ratio, min_amount AS min, status FROM option_durations WHERE seconds = ?1").bind(seconds).all<{ id: number; ratio: string; min: number; status: number }>().then((r) => r.results);
+
+  it("adds a duration, edits it and takes it off offer; new options use the new terms, bought ones keep theirs; bad input changes nothing", async () => {
+    const op = await cookieOf("operator");
+    const seconds = 1_000 + Math.floor(Math.random() * 8_000);
+    const save = (fields: Record<string, string>) => form("/admin/options", { intent: "option-duration-save", seconds: String(seconds), profit_ratio: "0.7", min_amount: "5", status: "1", ...fields }, { cookie: op });
+    expect((await get("/admin/options", { cookie: op })).status).toBe(200);
+    expect((await save({})).status).toBe(302);
+    // the same length again (a double submit) is refused: one row
+    const again = await save({});
+    expect(again.status).toBe(409);
+    expect(formErrors(await again.text())).toContain("This duration is already on the list.");
+    const [row] = await durationRow(seconds);
+    expect(await durationRow(seconds)).toHaveLength(1);
+    expect(row).toMatchObject({ ratio: "0.70", min: 5 * USD, status: 1 });
+    expect((await terms()).sec).toContainEqual({ Id: row!.id, Seconds: seconds, ProfitRatio: "0.70", LimitAmount: "5.00" });
+
+    await hold("ETHUSDT", 2_000);
+    const ctx = await createServiceContext(env);
+    const user = await buyer(100 * USD);
+    const before = await buyOption(ctx, user.id, { instrumentId: 2, direction: 1, amount: "10", seconds });
+    if (!before.ok) throw new Error(before.error);
+    expect(before.value.profitRatio).toBe("0.70");
+
+    const edit = (fields: Record<string, string>) => save({ id: String(row!.id), ...fields });
+    const bads: Record<string, string>[] = [{ seconds: "5" }, { seconds: "abc" }, { profit_ratio: "0" }, { profit_ratio: "11" }, { profit_ratio: "0.12345" }, { min_amount: "-1" }, { min_amount: "1e3" }, { seconds: "60" }];
+    for (const bad of bads) expect((await edit(bad)).status, JSON.stringify(bad)).toBeGreaterThanOrEqual(400);
+    expect((await durationRow(seconds))[0]).toMatchObject({ ratio: "0.70", min: 5 * USD, status: 1 });
+    expect((await edit({ id: "999999999" })).status).toBe(404);
+    expect((await edit({ id: "1 OR 1=1" })).status).toBe(404);
+
+    expect((await edit({ profit_ratio: "0.9000", min_amount: "20" })).status).toBe(302);
+    const after = await buyOption(ctx, user.id, { instrumentId: 2, direction: 1, amount: "20", seconds });
+    if (!after.ok) throw new Error(after.error);
+    expect(after.value.profitRatio).toBe("0.90");
+    expect((await buyOption(ctx, user.id, { instrumentId: 2, direction: 1, amount: "10", seconds })).ok).toBe(false); // below the new minimum
+    expect((await env.DB.prepare("SELECT profit_ratio AS ratio FROM options WHERE id = ?1").bind(before.value.id).first<{ ratio: string }>())!.ratio).toBe("0.70");
+
+    // off offer (the box unticked): gone from the list, refused when bought
+    expect((await form("/admin/options", { intent: "option-duration-save", id: String(row!.id), seconds: String(seconds), profit_ratio: "0.9", min_amount: "20" }, { cookie: op })).status).toBe(302);
+    expect((await terms()).sec.some((d) => d.Seconds === seconds)).toBe(false);
+    expect(await buyOption(ctx, user.id, { instrumentId: 2, direction: 1, amount: "20", seconds })).toMatchObject({ ok: false, error: "errors.unknown_duration" });
+  });
+
+  it("at least one duration stays on offer", async () => {
+    const op = await cookieOf("operator");
+    const open = (await env.DB.prepare("SELECT id, seconds, profit_ratio AS ratio, min_amount AS min FROM option_durations WHERE status = 1 ORDER BY id").all<{ id: number; seconds: number; ratio: string; min: number }>()).results;
+    const post = (d: (typeof open)[number], status: "1" | "") =>
+      form("/admin/options", { intent: "option-duration-save", id: String(d.id), seconds: String(d.seconds), profit_ratio: d.ratio, min_amount: String(d.min / USD), status }, { cookie: op });
+    try {
+      for (const d of open.slice(1)) expect((await post(d, "")).status).toBe(302);
+      const last = await post(open[0]!, "");
+      expect(last.status).toBe(409);
+      expect(formErrors(await last.text())).toContain("At least one duration must stay on offer.");
+      expect((await terms()).sec.map((d) => d.Seconds)).toEqual([open[0]!.seconds]);
+    } finally {
+      for (const d of open.slice(1)) await post(d, "1");
+    }
+    expect((await terms()).sec.map((d) => d.Seconds)).toEqual(expect.arrayContaining(open.map((d) => d.seconds)));
+  });
+
+  it("replaces the preset stakes (sorted, no duplicates); bad lists change nothing; users and visitors get 404", async () => {
+    const op = await cookieOf("operator");
+    const original = (await terms()).number.map((n) => n.Number);
+    const save = (amounts: string, cookie = op) => form("/admin/options", { intent: "option-stakes-save", amounts }, { cookie });
+    try {
+      expect((await save("100, 5 25,5")).status).toBe(302);
+      expect((await terms()).number.map((n) => n.Number)).toEqual(["5.00", "25.00", "100.00"]);
+      for (const bad of ["", "0", "10, abc", "1 2 3 4 5 6 7 8 9", "2000000"]) {
+        const res = await save(bad);
+        expect(res.status, bad).toBe(400);
+      }
+      const refused = await save("1 2 3 4 5 6 7 8 9");
+      expect(formErrors(await refused.text())).toContain("Enter at most 8 amounts.");
+      expect((await terms()).number.map((n) => n.Number)).toEqual(["5.00", "25.00", "100.00"]);
+      const user = await cookieOf("user");
+      expect((await save("1", user)).status).toBe(404);
+      expect((await get("/admin/options", { cookie: user })).status).toBe(404);
+      expect((await get("/admin/options")).status).toBe(404);
+      expect((await form("/admin/options", { intent: "nonsense" }, { cookie: op })).status).toBe(400);
+    } finally {
+      expect((await save(original.join(", "))).status).toBe(302);
+    }
+    expect((await terms()).number.map((n) => n.Number)).toEqual(original);
   });
 });

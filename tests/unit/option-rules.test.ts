@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { Direction, durationParts, outcomeOf, predictedProfit, profitFigure, settle } from "~/domain/option";
+import { Direction, durationParts, outcomeOf, parseDurationSeconds, parseProfitRatio, parseStakeList, predictedProfit, profitFigure, settle } from "~/domain/option";
 
 const USD = 1_000_000;
 
@@ -49,5 +49,33 @@ describe("duration text in every language's plural forms", () => {
     expect(durationText("ru", 2 * 86_400)).toBe("48 часов");
     expect(durationText("cs", 3 * 86_400)).toBe("72 hodin");
     expect(durationText("ar", 7 * 86_400)).toMatch(/أيام|يوم/);
+  });
+});
+
+describe("the operator's option terms", () => {
+  it("profit ratios: more than 0, at most 10, at most 4 decimals, stored in one form (0.8500 → 0.85, 1 → 1.00)", () => {
+    expect(parseProfitRatio("0.8500")).toBe("0.85");
+    expect(parseProfitRatio(" 0.8 ")).toBe("0.80");
+    expect(parseProfitRatio("1")).toBe("1.00");
+    expect(parseProfitRatio("0.0001")).toBe("0.0001");
+    expect(parseProfitRatio("10")).toBe("10.00");
+    for (const bad of ["0", "0.00", "-0.5", "10.01", "0.00001", ".5", "1e-1", "abc", "", "0x1"]) expect(parseProfitRatio(bad), bad).toBeNull();
+  });
+
+  it("durations: whole seconds from 10 to 30 days (2,592,000)", () => {
+    expect(parseDurationSeconds("10")).toBe(10);
+    expect(parseDurationSeconds("2592000")).toBe(2_592_000);
+    for (const bad of ["9", "2592001", "30.5", "-30", "1e3", ""]) expect(parseDurationSeconds(bad), bad).toBeNull();
+  });
+
+  it("preset stakes '100, 10 50,10' → 10, 50, 100 USD; refuses none, bad, too large or more than 8", () => {
+    const max = 1_000_000 * 1_000_000;
+    expect(parseStakeList("100, 10 50,10", max)).toEqual({ ok: true, value: [10_000_000, 50_000_000, 100_000_000] });
+    expect(parseStakeList("12.5", max)).toEqual({ ok: true, value: [12_500_000] });
+    expect(parseStakeList(" , ", max)).toEqual({ ok: false, error: "empty" });
+    expect(parseStakeList("10, 0", max)).toEqual({ ok: false, error: "invalid" });
+    expect(parseStakeList("10, 1.005", max)).toEqual({ ok: false, error: "invalid" });
+    expect(parseStakeList("10, 2000000", max)).toEqual({ ok: false, error: "too_large" });
+    expect(parseStakeList("1 2 3 4 5 6 7 8 9", max)).toEqual({ ok: false, error: "too_many" });
   });
 });

@@ -1,0 +1,129 @@
+/**
+ * The operator's option terms: the durations on offer (length, profit ratio, minimum stake,
+ * offered or not; a new one can be added) and the preset stakes shown as buttons on the trade
+ * page. Options already bought keep the terms snapshotted when they were bought. Plain forms:
+ * works without JavaScript. Non-operators get 404.
+ */
+import { data, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/cloudflare";
+import { Form, useActionData, useLoaderData } from "@remix-run/react";
+import { useTranslation } from "react-i18next";
+import { ErrorSummary, PlainField, SubmitButton } from "~/components/forms";
+import { durationText } from "~/components/option-form";
+import { RouteErrorBoundary } from "~/components/route-error";
+import { toDecimalString } from "~/domain/money";
+import type { FieldErrors } from "~/forms/parse";
+import { Intent } from "~/forms/intents";
+import { readForm } from "~/lib/http.server";
+import { useRootData } from "~/root";
+import { allOptionTerms, saveOptionDuration, saveOptionStakes, type DurationRow } from "~/services/option.server";
+import { requireOperator } from "~/services/operator.server";
+import { redirectWithFlash } from "~/services/web.server";
+
+export async function loader({ context }: LoaderFunctionArgs) {
+  const operator = await requireOperator(context);
+  return allOptionTerms(context, operator);
+}
+
+/** `form`: which form failed ("new", "stakes" or a duration's id), with its errors and what was typed. */
+type ActionData = { form: string; errors: FieldErrors; values: Record<string, string> };
+
+export async function action({ request, context }: ActionFunctionArgs) {
+  const operator = await requireOperator(context);
+  const form = await readForm(request);
+  const text = (name: string) => {
+    const v = form.get(name);
+    return typeof v === "string" ? v.slice(0, 200) : "";
+  };
+  const intent = form.get("intent");
+  if (intent === Intent.OptionDurationSave) {
+    const values = { id: text("id"), seconds: text("seconds"), profit_ratio: text("profit_ratio"), min_amount: text("min_amount"), status: text("status") };
+    const result = await saveOptionDuration(context, operator, values);
+    if (!result.ok) return data<ActionData>({ form: values.id || "new", errors: result.errors, values }, { status: result.status });
+  } else if (intent === Intent.OptionStakesSave) {
+    const result = await saveOptionStakes(context, operator, text("amounts"));
+    if (!result.ok) return data<ActionData>({ form: "stakes", errors: result.errors, values: { amounts: text("amounts") } }, { status: result.status });
+  } else {
+    return data<ActionData>({ form: "", errors: { form: "errors.bad_request" }, values: {} }, { status: 400 });
+  }
+  return redirectWithFlash(context, "/admin/options", { kind: "success", message: "options.admin_saved" });
+}
+
+function DurationForm({ d, failed }: { d: DurationRow | null; failed: ActionData | null }) {
+  const { t } = useTranslation();
+  const locale = useRootData()?.locale ?? "en-US";
+  const key = d ? String(d.id) : "new";
+  const errors = failed?.form === key ? failed.errors : {};
+  const typed = failed?.form === key ? failed.values : null;
+  const field = (name: string, label: string, stored: string, inputMode: "decimal" | "numeric" = "decimal") => (
+    <PlainField id={`duration-${key}-${name}`} name={name} label={label} defaultValue={typed?.[name] ?? stored} error={errors[name]} inputMode={inputMode} autoComplete="off" required />
+  );
+  return (
+    <Form method="post" className="stack" aria-label={d ? durationText(locale, d.seconds) : t("options.admin_add")}>
+      {d ? <input type="hidden" name="id" value={d.id} /> : null}
+      <ErrorSummary errors={errors} />
+      <div className="admin-edit-grid">
+        {field("seconds", t("options.admin_seconds"), d ? String(d.seconds) : "", "numeric")}
+        {field("profit_ratio", t("options.admin_profit_ratio"), d?.profitRatio ?? "")}
+        {field("min_amount", t("options.admin_min_amount"), d ? toDecimalString(d.minAmount, 2) : "")}
+        <label className="field-check">
+          <input type="checkbox" name="status" value="1" defaultChecked={typed ? typed.status === "1" : d ? d.status === 1 : true} />
+          {t("options.admin_offered")}
+        </label>
+      </div>
+      <SubmitButton intent={Intent.OptionDurationSave}>{d ? t("options.admin_save") : t("options.admin_add_submit")}</SubmitButton>
+    </Form>
+  );
+}
+
+export default function AdminOptions() {
+  const { t } = useTranslation();
+  const { durations, amounts } = useLoaderData<typeof loader>();
+  const failed = useActionData<typeof action>() ?? null;
+  const locale = useRootData()?.locale ?? "en-US";
+  const stakeErrors = failed?.form === "stakes" ? failed.errors : {};
+  return (
+    <>
+      {failed?.form === "" ? <ErrorSummary errors={failed.errors} /> : null}
+      <section aria-labelledby="durations-title" className="stack">
+        <h2 id="durations-title" className="section-title">
+          {t("options.admin_durations")}
+        </h2>
+        <p className="muted small">{t("options.admin_durations_hint")}</p>
+        {durations.map((d) => (
+          <article key={d.id} className="card stack" aria-labelledby={`duration-${d.id}-title`}>
+            <h3 id={`duration-${d.id}-title`} className="record-head">
+              <span>{durationText(locale, d.seconds)}</span>
+              <span className="badge">{d.status === 1 ? t("options.admin_offered") : t("options.admin_not_offered")}</span>
+            </h3>
+            <DurationForm d={d} failed={failed} />
+          </article>
+        ))}
+        <article className="card stack" aria-labelledby="duration-new-title">
+          <h3 id="duration-new-title">{t("options.admin_add")}</h3>
+          <DurationForm d={null} failed={failed} />
+        </article>
+      </section>
+      <section aria-labelledby="stakes-title" className="stack">
+        <h2 id="stakes-title" className="section-title">
+          {t("options.admin_stakes")}
+        </h2>
+        <Form method="post" className="card stack">
+          <ErrorSummary errors={stakeErrors} />
+          <PlainField
+            id="stakes-amounts"
+            name="amounts"
+            label={t("options.admin_stakes_label")}
+            hint={t("options.admin_stakes_hint")}
+            defaultValue={failed?.form === "stakes" ? failed.values.amounts ?? "" : amounts.map((a) => toDecimalString(a, 2)).join(", ")}
+            error={stakeErrors.amounts}
+            autoComplete="off"
+            required
+          />
+          <SubmitButton intent={Intent.OptionStakesSave}>{t("options.admin_save")}</SubmitButton>
+        </Form>
+      </section>
+    </>
+  );
+}
+
+export const ErrorBoundary = RouteErrorBoundary;

@@ -1,0 +1,1 @@
+ALTER TABLE `option_amounts` ADD `status` integer DEFAULT 1 NOT NULL;
