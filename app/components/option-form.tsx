@@ -12,7 +12,7 @@ import { useTranslation } from "react-i18next";
 import { FormErrors } from "~/components/forms";
 import { useHydrated } from "~/components/hydrated";
 import { OrderTime, formatSteps } from "~/components/orders";
-import { durationParts, profitFigure } from "~/domain/option";
+import { durationParts, lossIfWrong, profitFigure } from "~/domain/option";
 import { formatMoney, parseAmount, toDecimalString, type Micros } from "~/domain/money";
 import { translateMessage } from "~/lib/messages";
 
@@ -28,6 +28,8 @@ export interface OptionDuration {
 export interface OptionTermsView {
   durations: OptionDuration[];
   amounts: Micros[];
+  /** What a wrong option costs: 0 the stake, 1 the profit figure (base setting micro_loss_level). */
+  lossLevel: number;
 }
 
 /** The option just bought, as the confirmation shows it. */
@@ -120,6 +122,7 @@ export function OptionForm({ action, instrumentId, terms, requestId, loginHref, 
   const duration = terms.durations.find((d) => String(d.seconds) === values.seconds) ?? null;
   const amount = parseAmount(values.amount, 2);
   const profit = duration && amount !== null && amount > 0 ? profitFigure(amount, duration.profitRatio) : null;
+  const loss = duration && amount !== null && amount > 0 ? lossIfWrong(amount, duration.profitRatio, terms.lossLevel) : null;
   const submitting = navigation.state === "submitting" && navigation.formData?.get("seconds") !== null && navigation.formAction?.startsWith("/trade") === true;
   const pressed = submitting ? navigation.formData?.get("type") : null;
   const { key: amountKey, ...amountProps } = getInputProps(fields.number, { type: "text" });
@@ -198,6 +201,10 @@ export function OptionForm({ action, instrumentId, terms, requestId, loginHref, 
           <div data-figure="payout">
             <dt>{t("options.if_win_payout")}</dt>
             <dd className="num">{profit !== null ? usd(amount! + profit, locale) : "—"}</dd>
+          </div>
+          <div data-figure="loss">
+            <dt>{t("options.if_wrong_loss")}</dt>
+            <dd className="num">{loss !== null ? `-${usd(loss, locale)}` : "—"}</dd>
           </div>
         </dl>
       </section>

@@ -44,10 +44,17 @@ export interface Settlement {
   payout: Micros;
 }
 
+/** What a wrong option costs (shown before buying): the stake at loss level 0, else the profit figure (at most the stake). 100 USD × 0.85: 100.00 or 85.00. */
+export function lossIfWrong(amount: Micros, profitRatio: string, lossLevel: number): Micros {
+  return lossLevel === 0 ? amount : Math.min(profitFigure(amount, profitRatio), amount);
+}
+
 export function settle(direction: Direction, open: PriceSteps, end: PriceSteps, amount: Micros, profitRatio: string, lossLevel: number): Settlement {
-  const figure = profitFigure(amount, profitRatio);
-  if (outcomeOf(direction, open, end) === "win") return { outcome: "win", profit: figure, payout: amount + figure };
-  const loss = lossLevel === 0 ? amount : Math.min(figure, amount);
+  if (outcomeOf(direction, open, end) === "win") {
+    const figure = profitFigure(amount, profitRatio);
+    return { outcome: "win", profit: figure, payout: amount + figure };
+  }
+  const loss = lossIfWrong(amount, profitRatio, lossLevel);
   return { outcome: "loss", profit: -loss, payout: amount - loss };
 }
 

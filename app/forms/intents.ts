@@ -58,9 +58,10 @@ export const Intent = {
   FundSubscribe: "fund-subscribe",
   FundRedeem: "fund-redeem",
   FundSave: "fund-save",
-  /** Option terms: an operator adds or saves a duration; replaces the preset stakes. */
+  /** Option terms: an operator adds or saves a duration; replaces the preset stakes; sets what a wrong option costs. */
   OptionDurationSave: "option-duration-save",
   OptionStakesSave: "option-stakes-save",
+  OptionLossSave: "option-loss-save",
   /** Content: an operator saves or deletes a news item / announcement; marks feedback read; a user sends feedback. */
   SaveContent: "save-content",
   DeleteContent: "delete-content",

@@ -1,7 +1,7 @@
 /**
  * The operator's option terms: the durations on offer (length, profit ratio, minimum stake,
- * offered or not; a new one can be added) and the preset stakes shown as buttons on the trade
- * page. Options already bought keep the terms snapshotted when they were bought. Plain forms:
+ * offered or not; a new one can be added), the preset stakes shown as buttons on the trade page,
+ * and what a wrong option costs (the whole stake, or only the profit figure). Options already bought keep the terms snapshotted when they were bought. Plain forms:
  * works without JavaScript. Non-operators get 404.
  */
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/cloudflare";
@@ -15,7 +15,7 @@ import type { FieldErrors } from "~/forms/parse";
 import { Intent } from "~/forms/intents";
 import { readForm } from "~/lib/http.server";
 import { useRootData } from "~/root";
-import { allOptionTerms, saveOptionDuration, saveOptionStakes, type DurationRow } from "~/services/option.server";
+import { allOptionTerms, saveOptionDuration, saveOptionLossLevel, saveOptionStakes, type DurationRow } from "~/services/option.server";
 import { requireOperator } from "~/services/operator.server";
 import { redirectWithFlash } from "~/services/web.server";
 
@@ -42,6 +42,9 @@ export async function action({ request, context }: ActionFunctionArgs) {
   } else if (intent === Intent.OptionStakesSave) {
     const result = await saveOptionStakes(context, operator, text("amounts"));
     if (!result.ok) return data<ActionData>({ form: "stakes", errors: result.errors, values: { amounts: text("amounts") } }, { status: result.status });
+  } else if (intent === Intent.OptionLossSave) {
+    const result = await saveOptionLossLevel(context, operator, text("loss_level"));
+    if (!result.ok) return data<ActionData>({ form: "loss", errors: result.errors, values: {} }, { status: result.status });
   } else {
     return data<ActionData>({ form: "", errors: { form: "errors.bad_request" }, values: {} }, { status: 400 });
   }
@@ -77,7 +80,7 @@ function DurationForm({ d, failed }: { d: DurationRow | null; failed: ActionData
 
 export default function AdminOptions() {
   const { t } = useTranslation();
-  const { durations, amounts } = useLoaderData<typeof loader>();
+  const { durations, amounts, lossLevel } = useLoaderData<typeof loader>();
   const failed = useActionData<typeof action>() ?? null;
   const locale = useRootData()?.locale ?? "en-US";
   const stakeErrors = failed?.form === "stakes" ? failed.errors : {};
@@ -120,6 +123,27 @@ export default function AdminOptions() {
             required
           />
           <SubmitButton intent={Intent.OptionStakesSave}>{t("options.admin_save")}</SubmitButton>
+        </Form>
+      </section>
+      <section aria-labelledby="loss-title" className="stack">
+        <h2 id="loss-title" className="section-title">
+          {t("options.admin_loss")}
+        </h2>
+        <Form method="post" className="card stack">
+          {failed?.form === "loss" ? <ErrorSummary errors={failed.errors} /> : null}
+          <fieldset className="stack" aria-describedby="loss-hint">
+            <legend className="visually-hidden">{t("options.admin_loss")}</legend>
+            {[0, 1].map((level) => (
+              <label key={level} className="field-check">
+                <input type="radio" name="loss_level" value={level} defaultChecked={lossLevel === level} required />
+                {t(`options.admin_loss_${level}`)}
+              </label>
+            ))}
+          </fieldset>
+          <p className="muted small" id="loss-hint">
+            {t("options.admin_loss_hint")}
+          </p>
+          <SubmitButton intent={Intent.OptionLossSave}>{t("options.admin_save")}</SubmitButton>
         </Form>
       </section>
     </>

@@ -13,6 +13,7 @@ import type { FieldErrors } from "~/forms/parse";
 import { MAIN_COMPANY_ID } from "~/lib/constants";
 import { AccountKind, Bucket, LedgerError, PlatformAccount, batchPostingStatements, post, postBatch } from "~/services/ledger.server";
 import { findInstrument, listInstruments, quoteOf } from "~/services/market.server";
+import { bumpStatement } from "~/services/cache.server";
 import { assertOperator } from "~/services/operator.server";
 import type { SessionUser } from "~/services/session.server";
 
@@ -27,13 +28,21 @@ export interface Duration {
   minAmount: Micros;
 }
 
-/** The durations on offer and the preset stakes (spec §7 get_seconds: sec and number). */
-export async function optionTerms(ctx: ServiceContext): Promise<{ durations: Duration[]; amounts: Micros[] }> {
-  const [durations, amounts] = await ctx.d1.batch([
+/**
+ * The durations on offer, the preset stakes (spec §7 get_seconds: sec and number) and the loss
+ * level (what a wrong option costs, shown before buying and snapshotted into each option).
+ */
+export async function optionTerms(ctx: ServiceContext): Promise<{ durations: Duration[]; amounts: Micros[]; lossLevel: number }> {
+  const [durations, amounts, level] = await ctx.d1.batch([
     ctx.d1.prepare("SELECT id, seconds, profit_ratio AS profitRatio, min_amount AS minAmount FROM option_durations WHERE status = 1 ORDER BY sort, seconds"),
     ctx.d1.prepare("SELECT amount FROM option_amounts WHERE status = 1 ORDER BY sort, amount"),
+    ctx.d1.prepare("SELECT micro_loss_level AS level FROM base_settings WHERE company_id = ?1").bind(MAIN_COMPANY_ID),
   ]);
-  return { durations: durations!.results as Duration[], amounts: (amounts!.results as { amount: number }[]).map((a) => a.amount) };
+  return {
+    durations: durations!.results as Duration[],
+    amounts: (amounts!.results as { amount: number }[]).map((a) => a.amount),
+    lossLevel: (level!.results[0] as { level: number } | undefined)?.level ?? 0,
+  };
 }
 
 /* ---------------------------------------------------------------------------------------------
@@ -51,13 +60,13 @@ export interface DurationRow extends Duration {
 }
 
 /** Every duration, offered or not, and the preset stakes on offer. */
-export async function allOptionTerms(ctx: ServiceContext, operator: SessionUser): Promise<{ durations: DurationRow[]; amounts: Micros[] }> {
+export async function allOptionTerms(ctx: ServiceContext, operator: SessionUser): Promise<{ durations: DurationRow[]; amounts: Micros[]; lossLevel: number }> {
   assertOperator(operator);
-  const [durations, amounts] = await ctx.d1.batch([
-    ctx.d1.prepare("SELECT id, seconds, profit_ratio AS profitRatio, min_amount AS minAmount, sort, status FROM option_durations ORDER BY sort, seconds"),
-    ctx.d1.prepare("SELECT amount FROM option_amounts WHERE status = 1 ORDER BY sort, amount"),
+  const [{ results }, offered] = await Promise.all([
+    ctx.d1.prepare("SELECT id, seconds, profit_ratio AS profitRatio, min_amount AS minAmount, sort, status FROM option_durations ORDER BY sort, seconds").all<DurationRow>(),
+    optionTerms(ctx),
   ]);
-  return { durations: durations!.results as DurationRow[], amounts: (amounts!.results as { amount: number }[]).map((a) => a.amount) };
+  return { durations: results, amounts: offered.amounts, lossLevel: offered.lossLevel };
 }
 
 export interface DurationEdit {
@@ -122,6 +131,19 @@ export async function saveOptionDuration(ctx: ServiceContext, operator: SessionU
 }
 
 /**
+ * Sets what a wrong option costs from now on: 0 the whole stake, 1 only the profit figure (options
+ * already bought keep the level they were bought with). The settings' cache counter is bumped in
+ * the same batch.
+ */
+export async function saveOptionLossLevel(ctx: ServiceContext, operator: SessionUser, value: string): Promise<Outcome<{ lossLevel: number }>> {
+  assertOperator(operator);
+  if (value !== "0" && value !== "1") return fail({ loss_level: "errors.bad_request" });
+  const level = Number(value);
+  await ctx.d1.batch([ctx.d1.prepare("UPDATE base_settings SET micro_loss_level = ?2 WHERE company_id = ?1").bind(MAIN_COMPANY_ID, level), bumpStatement(ctx.d1, "settings")]);
+  return { ok: true, value: { lossLevel: level } };
+}
+
+/**
  * Replaces the preset stakes with the list typed ("10, 50, 100"), in one batch. Rows are reused in
  * order and the rest marked removed (status 0) rather than deleted, so the seed's fixed ids never
  * bring an old amount back.
@@ -142,11 +164,6 @@ export async function saveOptionStakes(ctx: ServiceContext, operator: SessionUse
   });
   await ctx.d1.batch(statements);
   return { ok: true, value: { amounts: parsed.value } };
-}
-
-async function lossLevel(ctx: ServiceContext): Promise<number> {
-  const row = await ctx.d1.prepare("SELECT micro_loss_level AS level FROM base_settings WHERE company_id = ?1").bind(MAIN_COMPANY_ID).first<{ level: number }>();
-  return row?.level ?? 0;
 }
 
 export interface OptionRow {
@@ -224,7 +241,7 @@ export async function buyOption(ctx: ServiceContext, userId: number, input: BuyI
   quoted.catch(() => {});
   const direction = input.direction === Direction.Up ? Direction.Up : input.direction === Direction.Down ? Direction.Down : null;
   if (direction === null) return { ok: false, error: "errors.bad_request", field: "type" };
-  const { durations } = await optionTerms(ctx);
+  const { durations, lossLevel: level } = await optionTerms(ctx);
   const duration = durations.find((d) => d.seconds === input.seconds);
   if (!duration) return { ok: false, error: "errors.unknown_duration", field: "seconds" };
   if (!input.amount.trim()) return { ok: false, error: "errors.amount_required", field: "number" };
@@ -237,7 +254,6 @@ export async function buyOption(ctx: ServiceContext, userId: number, input: BuyI
   if (stale) return { ok: false, error: "errors.prices_stale" };
   const accountId = await optionsAccountId(ctx, userId);
   if (accountId === null) return { ok: false, error: "errors.try_again" };
-  const level = await lossLevel(ctx);
   const key = `option_open:${userId}:${input.requestKey && /^[A-Za-z0-9_-]{8,64}$/.test(input.requestKey) ? input.requestKey : crypto.randomUUID()}`;
   const now = Date.now();
   const openTickAt = quote.time || now;

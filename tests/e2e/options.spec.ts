@@ -80,12 +80,15 @@ test("a demo user sees the payout, buys up and down, and gets the confirmation",
   await expect(page.getByText("Minimum 10.00 USD for 30 seconds.")).toBeVisible();
   await expect(figure(page, "profit")).toHaveText("+8.00 USD");
   await expect(figure(page, "payout")).toHaveText("18.00 USD");
+  // the seeded loss level: a wrong option costs the whole stake, shown before buying
+  await expect(figure(page, "loss")).toHaveText("-10.00 USD");
   if (js) {
     await page.getByRole("button", { name: "100", exact: true }).click();
     await expect(amount(page)).toHaveValue("100");
     await durations.getByRole("radio", { name: /^60 seconds/ }).check();
     await expect(figure(page, "profit")).toHaveText("+85.00 USD");
     await expect(figure(page, "payout")).toHaveText("185.00 USD");
+    await expect(figure(page, "loss")).toHaveText("-100.00 USD");
     await expect(page.getByText("Minimum 10.00 USD for 60 seconds.")).toBeVisible();
   } else {
     await expect(page.getByText("Common amounts: 10, 50, 100, 500, 1,000.")).toBeVisible();
@@ -245,4 +248,6 @@ test("an operator adds a duration in the console; a bad ratio is answered next t
   await expect(card).toContainText("Not offered");
   await expect(card.getByLabel("Profit ratio (0.85 = 85%)")).toHaveValue("0.75");
   await expect(card.getByLabel("Minimum stake (USD)")).toHaveValue("15.00");
+  // what a wrong option costs: the seeded rule is checked (not changed here: the other tests count on it)
+  await expect(page.getByRole("radio", { name: "The whole stake is lost" })).toBeChecked();
 });

@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { createServiceContext } from "~/context.server";
 import { PlatformAccount, checkInvariants } from "~/services/ledger.server";
 import { buyOption, listOptions } from "~/services/option.server";
-import { createUser, form, formErrors, fund, get, loggedInSocket, sessionFor, signedSessionCookie, tickMain as tickAt, holdPrice as hold, accountBalances as balances, mainRoom as main } from "./helpers";
+import { createUser, form, formErrors, fund, get, loggedInSocket, sessionFor, signedSessionCookie, visibleText, tickMain as tickAt, holdPrice as hold, accountBalances as balances, mainRoom as main } from "./helpers";
 
 const USD = 1_000_000;
 async function option(id: number) {
@@ -221,6 +221,34 @@ describe("the operator's option terms (/admin/options)", () => {
       for (const d of open.slice(1)) await post(d, "1");
     }
     expect((await terms()).sec.map((d) => d.Seconds)).toEqual(expect.arrayContaining(open.map((d) => d.seconds)));
+  });
+
+  it("what a wrong option costs: set to the profit figure, a new option loses 8.00 of 10 while one bought before loses its whole stake; the trade page shows it before buying", async () => {
+    const op = await cookieOf("operator");
+    const setLevel = (level: string) => form("/admin/options", { intent: "option-loss-save", loss_level: level }, { cookie: op });
+    const ctx = await createServiceContext(env);
+    const user = await buyer(100 * USD);
+    const cookie = await signedSessionCookie(await sessionFor(user.id));
+    await hold("ETHUSDT", 2_000);
+    const page = async () => visibleText(await (await get("/trade?code=ETHUSDT&tab=future", { cookie, headers: { "accept-language": "en" } })).text());
+    expect(await page()).toContain("Lost if wrong -10.00 USD");
+    const before = await buyOption(ctx, user.id, { instrumentId: 2, direction: 1, amount: "10", seconds: 30 });
+    try {
+      expect((await setLevel("2")).status).toBe(400);
+      expect((await setLevel("1")).status).toBe(302);
+      expect(await page()).toContain("Lost if wrong -8.00 USD");
+      const after = await buyOption(ctx, user.id, { instrumentId: 2, direction: 1, amount: "10", seconds: 30 });
+      if (!before.ok || !after.ok) throw new Error("buying failed");
+      expect([before.value.lossLevel, after.value.lossLevel]).toEqual([0, 1]);
+      await main().setPrice("ETHUSDT", 1_990);
+      await tickAt(Math.max(before.value.expiresAt, after.value.expiresAt));
+      expect(await option(before.value.id)).toMatchObject({ status: 3, profit: -10 * USD });
+      expect(await option(after.value.id)).toMatchObject({ status: 3, profit: -8 * USD });
+      expect(await balances(user.accounts.options)).toEqual({ balance: 82 * USD, locked: 0 });
+    } finally {
+      expect((await setLevel("0")).status).toBe(302);
+    }
+    expect((await form("/admin/options", { intent: "option-loss-save", loss_level: "1" }, { cookie: await cookieOf("user") })).status).toBe(404);
   });
 
   it("replaces the preset stakes (sorted, no duplicates); bad lists change nothing; users and visitors get 404", async () => {

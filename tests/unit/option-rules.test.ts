@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { Direction, durationParts, outcomeOf, parseDurationSeconds, parseProfitRatio, parseStakeList, predictedProfit, profitFigure, settle } from "~/domain/option";
+import { Direction, durationParts, lossIfWrong, outcomeOf, parseDurationSeconds, parseProfitRatio, parseStakeList, predictedProfit, profitFigure, settle } from "~/domain/option";
 
 const USD = 1_000_000;
 
@@ -60,6 +60,12 @@ describe("the operator's option terms", () => {
     expect(parseProfitRatio("0.0001")).toBe("0.0001");
     expect(parseProfitRatio("10")).toBe("10.00");
     for (const bad of ["0", "0.00", "-0.5", "10.01", "0.00001", ".5", "1e-1", "abc", "", "0x1"]) expect(parseProfitRatio(bad), bad).toBeNull();
+  });
+
+  it("what a wrong option costs, shown before buying: 100 at 0.85 → 100.00 (loss level 0) or 85.00; never more than the stake (10 at 2.5 → 10.00)", () => {
+    expect(lossIfWrong(100_000_000, "0.85", 0)).toBe(100_000_000);
+    expect(lossIfWrong(100_000_000, "0.85", 1)).toBe(85_000_000);
+    expect(lossIfWrong(10_000_000, "2.5", 1)).toBe(10_000_000);
   });
 
   it("durations: whole seconds from 10 to 30 days (2,592,000)", () => {
