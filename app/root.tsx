@@ -17,6 +17,7 @@ import { TAB_PATHS, TabBar } from "~/components/layout";
 import { RTL_LANGUAGES, languageInfo } from "~/i18n/config";
 import { messagesFor } from "~/i18n/i18n.server";
 import { I18nProvider } from "~/i18n/react";
+import { isAbortError } from "~/lib/abort";
 import { translateMessage } from "~/lib/messages";
 import { readFlash, type Flash } from "~/services/web.server";
 import { socketTicket } from "~/services/socket-auth.server";
@@ -170,6 +171,16 @@ export function ErrorBoundary() {
   const status = isRouteErrorResponse(error) ? error.status : 500;
   const messages = (root?.messages ?? {}) as Record<string, Record<string, string>>;
   const text = (k: string, fallback: string) => messages.errors?.[k] ?? fallback;
+  if (isAbortError(error)) {
+    // an interrupted navigation (the user started another): not an error; the next page renders
+    return (
+      <Document lang={root?.htmlLang ?? lang} dir={root?.dir ?? "ltr"} theme={root?.theme ?? null}>
+        <main id="main" className="main" aria-busy="true">
+          <p className="muted">{messages.common?.loading ?? "Loading…"}</p>
+        </main>
+      </Document>
+    );
+  }
   if (!isRouteErrorResponse(error)) console.error(error);
   if (isRouteErrorResponse(error) && error.status === 503 && isClosedPage(error.data)) {
     // Spec §4: the company is closed and has no loss_url to send visitors to.

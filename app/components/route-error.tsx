@@ -4,10 +4,18 @@
  */
 import { Link, isRouteErrorResponse, useRouteError } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
+import { isAbortError } from "~/lib/abort";
 
 export function RouteErrorBoundary() {
   const error = useRouteError();
   const { t } = useTranslation();
+  if (isAbortError(error)) {
+    return (
+      <div className="page narrow" aria-busy="true">
+        <p className="muted">{t("common.loading")}</p>
+      </div>
+    );
+  }
   const status = isRouteErrorResponse(error) ? error.status : 500;
   if (!isRouteErrorResponse(error)) console.error(error);
   const message = status === 404 ? t("errors.not_found") : status === 413 ? t("errors.too_large") : status < 500 ? t("errors.bad_request") : t("errors.try_again");
