@@ -49,30 +49,40 @@ function windowStart(now: number, windowMs: number) {
 }
 
 /**
- * Reserves one slot and returns the client's count over the last `windowMs` (1 = first), as a
- * sliding window: the slots of the current fixed window plus the previous window's slots
- * weighted by how much of it still lies within `windowMs` of now (rounded up). A burst split
- * across a window boundary therefore counts as one burst: the limit holds over any `windowMs`,
- * not only over each fixed window.
+ * The sliding-window count, as SQL for an `ON CONFLICT DO UPDATE` on a rate_limits row (SQLite
+ * evaluates every SET expression against the row as it was). Parameters: ?2 the current window's
+ * start, ?W the window length, ?R how much of the last window length lies in the previous window
+ * (`windowMs − (now − start)`).
+ *   - current: the current window's count after this slot;
+ *   - previous: the previous window's count (0 when the row's window is older than that);
+ *   - count: current + previous weighted by ?R / ?W, rounded up. A burst split across a window
+ *     boundary therefore counts as one burst: the limit holds over any `windowMs`.
  */
+function slidingCount(w: string, r: string) {
+  const current = "(CASE WHEN window_start = ?2 THEN count + 1 ELSE 1 END)";
+  const previous = `(CASE WHEN window_start = ?2 THEN prev_count WHEN window_start = ?2 - ${w} THEN count ELSE 0 END)`;
+  // CAST: D1 may bind JS numbers as REAL, and the rounding up needs an integer division.
+  const weighted = (cur: string, prev: string) => `(${cur} + CAST((${prev} * ${r} + ${w} - 1) / ${w} AS INTEGER))`;
+  /** `count` before the update; `stored` the same figure read back from the updated row (RETURNING). */
+  return { current, previous, count: weighted(current, previous), stored: weighted("count", "prev_count") };
+}
+
+/** Reserves one slot and returns the client's count over the last `windowMs` (1 = first; see slidingCount). */
 export async function reserve(db: D1Database, key: string, limit: Pick<Limit, "windowMs">, now = Date.now()): Promise<number> {
   const start = windowStart(now, limit.windowMs);
-  // SQLite evaluates every SET expression against the row as it was, so prev_count sees the old
-  // window_start and count.
+  const sliding = slidingCount("?3", "?4");
   const row = await db
     .prepare(
       `INSERT INTO rate_limits (key, window_start, count, prev_count) VALUES (?1, ?2, 1, 0)
        ON CONFLICT(key) DO UPDATE SET
-         prev_count = CASE WHEN window_start = ?2 THEN prev_count WHEN window_start = ?2 - ?3 THEN count ELSE 0 END,
-         count = CASE WHEN window_start = ?2 THEN count + 1 ELSE 1 END,
+         prev_count = ${sliding.previous},
+         count = ${sliding.current},
          window_start = ?2
-       RETURNING count, prev_count AS previous`,
+       RETURNING ${sliding.stored} AS n`,
     )
-    .bind(key, start, limit.windowMs)
-    .first<{ count: number; previous: number }>();
-  if (!row) return 1;
-  const remaining = limit.windowMs - (now - start);
-  return row.count + Math.ceil((row.previous * remaining) / limit.windowMs);
+    .bind(key, start, limit.windowMs, limit.windowMs - (now - start))
+    .first<{ n: number }>();
+  return row?.n ?? 1;
 }
 
 /** Reserves one slot and says whether it is within the limit over the last `windowMs`. */
@@ -85,17 +95,12 @@ export type BackoffResult = { ok: true; count: number } | { ok: false; waitSecon
 /**
  * Reserves one slot of a growing-delay throttle. Refused (nothing counted) while the key waits;
  * otherwise the slot is taken and the key's next slot is delayed by the rule of `Backoff`. The
- * count is the sliding-window count of `reserve` (a burst straddling a boundary is one burst).
+ * count is the sliding-window count of `reserve`.
  */
 export async function reserveWithBackoff(db: D1Database, key: string, rule: Backoff, now = Date.now()): Promise<BackoffResult> {
   const start = windowStart(now, rule.windowMs);
-  const remaining = rule.windowMs - (now - start);
-  // The current window's count after this slot, and the previous window's count before it.
-  const current = "(CASE WHEN window_start = ?2 THEN count + 1 ELSE 1 END)";
-  const previous = "(CASE WHEN window_start = ?2 THEN prev_count WHEN window_start = ?2 - ?7 THEN count ELSE 0 END)";
-  // n: the sliding count this slot gets (the previous window weighted by its part still inside
-  // the last windowMs, rounded up). Its delay: 0 while n <= free, else base * 2^(n - free - 1), capped.
-  const n = `(${current} + (${previous} * ?8 + ?7 - 1) / ?7)`;
+  // n: the sliding count this slot gets. Its delay: 0 while n <= free, else base * 2^(n - free - 1), capped.
+  const { current, previous, count: n } = slidingCount("?7", "?8");
   const delay = (count: string) =>
     `(CASE WHEN ${count} <= ?4 THEN 0 ELSE min(?6, ?5 * (1 << min(30, ${count} - ?4 - 1))) END)`;
   const row = await db
@@ -109,7 +114,7 @@ export async function reserveWithBackoff(db: D1Database, key: string, rule: Back
        WHERE blocked_until <= ?3
        RETURNING count`,
     )
-    .bind(key, start, now, rule.free, rule.baseDelayMs, rule.maxDelayMs, rule.windowMs, remaining)
+    .bind(key, start, now, rule.free, rule.baseDelayMs, rule.maxDelayMs, rule.windowMs, rule.windowMs - (now - start))
     .first<{ count: number }>();
   if (row) return { ok: true, count: row.count };
   const waiting = await db.prepare("SELECT blocked_until AS until FROM rate_limits WHERE key = ?1").bind(key).first<{ until: number }>();
