@@ -41,10 +41,6 @@ export function FormErrors({ form }: { form: AnyForm }) {
   );
 }
 
-/**
- * After each server reply the secret fields are emptied: the other values survive an error,
- * passwords and captcha answers do not (as without JavaScript, where the page is new).
- */
 /** A form's errors (i18n keys), once each, as one alert above its fields (forms without conform). */
 export function ErrorSummary({ errors }: { errors: Partial<Record<string, string>> | null | undefined }) {
   const { t } = useTranslation();
@@ -64,15 +60,7 @@ export function ErrorSummary({ errors }: { errors: Partial<Record<string, string
 export type PlainFieldProps = { id: string; name: string; label: string; error?: string; hint?: ReactNode; children?: ReactNode } & Omit<InputHTMLAttributes<HTMLInputElement>, "name" | "id">;
 
 /** A labelled input without conform (plain POST forms): its hint and error under it, tied by aria-describedby. */
-export function PlainField({
-  id,
-  name,
-  label,
-  error,
-  hint,
-  children,
-  ...input
-}: PlainFieldProps) {
+export function PlainField({ id, name, label, error, hint, children, ...input }: PlainFieldProps) {
   const { t } = useTranslation();
   const described = [hint ? `${id}-hint` : "", error ? `${id}-error` : ""].filter(Boolean).join(" ") || undefined;
   return (
@@ -96,6 +84,10 @@ export function PlainField({
   );
 }
 
+/**
+ * After each server reply the secret fields are emptied: the other values survive an error,
+ * passwords and captcha answers do not (as without JavaScript, where the page is new).
+ */
 export function useClearSecrets(form: AnyForm, reply: unknown, names: string[]) {
   const fields = names.join(",");
   const id = form.id;

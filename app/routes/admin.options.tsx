@@ -1,8 +1,9 @@
 /**
  * The operator's option terms: the durations on offer (length, profit ratio, minimum stake,
  * offered or not; a new one can be added), the preset stakes shown as buttons on the trade page,
- * and what a wrong option costs (the whole stake, or only the profit figure). Options already bought keep the terms snapshotted when they were bought. Plain forms:
- * works without JavaScript. Non-operators get 404.
+ * and what a wrong option costs (the whole stake, or only the profit figure). Options already
+ * bought keep the terms snapshotted when they were bought. Plain forms: works without
+ * JavaScript. Non-operators get 404.
  */
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { Form, useActionData, useLoaderData } from "@remix-run/react";
@@ -83,10 +84,11 @@ export default function AdminOptions() {
   const { durations, amounts, lossLevel } = useLoaderData<typeof loader>();
   const failed = useActionData<typeof action>() ?? null;
   const locale = useRootData()?.locale ?? "en-US";
-  const stakeErrors = failed?.form === "stakes" ? failed.errors : {};
+  /** The errors of the form named `form` ("stakes", "loss", "" for the page), if it is the one that failed. */
+  const errorsOf = (form: string) => (failed?.form === form ? failed.errors : {});
   return (
     <>
-      {failed?.form === "" ? <ErrorSummary errors={failed.errors} /> : null}
+      <ErrorSummary errors={errorsOf("")} />
       <section aria-labelledby="durations-title" className="stack">
         <h2 id="durations-title" className="section-title">
           {t("options.admin_durations")}
@@ -111,14 +113,14 @@ export default function AdminOptions() {
           {t("options.admin_stakes")}
         </h2>
         <Form method="post" className="card stack">
-          <ErrorSummary errors={stakeErrors} />
+          <ErrorSummary errors={errorsOf("stakes")} />
           <PlainField
             id="stakes-amounts"
             name="amounts"
             label={t("options.admin_stakes_label")}
             hint={t("options.admin_stakes_hint")}
             defaultValue={failed?.form === "stakes" ? failed.values.amounts ?? "" : amounts.map((a) => toDecimalString(a, 2)).join(", ")}
-            error={stakeErrors.amounts}
+            error={errorsOf("stakes").amounts}
             autoComplete="off"
             required
           />
@@ -130,7 +132,7 @@ export default function AdminOptions() {
           {t("options.admin_loss")}
         </h2>
         <Form method="post" className="card stack">
-          {failed?.form === "loss" ? <ErrorSummary errors={failed.errors} /> : null}
+          <ErrorSummary errors={errorsOf("loss")} />
           <fieldset className="stack" aria-describedby="loss-hint">
             <legend className="visually-hidden">{t("options.admin_loss")}</legend>
             {[0, 1].map((level) => (

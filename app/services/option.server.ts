@@ -28,21 +28,26 @@ export interface Duration {
   minAmount: Micros;
 }
 
-/**
- * The durations on offer, the preset stakes (spec §7 get_seconds: sec and number) and the loss
- * level (what a wrong option costs, shown before buying and snapshotted into each option).
- */
-export async function optionTerms(ctx: ServiceContext): Promise<{ durations: Duration[]; amounts: Micros[]; lossLevel: number }> {
+/** The durations (on offer, or all of them for the console), the preset stakes and the loss level, in one batch. */
+async function readTerms<D extends Duration>(ctx: ServiceContext, durationsSql: string): Promise<{ durations: D[]; amounts: Micros[]; lossLevel: number }> {
   const [durations, amounts, level] = await ctx.d1.batch([
-    ctx.d1.prepare("SELECT id, seconds, profit_ratio AS profitRatio, min_amount AS minAmount FROM option_durations WHERE status = 1 ORDER BY sort, seconds"),
+    ctx.d1.prepare(durationsSql),
     ctx.d1.prepare("SELECT amount FROM option_amounts WHERE status = 1 ORDER BY sort, amount"),
     ctx.d1.prepare("SELECT micro_loss_level AS level FROM base_settings WHERE company_id = ?1").bind(MAIN_COMPANY_ID),
   ]);
   return {
-    durations: durations!.results as Duration[],
+    durations: durations!.results as D[],
     amounts: (amounts!.results as { amount: number }[]).map((a) => a.amount),
     lossLevel: (level!.results[0] as { level: number } | undefined)?.level ?? 0,
   };
+}
+
+/**
+ * The durations on offer, the preset stakes (spec §7 get_seconds: sec and number) and the loss
+ * level (what a wrong option costs, shown before buying and snapshotted into each option).
+ */
+export function optionTerms(ctx: ServiceContext) {
+  return readTerms<Duration>(ctx, "SELECT id, seconds, profit_ratio AS profitRatio, min_amount AS minAmount FROM option_durations WHERE status = 1 ORDER BY sort, seconds");
 }
 
 /* ---------------------------------------------------------------------------------------------
@@ -59,14 +64,10 @@ export interface DurationRow extends Duration {
   status: number;
 }
 
-/** Every duration, offered or not, and the preset stakes on offer. */
-export async function allOptionTerms(ctx: ServiceContext, operator: SessionUser): Promise<{ durations: DurationRow[]; amounts: Micros[]; lossLevel: number }> {
+/** Every duration, offered or not, the preset stakes on offer and the loss level. */
+export function allOptionTerms(ctx: ServiceContext, operator: SessionUser) {
   assertOperator(operator);
-  const [{ results }, offered] = await Promise.all([
-    ctx.d1.prepare("SELECT id, seconds, profit_ratio AS profitRatio, min_amount AS minAmount, sort, status FROM option_durations ORDER BY sort, seconds").all<DurationRow>(),
-    optionTerms(ctx),
-  ]);
-  return { durations: results, amounts: offered.amounts, lossLevel: offered.lossLevel };
+  return readTerms<DurationRow>(ctx, "SELECT id, seconds, profit_ratio AS profitRatio, min_amount AS minAmount, sort, status FROM option_durations ORDER BY sort, seconds");
 }
 
 export interface DurationEdit {
@@ -93,8 +94,9 @@ export async function saveOptionDuration(ctx: ServiceContext, operator: SessionU
   if (ratio === null) errors.profit_ratio = "options.admin_ratio_invalid";
   const min = parseAmount(input.min_amount ?? "", 2);
   if (min === null || min <= 0 || min > MAX_STAKE) errors.min_amount = "options.admin_amount_invalid";
-  const id = input.id == null || input.id === "" ? null : /^\d{1,9}$/.test(input.id) ? Number(input.id) : NaN;
-  if (Number.isNaN(id)) return fail({ form: "errors.not_found" }, 404);
+  // No id: a new duration. An id that is not a number names no duration.
+  if (input.id && !/^\d{1,9}$/.test(input.id)) return fail({ form: "errors.not_found" }, 404);
+  const id = input.id ? Number(input.id) : null;
   if (Object.keys(errors).length > 0 || seconds === null || ratio === null || min === null) return fail(errors);
   const status = input.status === "1" ? 1 : 0;
   if (id === null) {
