@@ -77,7 +77,11 @@ export class Clock {
     else this.parts.book.persistState(now);
   }
 
-  /** Arms the alarm if it is not armed (after a read, a registration, new work, a restart). */
+  /**
+   * Arms the alarm if it is not armed (after a read, a registration, new work, a restart). While
+   * the platform delivers an alarm the storage reports none; arming then is harmless, as the
+   * handler's own arming replaces it.
+   */
   async ensureRunning(now = Date.now()) {
     if ((await this.parts.storage.getAlarm()) === null) await this.parts.storage.setAlarm(now + TICK_MS);
   }

@@ -69,27 +69,59 @@ const engineOrder = (id: number, code = "BTCUSDT"): EngineOrder => ({
   id, userId: 1, code, side: 1, status: 0, lots: 10_000, contractSize: 1_000_000, precision: 2, price: 100, margin: 1, fee: 0, stopLoss: 0, takeProfit: 0, liquidation: 0, pendingCrossing: -1,
 });
 
+/**
+ * The room's armed alarm. From the moment the platform delivers an alarm until its handler arms
+ * the next one, the storage reports none (getAlarm() is null), so a clock that keeps running can
+ * read as stopped for a few milliseconds each second: "armed" is polled; "stopped" is final.
+ */
+const armed = (stub: ReturnType<typeof room>) => expect.poll(async () => (await stub.engineView()).alarm, { timeout: 3000, interval: 20 }).not.toBeNull();
+/** Takes the room's alarm away (again, if a handler in flight armed the next one meanwhile). */
+const disarm = (stub: ReturnType<typeof room>) =>
+  expect
+    .poll(
+      async () => {
+        await runInDurableObject(stub, async (_instance, state) => {
+          await state.storage.deleteAlarm();
+        });
+        return (await stub.engineView()).alarm;
+      },
+      { timeout: 3000, interval: 20 },
+    )
+    .toBeNull();
+
 describe("the idle rule and restarts", () => {
   it("sleeps when nobody listens and nothing waits; keeps ticking while work waits", async () => {
     const name = "test-idle";
     await room(name).snapshot();
     await room(name).forgetReads();
     await runDurableObjectAlarm(room(name));
-    expect((await room(name).engineView()).alarm).toBeNull();
+    expect(await room(name).engineView()).toMatchObject({ alarm: null, running: false });
 
     // a service reports an open order after its commit
     const stub = room(name);
     expect(await stub.triggersChanged([{ op: "upsert", order: engineOrder(9001) }])).toBe(1);
-    expect((await stub.engineView()).alarm).not.toBeNull();
+    await armed(stub);
     await stub.forgetReads();
     await runDurableObjectAlarm(stub);
-    expect((await stub.engineView()).alarm).not.toBeNull();
+    expect((await stub.engineView()).running).toBe(true);
+    await armed(stub);
 
     // the order leaves: nothing waits, the clock may stop again
     await stub.triggersChanged([{ op: "remove", id: 9001 }]);
     await stub.forgetReads();
     await runDurableObjectAlarm(stub);
-    expect((await stub.engineView()).alarm).toBeNull();
+    expect(await stub.engineView()).toMatchObject({ alarm: null, running: false });
+  });
+
+  it("a clock kept running by waiting work re-arms itself every second, through the platform's own alarms", async () => {
+    const stub = room("test-idle-platform");
+    expect(await stub.triggersChanged([{ op: "upsert", order: engineOrder(9002) }])).toBe(1);
+    await stub.forgetReads();
+    const before = (await stub.engineView()).ticks.length;
+    // no test hook runs the alarm here: only the platform does, three times in a row
+    await expect.poll(async () => (await stub.engineView()).ticks.length, { timeout: 6000, interval: 100 }).toBeGreaterThanOrEqual(before + 3);
+    await armed(stub);
+    await stub.triggersChanged([{ op: "remove", id: 9002 }]);
   });
 
   it("after a restart the main room reloads open orders from D1 and re-arms its alarm by itself", async () => {
@@ -100,13 +132,10 @@ describe("the idle rule and restarts", () => {
     await room("main").tickNow(Date.now());
     const placed = await placeOrder(ctx, user.id, { side: 1, lots: "0.01", instrumentId: 1, entry: 0, targetPrice: "10000", leverage: 10 });
     expect(placed.ok).toBe(true);
-    await runInDurableObject(room("main"), async (_instance, state) => {
-      await state.storage.deleteAlarm();
-    });
+    await disarm(room("main"));
     await abortAllDurableObjects();
-    const view = await room("main").engineView();
-    expect(view.pending).toBeGreaterThanOrEqual(1);
-    expect(view.alarm).not.toBeNull();
+    expect((await room("main").engineView()).pending).toBeGreaterThanOrEqual(1);
+    await armed(room("main"));
     if (placed.ok) await cancelOrder(ctx, user.id, placed.value.id);
   });
 
@@ -229,12 +258,9 @@ describe("scheduled jobs", () => {
   it("the five-minute run re-arms the market clock when work waits", async () => {
     const main = room("main");
     await main.triggersChanged([{ op: "upsert", order: engineOrder(424242) }]);
-    await runInDurableObject(main, async (_instance, state) => {
-      await state.storage.deleteAlarm();
-    });
-    expect((await main.engineView()).alarm).toBeNull();
+    await disarm(main);
     await scheduled({ cron: "*/5 * * * *" });
-    expect((await main.engineView()).alarm).not.toBeNull();
+    await armed(main);
     await main.triggersChanged([{ op: "remove", id: 424242 }]);
   });
 });
