@@ -89,13 +89,14 @@ export class MarketRoom extends Server<Env> {
     return this.init;
   }
 
-  /** Only the main room settles orders in D1 (other rooms exist in tests and index what they are told). */
+  /**
+   * Only the main room settles orders in D1 (other rooms exist in tests and index what they are
+   * told). Decided by the id, not the name: a room woken by its own alarm after a restart has no
+   * name yet (ctx.id.name is undefined then, and partyserver only learns it from a named call),
+   * and deciding "not main" there left the engine without D1 for the room's whole life.
+   */
   private isMain() {
-    try {
-      return (this.ctx.id.name ?? this.name) === MARKET_ROOM;
-    } catch {
-      return false;
-    }
+    return this.ctx.id.equals(this.env.MARKET_ROOM.idFromName(MARKET_ROOM));
   }
 
   private engineStore(): EngineStore {

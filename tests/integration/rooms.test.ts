@@ -139,6 +139,24 @@ describe("the idle rule and restarts", () => {
     if (placed.ok) await cancelOrder(ctx, user.id, placed.value.id);
   });
 
+  it("after a restart the main room woken by its own alarm (before any call names it) settles from D1", async () => {
+    const ctx = await createServiceContext(env);
+    const user = await createUser();
+    await fund(user.accounts.contract, 1_000_000_000);
+    await room("main").setPrice("BTCUSDT", 50_000);
+    await room("main").tickNow(Date.now());
+    const placed = await placeOrder(ctx, user.id, { side: 1, lots: "0.01", instrumentId: 1, entry: 0, targetPrice: "10000", leverage: 10 });
+    if (!placed.ok) throw new Error(placed.error);
+    await armed(room("main"));
+    await abortAllDurableObjects();
+    // nobody calls the room: the platform's alarm wakes it
+    await new Promise((r) => setTimeout(r, 2500));
+    const view = await room("main").engineView();
+    const open = await env.DB.prepare("SELECT COUNT(*) AS n FROM contract_orders WHERE status IN (0, 1)").first<{ n: number }>();
+    expect(view.pending).toBeGreaterThanOrEqual(open!.n);
+    await cancelOrder(ctx, user.id, placed.value.id);
+  });
+
   it("services notify the engine through one function (the main room)", async () => {
     const ctx = await createServiceContext(env);
     const pending = await notifyEngine(ctx, [{ op: "upsert", order: engineOrder(770_077) }]);
