@@ -85,13 +85,16 @@ function idOf(q: URLSearchParams) {
   return /^\d{1,15}$/.test(id) ? Number(id) : 0;
 }
 
+/** Someone else's order, one that does not exist and one already closed: 404, nothing revealed. */
+const refusalStatus = (error: string) => (error === "errors.not_found" || error === "errors.order_closed" ? 404 : 400);
+
 const close: Handler = async (request, ctx) => {
   const user = await actingUserOrInvalid(request, ctx);
   if (user instanceof Response) return user;
   const q = await params(request, ctx);
   if (q instanceof Response) return q;
   const result = await closeOrder(ctx, user.id, idOf(q));
-  if (!result.ok) return failure(ctx, { id: messageOf(result) }, result.error === "errors.not_found" ? 404 : 400);
+  if (!result.ok) return failure(ctx, { id: messageOf(result) }, refusalStatus(result.error));
   return ok(ctx, await wire(ctx, result.value), "contract.closed");
 };
 
@@ -101,7 +104,7 @@ const cancel: Handler = async (request, ctx) => {
   const q = await params(request, ctx);
   if (q instanceof Response) return q;
   const result = await cancelOrder(ctx, user.id, idOf(q));
-  if (!result.ok) return failure(ctx, { id: messageOf(result) });
+  if (!result.ok) return failure(ctx, { id: messageOf(result) }, refusalStatus(result.error));
   return ok(ctx, await wire(ctx, result.value), "contract.cancelled");
 };
 
@@ -111,7 +114,7 @@ const stops: Handler = async (request, ctx) => {
   const q = await params(request, ctx);
   if (q instanceof Response) return q;
   const result = await setStops(ctx, user.id, idOf(q), { stopLoss: q.get("stop_loss_price") ?? undefined, takeProfit: q.get("target_profit_price") ?? undefined });
-  if (!result.ok) return failure(ctx, { [result.field ?? "id"]: messageOf(result) });
+  if (!result.ok) return failure(ctx, { [result.field ?? "id"]: messageOf(result) }, refusalStatus(result.error));
   return ok(ctx, await wire(ctx, result.value), "contract.stops_saved");
 };
 

@@ -12,7 +12,7 @@ import { useState, type ChangeEvent } from "react";
 import { useTranslation } from "react-i18next";
 import { FormErrors } from "~/components/forms";
 import { useHydrated } from "~/components/hydrated";
-import { hundredthsToPercent, stepsToDecimal } from "~/domain/contract";
+import { hundredthsToPercent, pendingPriceBand, stepsToDecimal } from "~/domain/contract";
 import { priceToSteps, stepsToPrice, type Quote } from "~/domain/market";
 import { formatMoney } from "~/domain/money";
 import { canDecreaseLots, needsLeverage, orderPreview, stepLots, type OrderFormTerms, type OrderPreview } from "~/domain/order-form";
@@ -116,6 +116,10 @@ export function OrderForm({ action, instrumentId, precision, order, quote, reque
   // message stays until the amount it refused is changed.
   const liveLotsError = hydrated && values.lots !== "" && preview && !preview.ok && preview.reason.startsWith("lots") ? lotsMessage(preview.reason, order!) : undefined;
   const lotsError = hydrated && values.lots !== initial("cont") ? liveLotsError : (fields.cont.errors?.[0] ?? liveLotsError);
+  // a buy price far from the market is refused as it is typed (the service's rule)
+  const band = market !== null ? pendingPriceBand(market) : null;
+  const liveTargetError = hydrated && pending && preview && !preview.ok && preview.reason === "price_far" && band ? `errors.price_far|${stepsToDecimal(band.min, precision)} – ${stepsToDecimal(band.max, precision)}` : undefined;
+  const targetError = hydrated && values.target !== initial("target_price") ? liveTargetError : (fields.target_price.errors?.[0] ?? liveTargetError);
   const { key: lotsKey, ...lotsProps } = getInputProps(fields.cont, { type: "number" });
   const { key: targetKey, ...targetProps } = getInputProps(fields.target_price, { type: "number" });
   const { key: slOnKey, ...slOnProps } = getInputProps(fields.stop_loss_on, { type: "checkbox" });
@@ -197,15 +201,15 @@ export function OrderForm({ action, instrumentId, precision, order, quote, reque
         </div>
       </fieldset>
 
-      <div className={fields.target_price.errors ? "field has-error" : "field"} hidden={hydrated && !pending}>
+      <div className={targetError ? "field has-error" : "field"} hidden={hydrated && !pending}>
         <label htmlFor={fields.target_price.id}>{t("trade.buy_price")}</label>
-        <input key={targetKey} {...targetProps} min={0} step={priceStep} inputMode="decimal" autoComplete="off" required={hydrated && pending} aria-describedby={hydrated ? targetProps["aria-describedby"] : [targetProps["aria-describedby"], `${fields.target_price.id}-hint`].filter(Boolean).join(" ")} />
+        <input key={targetKey} {...targetProps} min={0} step={priceStep} inputMode="decimal" autoComplete="off" required={hydrated && pending} aria-invalid={targetError ? true : undefined} aria-describedby={[targetError ? fields.target_price.errorId : null, hydrated ? null : `${fields.target_price.id}-hint`].filter(Boolean).join(" ") || undefined} />
         {hydrated ? null : (
           <p className="hint" id={`${fields.target_price.id}-hint`}>
             {t("trade.buy_price_hint")}
           </p>
         )}
-        <FieldError id={fields.target_price.errorId} message={fields.target_price.errors?.[0]} />
+        <FieldError id={fields.target_price.errorId} message={targetError} />
       </div>
 
       <div className="stops">

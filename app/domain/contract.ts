@@ -199,6 +199,24 @@ export function checkStops(side: Side, reference: PriceSteps, stopLoss: PriceSte
   return "ok";
 }
 
+/**
+ * A pending order's buy price must lie within a band around the market: from a tenth of it to
+ * ten times it (both included). Further out it is a typing slip, never a trade, and its figures
+ * could pass what a safe integer holds.
+ */
+export const PENDING_PRICE_BAND = 10n;
+
+export function pendingPriceBand(market: PriceSteps): { min: PriceSteps; max: PriceSteps } {
+  const m = BigInt(market);
+  const min = (m + PENDING_PRICE_BAND - 1n) / PENDING_PRICE_BAND; // rounded up: never below a tenth
+  return { min: Math.max(1, Number(min)), max: toSafe(m * PENDING_PRICE_BAND) };
+}
+
+export function checkPendingPrice(price: PriceSteps, market: PriceSteps): "ok" | "price_far" {
+  const { min, max } = pendingPriceBand(market);
+  return price >= min && price <= max ? "ok" : "price_far";
+}
+
 // ---- the order preview (browser) and the order's figures (server): one function ----
 
 export interface OrderFigures {

@@ -4,7 +4,7 @@
  * the order with (checkLots, parsePrice, orderFigures), so what the form shows is what the ledger
  * books. Pure: no I/O.
  */
-import { Side, checkLots, orderFigures, parsePrice, scaled6ToDecimal, toScaled6, type ContractTerms, type LotsCheck, type PriceSteps, type Scaled6 } from "./contract";
+import { Side, checkLots, checkPendingPrice, orderFigures, parsePrice, scaled6ToDecimal, toScaled6, type ContractTerms, type LotsCheck, type PriceSteps, type Scaled6 } from "./contract";
 import type { Micros } from "./money";
 
 /** What the form needs of the current instrument: its rule inputs, lot step, minimum and leverages. */
@@ -40,7 +40,7 @@ export type OrderPreview =
       /** The liquidation price a buy and a sell would open with (null: none). */
       liquidation: { buy: PriceSteps | null; sell: PriceSteps | null };
     }
-  | { ok: false; reason: Exclude<LotsCheck, "ok"> | "price" | "leverage" };
+  | { ok: false; reason: Exclude<LotsCheck, "ok"> | "price" | "price_far" | "leverage" };
 
 /** Whether the instrument can be ordered at all: a multiple is needed unless the margin is fixed per lot. */
 export function needsLeverage(terms: Pick<ContractTerms, "marginMode">): boolean {
@@ -62,8 +62,16 @@ export function orderPreview(form: OrderFormTerms, input: OrderFormInput, market
   }
   const price = input.pending ? parsePrice(input.targetPrice, form.terms.pricePrecision) : market;
   if (price === null || price <= 0) return { ok: false, reason: "price" };
-  const buy = orderFigures(form.terms, Side.Buy, lots.lots, price, leverage);
-  const sell = orderFigures(form.terms, Side.Sell, lots.lots, price, leverage);
+  if (input.pending && market !== null && checkPendingPrice(price, market) !== "ok") return { ok: false, reason: "price_far" };
+  let buy: ReturnType<typeof orderFigures>, sell: ReturnType<typeof orderFigures>;
+  try {
+    buy = orderFigures(form.terms, Side.Buy, lots.lots, price, leverage);
+    sell = orderFigures(form.terms, Side.Sell, lots.lots, price, leverage);
+  } catch (error) {
+    // a price (before the market is known) whose figures pass a safe integer
+    if (error instanceof RangeError) return { ok: false, reason: "price_far" };
+    throw error;
+  }
   return {
     ok: true,
     lots: lots.lots,

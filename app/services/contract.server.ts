@@ -14,13 +14,16 @@ import {
   OrderStatus,
   Side,
   checkLots,
+  checkPendingPrice,
   checkStops,
   nextDelivery,
   orderFigures,
   parsePrice,
   pendingCrossing,
+  pendingPriceBand,
   profit as profitOf,
   realisedProfit,
+  stepsToDecimal,
   toScaled6,
   type ContractTerms,
   type ExitReason,
@@ -99,6 +102,7 @@ export type PlaceError =
   | "errors.lots_max"
   | "errors.price_required"
   | "errors.price_invalid"
+  | "errors.price_far"
   | "errors.stop_loss_side"
   | "errors.take_profit_side"
   | "errors.stop_invalid"
@@ -282,6 +286,10 @@ export async function placeOrder(ctx: ServiceContext, userId: number, input: Pla
   if (stale) return fail("errors.prices_stale");
   const market = priceToSteps(quote.Close, instrument.pricePrecision);
   const price = pending ? target : market;
+  if (pending && checkPendingPrice(price, market) !== "ok") {
+    const band = pendingPriceBand(market);
+    return fail("errors.price_far", "target_price", { value: `${stepsToDecimal(band.min, instrument.pricePrecision)} – ${stepsToDecimal(band.max, instrument.pricePrecision)}` });
+  }
   const stops = checkStops(side, price, stopLoss, takeProfit);
   if (stops !== "ok") return fail(`errors.${stops}`, stops === "stop_loss_side" ? "stop_loss_price" : "target_profit_price");
 

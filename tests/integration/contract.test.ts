@@ -4,7 +4,7 @@ import { env } from "cloudflare:test";
 import { afterEach, describe, expect, it } from "vitest";
 import { createServiceContext } from "~/context.server";
 import { Side, margin as marginOf, orderFigures, toScaled6 } from "~/domain/contract";
-import { cancelOrder, closeOrder, feeMode, listOrders, placeOrder, setStops } from "~/services/contract.server";
+import { cancelOrder, closeOrder, feeMode, listOrders, messageOf, placeOrder, setStops } from "~/services/contract.server";
 import { resetDemoAccount } from "~/services/demo.server";
 import { PlatformAccount, checkInvariants } from "~/services/ledger.server";
 import { createUser, fund, get, loggedInSocket, sessionFor, tickMain as tick, holdPrice as hold, accountBalances as balances, mainRoom as main } from "./helpers";
@@ -70,6 +70,10 @@ describe("placing orders", () => {
       [{ side: 1, lots: "0.01", instrumentId: 999, entry: 1, leverage: 10 }, "errors.unknown_instrument"],
       [{ side: 1, lots: "0.01", instrumentId: 1, entry: 0, leverage: 10 }, "errors.price_required"],
       [{ side: 1, lots: "0.01", instrumentId: 1, entry: 0, leverage: 10, targetPrice: "1.234" }, "errors.price_invalid"],
+      // a huge buy price (its margin would pass a safe integer: it was a 500) and one far off the market
+      [{ side: 1, lots: "0.01", instrumentId: 1, entry: 0, leverage: 10, targetPrice: "90000000000000" }, "errors.price_far"],
+      [{ side: 1, lots: "0.01", instrumentId: 1, entry: 0, leverage: 10, targetPrice: "500001" }, "errors.price_far"],
+      [{ side: 1, lots: "0.01", instrumentId: 1, entry: 0, leverage: 10, targetPrice: "4999.99" }, "errors.price_far"],
       [{ side: 1, lots: "0.01", instrumentId: 1, entry: 1, leverage: 10, stopLoss: "51000" }, "errors.stop_loss_side"],
       [{ side: 2, lots: "0.01", instrumentId: 1, entry: 1, leverage: 10, takeProfit: "51000" }, "errors.take_profit_side"],
       [{ side: 3, lots: "0.01", instrumentId: 1, entry: 1, leverage: 10 }, "errors.bad_request"],
@@ -81,6 +85,22 @@ describe("placing orders", () => {
     }
     expect(await balances(user.accounts.contract)).toEqual({ balance: 100 * USD, locked: 0 });
     expect((await listOrders(ctx, user.id, 1, 1)).total).toBe(0);
+    // the band's edges are accepted (a tenth and ten times the market)
+    const edge = await placeOrder(ctx, user.id, { side: 1, lots: "0.01", instrumentId: 1, entry: 0, leverage: 10, targetPrice: "5000" });
+    expect(edge.ok).toBe(true);
+    const far = await placeOrder(ctx, user.id, { side: 1, lots: "0.01", instrumentId: 1, entry: 0, leverage: 10, targetPrice: "4999.99" });
+    expect(far.ok ? "" : messageOf(far)).toBe("errors.price_far|5000.00 – 500000.00");
+    if (edge.ok) await cancelOrder(ctx, user.id, edge.value.id);
+  });
+
+  it("the JSON call answers a huge buy price with a translated message, never a 5xx", async () => {
+    await hold("BTCUSDT", 50_000);
+    const user = await trader(100 * USD);
+    const res = await get("/v2/api/forex/submit?type=1&cont=0.01&forex_id=1&status=0&multiple=10&target_price=90000000000000", { headers: { authorization: await sessionFor(user.id) } });
+    expect(res.status).toBe(200);
+    const body = (await res.json()) as { code: number; msg: string };
+    expect(body.code).toBe(0);
+    expect(body.msg).toBe("Enter a buy price within ten times the market price either way: 5000.00 – 500000.00.");
   });
 
   it("100 concurrent orders whose margins exceed the balance never overdraw it", async () => {
@@ -160,9 +180,16 @@ describe("closing", () => {
     const b = await get(`/v2/api/forex/close?id=987654321`, { headers: { authorization: token } });
     expect(a.status).toBe(404);
     expect(await a.json()).toEqual(await b.json());
+    for (const call of [`cancel_trade?id=${placed.value.id}`, `set_stop_price?id=${placed.value.id}&stop_loss_price=1`]) {
+      const res = await get(`/v2/api/forex/${call}`, { headers: { authorization: token } });
+      expect(res.status, `${call} ${await res.clone().text()}`).toBe(404);
+    }
     expect((await order(placed.value.id)).status).toBe(1);
     expect((await closeOrder(ctx, owner.id, placed.value.id)).ok).toBe(true);
     expect(await closeOrder(ctx, owner.id, placed.value.id)).toMatchObject({ ok: false, error: "errors.order_closed" });
+    const again = await get(`/v2/api/forex/close?id=${placed.value.id}`, { headers: { authorization: await sessionFor(owner.id) } });
+    expect(again.status).toBe(404);
+    expect(((await again.json()) as { msg: string }).msg).toBe("This order is already closed.");
   });
 
   it("a state-changing GET needs the authorization header (a forged link with the cookie only is refused)", async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { toScaled6 } from "~/domain/contract";
+import { checkPendingPrice, pendingPriceBand, toScaled6 } from "~/domain/contract";
 import { candleEnd, bucketStart } from "~/domain/market";
 import { toDecimalString } from "~/domain/money";
 import { canDecreaseLots, needsLeverage, orderPreview, stepLots, type OrderFormTerms } from "~/domain/order-form";
@@ -29,6 +29,20 @@ describe("orderPreview", () => {
     expect(p.ok && p.price).toBe(4_000_000);
     expect(orderPreview(BTC, { lots: "0.01", leverage: 5, pending: true, targetPrice: "" }, 5_000_000)).toEqual({ ok: false, reason: "price" });
     expect(orderPreview(BTC, { lots: "0.01", leverage: 5, pending: true, targetPrice: "40000.001" }, 5_000_000)).toEqual({ ok: false, reason: "price" });
+  });
+
+  it("a buy price beyond ten times the market either way is refused as typed (5,000.00 – 500,000.00 at 50,000); a huge one too, even before the market is known", () => {
+    const at = (price: string, market: number | null = 5_000_000) => orderPreview(BTC, { lots: "0.01", leverage: 10, pending: true, targetPrice: price }, market);
+    expect(pendingPriceBand(5_000_000)).toEqual({ min: 500_000, max: 50_000_000 });
+    expect(at("5000").ok).toBe(true);
+    expect(at("500000").ok).toBe(true);
+    expect(at("4999.99")).toEqual({ ok: false, reason: "price_far" });
+    expect(at("500000.01")).toEqual({ ok: false, reason: "price_far" });
+    expect(at("90000000000000")).toEqual({ ok: false, reason: "price_far" });
+    // the figures of a huge price would pass a safe integer: refused, never thrown
+    expect(at("90000000000000", null)).toEqual({ ok: false, reason: "price_far" });
+    expect(checkPendingPrice(1, 5)).toBe("ok");
+    expect(pendingPriceBand(5).min).toBe(1); // never below one price step
   });
 
   it("refuses what the service refuses: lots off the step or below the minimum, a multiple not offered, no price", () => {
