@@ -199,7 +199,7 @@ export function OptionDetail({ option, locale, now, predicted }: { option: Optio
                   {t("options.end_tick")}: <OrderTime ms={option.endTickAt} locale={locale} />
                 </small>
               ) : null}
-              {option.endFeed ? <small>{t("options.feed", { feed: option.endFeed })}</small> : null}
+              {option.endFeed === "reset" ? <small>{t("options.closed_by_reset")}</small> : option.endFeed ? <small>{t("options.feed", { feed: option.endFeed })}</small> : null}
               {option.late === 1 ? <small className="option-late">{t("options.late")}</small> : null}
             </span>
           </Item>

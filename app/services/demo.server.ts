@@ -23,8 +23,8 @@ export async function demoStartingBalances(ctx: ServiceContext) {
 }
 
 /**
- * Resets a demo user's accounts: every open demo position and pending order is closed (with no
- * profit: the simulation restarts), the locked balances are released and the available balances
+ * Resets a demo user's accounts: every open demo position, pending order and open option is
+ * closed (with no profit: the simulation restarts), the locked balances are released and the available balances
  * set back to the starting balances — all in one ledger transaction. The amounts are computed
  * inside it (target − balance at the moment of writing), so nothing that happens between reading
  * and writing can make them wrong; each closed order takes its unique exit key, so the engine or
@@ -50,6 +50,15 @@ export async function resetDemoAccount(ctx: ServiceContext, userId: number): Pro
               WHERE o.user_id = ?1 AND u.is_demo = 1 AND o.status IN (0, 1)`,
           )
           .bind(userId, batch),
+        // open options end too: their stakes are in the locked balance the reset releases, so
+        // each takes its settlement key here and the engine can never settle it afterwards
+        ctx.d1
+          .prepare(
+            `INSERT OR IGNORE INTO option_settlements (option_id, batch_id, end_price, end_tick_at, end_feed, late, profit, payout)
+             SELECT o.id, ?2, o.open_price, ?3, 'reset', 0, 0, o.amount FROM options o JOIN users u ON u.id = o.user_id
+              WHERE o.user_id = ?1 AND u.is_demo = 1 AND o.status = 1`,
+          )
+          .bind(userId, batch, now),
       ],
       entries: (tx) => [
         ctx.d1
@@ -76,6 +85,12 @@ export async function resetDemoAccount(ctx: ServiceContext, userId: number): Pro
               WHERE id IN (SELECT order_id FROM order_exits WHERE batch_id = ?2) AND user_id = ?1`,
           )
           .bind(userId, batch, now),
+        ctx.d1
+          .prepare(
+            `UPDATE options SET status = 3, end_price = s.end_price, end_tick_at = s.end_tick_at, end_feed = s.end_feed, profit = 0, settled_at = ?2, updated_at = ?2
+               FROM option_settlements s WHERE s.batch_id = ?1 AND s.option_id = options.id`,
+          )
+          .bind(batch, now),
       ],
     });
     const { results } = await ctx.d1.prepare("SELECT order_id AS id FROM order_exits WHERE batch_id = ?1").bind(batch).all<{ id: number }>();

@@ -58,6 +58,32 @@ describe("buying options", () => {
 });
 
 describe("settlement", () => {
+  it("a demo reset ends an open option with the stake back in the starting balance; its expiry later settles nothing", async () => {
+    await hold("ETHUSDT", 2_000);
+    const ctx = await createServiceContext(env);
+    const user = await createUser({ isDemo: true });
+    await fund(user.accounts.options, 1_000 * USD);
+    const { demoStartingBalances, resetDemoAccount } = await import("~/services/demo.server");
+    const start = await demoStartingBalances(ctx);
+    const bought = await buyOption(ctx, user.id, { instrumentId: 2, direction: 1, amount: "100", seconds: 30 });
+    if (!bought.ok) throw new Error(bought.error);
+    expect((await balances(user.accounts.options)).locked).toBe(100 * USD);
+    await resetDemoAccount(ctx, user.id);
+    expect(await option(bought.value.id)).toMatchObject({ status: 3, profit: 0, endPrice: 200_000, late: 0 });
+    expect(await balances(user.accounts.options)).toEqual({ balance: start.options, locked: 0 });
+    // the engine reaches its expiry at a winning price: nothing moves (the lock it would take is gone)
+    await main().setPrice("ETHUSDT", 2_100);
+    await tickAt(bought.value.expiresAt);
+    expect(await option(bought.value.id)).toMatchObject({ status: 3, profit: 0 });
+    expect(await balances(user.accounts.options)).toEqual({ balance: start.options, locked: 0 });
+    const settled = await env.DB.prepare("SELECT COUNT(*) AS n FROM ledger_transactions WHERE idempotency_key = ?1").bind(`option_settle:${bought.value.id}`).first<{ n: number }>();
+    expect(settled!.n).toBe(0);
+    // the receipt says why it ended
+    const res = await get("/v2/api/micro/orders?status=3&page=1", { headers: { authorization: await sessionFor(user.id), lang: "en" } });
+    const body = (await res.json()) as { data: { data: { Id: number; FactProfits: string; Receipt: { settlement: { feed: string } } }[] } };
+    expect(body.data.data.find((o) => o.Id === bought.value.id)).toMatchObject({ FactProfits: "0.00", Receipt: { settlement: { feed: "reset" } } });
+  });
+
   it("win, loss and tie settle at the first tick at or after expiry, once, with the spec's amounts and a receipt", async () => {
     const opened = await hold("ETHUSDT", 2_000);
     const ctx = await createServiceContext(env);
