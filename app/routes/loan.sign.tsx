@@ -19,7 +19,7 @@ import { formatMoney, toDecimalString } from "~/domain/money";
 import { Intent } from "~/forms/intents";
 import { languageInfo } from "~/i18n/config";
 import { readForm } from "~/lib/http.server";
-import { agreementText, applyLoan, checkApplication, kycFullName, kycOf, kycStatus } from "~/services/loan.server";
+import { agreementDigest, agreementText, applyLoan, checkApplication, kycFullName, kycOf, kycStatus } from "~/services/loan.server";
 import { redirectWithFlash, requireRealUser } from "~/services/web.server";
 import loanStylesHref from "~/styles/loan.css";
 
@@ -34,11 +34,15 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   if (!checked.ok) throw redirect("/loan/submit");
   const locale = languageInfo(context.lang).locale;
   const { config, amount, summary } = checked.value;
+  const shownAt = Date.now();
+  const text = agreementText(context, checked.value, kycFullName(kyc), shownAt);
   return {
     configId: config.id,
     amount: toDecimalString(amount, 2),
     name: kycFullName(kyc),
-    text: agreementText(context, checked.value, kycFullName(kyc), Date.now()),
+    text,
+    shownAt,
+    terms: await agreementDigest(text),
     figures: {
       amount: formatMoney(amount, locale),
       interest: formatMoney(summary.interest, locale),
@@ -61,6 +65,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
     sign: field("sign"),
     signature_name: field("signature_name"),
     request_id: field("request_id"),
+    shown_at: field("shown_at"),
+    terms: field("terms") ?? "",
   });
   if (!result.ok) return data({ errors: result.errors, signatureName: (field("signature_name") ?? "").slice(0, 100) }, { status: result.status });
   return redirectWithFlash(context, "/loan/record", { kind: "success", message: "loan.submitted" });
@@ -68,7 +74,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
 
 export default function LoanSign() {
   const { t } = useTranslation();
-  const { configId, amount, name, text, figures, requestId } = useLoaderData<typeof loader>();
+  const { configId, amount, name, text, shownAt, terms, figures, requestId } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const errors = actionData?.errors ?? {};
   // while a drawn signature is being stored, submitting would send none
@@ -100,6 +106,9 @@ export default function LoanSign() {
         <input type="hidden" name="config_id" value={configId} />
         <input type="hidden" name="amount" value={amount} />
         <input type="hidden" name="request_id" value={requestId} />
+        {/* the agreement as shown: if the terms change before the submit, it is shown again */}
+        <input type="hidden" name="shown_at" value={shownAt} />
+        <input type="hidden" name="terms" value={terms} />
         <ErrorSummary errors={errors} />
         <SignaturePad error={errors.sign} onBusy={setBusy} />
         <LoanField

@@ -248,6 +248,18 @@ export interface ApplyInput extends ApplicationInput {
   /** Without a drawing: the full name typed as the signature. */
   signature_name?: string;
   request_id?: string;
+  /** The agreement as the signer saw it: when it was rendered (ms) and its digest (the web form sends both). */
+  shown_at?: string;
+  terms?: string;
+}
+
+/** A shown agreement can be signed for this long; then it is read again. */
+export const AGREEMENT_VALID_MS = 24 * 60 * 60_000;
+
+/** The digest of an agreement's text (SHA-256, hex): what the signer saw is what is stored. */
+export async function agreementDigest(text: string): Promise<string> {
+  const bytes = new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text)));
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
 }
 
 /** The borrower's full name as the KYC has it. */
@@ -278,7 +290,15 @@ export async function applyLoan(ctx: ServiceContext, user: SessionUser, input: A
   }
   if (!checked.ok || Object.keys(errors).length > 0) return fail(errors);
   const { config, amount, summary } = checked.value;
-  const agreement = agreementText(ctx, checked.value, kycFullName(kyc), now);
+  // The agreement is stored exactly as it was shown: rendered again as of the moment it was shown,
+  // it must give the same text, or the terms (rate, period, fees, name) changed meanwhile.
+  let agreement = agreementText(ctx, checked.value, kycFullName(kyc), now);
+  if (input.terms !== undefined) {
+    const shownAt = Number(input.shown_at);
+    const fresh = Number.isSafeInteger(shownAt) && shownAt <= now && now - shownAt <= AGREEMENT_VALID_MS;
+    if (fresh) agreement = agreementText(ctx, checked.value, kycFullName(kyc), shownAt);
+    if (!fresh || input.terms !== (await agreementDigest(agreement))) return fail({ form: "loan.terms_changed" }, 409);
+  }
   const requestId = input.request_id && REQUEST_ID.test(input.request_id) ? input.request_id : crypto.randomUUID();
   try {
     const row = await ctx.d1

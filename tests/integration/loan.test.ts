@@ -7,7 +7,7 @@ import { SELF, env } from "cloudflare:test";
 import { afterEach, describe, expect, it } from "vitest";
 import { createServiceContext } from "~/context.server";
 import { DAY_MS, utcDay } from "~/domain/loan";
-import { accrueLoanPenalties, approveLoan, approveRepayment, decideKyc, rejectRepayment, submitRepayment } from "~/services/loan.server";
+import { accrueLoanPenalties, agreementDigest, approveLoan, approveRepayment, decideKyc, rejectRepayment, submitRepayment } from "~/services/loan.server";
 import { checkInvariants, PlatformAccount } from "~/services/ledger.server";
 import { sessionIdOf, userForToken, type SessionUser } from "~/services/session.server";
 import { ORIGIN, accountBalances, createUser, form, get, sessionFor, signedSessionCookie, visibleText } from "./helpers";
@@ -15,6 +15,11 @@ import { ORIGIN, accountBalances, createUser, form, get, sessionFor, signedSessi
 const JPEG = () => new Uint8Array([0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10, 0x4a, 0x46, 0x49, 0x46, 0x00, 0x01, ...Array(200).fill(7), 0xff, 0xd9]);
 const PNG = () => new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, ...Array(200).fill(3), 0x49, 0x45, 0x4e, 0x44, 0xae, 0x42, 0x60, 0x82]);
 type Api = { code: number; msg: string; data: Record<string, unknown> | null };
+
+/** The agreement as the sign page showed it (the hidden fields a browser sends back). */
+function hiddenAgreement(html: string) {
+  return { shown_at: /name="shown_at" value="([^"]+)"/.exec(html)![1]!, terms: /name="terms" value="([^"]+)"/.exec(html)![1]! };
+}
 
 async function userWithCookie(options: { isDemo?: boolean; role?: "operator" } = {}) {
   const user = await createUser({ isDemo: options.isDemo });
@@ -253,12 +258,27 @@ describe("the pages without JavaScript", () => {
 
     const signPage = await (await get("/loan/sign?id=2&amount=5000.00", { cookie: u.cookie })).text();
     const requestId = /name="request_id" value="([^"]+)"/.exec(signPage)![1]!;
-    const unsigned = await form("/loan/sign?id=2&amount=5000.00", { intent: "apply-loan", config_id: "2", amount: "5000.00", request_id: requestId }, { cookie: u.cookie });
+    const shown = hiddenAgreement(signPage);
+    const unsigned = await form("/loan/sign?id=2&amount=5000.00", { intent: "apply-loan", config_id: "2", amount: "5000.00", request_id: requestId, ...shown }, { cookie: u.cookie });
     expect(unsigned.status).toBe(400);
     expect(visibleText(await unsigned.text())).toContain("Please sign the agreement");
-    const signed = await form("/loan/sign?id=2&amount=5000.00", { intent: "apply-loan", config_id: "2", amount: "5000.00", request_id: requestId, signature_name: "ada lovelace" }, { cookie: u.cookie });
+
+    // the operator changes the rate while the agreement is open: signing it is refused, nothing is stored
+    await env.DB.prepare("UPDATE loan_configs SET interest_rate = '9' WHERE id = 2").run();
+    const stale = await form("/loan/sign?id=2&amount=5000.00", { intent: "apply-loan", config_id: "2", amount: "5000.00", request_id: requestId, signature_name: "ada lovelace", ...shown }, { cookie: u.cookie });
+    expect(stale.status).toBe(409);
+    const staleText = visibleText(await stale.text());
+    expect(staleText).toContain("The loan terms changed since this agreement was shown");
+    expect(staleText).toContain("0.09%"); // the page shows the new terms to read again
+    expect(await env.DB.prepare("SELECT COUNT(*) AS n FROM loans WHERE user_id = ?1").bind(u.user.id).first<{ n: number }>()).toEqual({ n: 0 });
+    await env.DB.prepare("UPDATE loan_configs SET interest_rate = '4' WHERE id = 2").run();
+
+    const signed = await form("/loan/sign?id=2&amount=5000.00", { intent: "apply-loan", config_id: "2", amount: "5000.00", request_id: requestId, signature_name: "ada lovelace", ...shown }, { cookie: u.cookie });
     expect(signed.status).toBe(302);
     expect(signed.headers.get("location")).toBe("/loan/record");
+    // stored exactly as shown
+    const stored = (await env.DB.prepare("SELECT agreement FROM loans WHERE user_id = ?1").bind(u.user.id).first<{ agreement: string }>())!.agreement;
+    expect(await agreementDigest(stored)).toBe(shown.terms);
     expect(visibleText(await (await get("/loan/submit", { cookie: u.cookie })).text())).toContain("You already have a loan that is open");
     const recordRes = await get("/loan/record", { cookie: u.cookie });
     expect(recordRes.headers.get("cache-control")).toContain("no-store");
