@@ -147,7 +147,15 @@ export async function subscribe(
   const q = checked.value;
   const requestId = input.request_id && REQUEST_ID.test(input.request_id) ? input.request_id : crypto.randomUUID();
   const existing = () =>
-    ctx.d1.prepare("SELECT id FROM fund_subscriptions WHERE user_id = ?1 AND request_id = ?2").bind(user.id, requestId).first<{ id: number }>();
+    ctx.d1
+      .prepare("SELECT id, share_amount AS amount, day_profit AS dayProfit, lock_days AS lockDays, start_day AS startDay, end_day AS endDay FROM fund_subscriptions WHERE user_id = ?1 AND request_id = ?2")
+      .bind(user.id, requestId)
+      .first<{ id: number; amount: Micros; dayProfit: Micros; lockDays: number; startDay: string; endDay: string }>();
+  /** A form sent again (even with other figures) answers with the subscription it made, as it was made. */
+  const made = (row: NonNullable<Awaited<ReturnType<typeof existing>>>): Outcome<SubscribeResult> => ({
+    ok: true,
+    value: { id: row.id, created: false, quote: { fund: q.fund, amount: row.amount, dayProfit: row.dayProfit, totalProfit: row.lockDays * row.dayProfit, startDay: row.startDay, endDay: row.endDay } },
+  });
   const account = await fundingAccount(ctx, user.id);
   if (!account) return fail({ form: "errors.try_again" }, 500);
   const key = `fund_subscribe:${user.id}:${requestId}`;
@@ -178,7 +186,7 @@ export async function subscribe(
     if (posted.replayed) {
       const row = await existing();
       if (!row) return fail({ form: "errors.try_again" }, 409);
-      return { ok: true, value: { id: row.id, created: false, quote: q } };
+      return made(row);
     }
     const row = (posted.results?.[0]?.results?.[0] ?? null) as { id: number } | null;
     return { ok: true, value: { id: row?.id ?? (await existing())?.id ?? 0, created: true, quote: q } };
@@ -186,7 +194,7 @@ export async function subscribe(
     if (error instanceof LedgerError && error.code === "insufficient_funds") return fail({ amount: "fund.insufficient" }, 409);
     if (error instanceof LedgerError && (error.code === "idempotency_conflict" || error.code === "guard_failed")) {
       const row = await existing();
-      if (row) return { ok: true, value: { id: row.id, created: false, quote: q } };
+      if (row) return made(row);
       return fail({ form: "errors.try_again" }, 409);
     }
     if (error instanceof Error && /NOT NULL constraint failed: fund_subscriptions/.test(error.message)) return fail({ form: "fund.closed" }, 409);

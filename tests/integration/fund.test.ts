@@ -90,6 +90,11 @@ describe("subscribing", () => {
     const list = await (await get("/api/fund/subList", { cookie: u.cookie })).json<Api>();
     const first = (list.data!.data as Record<string, unknown>[])[0]!;
     expect(first).toMatchObject({ status: 1, share_amount: "150.55", day_profit: "1.5055", sum_profit: "0.0000", get_fund: { title: "Test fund", currency_code: "USDT", liquidated_damages: "5" } });
+    // the same request id with another amount moves nothing and answers with the subscription as it was made
+    const again = await api("/api/fund/buy", u.cookie, { ...fields, amount: "100" });
+    expect(again.code).toBe(1);
+    expect(again.data).toMatchObject({ id: a.data!.id, created: false, share_amount: "150.55", day_profit: "1.5055", total_profit: "45.1650" });
+    expect(await balance(u.user.accounts.funding)).toBe(500 * USD - 150_550_000);
   });
 
   it("refuses a closed product, amounts out of bounds, non-numeric and above the balance: nothing changes", async () => {
