@@ -7,7 +7,7 @@ import { Link } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { ChevronIcon } from "~/components/icons";
 import { Money } from "~/components/money";
-import type { Micros } from "~/domain/money";
+import { exactDecimals, type Micros } from "~/domain/money";
 
 export interface AccountView {
   kind: string;
@@ -51,11 +51,11 @@ export function AccountCards({ accounts, locale }: { accounts: AccountView[]; lo
 }
 
 /** An amount with its sign and the up/down colour (the sign is there for readers who cannot tell colours apart). */
-export function SignedMoney({ value, locale }: { value: Micros; locale: string }) {
+export function SignedMoney({ value, locale, exact = false }: { value: Micros; locale: string; exact?: boolean }) {
   return (
     <span className={value > 0 ? "up num" : value < 0 ? "down num" : "num"}>
       {value > 0 ? "+" : ""}
-      <Money value={value} locale={locale} />
+      <Money value={value} locale={locale} decimals={exact ? exactDecimals(value) : 2} />
     </span>
   );
 }

@@ -53,6 +53,15 @@ export function toDecimalString(value: Micros, decimals = 2): string {
   return decimals > 0 ? `${sign}${whole}.${frac}` : `${sign}${whole}`;
 }
 
+/**
+ * How many decimals show an amount exactly: 2 (cents) when it has no more, else 4 (a fund's day
+ * income reads 0.1750, as the fund pages write it), else 6 (micros).
+ */
+export function exactDecimals(value: Micros): 2 | 4 | 6 {
+  const abs = Math.abs(value);
+  return abs % 10_000 === 0 ? 2 : abs % 100 === 0 ? 4 : 6;
+}
+
 /** Localised display with grouping, built from the exact decimal string (no float rounding). */
 export function formatMoney(value: Micros, locale: string, decimals = 2): string {
   const text = toDecimalString(value, decimals);

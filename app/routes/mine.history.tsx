@@ -8,6 +8,7 @@ import { Link, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { EmptyState, PageHeader } from "~/components/layout";
 import { Money } from "~/components/money";
+import { exactDecimals } from "~/domain/money";
 import { OrderTime } from "~/components/orders";
 import { RouteErrorBoundary } from "~/components/route-error";
 import { Pager, SignedMoney, historyHref } from "~/components/wallet";
@@ -61,13 +62,13 @@ export default function History() {
           <div>
             <dt>{t("wallet.balance")}</dt>
             <dd>
-              <Money value={data.balance} locale={locale} /> USD
+              <Money value={data.balance} locale={locale} decimals={exactDecimals(data.balance)} /> USD
             </dd>
           </div>
           <div>
             <dt>{t("wallet.lock_balance")}</dt>
             <dd>
-              <Money value={data.lockBalance} locale={locale} /> USD
+              <Money value={data.lockBalance} locale={locale} decimals={exactDecimals(data.lockBalance)} /> USD
             </dd>
           </div>
         </dl>
@@ -87,7 +88,7 @@ export default function History() {
               <li key={e.id}>
                 <span className="ledger-title">{ledgerKindText(t, e.kind)}</span>
                 <span className="ledger-amount">
-                  <SignedMoney value={e.amount} locale={locale} />
+                  <SignedMoney value={e.amount} locale={locale} exact />
                 </span>
                 <span className="ledger-sub">
                   {e.memo ? <>{memoText(t, e.memo)} · </> : null}

@@ -5,7 +5,7 @@
  * run as formulas are neutralised; amounts stay numbers.
  */
 import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
-import { toDecimalString } from "~/domain/money";
+import { exactDecimals, toDecimalString } from "~/domain/money";
 import { accountTypeOf, toCsv, walletAccount, type CsvNumber } from "~/domain/wallet";
 import { ledgerKindText, memoText } from "~/lib/ledger-text";
 import { accountStatement } from "~/services/wallet.server";
@@ -20,7 +20,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const t = context.t;
   const rows: (string | CsvNumber)[][] = [
     [t("history.time"), t("history.type"), t("history.memo"), t("history.value")],
-    ...entries.map((e) => [new Date(e.createdAt).toISOString(), ledgerKindText(t, e.kind), memoText(t, e.memo), { number: toDecimalString(e.amount, 2) }]),
+    ...entries.map((e) => [new Date(e.createdAt).toISOString(), ledgerKindText(t, e.kind), memoText(t, e.memo), { number: toDecimalString(e.amount, exactDecimals(e.amount)) }]),
   ];
   const day = new Date().toISOString().slice(0, 10);
   const filename = `statement-${walletAccount(id).kind}-${day}.csv`;

@@ -145,6 +145,23 @@ describe("subscribing", () => {
 });
 
 describe("the daily income job", () => {
+  it("the account statement shows each day's income exactly (0.5268, not 0.53), page and CSV, adding up to the balance", async () => {
+    const u = await userWithCookie({ balance: 500 * USD });
+    const fundId = await product({ lock: 5, pct: "0.35" });
+    const c = await ctx();
+    const s = await subscribe(c, u.session, { id: String(fundId), amount: "150.50", request_id: "req-exact-1" }, day("2040-04-10"));
+    expect(s.ok).toBe(true);
+    const before = await balance(u.user.accounts.funding);
+    await payFundIncome(c, day("2040-04-12")); // two days: 150.50 × 0.35 % = 0.52675 → 0.5268 each
+    expect(await balance(u.user.accounts.funding)).toBe(before + 2 * 526_800);
+    const page = visibleText(await (await get("/mine/history?accountTypeId=1", { cookie: u.cookie })).text());
+    expect(page.match(/\+ ?0\.5268/g)?.length).toBe(2);
+    expect(page).not.toMatch(/\+ ?0\.53\b/);
+    expect(page).toContain("Available 350.5536 USD"); // 500 − 150.50 + 2 × 0.5268
+    const csv = await (await get("/mine/history.csv?accountTypeId=1", { cookie: u.cookie })).text();
+    expect(csv.match(/,0\.5268(\r?\n|$)/g)?.length).toBe(2);
+  });
+
   it("pays each day once: twice on the same date changes nothing; a missed day is caught up once", async () => {
     const u = await userWithCookie({ balance: 500 * USD });
     const fundId = await product({ lock: 5 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { formatMoney, parseAmount, roundMicros, toDecimalString } from "~/domain/money";
+import { exactDecimals, formatMoney, parseAmount, roundMicros, toDecimalString } from "~/domain/money";
 
 describe("money in integer micro-USD", () => {
   it("parses typed amounts exactly and refuses anything else", () => {
@@ -22,6 +22,15 @@ describe("money in integer micro-USD", () => {
     expect(toDecimalString(123_456_789, 4)).toBe("123.4568");
     expect(toDecimalString(123_456_789, 6)).toBe("123.456789");
     expect(roundMicros(2_500_000, 0)).toBe(3_000_000);
+  });
+
+  it("a statement line shows its amount exactly: two fund incomes of 0.1750 read 0.1750 each (not 0.18), cents stay at 2 decimals", () => {
+    expect(exactDecimals(175_000)).toBe(4);
+    expect(toDecimalString(175_000, exactDecimals(175_000))).toBe("0.1750");
+    expect(exactDecimals(1_500_000)).toBe(2);
+    expect(exactDecimals(0)).toBe(2);
+    expect(exactDecimals(-1)).toBe(6);
+    expect(formatMoney(1_234_567_891, "en-US", exactDecimals(1_234_567_891))).toBe("1,234.567891");
   });
 
   it("formats with the locale's grouping without float drift", () => {
