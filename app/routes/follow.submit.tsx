@@ -79,6 +79,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
       form.set("trader_id", String(traderId));
       const submission = submissionOf(FollowSchema, form);
       const result = await followTrader(context, user, { trader_id: traderId, multiple: form.get("multiple") ?? "", max_amount: form.get("max_amount") ?? "" });
+      // following twice (another tab, a double submit): the trader's page shows the follow, with why
+      if (!result.ok && result.errors.trader_id === "copy.already_following") return redirectWithFlash(context, `/follow/trader?id=${traderId}`, { kind: "error", message: "copy.already_following" });
       if (!result.ok) return data({ guideError: null, result: replyWithErrors(submission, result.errors) }, { status: result.status });
       return redirectWithFlash(context, `/follow/trader?id=${traderId}`, { kind: "success", message: "copy.followed" });
     }

@@ -46,6 +46,9 @@ export async function action({ request, context }: ActionFunctionArgs) {
   if (form.get("intent") !== Intent.ApplyTrader) return data({ result: { status: "error" as const, error: { "": ["errors.bad_request"] } } }, { status: 400 });
   const submission = submissionOf(ApplySchema, form);
   const result = await applyTrader(context, user, { agree: form.get("agree") === "on" });
+  // applying twice (another tab, a double submit): the form is gone behind the status; the message comes as a notice
+  const twice = !result.ok ? result.errors.form : undefined;
+  if (twice === "copy.already_waiting" || twice === "copy.already_trader") return redirectWithFlash(context, "/follow/trader-apply", { kind: "error", message: twice });
   if (!result.ok) return data({ result: replyWithErrors(submission, result.errors) }, { status: result.status });
   return redirectWithFlash(context, "/follow/trader-apply", { kind: "success", message: "copy.applied" });
 }
@@ -79,7 +82,9 @@ export default function TraderApply() {
           ))}
         </ol>
         <p className="muted">
-          {t("copy.contact")} <Link to="/mine/chat">{t("copy.contact_link")}</Link>
+          {t("copy.contact")} <Link to="/mine/chat" reloadDocument>
+            {t("copy.contact_link")}
+          </Link>
         </p>
       </section>
       {waiting ? null : <ApplyForm />}

@@ -343,6 +343,11 @@ describe("the screens without JavaScript", () => {
     const ticked = await form("/follow/trader-apply", { intent: "apply-trader", agree: "on" }, { cookie });
     expect(ticked.status).toBe(302);
     expect(visibleText(await (await get("/follow/trader-apply", { cookie })).text())).toContain("Waiting for an operator's review.");
+    // applying twice (a second tab): the page says why nothing happened
+    const twice = await form("/follow/trader-apply", { intent: "apply-trader", agree: "on" }, { cookie });
+    expect(twice.headers.get("location")).toBe("/follow/trader-apply");
+    expect(visibleText(await (await get("/follow/trader-apply", { cookie: cookiesFrom(twice, cookie) })).text())).toContain("Your application is already waiting for review.");
+    expect(await env.DB.prepare("SELECT COUNT(*) AS n FROM trader_applications WHERE user_id = ?1").bind(user.id).first()).toEqual({ n: 1 });
     const trader = await makeTrader();
     expect((await get("/follow", { cookie: trader.cookie })).headers.get("location")).toBe("/follow/my-follower");
     expect((await get("/follow/my-follower", { cookie })).headers.get("location")).toBe("/follow/trader-apply");
@@ -369,6 +374,11 @@ describe("the screens without JavaScript", () => {
     expect(detail).toContain("auto follow: 7");
     expect(detail).toContain("250.50");
     expect(detail).toContain("Unfollow");
+    // following twice (a second tab): back on the trader's page with the reason; still one follow
+    const twice = await form(submit, { intent: "follow", multiple: "3", max_amount: "100" }, { cookie });
+    expect(twice.headers.get("location")).toBe(`/follow/trader?id=${trader.user.id}`);
+    expect(visibleText(await (await get(`/follow/trader?id=${trader.user.id}`, { cookie: cookiesFrom(twice, cookie) })).text())).toContain("You already follow this trader.");
+    expect(await followCount(follower.user.id)).toBe(1);
     const list = visibleText(await (await get("/follow/follow-list", { cookie })).text());
     expect(list).toContain("Traders you follow");
     expect(list).toContain("×7");
