@@ -43,6 +43,25 @@ export default function Rank() {
       ) : (
         <>
           <p className="muted small">{t("rank.explain")}</p>
+          <details className="card rank-explain">
+            <summary>{t("rank.figures_explained")}</summary>
+            <dl className="small">
+              {(
+                [
+                  ["copy.three_week_rate", "copy.explain_three_week_rate"],
+                  ["copy.three_week_win", "copy.explain_three_week_win"],
+                  ["copy.three_week_profit", "copy.explain_three_week_profit"],
+                  ["copy.total_rate", "copy.explain_total_rate"],
+                  ["copy.total_trade_num", "copy.explain_total_trade_num"],
+                ] as const
+              ).map(([label, explain]) => (
+                <div key={label}>
+                  <dt>{t(label)}</dt>
+                  <dd className="muted">{t(explain)}</dd>
+                </div>
+              ))}
+            </dl>
+          </details>
           <ol className="copy-cards rank-list">
             {list.map((l) => (
               <li key={l.userId}>

@@ -400,5 +400,10 @@ describe("the screens without JavaScript", () => {
     const trader = await makeTrader();
     const html = await (await get("/rank")).text();
     expect(html).toContain(`/follow/trader?id=${trader.user.id}`);
+    // every figure on a card is explained (the win rate as winning closes ÷ closes)
+    const text = visibleText(html);
+    expect(text).toContain("How these figures are computed");
+    const en = (await import("../../locales/en/common.json")).default as { copy: Record<string, string> };
+    for (const key of ["explain_three_week_rate", "explain_three_week_win", "explain_three_week_profit", "explain_total_rate", "explain_total_trade_num"]) expect(text).toContain(en.copy[key]);
   });
 });
