@@ -84,7 +84,7 @@ export default function MyFollower() {
           {t("copy.my_follower_title")}
         </h2>
         <dl className="copy-figures summary">
-          <Figure label={t("copy.will_pay")} explain={t("copy.explain_will_pay", { share: shareDecimalToPercent(d.profitShare) })}>
+          <Figure label={t("copy.will_pay")} explain={t("copy.explain_will_pay_share", { share: shareDecimalToPercent(d.profitShare) })}>
             <Money value={d.willPay} locale={locale} />
           </Figure>
           <Figure label={t("copy.total_profits")} explain={t("copy.explain_total_profits")}>

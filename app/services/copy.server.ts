@@ -28,7 +28,6 @@ import {
   TraderStatus,
   checkMultiple,
   followerReturn,
-  profitShareOf,
   sharePercentToDecimal,
   statsFromSums,
   type WindowSums,
@@ -713,7 +712,10 @@ export interface FollowerCard {
 }
 
 export interface MyFollowers {
-  /** The trader's share of followers' realised profit not yet paid (micros). */
+  /**
+   * Will-pay profit (issue 11): the trader's share of followers' realised profit, as the ledger
+   * moved it when each copy closed with a profit (at the share in force then), micros.
+   */
   willPay: Micros;
   /** Σ followers' realised copy profit. */
   totalProfits: Micros;
@@ -786,15 +788,15 @@ export async function myFollowers(ctx: ServiceContext, traderId: number, page = 
       .bind(traderId, pageSize, (p - 1) * pageSize),
     ctx.d1.prepare("SELECT COUNT(*) AS n FROM follows WHERE trader_id = ?1 AND status <> 0").bind(traderId),
     ctx.d1
-      .prepare("SELECT profit FROM contract_orders WHERE follow_id IN (SELECT id FROM follows WHERE trader_id = ?1) AND status = 3 AND follow_type = 2 LIMIT 10000")
+      .prepare("SELECT COALESCE(SUM(profit), 0) AS total FROM contract_orders WHERE follow_id IN (SELECT id FROM follows WHERE trader_id = ?1) AND status = 3 AND follow_type = 2")
       .bind(traderId),
     ctx.d1
       .prepare(`SELECT ${ORDER_COLUMNS} FROM contract_orders WHERE follow_id IN (SELECT id FROM follows WHERE trader_id = ?1) AND status = 1 AND follow_type = 2 LIMIT 1000`)
       .bind(traderId),
     ctx.d1.prepare("SELECT COALESCE(SUM(paid_share), 0) AS paid FROM follows WHERE trader_id = ?1").bind(traderId),
   ]);
-  const profits = ((closed!.results ?? []) as { profit: number | null }[]).map((r) => r.profit ?? 0);
-  const owed = profits.reduce((s, v) => s + profitShareOf(v, trader.share), 0);
+  const totalProfits = (closed!.results[0] as { total: number }).total;
+  // the shares the ledger moved as each copy closed with a profit, at the share in force then
   const paidShare = (paid!.results[0] as { paid: number }).paid;
   const openOrders = await figures(ctx, (open!.results ?? []) as ContractOrderRow[]);
   const followNum = (count!.results[0] as { n: number }).n;
@@ -805,8 +807,8 @@ export async function myFollowers(ctx: ServiceContext, traderId: number, page = 
   return {
     ok: true,
     value: {
-      willPay: Math.max(0, owed - paidShare),
-      totalProfits: profits.reduce((s, v) => s + v, 0),
+      willPay: paidShare,
+      totalProfits,
       positionProfits: openOrders.reduce((s, o) => s + o.currentProfit, 0),
       followNum,
       profitShare: trader.share,

@@ -7,6 +7,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { createServiceContext } from "~/context.server";
 import { Side } from "~/domain/contract";
 import { closeOrder, placeOrder, setStops } from "~/services/contract.server";
+import { myFollowers } from "~/services/copy.server";
 import { checkInvariants } from "~/services/ledger.server";
 import { createUser, fund, loggedInSocket, tickMain as tick, holdPrice as hold, accountBalances as balances } from "./helpers";
 
@@ -201,6 +202,15 @@ describe("copy trading engine", () => {
     expect(traderAfter.balance - traderBefore.balance).toBe(50 * USD + 10 * USD + 2_500_000);
     const paid = await env.DB.prepare("SELECT follower_id AS userId, paid_share AS paid FROM follows WHERE trader_id = ?1 ORDER BY follower_id").bind(trader.id).all<{ userId: number; paid: number }>();
     expect(paid.results.map((r) => r.paid)).toEqual([2 * USD, 500_000]);
+    // my-follower's will-pay profit is what the ledger moved: 2.50, and the operator changing the share later does not rewrite it
+    const willPay = async () => {
+      const r = await myFollowers(ctx, trader.id);
+      return r.ok ? r.value.willPay : NaN;
+    };
+    expect(await willPay()).toBe(2_500_000);
+    await env.DB.prepare("UPDATE traders SET profit_share = '0.5' WHERE user_id = ?1").bind(trader.id).run();
+    expect(await willPay()).toBe(2_500_000);
+    await env.DB.prepare("UPDATE traders SET profit_share = '0.1' WHERE user_id = ?1").bind(trader.id).run();
 
     // a losing copy pays nothing
     const second = await placeOrder(ctx, trader.id, { side: Side.Buy, lots: "0.01", instrumentId: 1, entry: 1, leverage: 10 });
