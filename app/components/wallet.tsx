@@ -60,14 +60,14 @@ export function SignedMoney({ value, locale, exact = false }: { value: Micros; l
   );
 }
 
-/** Plain previous / next links with "page n of m". */
+/** Plain previous / next links with "page n of m". A page past the end links back to the last one. */
 export function Pager({ page, lastPage, href, label }: { page: number; lastPage: number; href: (page: number) => string; label: string }) {
   const { t } = useTranslation();
-  if (lastPage <= 1) return null;
+  if (lastPage <= 1 && page <= 1) return null;
   return (
     <nav className="pager" aria-label={label}>
       {page > 1 ? (
-        <Link to={href(page - 1)} className="button" rel="prev" preventScrollReset>
+        <Link to={href(Math.min(page - 1, Math.max(1, lastPage)))} className="button" rel="prev" preventScrollReset>
           {t("orders.previous_page")}
         </Link>
       ) : (

@@ -66,9 +66,10 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 export async function action({ request, context }: ActionFunctionArgs) {
   const form = await readForm(request);
   const q = searchText(form.get("q"));
-  if (form.get("intent") !== Intent.ChooseCompany) return data({ error: "errors.bad_request" }, { status: 400 });
+  if (form.get("intent") !== Intent.ChooseCompany) return redirectWithFlash(context, productPath(q), { kind: "error", message: "errors.bad_request" });
   const company = await companyCard(context, parseCompanyId(form.get("company_id")));
-  if (!company) return data({ error: "product.company_not_found" }, { status: 404 });
+  // closed (or gone) while its popup was open: back to the search, saying so
+  if (!company) return redirectWithFlash(context, productPath(q), { kind: "error", message: "product.company_not_found" });
   return redirectWithFlash(context, productPath(q, company.id), { kind: "success", message: "product.company_chosen" }, { "Set-Cookie": companyCookie(company.id) });
 }
 

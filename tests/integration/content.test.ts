@@ -69,6 +69,10 @@ describe("news pages", () => {
     expect(third.match(/href="\/news\/detail\?id=/g)).toHaveLength(1);
     expect(visibleText(third)).toContain("Markup &lt;em&gt;story&lt;/em&gt;"); // a title is text, escaped
     expect(third).not.toContain("<em>story");
+    // A page past the end says so and links back to the last page.
+    const past = await (await get("/news?page=9")).text();
+    expect(visibleText(past)).toContain("No news yet");
+    expect(targets(past)).toContain("/news?page=3");
     // A malformed or huge page number is a page, never an error.
     for (const q of ["?page=abc", "?page=-1", "?page=99999999999", "?page=1%27%20OR%201=1"]) expect((await get(`/news${q}`)).status, q).toBe(200);
   });

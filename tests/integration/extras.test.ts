@@ -111,12 +111,15 @@ describe("the company popup and the company_id cookie", () => {
 
   it("refuses unknown, closed or malformed ids, other intents and other sites' posts without setting the cookie", async () => {
     for (const id of ["999", "6", "0", "abc", "2 OR 1=1", ""]) {
-      const res = await form("/product", { intent: "choose-company", company_id: id });
-      expect(res.status, id).toBe(404);
+      const res = await form("/product", { intent: "choose-company", company_id: id, q: "sak" });
+      // back to the search with the reason shown (the popup's company was closed meanwhile)
+      expect([res.status, res.headers.get("location")], id).toEqual([302, "/product?q=sak"]);
       expect(res.headers.getSetCookie().some((c) => c.startsWith("company_id=")), id).toBe(false);
+      if (id === "6") expect(visibleText(await (await get("/product?q=sak", { cookie: cookiesFrom(res) })).text())).toContain("This company was not found.");
     }
     const other = await form("/product", { intent: "something", company_id: "2" });
-    expect(other.status).toBe(400);
+    expect(other.status).toBe(302);
+    expect(other.headers.getSetCookie().some((c) => c.startsWith("company_id="))).toBe(false);
     const cross = await form("/product", { intent: "choose-company", company_id: "2" }, { origin: "https://evil.example" });
     expect(cross.status).toBe(403);
     expect(cross.headers.getSetCookie().some((c) => c.startsWith("company_id="))).toBe(false);
