@@ -100,7 +100,7 @@ describe("placing orders", () => {
     expect(res.status).toBe(200);
     const body = (await res.json()) as { code: number; msg: string };
     expect(body.code).toBe(0);
-    expect(body.msg).toBe("Enter a buy price within ten times the market price either way: 5000.00 – 500000.00.");
+    expect(body.msg).toBe("Enter a buy price between a tenth of the market price and ten times it: 5000.00 – 500000.00.");
   });
 
   it("100 concurrent orders whose margins exceed the balance never overdraw it", async () => {
