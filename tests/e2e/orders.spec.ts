@@ -226,12 +226,12 @@ test.describe("orders", () => {
   test("cancel a pending order with its confirm step", async ({ page }, info) => {
     const js = info.project.use.javaScriptEnabled !== false;
     await demoUser(page);
-    await place(page, { status: "0", target_price: "1000" });
+    await place(page, { status: "0", target_price: "20000" });
     const before = await contractBalance(page);
     await page.goto("/order?source=0&type=0");
     const line = row(page, "BTC/USDT");
     await expect(line).toContainText("Buy price");
-    await expect(line).toContainText("1,000.00");
+    await expect(line).toContainText("20,000.00");
     await line.click();
     await expect(detailValue(page, "Status")).toHaveText("Pending");
     if (js) {
@@ -242,7 +242,7 @@ test.describe("orders", () => {
       await expect(line).toBeFocused();
       await line.click();
     }
-    await expect(detailValue(page, "Buy price")).toHaveText("1,000.00");
+    await expect(detailValue(page, "Buy price")).toHaveText("20,000.00");
     await sheet(page).getByRole("link", { name: "Cancel order" }).click();
     const confirm = page.getByRole("alertdialog", { name: "Cancel this pending order?" });
     await expect(confirm).toContainText("Returned to your balance (USD)");
@@ -284,7 +284,7 @@ test.describe("orders", () => {
     test.setTimeout(60_000);
     const js = info.project.use.javaScriptEnabled !== false;
     await demoUser(page);
-    for (let i = 0; i < 21; i++) await place(page, { status: "0", target_price: String(1000 + i) });
+    for (let i = 0; i < 21; i++) await place(page, { status: "0", target_price: String(20000 + i) });
     await page.goto("/order?source=0&type=0");
     const rows = page.locator("a.order-row");
     await expect(rows).toHaveCount(20);
@@ -301,7 +301,7 @@ test.describe("orders", () => {
       await page.getByRole("link", { name: "Next page" }).click();
       await expect(page).toHaveURL(/page=2/);
       await expect(rows).toHaveCount(1);
-      await expect(rows.first()).toContainText("1,000.00");
+      await expect(rows.first()).toContainText("20,000.00");
       await expect(page.getByText("No more")).toBeVisible();
       await expect(page.getByText("Page 2 of 2")).toBeVisible();
       await page.getByRole("link", { name: "Previous page" }).click();

@@ -109,8 +109,15 @@ test("a pending buy at 40,000 is confirmed as pending and links to the pending o
   if (js) await expect(price).toBeHidden();
   await page.getByRole("radio", { name: "Pending" }).check();
   await expect(price).toBeVisible();
+  if (js) {
+    // a price far off the market is refused as it is typed, with the band
+    await price.fill("90000000000000");
+    await expect(page.getByText(/Enter a buy price between a tenth of the market price and ten times it: [\d,.]+ – [\d,.]+\./)).toBeVisible();
+    await expect(price).toHaveAttribute("aria-invalid", "true");
+  }
   await price.fill("40000");
   if (js) {
+    await expect(page.getByText(/Enter a buy price between/)).toHaveCount(0);
     await expect(page.getByText("At your buy price 40,000.00")).toBeVisible();
     await expect(figure(page, "margin")).toHaveText("80.000000 USD");
     await expect(figure(page, "liq-buy")).toHaveText("32,000.00");
