@@ -58,6 +58,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   return {
     trader,
     self: traderId === user.id,
+    demo: user.isDemo,
     balance: account?.balance ?? 0,
     agreed: await guideAgreed(request),
     requestId: crypto.randomUUID(),
@@ -91,7 +92,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
 
 export default function FollowSubmit() {
   const { t } = useTranslation();
-  const { trader, agreed, self } = useLoaderData<typeof loader>();
+  const { trader, agreed, self, demo } = useLoaderData<typeof loader>();
   const locale = useRootData()?.locale ?? "en-US";
   return (
     <div className="page narrow">
@@ -109,6 +110,8 @@ export default function FollowSubmit() {
       </section>
       {self ? (
         <p className="notice warn">{translateMessage(t, "copy.not_self")}</p>
+      ) : demo ? (
+        <p className="notice warn">{t("errors.only_real_account")}</p>
       ) : trader.status === 0 ? (
         <p className="notice warn">{t("copy.suspended_notice", { reason: trader.suspendedReason })}</p>
       ) : agreed ? (

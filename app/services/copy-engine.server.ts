@@ -91,6 +91,7 @@ export async function openCopies(ctx: ServiceContext, originId: number, now = Da
          FROM follows f
          JOIN traders t ON t.user_id = f.trader_id AND t.status = ?3
          JOIN accounts a ON a.user_id = f.follower_id AND a.kind = 'contract'
+         JOIN users fu ON fu.id = f.follower_id AND fu.is_demo = 0
         WHERE f.trader_id = ?1 AND f.status = ?4 AND f.created_at <= ?2
           AND NOT EXISTS (SELECT 1 FROM contract_orders c WHERE c.origin_id = ?5 AND c.user_id = f.follower_id)
           AND NOT EXISTS (SELECT 1 FROM copy_skips s WHERE s.follow_id = f.id AND s.trader_order_id = ?5)`,

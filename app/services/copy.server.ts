@@ -426,9 +426,12 @@ export interface FollowInput {
 /**
  * Follows a trader (spec §7 follow_trader): multiple 1–100 (digits), a maximum follow bond in USD
  * above 0 and at most the follower's contract balance; not oneself, not an unknown or suspended
- * trader, not twice (the partial unique index holds under any concurrency).
+ * trader, not twice (the partial unique index holds under any concurrency), not from a demo
+ * account (its simulated profit would pay the trader a real share).
  */
-export async function followTrader(ctx: ServiceContext, user: Pick<SessionUser, "id">, input: FollowInput, now = Date.now()): Promise<Outcome<FollowRow>> {
+export async function followTrader(ctx: ServiceContext, user: Pick<SessionUser, "id" | "isDemo">, input: FollowInput, now = Date.now()): Promise<Outcome<FollowRow>> {
+  // simulated money never meets a real trader's: a demo copy's profit share would be real money
+  if (user.isDemo) return fail({ form: "errors.only_real_account" }, 403);
   const traderId = idOf(input.trader_id);
   if (traderId === null) return fail({ trader_id: "copy.trader_unknown" }, 404);
   if (traderId === user.id) return fail({ trader_id: "copy.not_self" });
@@ -454,6 +457,7 @@ export async function followTrader(ctx: ServiceContext, user: Pick<SessionUser, 
       .prepare(
         `INSERT INTO follows (follower_id, trader_id, multiple, max_amount, status, created_at)
          SELECT ?1, ?2, ?3, ?4, 1, ?5 WHERE EXISTS (SELECT 1 FROM traders WHERE user_id = ?2 AND status = 1)
+            AND EXISTS (SELECT 1 FROM users WHERE id = ?1 AND is_demo = 0)
          RETURNING ${FOLLOW_COLUMNS}`,
       )
       .bind(user.id, traderId, multiple.multiple, bond, now)

@@ -38,8 +38,8 @@ async function aTrader() {
 async function statsAt(traderId: number) {
   return (await env.DB.prepare("SELECT stats_at AS at FROM traders WHERE user_id = ?1").bind(traderId).first<{ at: number }>())!.at;
 }
-async function aFollower(traderId: number, opts: { multiple: number; bond: number; balance: number; status?: number }) {
-  const user = await createUser();
+async function aFollower(traderId: number, opts: { multiple: number; bond: number; balance: number; status?: number; isDemo?: boolean }) {
+  const user = await createUser({ isDemo: opts.isDemo });
   if (opts.balance > 0) await fund(user.accounts.contract, opts.balance);
   await env.DB.prepare("INSERT INTO follows (follower_id, trader_id, multiple, max_amount, status, created_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6)")
     .bind(user.id, traderId, opts.multiple, opts.bond, opts.status ?? 1, Date.now() - 30_000)
@@ -60,6 +60,8 @@ describe("copy trading engine", () => {
     const capped = await aFollower(trader.id, { multiple: 3, bond: 120 * USD, balance: 1_000 * USD });
     const poor = await aFollower(trader.id, { multiple: 1, bond: 1_000 * USD, balance: 30 * USD });
     const paused = await aFollower(trader.id, { multiple: 1, bond: 1_000 * USD, balance: 1_000 * USD, status: 2 });
+    // a follow from a demo account (made before demo accounts were refused) gets no copy
+    const demo = await aFollower(trader.id, { multiple: 1, bond: 1_000 * USD, balance: 1_000 * USD, isDemo: true });
     const placed = await placeOrder(ctx, trader.id, { side: Side.Buy, lots: "0.01", instrumentId: 1, entry: 1, leverage: 10 });
     if (!placed.ok) throw new Error(placed.error);
     expect(await copiesOf(placed.value.id)).toEqual([]);
@@ -77,6 +79,7 @@ describe("copy trading engine", () => {
     expect(await balances(capped.accounts.contract)).toEqual({ balance: 1_000 * USD, locked: 0 });
     expect(await balances(poor.accounts.contract)).toEqual({ balance: 30 * USD, locked: 0 });
     expect(await balances(paused.accounts.contract)).toEqual({ balance: 1_000 * USD, locked: 0 });
+    expect(await balances(demo.accounts.contract)).toEqual({ balance: 1_000 * USD, locked: 0 });
     // a replayed tick copies nothing twice
     await tick();
     await tick();

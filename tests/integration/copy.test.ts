@@ -193,6 +193,20 @@ describe("following", () => {
     expect(await followCount(follower.user.id)).toBe(1);
   });
 
+  it("a demo account cannot follow: its simulated profit would pay the trader a real share", async () => {
+    const trader = await makeTrader();
+    const demo = await person({ isDemo: true, contract: 100_000 * USD });
+    const refused = await api("/api/follow/follow_trader", demo.cookie, { trader_id: String(trader.user.id), multiple: "10", max_amount: "5000" });
+    expect(refused.body.code).toBe(0);
+    expect(refused.body.msg).toMatch(/real account/i);
+    expect(await followCount(demo.user.id)).toBe(0);
+    // the page says so instead of the form, and refuses a post all the same
+    expect(visibleText(await (await get(`/follow/submit?id=${trader.user.id}`, { cookie: demo.cookie })).text())).toContain("Only real account");
+    const page = await form(`/follow/submit?id=${trader.user.id}`, { intent: "follow", multiple: "10", max_amount: "5000" }, { cookie: demo.cookie });
+    expect(page.status).toBe(403);
+    expect(await followCount(demo.user.id)).toBe(0);
+  });
+
   it("10 concurrent follows of the same trader make one follow", async () => {
     const trader = await makeTrader();
     const follower = await person({ contract: 100 * USD });
