@@ -59,6 +59,15 @@ export function dayProfit(amount: Micros, dividendPercentage: string): Micros {
   return percentOf(amount, dividendPercentage, DAY_PROFIT_DECIMALS);
 }
 
+/**
+ * The terms a subscriber confirms (expected daily %, lock days, early-redemption %), as one key:
+ * the confirm form carries the key it showed, and the subscription is refused if the product's
+ * terms changed before the confirm.
+ */
+export function fundTermsKey(fund: { dividendPercentage: string; lockDividendDays: number; liquidatedDamages: string }): string {
+  return `${fund.dividendPercentage}|${fund.lockDividendDays}|${fund.liquidatedDamages}`;
+}
+
 /** Total profit = lock days × day profit. */
 export function totalProfit(amount: Micros, dividendPercentage: string, lockDays: number): Micros {
   return lockDays * dayProfit(amount, dividendPercentage);

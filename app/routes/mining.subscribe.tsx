@@ -20,7 +20,7 @@ import { CloseIcon } from "~/components/icons";
 import { PageHeader } from "~/components/layout";
 import { RouteErrorBoundary } from "~/components/route-error";
 import { sheetKeyDown } from "~/components/sheet";
-import { AMOUNT_DECIMALS, dayProfit, totalProfit } from "~/domain/fund";
+import { AMOUNT_DECIMALS, dayProfit, fundTermsKey, totalProfit } from "~/domain/fund";
 import { formatMoney, parseAmount, type Micros } from "~/domain/money";
 import { Intent } from "~/forms/intents";
 import { readForm } from "~/lib/http.server";
@@ -52,6 +52,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 interface Confirm {
   amount: Micros;
   amountText: string;
+  /** The product's terms as shown (fundTermsKey). */
+  terms: string;
   dayProfit: Micros;
   totalProfit: Micros;
   requestId: string;
@@ -63,7 +65,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const user = await requireRealUser(context, request);
   const form = await readForm(request);
   const intent = form.get("intent");
-  const input = { id: form.get("id") ?? new URL(request.url).searchParams.get("id"), amount: (form.get("amount") ?? "").slice(0, 32), request_id: form.get("request_id") };
+  const input = { id: form.get("id") ?? new URL(request.url).searchParams.get("id"), amount: (form.get("amount") ?? "").slice(0, 32), request_id: form.get("request_id"), terms: form.get("terms") ?? "" };
   const amountText = input.amount.trim();
   const refused = (errors: Record<string, string | undefined>, status: number) =>
     data<ActionData>({ errors: Object.fromEntries(Object.entries(errors).filter((e): e is [string, string] => !!e[1])), amount: amountText, confirm: null }, { status });
@@ -74,7 +76,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
       return refused(checked.errors, checked.status);
     }
     const q = checked.value;
-    return data<ActionData>({ errors: {}, amount: amountText, confirm: { amount: q.amount, amountText, dayProfit: q.dayProfit, totalProfit: q.totalProfit, requestId: input.request_id ?? "" } });
+    return data<ActionData>({ errors: {}, amount: amountText, confirm: { amount: q.amount, amountText, dayProfit: q.dayProfit, totalProfit: q.totalProfit, requestId: input.request_id ?? "", terms: fundTermsKey(q.fund) } });
   }
   if (intent === Intent.FundSubscribe) {
     const result = await subscribe(context, user, input);
@@ -106,6 +108,7 @@ function ConfirmForm({ fund, confirm }: { fund: Fund; confirm: Confirm }) {
       <input type="hidden" name="id" value={fund.id} />
       <input type="hidden" name="amount" value={confirm.amountText} />
       <input type="hidden" name="request_id" value={confirm.requestId} />
+      <input type="hidden" name="terms" value={confirm.terms} />
       <Link to={`/mining/subscribe?id=${fund.id}`} className="button" replace preventScrollReset>
         {t("fund.edit")}
       </Link>
@@ -138,6 +141,7 @@ function ConfirmSheet({ fund, confirm, locale, onClose }: { fund: Fund; confirm:
           <input type="hidden" name="id" value={fund.id} />
           <input type="hidden" name="amount" value={confirm.amountText} />
           <input type="hidden" name="request_id" value={confirm.requestId} />
+          <input type="hidden" name="terms" value={confirm.terms} />
           <button type="button" className="button" onClick={onClose}>
             {t("common.cancel")}
           </button>
@@ -176,7 +180,7 @@ export default function SubscribePage() {
     const amount = parseAmount(amountText, AMOUNT_DECIMALS);
     if (amount === null || amount <= 0) return setLocalError("fund.amount_invalid");
     setLocalError(null);
-    setSheet({ amount, amountText, dayProfit: dayProfit(amount, fund.dividendPercentage), totalProfit: totalProfit(amount, fund.dividendPercentage, fund.lockDividendDays), requestId });
+    setSheet({ amount, amountText, dayProfit: dayProfit(amount, fund.dividendPercentage), totalProfit: totalProfit(amount, fund.dividendPercentage, fund.lockDividendDays), requestId, terms: fundTermsKey(fund) });
   };
 
   if (serverConfirm && navigation.state === "idle") {

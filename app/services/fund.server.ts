@@ -20,6 +20,7 @@ import {
   SubscriptionStatus,
   checkSubscribeAmount,
   dayProfit,
+  fundTermsKey,
   isPercent,
   redemptionPenalty,
   subscriptionDays,
@@ -139,12 +140,14 @@ export interface SubscribeResult {
 export async function subscribe(
   ctx: ServiceContext,
   user: SessionUser,
-  input: { id?: string | null; amount?: string | null; request_id?: string | null },
+  input: { id?: string | null; amount?: string | null; request_id?: string | null; terms?: string | null },
   now = Date.now(),
 ): Promise<Outcome<SubscribeResult>> {
   const checked = await checkSubscription(ctx, user, input, now);
   if (!checked.ok) return checked;
   const q = checked.value;
+  // the web form's confirm step carries the terms it showed: changed since, the user confirms again
+  if (input.terms !== undefined && input.terms !== fundTermsKey(q.fund)) return fail({ form: "fund.terms_changed" }, 409);
   const requestId = input.request_id && REQUEST_ID.test(input.request_id) ? input.request_id : crypto.randomUUID();
   const existing = () =>
     ctx.d1

@@ -127,6 +127,29 @@ describe("subscribing", () => {
     expect(await page.text()).toContain("maximum");
   });
 
+  it("the confirm step's terms are the terms subscribed: changed meanwhile, the confirm is refused with the new terms shown", async () => {
+    const u = await userWithCookie({ balance: 500 * USD });
+    const fundId = await product({ pct: "0.8", lock: 30 });
+    const path = `/mining/subscribe?id=${fundId}`;
+    const review = await (await form(path, { intent: "fund-review", id: String(fundId), amount: "200", request_id: "req-terms-1" }, { cookie: u.cookie })).text();
+    expect(visibleText(review)).toContain("1.6000"); // 200 × 0.8 % a day
+    const terms = /name="terms" value="([^"]+)"/.exec(review)![1]!;
+    await env.DB.prepare("UPDATE funds SET dividend_percentage = '0.4' WHERE id = ?1").bind(fundId).run();
+    const refused = await form(path, { intent: "fund-subscribe", id: String(fundId), amount: "200", request_id: "req-terms-1", terms }, { cookie: u.cookie });
+    expect(refused.status).toBe(409);
+    const text = visibleText(await refused.text());
+    expect(text).toContain("This product's terms changed since you confirmed.");
+    expect(text).toContain("0.4"); // the page shows the new expected profit
+    expect(await balance(u.user.accounts.funding)).toBe(500 * USD);
+    expect(await env.DB.prepare("SELECT COUNT(*) AS n FROM fund_subscriptions WHERE user_id = ?1").bind(u.user.id).first<{ n: number }>()).toEqual({ n: 0 });
+    // confirmed again on the new terms, it subscribes at 0.8000 a day
+    const again = await (await form(path, { intent: "fund-review", id: String(fundId), amount: "200", request_id: "req-terms-2" }, { cookie: u.cookie })).text();
+    const fresh = /name="terms" value="([^"]+)"/.exec(again)![1]!;
+    const done = await form(path, { intent: "fund-subscribe", id: String(fundId), amount: "200", request_id: "req-terms-2", terms: fresh }, { cookie: u.cookie });
+    expect(done.status).toBe(302);
+    expect(await env.DB.prepare("SELECT day_profit AS d FROM fund_subscriptions WHERE user_id = ?1").bind(u.user.id).first<{ d: number }>()).toEqual({ d: 800_000 });
+  });
+
   it("a product closed between the check and the write refuses the whole batch", async () => {
     const u = await userWithCookie({ balance: 300 * USD });
     const fundId = await product();
