@@ -14,7 +14,7 @@ import {
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { TAB_PATHS, TabBar } from "~/components/layout";
-import { RTL_LANGUAGES, languageInfo } from "~/i18n/config";
+import { RTL_LANGUAGES, languageInfo, unitLocaleOf } from "~/i18n/config";
 import { messagesFor } from "~/i18n/i18n.server";
 import { I18nProvider } from "~/i18n/react";
 import { isAbortError } from "~/lib/abort";
@@ -58,6 +58,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     lang: context.lang,
     htmlLang: info.htmlLang,
     locale: info.locale,
+    unitLocale: unitLocaleOf(context.lang),
     dir: RTL_LANGUAGES.has(context.lang) ? ("rtl" as const) : ("ltr" as const),
     messages: messagesFor(context.lang),
     theme: await readTheme(request),
@@ -76,6 +77,11 @@ export type RootData = Awaited<ReturnType<typeof loader>>["data"];
 
 export function useRootData() {
   return useRouteLoaderData<typeof loader>("root") as RootData | undefined;
+}
+
+/** The locale for unit words ("30 days") on this page: the language's own words (unitLocaleOf). */
+export function useUnitLocale(fallback: string) {
+  return useRootData()?.unitLocale ?? fallback;
 }
 
 function Toast({ flash }: { flash: Flash | null }) {

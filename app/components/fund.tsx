@@ -3,6 +3,7 @@ import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { DAY_PROFIT_DECIMALS, SUBSCRIPTION_STATUS_KEYS } from "~/domain/fund";
 import { formatMoney, type Micros } from "~/domain/money";
+import { useUnitLocale } from "~/root";
 
 export function SubscriptionStatusBadge({ status }: { status: number }) {
   const { t } = useTranslation();
@@ -27,9 +28,10 @@ export function FundMoney({ value, currency, locale, decimals = 2 }: { value: Mi
 
 export const ProfitMoney = ({ value, currency, locale }: { value: Micros; currency: string; locale: string }) => <FundMoney value={value} currency={currency} locale={locale} decimals={DAY_PROFIT_DECIMALS} />;
 
-/** A number of days in the reader's language (Intl: no plural keys). */
+/** A number of days in the reader's language (Intl: no plural keys; the page's unit locale). */
 export function Days({ days, locale }: { days: number; locale: string }) {
-  return <span className="num">{new Intl.NumberFormat(locale, { style: "unit", unit: "day", unitDisplay: "long" }).format(days)}</span>;
+  const unitLocale = useUnitLocale(locale);
+  return <span className="num">{new Intl.NumberFormat(unitLocale, { style: "unit", unit: "day", unitDisplay: "long" }).format(days)}</span>;
 }
 
 /** One figure of a fund or a subscription (a term and its value, inside a <dl>); `up` colours it as income. */

@@ -15,6 +15,7 @@ import { OrderTime, formatSteps } from "~/components/orders";
 import { durationParts, lossIfWrong, profitFigure } from "~/domain/option";
 import { formatMoney, parseAmount, toDecimalString, type Micros } from "~/domain/money";
 import { translateMessage } from "~/lib/messages";
+import { useUnitLocale } from "~/root";
 
 type Constraint = Parameters<typeof useForm>[0]["constraint"];
 
@@ -49,7 +50,8 @@ const UNIT = { seconds: "second", hours: "hour", days: "day" } as const;
 
 /**
  * "30 seconds", "24 hours", "7 days" (spec §4 duration display), in the user's language with its
- * own plural forms (Intl's unit formatting knows Russian, Czech and Arabic plurals).
+ * own plural forms (Intl's unit formatting knows Russian, Czech and Arabic plurals). `locale` is
+ * the page's unit locale (useUnitLocale): Arabic, Burmese and Czech write their own words.
  */
 export function durationText(locale: string, seconds: number): string {
   const { value, unit } = durationParts(seconds);
@@ -89,6 +91,7 @@ type Fields = Record<"forex_id" | "type" | "number" | "seconds" | "request_id", 
 
 export function OptionForm({ action, instrumentId, terms, requestId, loginHref, lastResult, constraint, locale }: OptionFormProps) {
   const { t } = useTranslation();
+  const unitLocale = useUnitLocale(locale);
   const hydrated = useHydrated();
   const navigation = useNavigation();
   const [form, fields] = useForm<Fields>({
@@ -145,7 +148,7 @@ export function OptionForm({ action, instrumentId, terms, requestId, loginHref, 
             return (
               <label key={d.id} htmlFor={id} className="duration-option">
                 <input type="radio" id={id} name={fields.seconds.name} value={String(d.seconds)} defaultChecked={initial("seconds") === String(d.seconds)} />
-                <span className="duration-time">{durationText(locale, d.seconds)}</span>
+                <span className="duration-time">{durationText(unitLocale, d.seconds)}</span>
                 <span className="duration-ratio num">{t("options.payout_percent", { value: ratioPercent(d.profitRatio) })}</span>
                 <span className="duration-min small muted">{t("options.min_short", { value: formatMoney(d.minAmount, locale, 2) })}</span>
               </label>
@@ -166,7 +169,7 @@ export function OptionForm({ action, instrumentId, terms, requestId, loginHref, 
           <span className="unit">USD</span>
         </div>
         <p className="hint" id={hintId}>
-          {duration ? t("options.min_hint", { value: formatMoney(duration.minAmount, locale, 2), duration: durationText(locale, duration.seconds) }) : null}
+          {duration ? t("options.min_hint", { value: formatMoney(duration.minAmount, locale, 2), duration: durationText(unitLocale, duration.seconds) }) : null}
           {hydrated ? null : ` ${t("options.presets_hint", { list: terms.amounts.map((a) => formatMoney(a, locale, 0)).join(", ") })}`}
         </p>
         {amountError ? (
@@ -191,7 +194,7 @@ export function OptionForm({ action, instrumentId, terms, requestId, loginHref, 
       <section className="option-payout" aria-labelledby="option-payout-title">
         <h3 id="option-payout-title">{t("options.payout_title")}</h3>
         <p className="hint">
-          {profit !== null && duration ? t(hydrated ? "options.payout_caption" : "options.payout_caption_estimate", { amount: formatMoney(amount!, locale, 2), duration: durationText(locale, duration.seconds) }) : t("options.payout_incomplete")}
+          {profit !== null && duration ? t(hydrated ? "options.payout_caption" : "options.payout_caption_estimate", { amount: formatMoney(amount!, locale, 2), duration: durationText(unitLocale, duration.seconds) }) : t("options.payout_incomplete")}
         </p>
         <dl className="preview-grid">
           <div data-figure="profit">
@@ -243,6 +246,7 @@ export function OptionForm({ action, instrumentId, terms, requestId, loginHref, 
  */
 export function BoughtDialog({ option, locale, closeHref }: { option: BoughtOption; locale: string; closeHref: string }) {
   const { t } = useTranslation();
+  const unitLocale = useUnitLocale(locale);
   const ref = useRef<HTMLDivElement>(null);
   useEffect(() => ref.current?.focus(), [option.id]);
   const profit = profitFigure(option.amount, option.profitRatio);
@@ -263,7 +267,7 @@ export function BoughtDialog({ option, locale, closeHref }: { option: BoughtOpti
           </div>
           <div>
             <dt>{t("options.duration")}</dt>
-            <dd className="num">{durationText(locale, option.seconds)}</dd>
+            <dd className="num">{durationText(unitLocale, option.seconds)}</dd>
           </div>
           <div>
             <dt>{t("options.open_price")}</dt>

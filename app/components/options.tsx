@@ -16,6 +16,7 @@ import { priceToSteps, type Quote } from "~/domain/market";
 import { formatMoney, type Micros } from "~/domain/money";
 import { OptionStatus, predictedProfit, type Direction } from "~/domain/option";
 import { countdownParts } from "~/lib/format";
+import { useUnitLocale } from "~/root";
 
 /** The fields of an option that the pages show (prices in steps, money in micros). */
 export interface OptionView {
@@ -98,6 +99,7 @@ function Price({ steps, precision, locale }: { steps: number | null; precision: 
 /** One option in a list, as a link to its detail sheet. */
 export function OptionRow({ option, to, locale, now, predicted }: { option: OptionView; to: string; locale: string; now: number; predicted: Micros | null }) {
   const { t } = useTranslation();
+  const unitLocale = useUnitLocale(locale);
   const open = option.status === OptionStatus.Open;
   return (
     <Link to={to} className="order-row option-row" preventScrollReset data-order-id={option.id} data-option-id={option.id}>
@@ -105,7 +107,7 @@ export function OptionRow({ option, to, locale, now, predicted }: { option: Opti
         <span className="symbol">{option.showCode}</span>
         <DirectionBadge direction={option.direction} />
         <span className="num">{formatMoney(option.amount, locale, 2)} USD</span>
-        <span className="muted small">{durationText(locale, option.seconds)}</span>
+        <span className="muted small">{durationText(unitLocale, option.seconds)}</span>
       </span>
       <span className="order-figures">
         <span>
@@ -155,6 +157,7 @@ function Item({ label, children, name }: { label: string; children: ReactNode; n
 /** Every field of the option, with its receipt: open tick, expiry, settlement tick (and whether it came late). */
 export function OptionDetail({ option, locale, now, predicted }: { option: OptionView; locale: string; now: number; predicted: Micros | null }) {
   const { t } = useTranslation();
+  const unitLocale = useUnitLocale(locale);
   const open = option.status === OptionStatus.Open;
   return (
     <dl className="details order-details option-details">
@@ -167,7 +170,7 @@ export function OptionDetail({ option, locale, now, predicted }: { option: Optio
       <Item label={t("options.amount")}>
         <span className="num">{formatMoney(option.amount, locale, 2)}</span>
       </Item>
-      <Item label={t("options.duration")}>{durationText(locale, option.seconds)}</Item>
+      <Item label={t("options.duration")}>{durationText(unitLocale, option.seconds)}</Item>
       <Item label={t("options.open_price")} name="open">
         <span className="option-receipt">
           <Price steps={option.openPrice} precision={option.precision} locale={locale} />

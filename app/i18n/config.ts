@@ -38,6 +38,16 @@ export function languageInfo(code: LanguageCode) {
   return LANGUAGES.find((l) => l.code === code) ?? LANGUAGES[0];
 }
 
+/**
+ * The locale for unit words ("30 days", "30 seconds"): the language itself, with the digits of
+ * its number locale. Arabic, Burmese and Czech format numbers as en-US, but their words are
+ * their own (ar-u-nu-latn: "30 يومًا").
+ */
+export function unitLocaleOf(code: LanguageCode): string {
+  const info = languageInfo(code);
+  return info.locale === "en-US" && info.htmlLang !== "en" ? `${info.htmlLang}-u-nu-latn` : info.locale;
+}
+
 /** Maps a stored or requested value to a supported code: tw maps to hk (spec §3). */
 export function normalizeLanguage(value: string | null | undefined): LanguageCode | null {
   if (!value) return null;

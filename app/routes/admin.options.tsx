@@ -55,6 +55,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
 function DurationForm({ d, failed }: { d: DurationRow | null; failed: ActionData | null }) {
   const { t } = useTranslation();
   const locale = useRootData()?.locale ?? "en-US";
+  const unitLocale = useRootData()?.unitLocale ?? locale;
   const key = d ? String(d.id) : "new";
   const errors = failed?.form === key ? failed.errors : {};
   const typed = failed?.form === key ? failed.values : null;
@@ -62,7 +63,7 @@ function DurationForm({ d, failed }: { d: DurationRow | null; failed: ActionData
     <PlainField id={`duration-${key}-${name}`} name={name} label={label} defaultValue={typed?.[name] ?? stored} error={errors[name]} inputMode={inputMode} autoComplete="off" required />
   );
   return (
-    <Form method="post" className="stack" aria-label={d ? durationText(locale, d.seconds) : t("options.admin_add")}>
+    <Form method="post" className="stack" aria-label={d ? durationText(unitLocale, d.seconds) : t("options.admin_add")}>
       {d ? <input type="hidden" name="id" value={d.id} /> : null}
       <ErrorSummary errors={errors} />
       <div className="admin-edit-grid">
@@ -84,6 +85,7 @@ export default function AdminOptions() {
   const { durations, amounts, lossLevel } = useLoaderData<typeof loader>();
   const failed = useActionData<typeof action>() ?? null;
   const locale = useRootData()?.locale ?? "en-US";
+  const unitLocale = useRootData()?.unitLocale ?? locale;
   /** The errors of the form named `form` ("stakes", "loss", "" for the page), if it is the one that failed. */
   const errorsOf = (form: string) => (failed?.form === form ? failed.errors : {});
   return (
@@ -97,7 +99,7 @@ export default function AdminOptions() {
         {durations.map((d) => (
           <article key={d.id} className="card stack" aria-labelledby={`duration-${d.id}-title`}>
             <h3 id={`duration-${d.id}-title`} className="record-head">
-              <span>{durationText(locale, d.seconds)}</span>
+              <span>{durationText(unitLocale, d.seconds)}</span>
               <span className="badge">{d.status === 1 ? t("options.admin_offered") : t("options.admin_not_offered")}</span>
             </h3>
             <DurationForm d={d} failed={failed} />

@@ -127,6 +127,17 @@ describe("subscribing", () => {
     expect(await page.text()).toContain("maximum");
   });
 
+  it("the mining time is written in the reader's language, also where numbers use en-US formats (Arabic, Czech, Burmese)", async () => {
+    const u = await userWithCookie({ balance: 500 * USD });
+    const fundId = await product({ lock: 30 });
+    const page = (lang: string) => get(`/mining/subscribe?id=${fundId}`, { cookie: u.cookie, headers: { "accept-language": lang } }).then((r) => r.text()).then(visibleText);
+    const ar = await page("ar");
+    expect(ar).toContain("30 يومًا");
+    expect(ar).not.toContain("30 days");
+    expect(await page("cs")).toContain("30 dnů");
+    expect(await page("en")).toContain("30 days");
+  });
+
   it("the confirm step's terms are the terms subscribed: changed meanwhile, the confirm is refused with the new terms shown", async () => {
     const u = await userWithCookie({ balance: 500 * USD });
     const fundId = await product({ pct: "0.8", lock: 30 });
