@@ -39,7 +39,9 @@ export async function loader({ context }: LoaderFunctionArgs) {
   return { pending, funds, stepUp: until > 0 };
 }
 
-type ActionData = { id: number | null; fundId?: number; error?: string; errors?: Record<string, string> };
+const FUND_FIELDS = ["dividend_percentage", "starting_sub_amount", "max_sub_amount", "lock_dividend_days", "liquidated_damages", "status", "auto_refund"] as const;
+
+type ActionData = { id: number | null; fundId?: number; error?: string; errors?: Record<string, string>; values?: Record<string, string> };
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const operator = await requireOperator(context);
@@ -59,7 +61,9 @@ export async function action({ request, context }: ActionFunctionArgs) {
       status: field("status"),
       auto_refund: field("auto_refund"),
     });
-    if (!result.ok) return data<ActionData>({ id: null, fundId: id, errors: Object.fromEntries(Object.entries(result.errors).filter((e): e is [string, string] => !!e[1])) }, { status: result.status });
+    // refused: the operator's typed values come back with the errors next to their fields
+    const values = Object.fromEntries(FUND_FIELDS.map((n) => [n, (form.get(n) ?? "").slice(0, 40)]));
+    if (!result.ok) return data<ActionData>({ id: null, fundId: id, errors: Object.fromEntries(Object.entries(result.errors).filter((e): e is [string, string] => !!e[1])), values }, { status: result.status });
     return redirectWithFlash(context, "/admin/funds", { kind: "success", message: "fund.admin_saved" });
   }
   const parsed = parseFields(ReviewSchema, form);
@@ -88,10 +92,10 @@ export async function action({ request, context }: ActionFunctionArgs) {
 
 type FundRow = ReturnType<typeof useLoaderData<typeof loader>>["funds"][number];
 
-function FundEditor({ f, errors }: { f: FundRow; errors: Record<string, string> }) {
+function FundEditor({ f, errors, typed }: { f: FundRow; errors: Record<string, string>; typed?: Record<string, string> }) {
   const { t } = useTranslation();
   const input = (name: string, label: string, value: string, inputMode: "decimal" | "numeric" = "decimal") => (
-    <PlainField id={`fund-${f.id}-${name}`} name={name} label={label} defaultValue={value} error={errors[name]} inputMode={inputMode} autoComplete="off" required />
+    <PlainField id={`fund-${f.id}-${name}`} name={name} label={label} defaultValue={typed?.[name] ?? value} error={errors[name]} inputMode={inputMode} autoComplete="off" required />
   );
   return (
     <Form method="post" className="stack" aria-label={f.title}>
@@ -104,11 +108,11 @@ function FundEditor({ f, errors }: { f: FundRow; errors: Record<string, string> 
         {input("lock_dividend_days", t("fund.mining_time"), String(f.lockDividendDays), "numeric")}
         {input("liquidated_damages", t("fund.penalty_rate"), f.liquidatedDamages)}
         <label className="field-check">
-          <input type="checkbox" name="status" value="1" defaultChecked={f.status === 1} />
+          <input type="checkbox" name="status" value="1" defaultChecked={typed ? typed.status === "1" : f.status === 1} />
           {t("fund.admin_open")}
         </label>
         <label className="field-check">
-          <input type="checkbox" name="auto_refund" value="1" defaultChecked={f.autoRefund === 1} />
+          <input type="checkbox" name="auto_refund" value="1" defaultChecked={typed ? typed.auto_refund === "1" : f.autoRefund === 1} />
           {t("fund.admin_auto_refund")}
         </label>
       </div>
@@ -172,7 +176,7 @@ export default function AdminFunds() {
               <span>{f.title}</span>
               <span className="badge">{f.status === 1 ? t("fund.admin_open") : t("fund.admin_closed")}</span>
             </h3>
-            <FundEditor f={f} errors={actionData?.fundId === f.id ? (actionData.errors ?? {}) : {}} />
+            <FundEditor f={f} errors={actionData?.fundId === f.id ? (actionData.errors ?? {}) : {}} typed={actionData?.fundId === f.id ? actionData.values : undefined} />
           </article>
         ))}
       </section>

@@ -57,7 +57,8 @@ export async function loader({ context }: LoaderFunctionArgs) {
   };
 }
 
-type ActionResult = { key: string; errors: Partial<Record<string, string>> };
+/** A refused form: its errors, and for the terms form what the operator typed (shown again). */
+type ActionResult = { key: string; errors: Partial<Record<string, string>>; values?: Record<string, string> };
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const operator = await requireOperator(context);
@@ -70,9 +71,11 @@ export async function action({ request, context }: ActionFunctionArgs) {
   if (!Number.isSafeInteger(id)) return data<ActionResult>({ key, errors: { form: "errors.bad_request" } }, { status: 400 });
   const reason = (form.get("reason") ?? "").slice(0, 300);
   let outcome;
+  let values: Record<string, string> | undefined;
   let message = intent === Intent.Approve ? "admin.approved" : "admin.rejected";
   if (intent === Intent.LoanConfig) {
     const f = (n: string) => form.get(n) ?? undefined;
+    values = Object.fromEntries(["loan_period", "free_period", "min_amount", "max_amount", "interest_rate", "penalty_rate", "status"].map((n) => [n, (form.get(n) ?? "").slice(0, 40)]));
     outcome = await updateLoanConfig(context, operator, id, {
       loan_period: f("loan_period"),
       free_period: f("free_period"),
@@ -110,7 +113,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   if (!outcome.ok) {
     const first = Object.values(outcome.errors)[0] ?? "errors.try_again";
     if (first === "admin.already_decided" || first === "errors.not_found") return redirectWithFlash(context, "/admin/loans", { kind: "error", message: first });
-    return data<ActionResult>({ key, errors: outcome.errors }, { status: outcome.status });
+    return data<ActionResult>({ key, errors: outcome.errors, values }, { status: outcome.status });
   }
   return redirectWithFlash(context, "/admin/loans", { kind: "success", message });
 }
@@ -243,9 +246,11 @@ export default function AdminLoans() {
         </h2>
         <p className="muted small">{t("loan.rate_hint")}</p>
         {configs.map((c) => {
-          const failed = actionData && actionData.key === `config-${c.id}` ? actionData.errors : {};
+          const mine = actionData && actionData.key === `config-${c.id}` ? actionData : null;
+          const failed = mine?.errors ?? {};
+          // a refused form shows what was typed, with the error next to its field
           const input = (name: string, label: string, value: string | number, mode: "numeric" | "decimal") => (
-            <PlainField id={`config-${c.id}-${name}`} name={name} label={label} defaultValue={String(value)} error={failed[name]} inputMode={mode} required />
+            <PlainField id={`config-${c.id}-${name}`} name={name} label={label} defaultValue={mine?.values?.[name] ?? String(value)} error={failed[name]} inputMode={mode} required />
           );
           return (
             <Form key={c.id} method="post" className="card stack" aria-labelledby={`config-${c.id}-title`}>
@@ -262,7 +267,7 @@ export default function AdminLoans() {
                 {input("penalty_rate", t("loan.penalty_rate"), c.penaltyRate, "decimal")}
                 <label className="field">
                   <span>
-                    <input type="checkbox" name="status" value="1" defaultChecked={c.status === 1} /> {t("loan.config_status")}
+                    <input type="checkbox" name="status" value="1" defaultChecked={mine?.values ? mine.values.status === "1" : c.status === 1} /> {t("loan.config_status")}
                   </span>
                 </label>
               </div>

@@ -66,12 +66,39 @@ export async function action({ request, context }: ActionFunctionArgs) {
     }
     case Intent.ProfitShare: {
       const result = await setProfitShare(context, operator, { traderId: id, percent: form.get("profit_share") ?? "" });
-      if (!result.ok) return data({ id: `t${key}`, error: result.errors.profit_share ?? result.errors.form ?? "errors.try_again" }, { status: result.status });
+      // refused: the typed share comes back with the message under its field
+      const typed = (form.get("profit_share") ?? "").slice(0, 20);
+      if (!result.ok) return data({ id: `share${key}`, error: result.errors.profit_share ?? result.errors.form ?? "errors.try_again", typed }, { status: result.status });
       return back("copy.admin_share_saved");
     }
     default:
       return data({ id: key, error: "errors.bad_request" }, { status: 400 });
   }
+}
+
+function ShareField({ traderId, stored, refused }: { traderId: number; stored: string; refused: { error: string; typed?: string } | null }) {
+  const { t } = useTranslation();
+  const errorId = `share-${traderId}-error`;
+  return (
+    <div className={refused ? "field has-error" : "field"}>
+      <label htmlFor={`share-${traderId}`}>{t("copy.admin_share_percent")}</label>
+      <input
+        id={`share-${traderId}`}
+        name="profit_share"
+        inputMode="decimal"
+        defaultValue={refused?.typed ?? stored}
+        autoComplete="off"
+        required
+        aria-invalid={refused ? true : undefined}
+        aria-describedby={refused ? errorId : undefined}
+      />
+      {refused ? (
+        <p className="field-error" id={errorId}>
+          {translateMessage(t, refused.error)}
+        </p>
+      ) : null}
+    </div>
+  );
 }
 
 export default function AdminTraders() {
@@ -137,10 +164,7 @@ export default function AdminTraders() {
                 {errorFor(`t${tr.userId}`)}
                 <Form method="post" className="admin-inline-form">
                   <input type="hidden" name="trader_id" value={tr.userId} />
-                  <div className="field">
-                    <label htmlFor={`share-${tr.userId}`}>{t("copy.admin_share_percent")}</label>
-                    <input id={`share-${tr.userId}`} name="profit_share" inputMode="decimal" defaultValue={shareDecimalToPercent(tr.profitShare)} autoComplete="off" required />
-                  </div>
+                  <ShareField traderId={tr.userId} stored={shareDecimalToPercent(tr.profitShare)} refused={actionData?.id === `share${tr.userId}` ? actionData : null} />
                   <SubmitButton intent={Intent.ProfitShare} className="button">
                     {t("copy.admin_save_share")}
                   </SubmitButton>

@@ -132,7 +132,11 @@ describe("the operator's traders page", () => {
     expect(page.status).toBe(200);
     expect(await page.text()).toContain(`trader-${trader.user.id}`);
     const share = (value: string) => form("/admin/traders", { trader_id: String(trader.user.id), intent: "profit-share", profit_share: value }, { cookie: op.cookie });
-    expect((await share("50.5")).status).toBe(400);
+    const over = await share("50.5");
+    expect(over.status).toBe(400);
+    const overHtml = await over.text();
+    expect(overHtml).toMatch(/name="profit_share"[^>]*value="50.5"/); // kept, with the message at the field
+    expect(overHtml).toMatch(/id="share-\d+-error"/);
     expect((await share("-1")).status).toBe(400);
     expect((await share("12.5")).status).toBe(302);
     const row = () => env.DB.prepare("SELECT status, suspended_reason AS reason, profit_share AS share FROM traders WHERE user_id = ?1").bind(trader.user.id).first();

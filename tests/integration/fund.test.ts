@@ -347,6 +347,9 @@ describe("the operator's products", () => {
     for (const bad of bads) {
       const res = await save(bad);
       expect(res.status, JSON.stringify(bad)).toBe(400);
+      // the refused form shows what was typed
+      const [name, value] = Object.entries(bad)[0]!;
+      expect(await res.text(), name).toMatch(new RegExp(`name="${name}"[^>]*value="${value.replace(".", "\\.")}"|value="${value.replace(".", "\\.")}"[^>]*name="${name}"`));
     }
     const unchanged = await env.DB.prepare("SELECT dividend_percentage AS pct, status FROM funds WHERE id = ?1").bind(fundId).first<{ pct: string; status: number }>();
     expect(unchanged).toEqual({ pct: "1", status: 1 });

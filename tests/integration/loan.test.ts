@@ -316,6 +316,9 @@ describe("the pages without JavaScript", () => {
     const text = visibleText(await refused.text());
     expect(text).toContain("not more than the loan period");
     expect(text).toContain("At least the minimum");
+    // what the operator typed is shown again, not the stored terms
+    const html = await (await form("/admin/loans", { intent: "loan-config", subject: "config", id: "3", loan_period: "91", free_period: "100", min_amount: "abc", max_amount: "2500.00", interest_rate: "6", penalty_rate: "25", status: "1" }, { cookie: op.cookie })).text();
+    for (const [name, value] of [["loan_period", "91"], ["min_amount", "abc"], ["max_amount", "2500.00"], ["interest_rate", "6"]]) expect(html, name).toMatch(new RegExp(`name="${name}"[^>]*value="${value}"|value="${value}"[^>]*name="${name}"`));
     const unchanged = await env.DB.prepare("SELECT free_period AS f, max_amount AS m FROM loan_configs WHERE id = 3").first<{ f: number; m: number }>();
     expect(unchanged).toEqual({ f: 7, m: 50_000_000_000 });
     const user = await userWithCookie();
