@@ -189,7 +189,9 @@ export type MultipleCheck = "ok" | "copy.multiple_required" | "copy.multiple_inv
 export function checkMultiple(input: string): { check: MultipleCheck; multiple: number } {
   const text = input.trim();
   if (text === "") return { check: "copy.multiple_required", multiple: 0 };
-  if (!/^\d{1,9}$/.test(text)) return { check: "copy.multiple_invalid", multiple: 0 };
+  if (!/^\d+$/.test(text)) return { check: "copy.multiple_invalid", multiple: 0 };
+  // a whole number too long to be one we offer is simply out of range
+  if (text.replace(/^0+(?=\d)/, "").length > 9) return { check: "copy.multiple_range", multiple: 0 };
   const multiple = Number(text);
   if (multiple < MULTIPLE_MIN || multiple > MULTIPLE_MAX) return { check: "copy.multiple_range", multiple };
   return { check: "ok", multiple };

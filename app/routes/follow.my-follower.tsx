@@ -123,9 +123,16 @@ export default function MyFollower() {
           <h2 id="follower-list" className="section-title">
             {t("copy.follower_list")}
           </h2>
-          <button type="button" className="link-button" onClick={() => revalidator.revalidate()} disabled={revalidator.state !== "idle"}>
-            {t("copy.refresh")}
-          </button>
+          {hydrated ? (
+            <button type="button" className="link-button" onClick={() => revalidator.revalidate()} disabled={revalidator.state !== "idle"}>
+              {t("copy.refresh")}
+            </button>
+          ) : (
+            // without JavaScript: the page itself, loaded again
+            <Link to="/follow/my-follower" className="link-button">
+              {t("copy.refresh")}
+            </Link>
+          )}
         </div>
         {d.data.length === 0 ? (
           <EmptyState title={t("copy.no_followers")} />

@@ -354,7 +354,7 @@ export async function placeOrder(ctx: ServiceContext, userId: number, input: Pla
   return { ok: true, value: withFigures(row, new Map([[instrument.code, quote]]), new Map([[instrument.code, instrument.showCode]])) };
 }
 
-export type CloseError = "errors.not_found" | "errors.order_closed" | "errors.market_closed" | "errors.prices_stale" | "errors.order_not_pending" | "errors.try_again";
+export type CloseError = "errors.not_found" | "errors.order_closed" | "errors.close_pending" | "errors.market_closed" | "errors.prices_stale" | "errors.order_not_pending" | "errors.try_again";
 
 export interface ProfitShare {
   followId: number;
@@ -394,7 +394,8 @@ export async function profitShareFor(ctx: ServiceContext, exits: { id: number; p
 export async function closeOrder(ctx: ServiceContext, userId: number, id: number): Promise<Result<ContractOrderRow, CloseError>> {
   const row = await ownOrder(ctx, userId, id);
   if (!row) return fail("errors.not_found");
-  if (row.status !== OrderStatus.Holding) return fail(row.status === OrderStatus.Pending ? "errors.not_found" : "errors.order_closed");
+  // one's own pending order is cancelled, not closed: said plainly
+  if (row.status !== OrderStatus.Holding) return fail(row.status === OrderStatus.Pending ? "errors.close_pending" : "errors.order_closed");
   const { quote, stale } = await liveQuote(ctx, row.code);
   if (!quote || quote.MarketStatus !== 1) return fail("errors.market_closed");
   if (stale) return fail("errors.prices_stale");
@@ -499,13 +500,13 @@ function closeEffect(ctx: ServiceContext, id: number, price: number, realised: n
     .bind(id, price, realised, reason, now);
 }
 
-export type StopsError = "errors.not_found" | "errors.order_closed" | "errors.stop_invalid" | "errors.stop_loss_side" | "errors.take_profit_side" | "errors.market_closed" | "errors.try_again";
+export type StopsError = "errors.not_found" | "errors.order_closed" | "errors.stops_holding_only" | "errors.stop_invalid" | "errors.stop_loss_side" | "errors.take_profit_side" | "errors.market_closed" | "errors.try_again";
 
 /** Sets or clears (0) the stop-loss and take-profit of a holding position, checked against its side and the current price. */
 export async function setStops(ctx: ServiceContext, userId: number, id: number, input: { stopLoss?: string; takeProfit?: string }): Promise<Result<ContractOrderRow, StopsError>> {
   const row = await ownOrder(ctx, userId, id);
   if (!row) return fail("errors.not_found");
-  if (row.status !== OrderStatus.Holding) return fail(row.status === OrderStatus.Pending ? "errors.not_found" : "errors.order_closed");
+  if (row.status !== OrderStatus.Holding) return fail(row.status === OrderStatus.Pending ? "errors.stops_holding_only" : "errors.order_closed");
   const stopLoss = optionalPrice(input.stopLoss, row.precision);
   if (stopLoss === null) return fail("errors.stop_invalid", "stop_loss_price", { value: row.precision });
   const takeProfit = optionalPrice(input.takeProfit, row.precision);

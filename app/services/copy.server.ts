@@ -441,6 +441,8 @@ export async function followTrader(ctx: ServiceContext, user: Pick<SessionUser, 
   const amountText = (input.max_amount ?? "").trim();
   const bond = amountText === "" ? null : parseAmount(amountText, 2);
   if (amountText === "") errors.max_amount = "copy.bond_required";
+  // a well-formed amount too large to hold is certainly more than the balance
+  else if (bond === null && /^\d+(\.\d{1,2})?$/.test(amountText)) errors.max_amount = "copy.bond_above_balance";
   else if (bond === null || bond <= 0) errors.max_amount = "copy.bond_invalid";
   const [trader, available, existing] = await Promise.all([
     ctx.d1.prepare("SELECT status FROM traders WHERE user_id = ?1").bind(traderId).first<{ status: number }>(),

@@ -187,6 +187,13 @@ describe("closing", () => {
     expect((await order(placed.value.id)).status).toBe(1);
     expect((await closeOrder(ctx, owner.id, placed.value.id)).ok).toBe(true);
     expect(await closeOrder(ctx, owner.id, placed.value.id)).toMatchObject({ ok: false, error: "errors.order_closed" });
+    // one's own pending order: closing or setting stops says why, not "not found"
+    const pending = await placeOrder(ctx, owner.id, { side: Side.Buy, lots: "0.01", instrumentId: 1, entry: 0, leverage: 10, targetPrice: "40000" });
+    if (!pending.ok) throw new Error(pending.error);
+    expect(await closeOrder(ctx, owner.id, pending.value.id)).toMatchObject({ ok: false, error: "errors.close_pending" });
+    const stopsOnPending = await get(`/v2/api/forex/set_stop_price?id=${pending.value.id}&stop_loss_price=30000`, { headers: { authorization: await sessionFor(owner.id) } });
+    expect(((await stopsOnPending.json()) as { msg: string }).msg).toBe("Stop-loss and take-profit can be set only on a holding order.");
+    expect((await cancelOrder(ctx, owner.id, pending.value.id)).ok).toBe(true);
     const again = await get(`/v2/api/forex/close?id=${placed.value.id}`, { headers: { authorization: await sessionFor(owner.id) } });
     expect(again.status).toBe(404);
     expect(((await again.json()) as { msg: string }).msg).toBe("This order is already closed.");
