@@ -42,6 +42,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     name: kycFullName(kyc),
     text,
     shownAt,
+    shownLang: context.lang,
     terms: await agreementDigest(text),
     figures: {
       amount: formatMoney(amount, locale),
@@ -66,6 +67,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     signature_name: field("signature_name"),
     request_id: field("request_id"),
     shown_at: field("shown_at"),
+    shown_lang: field("shown_lang"),
     terms: field("terms") ?? "",
   });
   if (!result.ok) return data({ errors: result.errors, signatureName: (field("signature_name") ?? "").slice(0, 100) }, { status: result.status });
@@ -74,7 +76,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
 
 export default function LoanSign() {
   const { t } = useTranslation();
-  const { configId, amount, name, text, shownAt, terms, figures, requestId } = useLoaderData<typeof loader>();
+  const { configId, amount, name, text, shownAt, shownLang, terms, figures, requestId } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const errors = actionData?.errors ?? {};
   // while a drawn signature is being stored, submitting would send none
@@ -108,6 +110,7 @@ export default function LoanSign() {
         <input type="hidden" name="request_id" value={requestId} />
         {/* the agreement as shown: if the terms change before the submit, it is shown again */}
         <input type="hidden" name="shown_at" value={shownAt} />
+        <input type="hidden" name="shown_lang" value={shownLang} />
         <input type="hidden" name="terms" value={terms} />
         <ErrorSummary errors={errors} />
         <SignaturePad error={errors.sign} onBusy={setBusy} />

@@ -40,7 +40,8 @@ import {
 } from "~/domain/loan";
 import { formatMoney, parseAmount, type Micros } from "~/domain/money";
 import type { FieldErrors } from "~/forms/parse";
-import { languageInfo } from "~/i18n/config";
+import { languageInfo, normalizeLanguage } from "~/i18n/config";
+import { fixedT } from "~/i18n/i18n.server";
 import { chargeCurrencies, type ChargeCurrency } from "~/services/deposit.server";
 import { AccountKind, LedgerError, PlatformAccount, post, type Posting } from "~/services/ledger.server";
 import { assertOperator, decisionStatement, isAlreadyDecided, isStepUpExpired, stepUpGuard } from "~/services/operator.server";
@@ -248,8 +249,9 @@ export interface ApplyInput extends ApplicationInput {
   /** Without a drawing: the full name typed as the signature. */
   signature_name?: string;
   request_id?: string;
-  /** The agreement as the signer saw it: when it was rendered (ms) and its digest (the web form sends both). */
+  /** The agreement as the signer saw it: when it was rendered (ms), in which language, and its digest (the web form sends them). */
   shown_at?: string;
+  shown_lang?: string;
   terms?: string;
 }
 
@@ -296,7 +298,10 @@ export async function applyLoan(ctx: ServiceContext, user: SessionUser, input: A
   if (input.terms !== undefined) {
     const shownAt = Number(input.shown_at);
     const fresh = Number.isSafeInteger(shownAt) && shownAt <= now && now - shownAt <= AGREEMENT_VALID_MS;
-    if (fresh) agreement = agreementText(ctx, checked.value, kycFullName(kyc), shownAt);
+    // in the language it was shown in (the page's language may have changed since)
+    const lang = normalizeLanguage(input.shown_lang) ?? ctx.lang;
+    const shownIn = lang === ctx.lang ? ctx : { lang, t: await fixedT(lang) };
+    if (fresh) agreement = agreementText(shownIn, checked.value, kycFullName(kyc), shownAt);
     if (!fresh || input.terms !== (await agreementDigest(agreement))) return fail({ form: "loan.terms_changed" }, 409);
   }
   const requestId = input.request_id && REQUEST_ID.test(input.request_id) ? input.request_id : crypto.randomUUID();

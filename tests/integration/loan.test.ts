@@ -18,7 +18,7 @@ type Api = { code: number; msg: string; data: Record<string, unknown> | null };
 
 /** The agreement as the sign page showed it (the hidden fields a browser sends back). */
 function hiddenAgreement(html: string) {
-  return { shown_at: /name="shown_at" value="([^"]+)"/.exec(html)![1]!, terms: /name="terms" value="([^"]+)"/.exec(html)![1]! };
+  return { shown_at: /name="shown_at" value="([^"]+)"/.exec(html)![1]!, shown_lang: /name="shown_lang" value="([^"]+)"/.exec(html)![1]!, terms: /name="terms" value="([^"]+)"/.exec(html)![1]! };
 }
 
 async function userWithCookie(options: { isDemo?: boolean; role?: "operator" } = {}) {
@@ -273,7 +273,8 @@ describe("the pages without JavaScript", () => {
     expect(await env.DB.prepare("SELECT COUNT(*) AS n FROM loans WHERE user_id = ?1").bind(u.user.id).first<{ n: number }>()).toEqual({ n: 0 });
     await env.DB.prepare("UPDATE loan_configs SET interest_rate = '4' WHERE id = 2").run();
 
-    const signed = await form("/loan/sign?id=2&amount=5000.00", { intent: "apply-loan", config_id: "2", amount: "5000.00", request_id: requestId, signature_name: "ada lovelace", ...shown }, { cookie: u.cookie });
+    // signed after switching the page to French: what was shown (in English) is what is stored
+    const signed = await form("/loan/sign?id=2&amount=5000.00", { intent: "apply-loan", config_id: "2", amount: "5000.00", request_id: requestId, signature_name: "ada lovelace", ...shown }, { cookie: u.cookie, headers: { "accept-language": "fr" } });
     expect(signed.status).toBe(302);
     expect(signed.headers.get("location")).toBe("/loan/record");
     // stored exactly as shown
