@@ -79,11 +79,6 @@ export function useRootData() {
   return useRouteLoaderData<typeof loader>("root") as RootData | undefined;
 }
 
-/** The locale for unit words ("30 days") on this page: the language's own words (unitLocaleOf). */
-export function useUnitLocale(fallback: string) {
-  return useRootData()?.unitLocale ?? fallback;
-}
-
 function Toast({ flash }: { flash: Flash | null }) {
   const { t } = useTranslation();
   const [shown, setShown] = useState(flash);

@@ -3,7 +3,7 @@ import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { DAY_PROFIT_DECIMALS, SUBSCRIPTION_STATUS_KEYS } from "~/domain/fund";
 import { formatMoney, type Micros } from "~/domain/money";
-import { useUnitLocale } from "~/root";
+import { useUnitLocale } from "~/lib/unit-locale";
 
 export function SubscriptionStatusBadge({ status }: { status: number }) {
   const { t } = useTranslation();

@@ -15,7 +15,7 @@ import { OrderTime, formatSteps } from "~/components/orders";
 import { durationParts, lossIfWrong, profitFigure } from "~/domain/option";
 import { formatMoney, parseAmount, toDecimalString, type Micros } from "~/domain/money";
 import { translateMessage } from "~/lib/messages";
-import { useUnitLocale } from "~/root";
+import { useUnitLocale } from "~/lib/unit-locale";
 
 type Constraint = Parameters<typeof useForm>[0]["constraint"];
 

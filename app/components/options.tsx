@@ -16,7 +16,7 @@ import { priceToSteps, type Quote } from "~/domain/market";
 import { formatMoney, type Micros } from "~/domain/money";
 import { OptionStatus, predictedProfit, type Direction } from "~/domain/option";
 import { countdownParts } from "~/lib/format";
-import { useUnitLocale } from "~/root";
+import { useUnitLocale } from "~/lib/unit-locale";
 
 /** The fields of an option that the pages show (prices in steps, money in micros). */
 export interface OptionView {
