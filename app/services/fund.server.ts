@@ -146,8 +146,6 @@ export async function subscribe(
   const checked = await checkSubscription(ctx, user, input, now);
   if (!checked.ok) return checked;
   const q = checked.value;
-  // the web form's confirm step carries the terms it showed: changed since, the user confirms again
-  if (input.terms !== undefined && input.terms !== fundTermsKey(q.fund)) return fail({ form: "fund.terms_changed" }, 409);
   const requestId = input.request_id && REQUEST_ID.test(input.request_id) ? input.request_id : crypto.randomUUID();
   const existing = () =>
     ctx.d1
@@ -159,6 +157,12 @@ export async function subscribe(
     ok: true,
     value: { id: row.id, created: false, quote: { fund: q.fund, amount: row.amount, dayProfit: row.dayProfit, totalProfit: row.lockDays * row.dayProfit, startDay: row.startDay, endDay: row.endDay } },
   });
+  // the web form's confirm step carries the terms it showed: changed since, the user confirms again
+  // (unless this very form already subscribed: a second send answers with what it made)
+  if (input.terms !== undefined && input.terms !== fundTermsKey(q.fund)) {
+    const row = await existing();
+    return row ? made(row) : fail({ form: "fund.terms_changed" }, 409);
+  }
   const account = await fundingAccount(ctx, user.id);
   if (!account) return fail({ form: "errors.try_again" }, 500);
   const key = `fund_subscribe:${user.id}:${requestId}`;

@@ -302,7 +302,11 @@ export async function applyLoan(ctx: ServiceContext, user: SessionUser, input: A
     const lang = normalizeLanguage(input.shown_lang) ?? ctx.lang;
     const shownIn = lang === ctx.lang ? ctx : { lang, t: await fixedT(lang) };
     if (fresh) agreement = agreementText(shownIn, checked.value, kycFullName(kyc), shownAt);
-    if (!fresh || input.terms !== (await agreementDigest(agreement))) return fail({ form: "loan.terms_changed" }, 409);
+    if (!fresh || input.terms !== (await agreementDigest(agreement))) {
+      // unless this very form already applied: a second send answers with that loan
+      const sent = input.request_id && REQUEST_ID.test(input.request_id) ? await ctx.d1.prepare("SELECT id FROM loans WHERE user_id = ?1 AND request_id = ?2").bind(user.id, input.request_id).first<{ id: number }>() : null;
+      return sent ? { ok: true, value: { id: sent.id, created: false } } : fail({ form: "loan.terms_changed" }, 409);
+    }
   }
   const requestId = input.request_id && REQUEST_ID.test(input.request_id) ? input.request_id : crypto.randomUUID();
   try {

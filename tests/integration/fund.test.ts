@@ -159,6 +159,11 @@ describe("subscribing", () => {
     const done = await form(path, { intent: "fund-subscribe", id: String(fundId), amount: "200", request_id: "req-terms-2", terms: fresh }, { cookie: u.cookie });
     expect(done.status).toBe(302);
     expect(await env.DB.prepare("SELECT day_profit AS d FROM fund_subscriptions WHERE user_id = ?1").bind(u.user.id).first<{ d: number }>()).toEqual({ d: 800_000 });
+    // the same confirm sent again after another change: it already subscribed, so it answers with that, once
+    await env.DB.prepare("UPDATE funds SET dividend_percentage = '0.3' WHERE id = ?1").bind(fundId).run();
+    const resent = await form(path, { intent: "fund-subscribe", id: String(fundId), amount: "200", request_id: "req-terms-2", terms: fresh }, { cookie: u.cookie });
+    expect(resent.status).toBe(302);
+    expect(await env.DB.prepare("SELECT COUNT(*) AS n FROM fund_subscriptions WHERE user_id = ?1").bind(u.user.id).first<{ n: number }>()).toEqual({ n: 1 });
   });
 
   it("a product closed between the check and the write refuses the whole batch", async () => {
