@@ -9,7 +9,7 @@ import { data, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionA
 import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { ReviewForm } from "~/components/admin";
-import { SubmitButton } from "~/components/forms";
+import { PlainField, SubmitButton } from "~/components/forms";
 import { EmptyState } from "~/components/layout";
 import { OrderTime } from "~/components/orders";
 import { RouteErrorBoundary } from "~/components/route-error";
@@ -76,36 +76,13 @@ export async function action({ request, context }: ActionFunctionArgs) {
   }
 }
 
-function ShareField({ traderId, stored, refused }: { traderId: number; stored: string; refused: { error: string; typed?: string } | null }) {
-  const { t } = useTranslation();
-  const errorId = `share-${traderId}-error`;
-  return (
-    <div className={refused ? "field has-error" : "field"}>
-      <label htmlFor={`share-${traderId}`}>{t("copy.admin_share_percent")}</label>
-      <input
-        id={`share-${traderId}`}
-        name="profit_share"
-        inputMode="decimal"
-        defaultValue={refused?.typed ?? stored}
-        autoComplete="off"
-        required
-        aria-invalid={refused ? true : undefined}
-        aria-describedby={refused ? errorId : undefined}
-      />
-      {refused ? (
-        <p className="field-error" id={errorId}>
-          {translateMessage(t, refused.error)}
-        </p>
-      ) : null}
-    </div>
-  );
-}
-
 export default function AdminTraders() {
   const { t } = useTranslation();
   const { pending, decided, traders } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const locale = useRootData()?.locale ?? "en-US";
+  /** A refused profit share of this trader: the typed value comes back with its message. */
+  const shareRefusal = (traderId: number) => (actionData && actionData.id === `share${traderId}` && "typed" in actionData ? actionData : null);
   const errorFor = (id: string) =>
     actionData && actionData.id === id ? (
       <p className="field-error" role="alert">
@@ -164,7 +141,16 @@ export default function AdminTraders() {
                 {errorFor(`t${tr.userId}`)}
                 <Form method="post" className="admin-inline-form">
                   <input type="hidden" name="trader_id" value={tr.userId} />
-                  <ShareField traderId={tr.userId} stored={shareDecimalToPercent(tr.profitShare)} refused={actionData?.id === `share${tr.userId}` ? actionData : null} />
+                  <PlainField
+                    id={`share-${tr.userId}`}
+                    name="profit_share"
+                    label={t("copy.admin_share_percent")}
+                    inputMode="decimal"
+                    defaultValue={String(shareRefusal(tr.userId)?.typed ?? shareDecimalToPercent(tr.profitShare))}
+                    error={shareRefusal(tr.userId)?.error}
+                    autoComplete="off"
+                    required
+                  />
                   <SubmitButton intent={Intent.ProfitShare} className="button">
                     {t("copy.admin_save_share")}
                   </SubmitButton>

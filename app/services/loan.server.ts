@@ -294,6 +294,9 @@ export async function applyLoan(ctx: ServiceContext, user: SessionUser, input: A
   const { config, amount, summary } = checked.value;
   // The agreement is stored exactly as it was shown: rendered again as of the moment it was shown,
   // it must give the same text, or the terms (rate, period, fees, name) changed meanwhile.
+  const requestId = input.request_id && REQUEST_ID.test(input.request_id) ? input.request_id : crypto.randomUUID();
+  /** The loan this form's request id already made, if any. */
+  const loanOfRequest = () => ctx.d1.prepare("SELECT id FROM loans WHERE user_id = ?1 AND request_id = ?2").bind(user.id, requestId).first<{ id: number }>();
   let agreement = agreementText(ctx, checked.value, kycFullName(kyc), now);
   if (input.terms !== undefined) {
     const shownAt = Number(input.shown_at);
@@ -304,11 +307,10 @@ export async function applyLoan(ctx: ServiceContext, user: SessionUser, input: A
     if (fresh) agreement = agreementText(shownIn, checked.value, kycFullName(kyc), shownAt);
     if (!fresh || input.terms !== (await agreementDigest(agreement))) {
       // unless this very form already applied: a second send answers with that loan
-      const sent = input.request_id && REQUEST_ID.test(input.request_id) ? await ctx.d1.prepare("SELECT id FROM loans WHERE user_id = ?1 AND request_id = ?2").bind(user.id, input.request_id).first<{ id: number }>() : null;
+      const sent = await loanOfRequest();
       return sent ? { ok: true, value: { id: sent.id, created: false } } : fail({ form: "loan.terms_changed" }, 409);
     }
   }
-  const requestId = input.request_id && REQUEST_ID.test(input.request_id) ? input.request_id : crypto.randomUUID();
   try {
     const row = await ctx.d1
       .prepare(
@@ -324,13 +326,13 @@ export async function applyLoan(ctx: ServiceContext, user: SessionUser, input: A
   } catch (error) {
     if (error instanceof Error && /UNIQUE/i.test(error.message)) {
       // the same form sent twice at once: the first insert won, answer with it
-      const same = await ctx.d1.prepare("SELECT id FROM loans WHERE user_id = ?1 AND request_id = ?2").bind(user.id, requestId).first<{ id: number }>();
+      const same = await loanOfRequest();
       if (same) return { ok: true, value: { id: same.id, created: false } };
       return fail({ form: "loan.already_open" }, 409);
     }
     throw error;
   }
-  const existing = await ctx.d1.prepare("SELECT id FROM loans WHERE user_id = ?1 AND request_id = ?2").bind(user.id, requestId).first<{ id: number }>();
+  const existing = await loanOfRequest();
   if (!existing) return fail({ form: "errors.try_again" }, 409);
   return { ok: true, value: { id: existing.id, created: false } };
 }

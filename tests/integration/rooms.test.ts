@@ -89,6 +89,17 @@ const disarm = (stub: ReturnType<typeof room>) =>
     )
     .toBeNull();
 
+/** A funded user's pending buy (10,000, far below the held 50,000) the main room must keep. */
+async function pendingOrderOnMain() {
+    const ctx = await createServiceContext(env);
+    const user = await createUser();
+    await fund(user.accounts.contract, 1_000_000_000);
+    await room("main").setPrice("BTCUSDT", 50_000);
+    await room("main").tickNow(Date.now());
+    const placed = await placeOrder(ctx, user.id, { side: 1, lots: "0.01", instrumentId: 1, entry: 0, targetPrice: "10000", leverage: 10 });
+  return { ctx, user, placed };
+}
+
 describe("the idle rule and restarts", () => {
   it("sleeps when nobody listens and nothing waits; keeps ticking while work waits", async () => {
     const name = "test-idle";
@@ -125,12 +136,7 @@ describe("the idle rule and restarts", () => {
   });
 
   it("after a restart the main room reloads open orders from D1 and re-arms its alarm by itself", async () => {
-    const ctx = await createServiceContext(env);
-    const user = await createUser();
-    await fund(user.accounts.contract, 1_000_000_000);
-    await room("main").setPrice("BTCUSDT", 50_000);
-    await room("main").tickNow(Date.now());
-    const placed = await placeOrder(ctx, user.id, { side: 1, lots: "0.01", instrumentId: 1, entry: 0, targetPrice: "10000", leverage: 10 });
+    const { ctx, user, placed } = await pendingOrderOnMain();
     expect(placed.ok).toBe(true);
     await disarm(room("main"));
     await abortAllDurableObjects();
@@ -140,12 +146,7 @@ describe("the idle rule and restarts", () => {
   });
 
   it("after a restart the main room woken by its own alarm (before any call names it) settles from D1", async () => {
-    const ctx = await createServiceContext(env);
-    const user = await createUser();
-    await fund(user.accounts.contract, 1_000_000_000);
-    await room("main").setPrice("BTCUSDT", 50_000);
-    await room("main").tickNow(Date.now());
-    const placed = await placeOrder(ctx, user.id, { side: 1, lots: "0.01", instrumentId: 1, entry: 0, targetPrice: "10000", leverage: 10 });
+    const { ctx, user, placed } = await pendingOrderOnMain();
     if (!placed.ok) throw new Error(placed.error);
     await armed(room("main"));
     await abortAllDurableObjects();
