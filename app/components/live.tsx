@@ -3,11 +3,14 @@
  * hydration); pages render their loader snapshot and these hooks only update it. When the feed
  * is stale or the socket is down for a while, the page's data is refreshed periodically.
  */
-import { useRevalidator } from "@remix-run/react";
+import { useFetchers, useNavigation, useRevalidator } from "@remix-run/react";
 import { createContext, startTransition, useContext, useEffect, useRef, useState, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import type { LiveClient, LiveStatus } from "~/lib/live-client";
 import type { Candle, Quote } from "~/domain/market";
+
+/** How often a page refreshes its data while the live feed is down or stale. */
+export const STALE_REFRESH_MS = 15_000;
 
 const LiveContext = createContext<{ client: LiveClient | null; status: LiveStatus }>({ client: null, status: "connecting" });
 
@@ -91,15 +94,25 @@ export function useCandles(code: string, period: string, initial: Candle[]): Can
   return list;
 }
 
-/** Refreshes the page's loader data every 15 s while live data is not flowing. */
+/**
+ * Refreshes the page's loader data every 15 s while live data is not flowing, when nothing else is
+ * going on: the tab is visible, no navigation, form post or fetcher is in flight (a refresh would
+ * interrupt it, and one the user starts would cut the refresh off mid-response), and the user is
+ * not typing in a form (their page stays as it is until they are done).
+ */
 export function StaleRefresher() {
   const status = useLiveStatus();
   const revalidator = useRevalidator();
+  const navigation = useNavigation();
+  const fetchers = useFetchers();
+  const busy = useRef(false);
+  busy.current = navigation.state !== "idle" || fetchers.some((f) => f.state !== "idle") || revalidator.state !== "idle";
   useEffect(() => {
     if (status === "live" || status === "connecting") return;
     const timer = setInterval(() => {
-      if (revalidator.state === "idle") revalidator.revalidate();
-    }, 15_000);
+      if (busy.current || document.visibilityState !== "visible" || document.activeElement?.closest("form")) return;
+      void revalidator.revalidate();
+    }, STALE_REFRESH_MS);
     return () => clearInterval(timer);
   }, [status, revalidator]);
   return null;
