@@ -67,6 +67,11 @@ export const Intent = {
   DeleteContent: "delete-content",
   MarkRead: "mark-read",
   SendFeedback: "send-feedback",
+  /** Site settings (operator): the support chat, the contact e-mail, open or closed, demo starting balances. */
+  SettingsChat: "settings-chat",
+  SettingsEmail: "settings-email",
+  SettingsSite: "settings-site",
+  SettingsDemo: "settings-demo",
 } as const;
 
 export type Intent = (typeof Intent)[keyof typeof Intent];

@@ -32,7 +32,7 @@ export async function basicInfo(ctx: ServiceContext) {
   });
 }
 
-/** Settings changed straight in D1 (no console page edits them yet) are picked up after a minute even without a bump. */
+/** Settings changed straight in D1 (not through /admin/settings, which bumps the counter) are picked up after a minute even without a bump. */
 const SETTINGS_MAX_AGE_MS = 60_000;
 
 /**

@@ -2,24 +2,10 @@
 // photos uploaded ahead) and without (the full name typed as the signature, files posted with the
 // form): loan KYC → operator approval → terms, amount and summary → agreement → signature →
 // operator pays out (step-up) → the funding balance → repayment with a proof → operator settles.
-import { readFileSync } from "node:fs";
-import path from "node:path";
 import type { Page } from "@playwright/test";
+import { axeProblems } from "./axe";
 import { expect, registerByEmail, test, uniqueEmail } from "./fixtures";
 import { asSteppedUpOperator } from "./operator";
-
-const AXE_SOURCE = readFileSync(path.join(process.cwd(), "node_modules", "axe-core", "axe.min.js"), "utf8");
-
-/** The serious and critical WCAG A/AA violations of the page as it is (with JavaScript only: axe needs timers). */
-async function axeProblems(page: Page, screen: string): Promise<string[]> {
-  if (!(await page.evaluate(() => "axe" in window))) await page.evaluate(AXE_SOURCE);
-  const violations = await page.evaluate(async () => {
-    const w = window as unknown as { axe: { run: (c: Document, o: object) => Promise<{ violations: { id: string; impact?: string | null; nodes: { target: unknown[] }[] }[] }> } };
-    const r = await w.axe.run(document, { runOnly: { type: "tag", values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"] }, resultTypes: ["violations"] });
-    return r.violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => `${v.id}: ${v.nodes.map((n) => n.target.map(String).join(" ")).join(", ")}`);
-  });
-  return violations.map((v) => `${screen} ${v}`);
-}
 
 const PHOTO = { name: "photo.jpg", mimeType: "image/jpeg", buffer: Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10, 0x4a, 0x46, 0x49, 0x46, 0x00, 0x01, ...Array(300).fill(9), 0xff, 0xd9]) };
 

@@ -1,0 +1,74 @@
+/**
+ * The operator's site settings (/admin/settings): support chat, contact e-mail, open or closed,
+ * demo starting balances. Each save is one D1 batch with the "settings" cache bump (cache.server),
+ * so every isolate sees the change within the cache's bound and the one that made it at once.
+ * The rules are in app/domain/settings.ts.
+ */
+import type { ServiceContext } from "~/context.server";
+import { checkChatSettings, checkCompanyEmail, checkDemoBalances, checkSiteStatus, type DemoBalances } from "~/domain/settings";
+import type { FieldErrors } from "~/forms/parse";
+import { MAIN_COMPANY_ID } from "~/lib/constants";
+import { bumpStatement } from "~/services/cache.server";
+import { assertOperator } from "~/services/operator.server";
+import type { SessionUser } from "~/services/session.server";
+
+export type Failure = { ok: false; errors: FieldErrors; status: number };
+export type Outcome<T> = { ok: true; value: T } | Failure;
+
+/** What the settings page shows, read fresh (never from the cache: the operator sees what is stored). */
+export async function operatorSettings(ctx: ServiceContext, operator: SessionUser) {
+  assertOperator(operator);
+  const row = await ctx.d1
+    .prepare(
+      `SELECT s.service_link AS link, s.service_link_type AS type, c.email, c.status, c.loss_url AS lossUrl,
+              s.demo_funding_balance AS funding, s.demo_options_balance AS options, s.demo_contract_balance AS contract
+         FROM companies c JOIN base_settings s ON s.company_id = c.id WHERE c.id = ?1`,
+    )
+    .bind(MAIN_COMPANY_ID)
+    .first<{ link: string; type: number; email: string; status: number; lossUrl: string } & DemoBalances>();
+  if (!row) throw new Error("the main company has no settings row");
+  const { link, type, email, status, lossUrl, ...demo } = row;
+  return { chat: { link, type }, email, status, lossUrl, demo };
+}
+
+async function save(ctx: ServiceContext, sql: string, ...values: unknown[]) {
+  await ctx.d1.batch([ctx.d1.prepare(sql).bind(MAIN_COMPANY_ID, ...values), bumpStatement(ctx.d1, "settings")]);
+}
+
+function refused<T>(checked: { ok: true; value: T } | { ok: false; errors: FieldErrors }): checked is { ok: false; errors: FieldErrors } {
+  return !checked.ok;
+}
+
+export async function saveChatSettings(ctx: ServiceContext, operator: SessionUser, input: { link: string; type: string }): Promise<Outcome<null>> {
+  assertOperator(operator);
+  const checked = checkChatSettings(input);
+  if (refused(checked)) return { ok: false, errors: checked.errors, status: 400 };
+  await save(ctx, "UPDATE base_settings SET service_link = ?2, service_link_type = ?3 WHERE company_id = ?1", checked.value.link, checked.value.type);
+  return { ok: true, value: null };
+}
+
+export async function saveCompanyEmail(ctx: ServiceContext, operator: SessionUser, input: string): Promise<Outcome<null>> {
+  assertOperator(operator);
+  const checked = checkCompanyEmail(input);
+  if (refused(checked)) return { ok: false, errors: checked.errors, status: 400 };
+  await save(ctx, "UPDATE companies SET email = ?2 WHERE id = ?1", checked.value);
+  return { ok: true, value: null };
+}
+
+export async function saveSiteStatus(ctx: ServiceContext, operator: SessionUser, input: { status: string; lossUrl: string; confirmed: boolean }): Promise<Outcome<{ status: number }>> {
+  assertOperator(operator);
+  const checked = checkSiteStatus(input);
+  if (refused(checked)) return { ok: false, errors: checked.errors, status: 400 };
+  await save(ctx, "UPDATE companies SET status = ?2, loss_url = ?3 WHERE id = ?1", checked.value.status, checked.value.lossUrl);
+  return { ok: true, value: { status: checked.value.status } };
+}
+
+/** New demo accounts, and demo accounts reset from now on, start with these balances. */
+export async function saveDemoBalances(ctx: ServiceContext, operator: SessionUser, input: Record<keyof DemoBalances, string>): Promise<Outcome<null>> {
+  assertOperator(operator);
+  const checked = checkDemoBalances(input);
+  if (refused(checked)) return { ok: false, errors: checked.errors, status: 400 };
+  const { funding, options, contract } = checked.value;
+  await save(ctx, "UPDATE base_settings SET demo_funding_balance = ?2, demo_options_balance = ?3, demo_contract_balance = ?4 WHERE company_id = ?1", funding, options, contract);
+  return { ok: true, value: null };
+}
