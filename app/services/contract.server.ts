@@ -34,7 +34,7 @@ import { leverages, type Instrument } from "~/domain/instrument";
 import { priceToSteps, type Quote } from "~/domain/market";
 import type { Micros } from "~/domain/money";
 import { MAIN_COMPANY_ID } from "~/lib/constants";
-import { AccountKind, Bucket, LedgerError, PlatformAccount, batchPostingStatements, post, postBatch, type Posting } from "~/services/ledger.server";
+import { AccountKind, Bucket, LedgerError, PlatformAccount, batchPostingStatements, post, postBatch, tradingAccount, type Posting } from "~/services/ledger.server";
 import { notifyEngine } from "~/services/live.server";
 import { forgetCachedSession, writeSessionGuard } from "~/services/session.server";
 import { findInstrument, listInstruments, marketQuotes, quoteOf } from "~/services/market.server";
@@ -179,17 +179,22 @@ function optionalPrice(input: string | undefined, precision: number): PriceSteps
   return parsePrice(text, precision);
 }
 
-/** A user's contract account never changes: each isolate remembers the last few thousand. */
-const accountIds = new Map<number, number>();
+/** A user's contract account, and whether the user is a demo user, never change: each isolate remembers the last few thousand. */
+const contractAccounts = new Map<number, ContractAccount>();
+type ContractAccount = { id: number; isDemo: boolean };
 
-async function contractAccountId(ctx: ServiceContext, userId: number): Promise<number | null> {
-  const known = accountIds.get(userId);
+async function contractAccountOf(ctx: ServiceContext, userId: number): Promise<ContractAccount | null> {
+  const known = contractAccounts.get(userId);
   if (known !== undefined) return known;
-  const row = await ctx.d1.prepare("SELECT id FROM accounts WHERE user_id = ?1 AND kind = ?2").bind(userId, AccountKind.Contract.kind).first<{ id: number }>();
+  const row = await ctx.d1
+    .prepare("SELECT a.id, u.is_demo AS demo FROM accounts a JOIN users u ON u.id = a.user_id WHERE a.user_id = ?1 AND a.kind = ?2")
+    .bind(userId, AccountKind.Contract.kind)
+    .first<{ id: number; demo: number }>();
   if (!row) return null;
-  if (accountIds.size >= 5_000) accountIds.delete(accountIds.keys().next().value!);
-  accountIds.set(userId, row.id);
-  return row.id;
+  if (contractAccounts.size >= 5_000) contractAccounts.delete(contractAccounts.keys().next().value!);
+  const account = { id: row.id, isDemo: row.demo === 1 };
+  contractAccounts.set(userId, account);
+  return account;
 }
 
 export function engineOrderOf(row: ContractOrderRow): EngineOrder {
@@ -244,7 +249,7 @@ export async function placeOrder(ctx: ServiceContext, userId: number, input: Pla
   if (!instrument) return fail("errors.unknown_instrument", "forex_id");
   // the price and the account are fetched while the input is checked
   const quoted = (input.prepared ?? Promise.resolve(null)).then((p) => (p && p.code === instrument.code ? p : liveQuote(ctx, instrument.code)));
-  const account = contractAccountId(ctx, userId);
+  const account = contractAccountOf(ctx, userId);
   quoted.catch(() => {});
   account.catch(() => {});
   const terms = termsOf(instrument, await feeMode(ctx));
@@ -294,8 +299,9 @@ export async function placeOrder(ctx: ServiceContext, userId: number, input: Pla
   if (stops !== "ok") return fail(`errors.${stops}`, stops === "stop_loss_side" ? "stop_loss_price" : "target_profit_price");
 
   const figures = orderFigures(terms, side, lots, price, leverage);
-  const accountId = await account;
-  if (accountId === null) return fail("errors.try_again");
+  const contract = await account;
+  if (contract === null) return fail("errors.try_again");
+  const accountId = contract.id;
 
   const key = `contract_open:${userId}:${input.requestKey && /^[A-Za-z0-9_-]{8,64}$/.test(input.requestKey) ? input.requestKey : crypto.randomUUID()}`;
   const now = Date.now();
@@ -307,7 +313,7 @@ export async function placeOrder(ctx: ServiceContext, userId: number, input: Pla
     : [
         { accountId, bucket: Bucket.Available, amount: -(figures.margin + figures.fee) },
         { accountId, bucket: Bucket.Locked, amount: figures.margin },
-        { accountId: PlatformAccount.Fees.id, amount: figures.fee },
+        { accountId: tradingAccount("fees", contract.isDemo), amount: figures.fee },
       ];
   const insert = ctx.d1
     .prepare(
@@ -396,9 +402,10 @@ export async function closeOrder(ctx: ServiceContext, userId: number, id: number
   if (!row) return fail("errors.not_found");
   // one's own pending order is cancelled, not closed: said plainly
   if (row.status !== OrderStatus.Holding) return fail(row.status === OrderStatus.Pending ? "errors.close_pending" : "errors.order_closed");
-  const { quote, stale } = await liveQuote(ctx, row.code);
+  const [{ quote, stale }, contract] = await Promise.all([liveQuote(ctx, row.code), contractAccountOf(ctx, userId)]);
   if (!quote || quote.MarketStatus !== 1) return fail("errors.market_closed");
   if (stale) return fail("errors.prices_stale");
+  if (!contract) return fail("errors.try_again");
   const price = priceToSteps(quote.Close, row.precision);
   const realised = realisedProfit(profitOf(row.side, row.openPrice!, price, row.lots, row.contractSize, row.precision), row.margin);
   const key = `contract_exit:${row.id}`;
@@ -409,7 +416,7 @@ export async function closeOrder(ctx: ServiceContext, userId: number, id: number
   const postings: Posting[] = [
     { accountId: row.accountId, bucket: Bucket.Locked, amount: -row.margin },
     { accountId: row.accountId, bucket: Bucket.Available, amount: row.margin + realised - (paid?.amount ?? 0) },
-    { accountId: PlatformAccount.Counterparty.id, amount: -realised },
+    { accountId: tradingAccount("counterparty", contract.isDemo), amount: -realised },
     ...(paid ? [{ accountId: paid.traderAccount, amount: paid.amount }] : []),
   ].filter((p) => p.amount !== 0);
   try {
@@ -698,8 +705,9 @@ export async function settleContracts(ctx: ServiceContext, req: SettlementReques
            SELECT ?1 || ':' || x.order_id || ':1', o.account_id, 0, o.margin + x.profit, x.order_id, 2
              FROM order_exits x JOIN contract_orders o ON o.id = x.order_id WHERE x.batch_id = ?1 AND x.from_status = 1
            UNION ALL
-           SELECT ?1 || ':' || x.order_id || ':1', ?2, 0, -x.profit, x.order_id, 3
-             FROM order_exits x WHERE x.batch_id = ?1 AND x.from_status = 1
+           -- the other side: the trading counterparty, or the demo books for a demo user's order
+           SELECT ?1 || ':' || x.order_id || ':1', CASE WHEN u.is_demo = 1 THEN ?4 ELSE ?2 END, 0, -x.profit, x.order_id, 3
+             FROM order_exits x JOIN contract_orders o ON o.id = x.order_id JOIN users u ON u.id = o.user_id WHERE x.batch_id = ?1 AND x.from_status = 1
            UNION ALL
            -- copy trading: the trader's share of a copy's profit moves from the follower to the trader
            -- (driven by the list, each exit found by its key: a join on a json_each subquery has
@@ -716,7 +724,7 @@ export async function settleContracts(ctx: ServiceContext, req: SettlementReques
             WHERE x.batch_id = ?1 AND json_extract(j.value, '$.sh') > 0
          ) WHERE amount <> 0 ORDER BY oid, n`,
       )
-      .bind(b, PlatformAccount.Counterparty.id, exits),
+      .bind(b, PlatformAccount.Counterparty.id, exits, PlatformAccount.DemoCounterparty.id),
     db
       .prepare(
         `UPDATE follows SET paid_share = follows.paid_share + s.total
@@ -726,7 +734,7 @@ export async function settleContracts(ctx: ServiceContext, req: SettlementReques
           WHERE follows.id = s.fo`,
       )
       .bind(b, exits),
-    // Entries of pending orders leaving status 0: a fill pays the held fee to the fee account; a
+    // Entries of pending orders leaving status 0: a fill pays the held fee to the fee account (the demo one for a demo user); a
     // cancel returns margin and fee to the available balance.
     db
       .prepare(
@@ -736,12 +744,12 @@ export async function settleContracts(ctx: ServiceContext, req: SettlementReques
                   CASE WHEN x.reason = 'fill' THEN -o.fee ELSE -(o.margin + o.fee) END AS amount, x.order_id AS oid, 1 AS n
              FROM order_exits x JOIN contract_orders o ON o.id = x.order_id WHERE x.batch_id = ?1 AND x.from_status = 0
            UNION ALL
-           SELECT ?1 || ':' || x.order_id || ':0', CASE WHEN x.reason = 'fill' THEN ?2 ELSE o.account_id END, 0,
+           SELECT ?1 || ':' || x.order_id || ':0', CASE WHEN x.reason <> 'fill' THEN o.account_id WHEN u.is_demo = 1 THEN ?3 ELSE ?2 END, 0,
                   CASE WHEN x.reason = 'fill' THEN o.fee ELSE o.margin + o.fee END, x.order_id, 2
-             FROM order_exits x JOIN contract_orders o ON o.id = x.order_id WHERE x.batch_id = ?1 AND x.from_status = 0
+             FROM order_exits x JOIN contract_orders o ON o.id = x.order_id JOIN users u ON u.id = o.user_id WHERE x.batch_id = ?1 AND x.from_status = 0
          ) WHERE amount <> 0 ORDER BY oid, n`,
       )
-      .bind(b, PlatformAccount.Fees.id),
+      .bind(b, PlatformAccount.Fees.id, PlatformAccount.DemoFees.id),
     ...batchPostingStatements(db, b),
     db
       .prepare(

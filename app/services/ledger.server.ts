@@ -35,7 +35,18 @@ export const PlatformAccount = {
    */
   LoanInterest: { id: -1, code: "platform:loan_interest" },
   LoanPenalties: { id: -2, code: "platform:loan_penalties" },
+  /* Demo users' trades settle against these, never against the real fees, counterparty and options pool. */
+  DemoFees: { id: -3, code: "platform:demo_fees" },
+  DemoCounterparty: { id: -4, code: "platform:demo_counterparty" },
+  DemoOptions: { id: -5, code: "platform:demo_options" },
 } as const;
+
+/** The platform account on the other side of a user's trade: the demo books for demo users. */
+export function tradingAccount(side: "fees" | "counterparty" | "options", isDemo: boolean): number {
+  if (side === "fees") return isDemo ? PlatformAccount.DemoFees.id : PlatformAccount.Fees.id;
+  if (side === "counterparty") return isDemo ? PlatformAccount.DemoCounterparty.id : PlatformAccount.Counterparty.id;
+  return isDemo ? PlatformAccount.DemoOptions.id : PlatformAccount.Options.id;
+}
 
 /** User sub-accounts (spec §3): type change/micro/forex shown as funding/option/contract. */
 export const AccountKind = {

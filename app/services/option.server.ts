@@ -399,11 +399,12 @@ export async function settleOptions(ctx: ServiceContext, req: OptionSettlementRe
            SELECT ?1 || ':' || s.option_id, o.account_id, 0, s.payout, s.option_id, 2
              FROM option_settlements s JOIN options o ON o.id = s.option_id WHERE s.batch_id = ?1
            UNION ALL
-           SELECT ?1 || ':' || s.option_id, ?2, 0, o.amount - s.payout, s.option_id, 3
-             FROM option_settlements s JOIN options o ON o.id = s.option_id WHERE s.batch_id = ?1
+           -- the other side: the options pool, or the demo one for a demo user's option
+           SELECT ?1 || ':' || s.option_id, CASE WHEN u.is_demo = 1 THEN ?3 ELSE ?2 END, 0, o.amount - s.payout, s.option_id, 3
+             FROM option_settlements s JOIN options o ON o.id = s.option_id JOIN users u ON u.id = o.user_id WHERE s.batch_id = ?1
          ) WHERE amount <> 0 ORDER BY oid, n`,
       )
-      .bind(b, PlatformAccount.Options.id),
+      .bind(b, PlatformAccount.Options.id, PlatformAccount.DemoOptions.id),
     ...batchPostingStatements(db, b),
     db
       .prepare(

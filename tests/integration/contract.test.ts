@@ -6,6 +6,7 @@ import { createServiceContext } from "~/context.server";
 import { Side, margin as marginOf, orderFigures, toScaled6 } from "~/domain/contract";
 import { cancelOrder, closeOrder, feeMode, listOrders, messageOf, placeOrder, setStops } from "~/services/contract.server";
 import { resetDemoAccount } from "~/services/demo.server";
+import { buyOption } from "~/services/option.server";
 import { PlatformAccount, checkInvariants } from "~/services/ledger.server";
 import { createUser, fund, get, loggedInSocket, sessionFor, tickMain as tick, holdPrice as hold, accountBalances as balances, mainRoom as main } from "./helpers";
 
@@ -370,6 +371,59 @@ describe("demo trading", () => {
     // the closed position cannot be closed again
     expect((await closeOrder(ctx, user.id, a.value.id)).ok).toBe(false);
     expect(marginOf({ marginMode: 2, contractSize: 1_000_000, pricePrecision: 2 }, 100_000, 5_000_000, 10)).toBe(500 * USD);
+  });
+});
+
+describe("demo books", () => {
+  /** What a user's transactions moved on the platform's trading accounts, real and demo (micros), by account id. */
+  async function platformMoves(userId: number) {
+    const rows = await env.DB.prepare(
+      `SELECT e.account_id AS id, SUM(e.amount) AS total FROM ledger_entries e JOIN ledger_transactions t ON t.id = e.transaction_id JOIN accounts a ON a.id = e.account_id
+        WHERE t.user_id = ?1 AND a.kind = 'platform' AND e.account_id IN (?2, ?3, ?4, ?5, ?6, ?7) GROUP BY e.account_id`,
+    )
+      .bind(userId, ...[PlatformAccount.Fees, PlatformAccount.Counterparty, PlatformAccount.Options, PlatformAccount.DemoFees, PlatformAccount.DemoCounterparty, PlatformAccount.DemoOptions].map((a) => a.id))
+      .all<{ id: number; total: number }>();
+    return Object.fromEntries(rows.results.map((r) => [r.id, r.total]));
+  }
+
+  it("a demo user's fees, profits and losses and option results settle against the demo books, never the real fee, counterparty and options accounts", async () => {
+    await hold("BTCUSDT", 50_000);
+    const ctx = await createServiceContext(env);
+    const user = await createUser({ isDemo: true });
+    await fund(user.accounts.contract, 10_000 * USD);
+    await fund(user.accounts.options, 1_000 * USD);
+    const real = await createUser();
+    await fund(real.accounts.contract, 10_000 * USD);
+
+    // a market buy closed by hand in profit: fee 0.25, profit +100.00
+    const a = await placeOrder(ctx, user.id, { side: Side.Buy, lots: "0.1", instrumentId: 1, entry: 1, leverage: 10 });
+    const r = await placeOrder(ctx, real.id, { side: Side.Buy, lots: "0.1", instrumentId: 1, entry: 1, leverage: 10 });
+    if (!a.ok || !r.ok) throw new Error("placing failed");
+    await hold("BTCUSDT", 51_000);
+    expect((await closeOrder(ctx, user.id, a.value.id)).ok).toBe(true);
+    expect((await closeOrder(ctx, real.id, r.value.id)).ok).toBe(true);
+    // a pending buy filled by the engine (fee 0.245 at the fill), then liquidated by it (−490.00)
+    const p = await placeOrder(ctx, user.id, { side: Side.Buy, lots: "0.1", instrumentId: 1, entry: 0, targetPrice: "49000", leverage: 10 });
+    if (!p.ok) throw new Error(p.error);
+    await hold("BTCUSDT", 48_990);
+    expect((await order(p.value.id)).status).toBe(1);
+    await hold("BTCUSDT", 44_000);
+    expect(await order(p.value.id)).toMatchObject({ status: 3, reason: "liquidation", profit: -490 * USD });
+    // an option settled by the engine: a lost 100.00 stake
+    await hold("ETHUSDT", 2_000);
+    const o = await buyOption(ctx, user.id, { instrumentId: 2, direction: 1, amount: "100", seconds: 30 });
+    if (!o.ok) throw new Error(o.error);
+    await main().setPrice("ETHUSDT", 1_990);
+    await tick(o.value.expiresAt);
+    expect((await env.DB.prepare("SELECT status FROM options WHERE id = ?1").bind(o.value.id).first<{ status: number }>())!.status).toBe(3);
+
+    expect(await platformMoves(user.id)).toEqual({
+      [PlatformAccount.DemoFees.id]: 250_000 + 245_000,
+      [PlatformAccount.DemoCounterparty.id]: -100 * USD + 490 * USD,
+      [PlatformAccount.DemoOptions.id]: 100 * USD,
+    });
+    // the real user's trade still settles against the real books
+    expect(await platformMoves(real.id)).toEqual({ [PlatformAccount.Fees.id]: 250_000, [PlatformAccount.Counterparty.id]: -100 * USD });
   });
 });
 
