@@ -45,7 +45,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   // Spec §4 startup: a company with status 0 sends visitors to its loss_url, or (when it has no
   // usable loss_url) shows a translated closed page. Signed-in operators keep working, and the
   // login page stays reachable so that they can sign in.
-  const closed = startupStatus(company);
+  const closed = startupStatus(company, url.host);
   if (closed && user?.role !== "operator" && url.pathname !== "/login") {
     if (closed.lossUrl) throw redirect(closed.lossUrl);
     throw data(

@@ -94,11 +94,22 @@ export function useCandles(code: string, period: string, initial: Candle[]): Can
   return list;
 }
 
+/** Input types that take typed text (a focused button, checkbox or radio is not typing). */
+const TEXT_INPUTS = new Set(["text", "search", "email", "tel", "url", "password", "number", "date", "datetime-local", "month", "time", "week"]);
+
+/** Whether the focused element is one the user types into (a text field, a text area, a list box, editable content). */
+function isTyping(el: Element | null): boolean {
+  if (!el) return false;
+  if (el instanceof HTMLInputElement) return TEXT_INPUTS.has(el.type);
+  return el instanceof HTMLTextAreaElement || el instanceof HTMLSelectElement || (el instanceof HTMLElement && el.isContentEditable);
+}
+
 /**
  * Refreshes the page's loader data every 15 s while live data is not flowing, when nothing else is
  * going on: the tab is visible, no navigation, form post or fetcher is in flight (a refresh would
  * interrupt it, and one the user starts would cut the refresh off mid-response), and the user is
- * not typing in a form (their page stays as it is until they are done).
+ * not typing (a text field, text area or list box has the focus: their page stays as it is until
+ * they are done; a button that keeps the focus after a click does not count).
  */
 export function StaleRefresher() {
   const status = useLiveStatus();
@@ -110,7 +121,7 @@ export function StaleRefresher() {
   useEffect(() => {
     if (status === "live" || status === "connecting") return;
     const timer = setInterval(() => {
-      if (busy.current || document.visibilityState !== "visible" || document.activeElement?.closest("form")) return;
+      if (busy.current || document.visibilityState !== "visible" || isTyping(document.activeElement)) return;
       void revalidator.revalidate();
     }, STALE_REFRESH_MS);
     return () => clearInterval(timer);

@@ -68,6 +68,11 @@ export function httpUrl(link: string): URL | null {
   }
 }
 
+/** What /mine/email shows as the company's address: no markup or quote characters in it. */
+export function isShownEmail(email: string): boolean {
+  return /^[^\s@<>"]+@[^\s@<>"]+\.[^\s@<>"]+$/.test(email);
+}
+
 export type ChatTarget =
   /** service_link_type 2: a dialog (a page without JavaScript) showing the link with a copy button. */
   | { kind: "dialog"; link: string }

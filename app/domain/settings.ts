@@ -5,7 +5,7 @@
  * starting balances. Each check answers the stored value or the errors (i18n keys) of its fields.
  * Pure: no I/O.
  */
-import { httpUrl, ServiceLinkType } from "~/domain/content";
+import { httpUrl, isShownEmail, ServiceLinkType } from "~/domain/content";
 import { canonicalEmail } from "~/domain/identity";
 import { MICROS_PER_USD, parseAmount, type Micros } from "~/domain/money";
 import { CompanyStatus } from "~/domain/startup";
@@ -33,25 +33,28 @@ export function checkChatSettings(input: { link: string; type: string }): Checke
   return { ok: true, value: { link: type === ServiceLinkType.Dialog ? link : link && httpUrl(link)!.href, type } };
 }
 
-/** The company's contact e-mail (shown on /mine/email): an address in its canonical form, or empty. */
+/** The company's contact e-mail (shown on /mine/email): an address in its canonical form that the page can show, or empty. */
 export function checkCompanyEmail(input: string): Checked<string> {
   if (!input.trim()) return { ok: true, value: "" };
   const email = canonicalEmail(input);
-  return email ? { ok: true, value: email } : { ok: false, errors: { email: "errors.invalid_email" } };
+  return email && isShownEmail(email) ? { ok: true, value: email } : { ok: false, errors: { email: "errors.invalid_email" } };
 }
 
 /**
- * Open or closed, and where a closed site sends its visitors (empty: a closed page). Closing is
- * refused unless the operator confirmed it, since every visitor is turned away at once.
+ * Open or closed, and where a closed site sends its visitors (empty: a closed page). Closing an
+ * open site is refused unless the operator confirmed it, since every visitor is turned away at
+ * once. A loss URL on one of the site's own hosts (`siteHosts`) would send visitors back into the
+ * closed site, so it is refused.
  */
-export function checkSiteStatus(input: { status: string; lossUrl: string; confirmed: boolean }): Checked<{ status: number; lossUrl: string }> {
+export function checkSiteStatus(input: { status: string; lossUrl: string; confirmed: boolean; wasClosed: boolean; siteHosts: string[] }): Checked<{ status: number; lossUrl: string }> {
   if (input.status !== String(CompanyStatus.Open) && input.status !== String(CompanyStatus.Closed)) return { ok: false, errors: { status: "errors.bad_request" } };
   const status = Number(input.status);
   const raw = input.lossUrl.trim();
   if (raw.length > SETTINGS_LINK_MAX) return { ok: false, errors: { loss_url: "settings.link_too_long" } };
   const url = raw ? httpUrl(raw) : null;
   if (raw && !url) return { ok: false, errors: { loss_url: "settings.link_invalid" } };
-  if (status === CompanyStatus.Closed && !input.confirmed) return { ok: false, errors: { confirm_close: "settings.confirm_close_required" } };
+  if (url && input.siteHosts.some((h) => h.toLowerCase() === url.host)) return { ok: false, errors: { loss_url: "settings.loss_url_own_site" } };
+  if (status === CompanyStatus.Closed && !input.wasClosed && !input.confirmed) return { ok: false, errors: { confirm_close: "settings.confirm_close_required" } };
   return { ok: true, value: { status, lossUrl: url ? url.href : "" } };
 }
 

@@ -50,7 +50,9 @@ export async function action({ request, context }: ActionFunctionArgs) {
     // turning the whole site away (or back on) is asked of an operator with a fresh step-up
     await requireStepUp(context, request);
     const values = { status: text("status"), loss_url: text("loss_url"), confirm_close: text("confirm_close") };
-    const result = await saveSiteStatus(context, operator, { status: values.status, lossUrl: values.loss_url, confirmed: values.confirm_close === "1" });
+    // a loss URL on the site's own hosts would send visitors back into the closed site
+    const siteHosts = [new URL(request.url).host, ...(context.config.pcHost ? [context.config.pcHost] : [])];
+    const result = await saveSiteStatus(context, operator, { status: values.status, lossUrl: values.loss_url, confirmed: values.confirm_close === "1", siteHosts });
     if (!result.ok) return refuse("site", result.errors, values, result.status);
     message = result.value.status === CompanyStatus.Closed ? "settings.site_closed_done" : "settings.site_open_done";
   } else if (intent === Intent.SettingsDemo) {
@@ -71,6 +73,12 @@ export default function AdminSettings() {
   const errorsOf = (section: string) => (failed?.form === section ? failed.errors : {});
   /** What the field shows: what the operator typed when their save was refused, otherwise what is stored. */
   const shown = (section: string, name: string, stored: string) => (failed?.form === section ? failed.values[name] ?? stored : stored);
+  /**
+   * A section's form is drawn anew (its uncontrolled fields take their values again) whenever what
+   * is stored or what was refused changes: a refused link does not linger in the field after
+   * another section saves or the page's data is refreshed.
+   */
+  const keyOf = (section: string, stored: unknown) => JSON.stringify([stored, failed?.form === section ? failed.values : null]);
   const chatType = Number(shown("chat", "service_link_type", String(s.chat.type)));
   const siteStatus = Number(shown("site", "status", String(s.status)));
   return (
@@ -80,7 +88,7 @@ export default function AdminSettings() {
         <h2 id="chat-title" className="section-title">
           {t("settings.chat_title")}
         </h2>
-        <Form method="post" className="card stack" aria-labelledby="chat-title">
+        <Form key={keyOf("chat", s.chat)} method="post" className="card stack" aria-labelledby="chat-title">
           <ErrorSummary errors={errorsOf("chat")} />
           <fieldset className="stack">
             <legend>{t("settings.chat_mode")}</legend>
@@ -110,7 +118,7 @@ export default function AdminSettings() {
         <h2 id="email-title" className="section-title">
           {t("settings.email_title")}
         </h2>
-        <Form method="post" className="card stack" aria-labelledby="email-title">
+        <Form key={keyOf("email", s.email)} method="post" className="card stack" aria-labelledby="email-title">
           <ErrorSummary errors={errorsOf("email")} />
           <PlainField
             id="settings-email"
@@ -131,7 +139,7 @@ export default function AdminSettings() {
         <h2 id="site-title" className="section-title">
           {t("settings.site_title")}
         </h2>
-        <Form method="post" className="card stack" aria-labelledby="site-title">
+        <Form key={keyOf("site", [s.status, s.lossUrl])} method="post" className="card stack" aria-labelledby="site-title">
           <ErrorSummary errors={errorsOf("site")} />
           <p className={s.status === CompanyStatus.Closed ? "badge badge-stale" : "badge badge-live"} role="status">
             {s.status === CompanyStatus.Closed ? t("settings.site_is_closed") : t("settings.site_is_open")}
@@ -172,7 +180,7 @@ export default function AdminSettings() {
         <h2 id="demo-title" className="section-title">
           {t("settings.demo_title")}
         </h2>
-        <Form method="post" className="card stack" aria-labelledby="demo-title">
+        <Form key={keyOf("demo", s.demo)} method="post" className="card stack" aria-labelledby="demo-title">
           <ErrorSummary errors={errorsOf("demo")} />
           <p className="muted small">{t("settings.demo_hint", { max: new Intl.NumberFormat(locale).format(DEMO_BALANCE_MAX_USD) })}</p>
           <div className="admin-edit-grid">

@@ -11,7 +11,7 @@
 import { and, count, desc, eq, sql } from "drizzle-orm";
 import type { ServiceContext } from "~/context.server";
 import { announcements, announcementTexts, news, newsTexts } from "~/db/schema";
-import { chatButtonOf, chatTarget, plainSummary, type ChatButton, type ChatTarget, type ChatUser } from "~/domain/content";
+import { chatButtonOf, chatTarget, isShownEmail, plainSummary, type ChatButton, type ChatTarget, type ChatUser } from "~/domain/content";
 import type { LanguageCode } from "~/i18n/config";
 import { basicInfo, companyInfo } from "~/services/account.server";
 import { bumpStatement, cached, forgetVersions } from "~/services/cache.server";
@@ -122,7 +122,7 @@ export async function announcementList(ctx: ServiceContext) {
 /** The main company's contact e-mail ("" when none is set or it does not look like an address). */
 export async function companyEmail(ctx: ServiceContext): Promise<string> {
   const email = (await companyInfo(ctx))?.email.trim() ?? "";
-  return /^[^\s@<>"]+@[^\s@<>"]+\.[^\s@<>"]+$/.test(email) ? email : "";
+  return isShownEmail(email) ? email : "";
 }
 
 /** Where the customer-service button leads for this user (or visitor): see chatTarget. */

@@ -13,7 +13,7 @@ import type { FieldErrors } from "~/forms/parse";
 import { MAIN_COMPANY_ID } from "~/lib/constants";
 import { AccountKind, Bucket, LedgerError, PlatformAccount, batchPostingStatements, post, postBatch } from "~/services/ledger.server";
 import { findInstrument, listInstruments, quoteOf } from "~/services/market.server";
-import { bumpStatement } from "~/services/cache.server";
+import { bumpStatement, forgetVersions } from "~/services/cache.server";
 import { assertOperator } from "~/services/operator.server";
 import type { SessionUser } from "~/services/session.server";
 
@@ -142,6 +142,7 @@ export async function saveOptionLossLevel(ctx: ServiceContext, operator: Session
   if (value !== "0" && value !== "1") return fail({ loss_level: "errors.bad_request" });
   const level = Number(value);
   await ctx.d1.batch([ctx.d1.prepare("UPDATE base_settings SET micro_loss_level = ?2 WHERE company_id = ?1").bind(MAIN_COMPANY_ID, level), bumpStatement(ctx.d1, "settings")]);
+  forgetVersions();
   return { ok: true, value: { lossLevel: level } };
 }
 

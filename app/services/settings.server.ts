@@ -6,9 +6,10 @@
  */
 import type { ServiceContext } from "~/context.server";
 import { checkChatSettings, checkCompanyEmail, checkDemoBalances, checkSiteStatus, type DemoBalances } from "~/domain/settings";
+import { CompanyStatus } from "~/domain/startup";
 import type { FieldErrors } from "~/forms/parse";
 import { MAIN_COMPANY_ID } from "~/lib/constants";
-import { bumpStatement } from "~/services/cache.server";
+import { bumpStatement, forgetVersions } from "~/services/cache.server";
 import { assertOperator } from "~/services/operator.server";
 import type { SessionUser } from "~/services/session.server";
 
@@ -31,8 +32,10 @@ export async function operatorSettings(ctx: ServiceContext, operator: SessionUse
   return { chat: { link, type }, email, status, lossUrl, demo };
 }
 
+/** One statement on the main company's settings and the cache bump, in one batch; this isolate then reads the counters again. */
 async function save(ctx: ServiceContext, sql: string, ...values: unknown[]) {
   await ctx.d1.batch([ctx.d1.prepare(sql).bind(MAIN_COMPANY_ID, ...values), bumpStatement(ctx.d1, "settings")]);
+  forgetVersions();
 }
 
 function refused<T>(checked: { ok: true; value: T } | { ok: false; errors: FieldErrors }): checked is { ok: false; errors: FieldErrors } {
@@ -55,9 +58,19 @@ export async function saveCompanyEmail(ctx: ServiceContext, operator: SessionUse
   return { ok: true, value: null };
 }
 
-export async function saveSiteStatus(ctx: ServiceContext, operator: SessionUser, input: { status: string; lossUrl: string; confirmed: boolean }): Promise<Outcome<{ status: number }>> {
+/**
+ * Opens or closes the site. `siteHosts`: the hosts this site answers on (the request's, the
+ * desktop host), which a loss URL must not point at. The confirmation is asked only to close an
+ * open site (a closed site's loss URL can be changed without it).
+ */
+export async function saveSiteStatus(
+  ctx: ServiceContext,
+  operator: SessionUser,
+  input: { status: string; lossUrl: string; confirmed: boolean; siteHosts: string[] },
+): Promise<Outcome<{ status: number }>> {
   assertOperator(operator);
-  const checked = checkSiteStatus(input);
+  const current = await ctx.d1.prepare("SELECT status FROM companies WHERE id = ?1").bind(MAIN_COMPANY_ID).first<{ status: number }>();
+  const checked = checkSiteStatus({ ...input, wasClosed: current?.status === CompanyStatus.Closed });
   if (refused(checked)) return { ok: false, errors: checked.errors, status: 400 };
   await save(ctx, "UPDATE companies SET status = ?2, loss_url = ?3 WHERE id = ?1", checked.value.status, checked.value.lossUrl);
   return { ok: true, value: { status: checked.value.status } };

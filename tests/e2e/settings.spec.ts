@@ -37,13 +37,16 @@ test("an operator's refused settings say why and change nothing; a save of the s
   const stored = await demo.getByLabel("Options (USD)").inputValue();
   await demo.getByLabel("Options (USD)").fill("1.005");
   await demo.getByRole("button", { name: "Save" }).click();
-  await expect(demo.getByRole("alert")).toContainText("Enter an amount from 0 to 1,000,000 with at most 2 decimals.");
+  await expect(demo.getByRole("alert")).toContainText("Enter an amount from 0 up to the maximum above, with at most 2 decimals.");
   await expect(demo.getByLabel("Options (USD)")).toHaveValue("1.005");
 
-  // the same values again: saved, and shown as stored
-  await page.goto("/admin/settings");
-  await expect(demo.getByLabel("Options (USD)")).toHaveValue(stored);
+  // the stored value typed back: saved, and every section shows what is stored again (the refused
+  // link and the unconfirmed closing do not linger in their fields)
+  await demo.getByLabel("Options (USD)").fill(stored);
   await demo.getByRole("button", { name: "Save" }).click();
   await expect(page.getByText("Settings saved.")).toBeVisible();
   await expect(demo.getByLabel("Options (USD)")).toHaveValue(stored);
+  await expect(chat.getByLabel("Chat link")).not.toHaveValue("javascript:alert(1)");
+  await expect(site.getByRole("radio", { name: /^Open/ })).toBeChecked();
+  await expect(page.getByRole("alert")).toHaveCount(0);
 });

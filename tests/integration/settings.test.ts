@@ -4,7 +4,10 @@
 // a fresh step-up, and only operators reach the page.
 import { SELF, env } from "cloudflare:test";
 import { afterEach, describe, expect, it } from "vitest";
-import { sessionIdOf } from "~/services/session.server";
+import { createServiceContext } from "~/context.server";
+import { basicInfo } from "~/services/account.server";
+import { saveChatSettings } from "~/services/settings.server";
+import { sessionIdOf, userForToken } from "~/services/session.server";
 import { ORIGIN, cookiesFrom, createUser, form, formErrors, get, sessionFor, signedSessionCookie, targets, visibleText } from "./helpers";
 
 async function signedIn(role: "operator" | "user", stepUp = false) {
@@ -12,7 +15,7 @@ async function signedIn(role: "operator" | "user", stepUp = false) {
   if (role === "operator") await env.DB.prepare("UPDATE users SET role = 'operator' WHERE id = ?1").bind(user.id).run();
   const token = await sessionFor(user.id);
   if (stepUp) await env.DB.prepare("INSERT INTO operator_step_ups (session_id, verified_at) VALUES (?1, ?2)").bind(await sessionIdOf(token), Date.now()).run();
-  return { user, cookie: await signedSessionCookie(token) };
+  return { user, token, cookie: await signedSessionCookie(token) };
 }
 
 type Stored = { link: string; type: number; email: string; status: number; lossUrl: string; funding: number; options: number; contract: number };
@@ -125,8 +128,35 @@ describe("site settings (/admin/settings)", () => {
     expect(text).toContain("The site is closed. Visitors are being turned away.");
     expect(text).toContain("The site is closed");
 
+    // a closed site's address changes without the tick; an address on this site itself is refused (visitors would loop)
+    expect((await form("/admin/settings", { ...close, loss_url: "https://status.example/v2" }, { cookie: op.cookie })).status).toBe(302);
+    expect((await get("/")).headers.get("location")).toBe("https://status.example/v2");
+    const own = await form("/admin/settings", { ...close, loss_url: "http://localhost/maintenance" }, { cookie: op.cookie });
+    expect(own.status).toBe(400);
+    expect(formErrors(await own.text())).toContain("Choose an address on another site: this site is closed to visitors, so they would come straight back here.");
+    // one set straight in D1 shows the closed page rather than a redirect loop
+    await env.DB.prepare("UPDATE companies SET loss_url = 'http://localhost/maintenance' WHERE id = 1").run();
+    const loop = await get("/");
+    expect(loop.headers.get("location")).toBeNull();
+    expect(loop.status).toBe(503);
+
     expect((await form("/admin/settings", { intent: "settings-site", status: "1", loss_url: "https://status.example/closed" }, { cookie: op.cookie })).status).toBe(302);
     expect((await get("/")).status).toBe(200);
+  });
+
+  it("outside local mode a save is read back at once by the isolate that made it (the settings cache is bumped and forgotten), not after the cache's minute", async () => {
+    original = await stored();
+    const op = await signedIn("operator");
+    const operator = (await userForToken(env.DB, op.token))!;
+    const production = async () => {
+      const ctx = await createServiceContext(env);
+      return { ...ctx, config: { ...ctx.config, isLocal: false } };
+    };
+    await saveChatSettings(await production(), operator, { type: "3", link: "https://first.example/chat" });
+    expect((await basicInfo(await production())).service_link).toBe("https://first.example/chat");
+    // cached now; the next save must be seen by the next request
+    await saveChatSettings(await production(), operator, { type: "3", link: "https://second.example/chat" });
+    expect((await basicInfo(await production())).service_link).toBe("https://second.example/chat");
   });
 
   it("demo starting balances: a new demo account starts with the saved figures; amounts out of range or with 3 decimals are refused", async () => {
@@ -137,7 +167,7 @@ describe("site settings (/admin/settings)", () => {
     for (const bad of bads) {
       const res = await save(bad);
       expect(res.status, JSON.stringify(bad)).toBe(400);
-      expect(formErrors(await res.text())).toContain("Enter an amount from 0 to 1,000,000 with at most 2 decimals.");
+      expect(formErrors(await res.text())).toContain("Enter an amount from 0 up to the maximum above, with at most 2 decimals.");
     }
     expect(await stored()).toEqual(original);
     expect((await save({})).status).toBe(302);

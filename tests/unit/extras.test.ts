@@ -143,6 +143,10 @@ describe("startup status (spec §4)", () => {
     expect(startupStatus({ status: 1, loss_url: "https://x.example" })).toBeNull();
     expect(startupStatus({ status: 0, loss_url: "https://status.example/closed" })).toEqual({ lossUrl: "https://status.example/closed" });
     for (const bad of ["", "   ", "javascript:alert(1)", "/relative", "ftp://x.example", "https://user:pw@x.example"]) expect(startupStatus({ status: 0, loss_url: bad }), bad).toEqual({ lossUrl: null });
+    // a loss_url on the host being asked would loop back into the closed site: the closed page instead
+    expect(startupStatus({ status: 0, loss_url: "https://bourse.example/maintenance" }, "bourse.example")).toEqual({ lossUrl: null });
+    expect(startupStatus({ status: 0, loss_url: "https://bourse.example/maintenance" }, "BOURSE.example")).toEqual({ lossUrl: null });
+    expect(startupStatus({ status: 0, loss_url: "https://status.example/" }, "bourse.example")).toEqual({ lossUrl: "https://status.example/" });
   });
 });
 

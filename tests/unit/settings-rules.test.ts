@@ -30,19 +30,29 @@ describe("checkCompanyEmail", () => {
     expect(checkCompanyEmail(" Help@Bourse.Example ")).toEqual({ ok: true, value: "help@bourse.example" });
     expect(checkCompanyEmail("  ")).toEqual({ ok: true, value: "" });
     expect(checkCompanyEmail("help at bourse")).toEqual({ ok: false, errors: { email: "errors.invalid_email" } });
+    // an address the contact page would not show is not accepted either
+    expect(checkCompanyEmail('a<b@example.com')).toEqual({ ok: false, errors: { email: "errors.invalid_email" } });
+    expect(checkCompanyEmail('"help"@example.com')).toEqual({ ok: false, errors: { email: "errors.invalid_email" } });
   });
 });
 
 describe("checkSiteStatus", () => {
-  it("closing needs the confirmation; opening does not", () => {
-    expect(checkSiteStatus({ status: "0", lossUrl: "", confirmed: false })).toEqual({ ok: false, errors: { confirm_close: "settings.confirm_close_required" } });
-    expect(checkSiteStatus({ status: "0", lossUrl: "https://status.example/closed", confirmed: true })).toEqual({ ok: true, value: { status: 0, lossUrl: "https://status.example/closed" } });
-    expect(checkSiteStatus({ status: "1", lossUrl: "", confirmed: false })).toEqual({ ok: true, value: { status: 1, lossUrl: "" } });
+  const site = { confirmed: false, wasClosed: false, siteHosts: ["bourse.example", "pc.bourse.example"] };
+  it("closing an open site needs the confirmation; opening, or changing a closed site's address, does not", () => {
+    expect(checkSiteStatus({ ...site, status: "0", lossUrl: "" })).toEqual({ ok: false, errors: { confirm_close: "settings.confirm_close_required" } });
+    expect(checkSiteStatus({ ...site, status: "0", lossUrl: "https://status.example/closed", confirmed: true })).toEqual({ ok: true, value: { status: 0, lossUrl: "https://status.example/closed" } });
+    expect(checkSiteStatus({ ...site, status: "0", lossUrl: "https://status.example/v2", wasClosed: true })).toEqual({ ok: true, value: { status: 0, lossUrl: "https://status.example/v2" } });
+    expect(checkSiteStatus({ ...site, status: "1", lossUrl: "" })).toEqual({ ok: true, value: { status: 1, lossUrl: "" } });
   });
-  it("the loss URL is an http(s) address or empty; the status 0 or 1", () => {
-    expect(checkSiteStatus({ status: "0", lossUrl: "javascript:alert(1)", confirmed: true })).toEqual({ ok: false, errors: { loss_url: "settings.link_invalid" } });
-    expect(checkSiteStatus({ status: "2", lossUrl: "", confirmed: true })).toEqual({ ok: false, errors: { status: "errors.bad_request" } });
-    expect(checkSiteStatus({ status: "", lossUrl: "", confirmed: true })).toEqual({ ok: false, errors: { status: "errors.bad_request" } });
+  it("the loss URL is an http(s) address on another site, or empty; the status 0 or 1", () => {
+    expect(checkSiteStatus({ ...site, status: "0", lossUrl: "javascript:alert(1)", confirmed: true })).toEqual({ ok: false, errors: { loss_url: "settings.link_invalid" } });
+    // the site's own hosts would send visitors straight back into the closed site
+    for (const own of ["https://bourse.example/", "http://BOURSE.example/maintenance", "https://pc.bourse.example/x"]) {
+      expect(checkSiteStatus({ ...site, status: "0", lossUrl: own, confirmed: true }), own).toEqual({ ok: false, errors: { loss_url: "settings.loss_url_own_site" } });
+    }
+    expect(checkSiteStatus({ ...site, status: "0", lossUrl: "https://status.bourse.example/", confirmed: true }).ok).toBe(true);
+    expect(checkSiteStatus({ ...site, status: "2", lossUrl: "", confirmed: true })).toEqual({ ok: false, errors: { status: "errors.bad_request" } });
+    expect(checkSiteStatus({ ...site, status: "", lossUrl: "", confirmed: true })).toEqual({ ok: false, errors: { status: "errors.bad_request" } });
   });
 });
 
