@@ -27,10 +27,10 @@ export function checkChatSettings(input: { link: string; type: string }): Checke
   const type = Number(input.type);
   const link = input.link.trim();
   if (link.length > SETTINGS_LINK_MAX) return { ok: false, errors: { service_link: "settings.link_too_long" } };
-  if (type === ServiceLinkType.Dialog && !link) return { ok: false, errors: { service_link: "settings.link_required" } };
-  if (type === ServiceLinkType.Navigate && !link) return { ok: false, errors: { service_link: "settings.link_required" } };
-  if (type !== ServiceLinkType.Dialog && link && !httpUrl(link)) return { ok: false, errors: { service_link: "settings.link_invalid" } };
-  return { ok: true, value: { link: type === ServiceLinkType.Dialog ? link : link && httpUrl(link)!.href, type } };
+  if (type !== ServiceLinkType.Frame && !link) return { ok: false, errors: { service_link: "settings.link_required" } };
+  if (type === ServiceLinkType.Dialog || !link) return { ok: true, value: { link, type } };
+  const url = httpUrl(link);
+  return url ? { ok: true, value: { link: url.href, type } } : { ok: false, errors: { service_link: "settings.link_invalid" } };
 }
 
 /** The company's contact e-mail (shown on /mine/email): an address in its canonical form that the page can show, or empty. */

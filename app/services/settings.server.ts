@@ -38,14 +38,10 @@ async function save(ctx: ServiceContext, sql: string, ...values: unknown[]) {
   forgetVersions();
 }
 
-function refused<T>(checked: { ok: true; value: T } | { ok: false; errors: FieldErrors }): checked is { ok: false; errors: FieldErrors } {
-  return !checked.ok;
-}
-
 export async function saveChatSettings(ctx: ServiceContext, operator: SessionUser, input: { link: string; type: string }): Promise<Outcome<null>> {
   assertOperator(operator);
   const checked = checkChatSettings(input);
-  if (refused(checked)) return { ok: false, errors: checked.errors, status: 400 };
+  if (!checked.ok) return { ok: false, errors: checked.errors, status: 400 };
   await save(ctx, "UPDATE base_settings SET service_link = ?2, service_link_type = ?3 WHERE company_id = ?1", checked.value.link, checked.value.type);
   return { ok: true, value: null };
 }
@@ -53,7 +49,7 @@ export async function saveChatSettings(ctx: ServiceContext, operator: SessionUse
 export async function saveCompanyEmail(ctx: ServiceContext, operator: SessionUser, input: string): Promise<Outcome<null>> {
   assertOperator(operator);
   const checked = checkCompanyEmail(input);
-  if (refused(checked)) return { ok: false, errors: checked.errors, status: 400 };
+  if (!checked.ok) return { ok: false, errors: checked.errors, status: 400 };
   await save(ctx, "UPDATE companies SET email = ?2 WHERE id = ?1", checked.value);
   return { ok: true, value: null };
 }
@@ -71,7 +67,7 @@ export async function saveSiteStatus(
   assertOperator(operator);
   const current = await ctx.d1.prepare("SELECT status FROM companies WHERE id = ?1").bind(MAIN_COMPANY_ID).first<{ status: number }>();
   const checked = checkSiteStatus({ ...input, wasClosed: current?.status === CompanyStatus.Closed });
-  if (refused(checked)) return { ok: false, errors: checked.errors, status: 400 };
+  if (!checked.ok) return { ok: false, errors: checked.errors, status: 400 };
   await save(ctx, "UPDATE companies SET status = ?2, loss_url = ?3 WHERE id = ?1", checked.value.status, checked.value.lossUrl);
   return { ok: true, value: { status: checked.value.status } };
 }
@@ -80,7 +76,7 @@ export async function saveSiteStatus(
 export async function saveDemoBalances(ctx: ServiceContext, operator: SessionUser, input: Record<keyof DemoBalances, string>): Promise<Outcome<null>> {
   assertOperator(operator);
   const checked = checkDemoBalances(input);
-  if (refused(checked)) return { ok: false, errors: checked.errors, status: 400 };
+  if (!checked.ok) return { ok: false, errors: checked.errors, status: 400 };
   const { funding, options, contract } = checked.value;
   await save(ctx, "UPDATE base_settings SET demo_funding_balance = ?2, demo_options_balance = ?3, demo_contract_balance = ?4 WHERE company_id = ?1", funding, options, contract);
   return { ok: true, value: null };

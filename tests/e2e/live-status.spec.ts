@@ -27,7 +27,7 @@ async function staleFeed(page: Page) {
 function dataRequests(page: Page) {
   const loads: string[] = [];
   const aborted: string[] = [];
-  const isData = (r: Request) => r.method() === "GET" && /\.data(\?|$)/.test(new URL(r.url()).pathname + new URL(r.url()).search);
+  const isData = (r: Request) => r.method() === "GET" && new URL(r.url()).pathname.endsWith(".data");
   page.on("request", (r) => isData(r) && loads.push(r.url()));
   page.on("requestfailed", (r) => isData(r) && aborted.push(r.url()));
   return { loads, aborted };
