@@ -69,6 +69,17 @@ interface Decision {
   profit: number;
 }
 
+/** Long loops hand the thread back this often (no synchronous slice of the room blocks its process for long). */
+const SLICE = 5_000;
+/** Lets the room's other events (ticks, price answers) run between slices of a long loop. */
+const pause = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
+
+/** Whether two reads of one order carry the same fields (so the index need not change). */
+function sameOrder(a: EngineOrder, b: EngineOrder) {
+  for (const k of Object.keys(b) as (keyof EngineOrder)[]) if ((a[k] ?? null) !== (b[k] ?? null)) return false;
+  return true;
+}
+
 export class ContractEngine implements Engine {
   private orders = new Map<number, EngineOrder>();
   /** Copy trading: the open copies of each trader order (origin id → copy ids). */
@@ -121,9 +132,11 @@ export class ContractEngine implements Engine {
     const { open, watermark, lastId } = await this.store.orders(0);
     this.lastOrderId = lastId ?? 0;
     const entries: { code: string; crossing: Crossing; level: number; key: number }[] = [];
-    for (const order of open) {
+    for (let i = 0; i < open.length; i++) {
+      const order = open[i]!;
       this.track(order);
       for (const t of this.triggersOf(order)) entries.push({ code: order.code, crossing: t.crossing, level: t.level, key: triggerKey(order.id, t.kind) });
+      if (i % SLICE === SLICE - 1) await pause();
     }
     this.index = TriggerIndex.build(entries);
     // copies whose trader order is no longer open (it closed while the room was away) close at its close price
@@ -154,6 +167,10 @@ export class ContractEngine implements Engine {
     const known = this.options.get(option.id);
     if (known) {
       if (known.updatedAt !== undefined && option.updatedAt !== undefined && option.updatedAt < known.updatedAt) return;
+      if (known.expiresAt === option.expiresAt) {
+        this.options.set(option.id, option); // read again by the catch-up's overlap: its expiry stays indexed
+        return;
+      }
       this.expiries.remove(known.expiresAt, known.id);
     }
     this.options.set(option.id, option);
@@ -220,9 +237,17 @@ export class ContractEngine implements Engine {
     mine.add(order.id);
   }
 
-  private upsert(order: EngineOrder) {
+  /**
+   * Indexes an order as it is now. An older copy never replaces a newer one, and one read again
+   * unchanged (the catch-up's overlap reads the last 2 s of rows on every tick) is not indexed
+   * again; `force` takes the engine's own view after a settlement it saw commit.
+   */
+  private upsert(order: EngineOrder, force = false) {
     const known = this.orders.get(order.id);
-    if (known?.updatedAt !== undefined && order.updatedAt !== undefined && order.updatedAt < known.updatedAt) return;
+    if (known && !force && known.updatedAt !== undefined && order.updatedAt !== undefined) {
+      if (order.updatedAt < known.updatedAt) return;
+      if (order.updatedAt === known.updatedAt && sameOrder(known, order)) return;
+    }
     this.remove(order.id);
     this.track(order);
     for (const t of this.triggersOf(order)) this.index.add(order.code, t.crossing, t.level, triggerKey(order.id, t.kind));
@@ -352,8 +377,9 @@ export class ContractEngine implements Engine {
       this.timings.push({ orders: decisions.length, ms: Date.now() - started });
       if (this.timings.length > 50) this.timings.shift();
       userEvents.push(...this.afterSettlement(decisions, rolls, result));
+      const exited = new Set(result.exited.map((e) => e.id));
       for (const d of decisions) {
-        if (result.exited.some((e) => e.id === d.order.id) && this.copiesOf.has(d.order.id)) this.cascade.set(d.order.id, d.price);
+        if (exited.has(d.order.id) && this.copiesOf.has(d.order.id)) this.cascade.set(d.order.id, d.price);
       }
       for (const f of result.filled) this.opened.push(f.id);
     }
@@ -371,7 +397,9 @@ export class ContractEngine implements Engine {
     const store = this.store;
     if (!store?.copyStops || !store.pauseFollows) return [];
     const byFollow = new Map<number, EngineOrder[]>();
+    let walked = 0;
     for (const copies of this.copiesOf.values()) {
+      if (++walked % SLICE === 0) await pause();
       for (const id of copies) {
         const copy = this.orders.get(id);
         if (!copy?.followId || copy.status !== OrderStatus.Holding) continue;
@@ -567,7 +595,7 @@ export class ContractEngine implements Engine {
   private afterSettlement(decisions: Decision[], rolls: SettlementRequest["rolls"], result: SettlementResult): UserEvent[] {
     const filled = new Set(result.filled.map((f) => f.id));
     for (const d of decisions) {
-      if (filled.has(d.order.id)) this.upsert({ ...d.order, status: 1, price: d.price });
+      if (filled.has(d.order.id)) this.upsert({ ...d.order, status: 1, price: d.price }, true);
       else this.remove(d.order.id); // moved by this batch, or already gone from its state in D1
     }
     for (const roll of rolls) {

@@ -52,6 +52,67 @@ describe("the trigger index", () => {
   });
 });
 
+describe("the trigger index against a plain model", () => {
+  /** A deterministic pseudo-random sequence (the same run every time). */
+  function random(seed: number) {
+    let x = seed;
+    return () => ((x = (x * 1_103_515_245 + 12_345) % 2_147_483_648) / 2_147_483_648);
+  }
+
+  it("30,000 inserts and removals over few levels (many orders at one price) answer as a sorted list would, across block splits and merges", () => {
+    const next = random(7);
+    const s = new SortedLevels();
+    const model = new Map<number, number>(); // key → level
+    let key = 0;
+    for (let step = 0; step < 30_000; step++) {
+      if (model.size === 0 || next() < 0.6) {
+        const level = 100 + Math.floor(next() * 20); // 20 levels: thousands of keys share one
+        key += 1;
+        s.insert(level, key);
+        model.set(key, level);
+      } else {
+        // remove a random present key, and now and then one that is absent
+        const keys = [...model.keys()];
+        const k = keys[Math.floor(next() * keys.length)]!;
+        const level = model.get(k)!;
+        expect(s.remove(level, k)).toBe(true);
+        model.delete(k);
+        expect(s.remove(level, k)).toBe(false);
+      }
+      if (step % 997 === 0) {
+        const x = 100 + Math.floor(next() * 22) - 1;
+        const above = [...model].filter(([, l]) => l >= x).map(([k]) => k).sort((a, b) => a - b);
+        const below = [...model].filter(([, l]) => l <= x).map(([k]) => k).sort((a, b) => a - b);
+        expect([...s.atOrAbove(x)].sort((a, b) => a - b)).toEqual(above);
+        expect([...s.atOrBelow(x)].sort((a, b) => a - b)).toEqual(below);
+        expect(s.size).toBe(model.size);
+      }
+    }
+    // emptied one by one, then used again
+    for (const [k, level] of model) expect(s.remove(level, k)).toBe(true);
+    expect(s.size).toBe(0);
+    expect(s.atOrAbove(-1)).toEqual([]);
+    s.insert(5, 1);
+    expect(s.atOrBelow(5)).toEqual([1]);
+  });
+
+  it("answers in level order, whatever the order of insertion; a built index and an inserted one agree", () => {
+    const entries: [number, number][] = Array.from({ length: 5_000 }, (_, i) => [(i * 7919) % 3001, i + 1]);
+    const built = new SortedLevels();
+    built.assign(entries.map((e) => [...e] as [number, number]));
+    const inserted = new SortedLevels();
+    for (const [level, key] of entries) inserted.insert(level, key);
+    const levelOf = new Map(entries.map(([l, k]) => [k, l]));
+    for (const x of [-1, 0, 1500, 3000, 3001]) {
+      const a = built.atOrAbove(x);
+      expect(inserted.atOrAbove(x)).toEqual(a);
+      expect(inserted.atOrBelow(x)).toEqual(built.atOrBelow(x));
+      const levels = a.map((k) => levelOf.get(k)!);
+      expect(levels).toEqual([...levels].sort((p, q) => p - q));
+    }
+  });
+});
+
 describe("the engine's decisions", () => {
   it("a move down and back within one tick still fires a stop-loss, executed at its level", async () => {
     const { store, requests } = fakeStore([position(1, { stopLoss: 9_500 })]);
@@ -178,6 +239,43 @@ describe("the engine's decisions", () => {
     await engine.load();
     const out = await engine.onTick(tick(1000, 101.5, 101.5, 101.5, 101.5, [7]));
     expect(out.userEvents).toEqual([{ userId: 7, topic: "FOREX_TRADE", data: { all_fact_profits: "1.50", list: [{ Id: 1, UpdatePrice: 101.5, FactProfits: "1.50" }] } }]);
+  });
+
+  it("the catch-up's overlap reads an order again unchanged: it stays indexed once; a change with the same timestamp still moves its trigger", async () => {
+    const { store, requests } = fakeStore([]);
+    let reads: EngineOrder[] = [];
+    store.orders = async (since) => (since === 0 ? { open: [], gone: [], watermark: 1 } : { open: reads, gone: [], watermark: 2 });
+    const engine = new ContractEngine(store);
+    await engine.load();
+    reads = [position(1, { stopLoss: 9_500, updatedAt: 500 })];
+    await engine.onTick(tick(1000, 100, 99, 100, 100));
+    await engine.onTick(tick(2000, 100, 99, 100, 100));
+    expect(engine.triggers()).toBe(2); // stop-loss + liquidation, not twice
+    // the stop-loss moved to 98.00 within the same millisecond as the read before
+    reads = [position(1, { stopLoss: 9_800, updatedAt: 500 })];
+    await engine.onTick(tick(3000, 100, 99, 100, 100));
+    expect(engine.triggers()).toBe(2);
+    await engine.onTick(tick(4000, 100, 97.5, 100, 100));
+    expect(requests[0]!.exits).toEqual([{ id: 1, reason: "stop_loss", price: 9_800, profit: -2_000_000 }]);
+    // an older read never replaces a newer one
+    reads = [position(2, { stopLoss: 9_000, updatedAt: 900 })];
+    await engine.onTick(tick(5000, 100, 99, 100, 100));
+    reads = [position(2, { stopLoss: 9_900, updatedAt: 800 })];
+    await engine.onTick(tick(6000, 100, 99.5, 100, 100));
+    expect(requests).toHaveLength(1);
+  });
+
+  it("5,000 stop-losses reached among 100,000 open orders close in one batch and leave the rest indexed", async () => {
+    const open = Array.from({ length: 100_000 }, (_, i) => position(i + 1, { userId: i + 1, stopLoss: i < 5_000 ? 9_500 : 5_000, liquidation: 1_000 }));
+    const { store, requests } = fakeStore(open);
+    const engine = new ContractEngine(store);
+    await engine.load();
+    await engine.onTick(tick(1000, 100, 94, 100, 95));
+    expect(requests).toHaveLength(1);
+    expect(requests[0]!.exits).toHaveLength(5_000);
+    expect(engine.triggers()).toBe(190_000);
+    await engine.onTick(tick(2000, 95, 94, 95, 95));
+    expect(requests).toHaveLength(1);
   });
 
   it("the cost of a tick follows the orders triggered: 100,000 open orders, one reached", async () => {
