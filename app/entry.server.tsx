@@ -56,3 +56,4 @@ export { forgetQuotes, listInstruments, simInstruments } from "~/services/market
 export { deliverySchedules, engineOrders, settleContracts } from "~/services/contract.server";
 export { engineOptions, settleOptions } from "~/services/option.server";
 export { closedPrices, copyOrigins, copyStops, openCopies, pauseFollows } from "~/services/copy-engine.server";
+export { parkSettlements } from "~/services/engine.server";

@@ -8,7 +8,7 @@
  *   - the feed: the simulated market by default, or an upstream socket (party/market/feeds.ts).
  */
 import { Server, type Connection } from "partyserver";
-import type { EngineChange, TickInput } from "~/domain/engine";
+import type { EngineChange, ParkedSettlement, TickInput } from "~/domain/engine";
 import { MARKET_ROOM } from "~/domain/rooms";
 import { isPeriod, type Candle, type Period, type Quote } from "~/domain/market";
 import { PriceBook } from "./market/book";
@@ -115,6 +115,7 @@ export class MarketRoom extends Server<Env> {
       closedPrices: async (ids) => app.closedPrices(await ctx(), ids),
       copyStops: async (ids) => app.copyStops(await ctx(), ids),
       pauseFollows: async (ids) => app.pauseFollows(await ctx(), ids),
+      park: async (items) => app.parkSettlements(await ctx(), items),
     };
   }
 
@@ -259,10 +260,10 @@ export class MarketRoom extends Server<Env> {
   }
 
   /** Local runs and tests only: the last ticks the engine saw, and the clock's state. */
-  async engineView(): Promise<{ ticks: TickInput[]; pending: number; triggers: number; lastTick: number; alarm: number | null; running: boolean; timings: { orders: number; ms: number; kind?: string }[] }> {
+  async engineView(): Promise<{ ticks: TickInput[]; pending: number; triggers: number; lastTick: number; alarm: number | null; running: boolean; timings: { orders: number; ms: number; kind?: string }[]; parked: ParkedSettlement[] }> {
     this.localOnly();
     const { engine, clock } = await this.ready();
-    return { ticks: engine.recent, pending: engine.pending(), triggers: engine.triggers(), lastTick: clock.lastTick, alarm: await this.ctx.storage.getAlarm(), running: clock.shouldRun(), timings: engine.timings };
+    return { ticks: engine.recent, pending: engine.pending(), triggers: engine.triggers(), lastTick: clock.lastTick, alarm: await this.ctx.storage.getAlarm(), running: clock.shouldRun(), timings: engine.timings, parked: engine.parked };
   }
 
   /** Local runs and tests only: re-read open orders from D1 now (as the periodic reconcile does). */

@@ -361,6 +361,28 @@ export const orderExits = sqliteTable(
 );
 
 /**
+ * Settlements the engine gave up on after its tries (docs/decisions/010-contract-engine.md):
+ * one row per order or option, kept for operators (/admin/engine) until one asks to try again.
+ */
+export const engineParked = sqliteTable(
+  "engine_parked",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    /** contract (an order's exit, fill or cancel) or option (a settlement). */
+    kind: text("kind").notNull(),
+    itemId: integer("item_id").notNull(),
+    userId: integer("user_id").notNull(),
+    reason: text("reason").notNull(),
+    /** The price it would have settled at (steps of the instrument's precision). */
+    price: integer("price").notNull(),
+    tries: integer("tries").notNull(),
+    error: text("error").notNull(),
+    parkedAt: integer("parked_at").notNull(),
+  },
+  (t) => [uniqueIndex("engine_parked_item").on(t.kind, t.itemId)],
+);
+
+/**
  * Never holds a row: a write that must only happen for a live session inserts into it exactly when
  * the session is not live, and the CHECK aborts that write's whole batch (the session is verified
  * in the same transaction as the write; see writeSessionGuard).

@@ -142,3 +142,37 @@ export interface OptionSettlementRequest {
 export interface OptionSettlementResult {
   settled: { id: number; userId: number; profit: number }[];
 }
+
+/**
+ * Set-based batches stay well inside D1's limits (a bound string at most 2,000,000 bytes, a
+ * statement at most 100 KB, one writer for the whole database): the engine settles at most this
+ * many items per batch (an item's JSON is about 100 bytes, so a chunk binds about 200 KB), each
+ * chunk its own batch that releases the writer before the next.
+ */
+export const SETTLE_CHUNK = 2_000;
+/** A decision whose batch failed alone is tried again on this many ticks in all, then parked. */
+export const SETTLE_TRIES = 3;
+
+/** Splits a list into consecutive chunks of at most `size` items (none for an empty list). */
+export function chunked<T>(items: readonly T[], size: number): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
+  return out;
+}
+
+/** A settlement the engine gave up on after its tries: kept for an operator, never retried by itself. */
+export interface ParkedSettlement {
+  /** contract: an order's exit, fill or cancel; option: an option's settlement. */
+  kind: "contract" | "option";
+  id: number;
+  userId: number;
+  /** What the engine was doing (stop_loss, liquidation, fill, expiry…). */
+  reason: string;
+  /** The price it would have settled at (steps). */
+  price: number;
+  tries: number;
+  /** The database's error, for the operator (never shown to users). */
+  error: string;
+  at: number;
+}
+

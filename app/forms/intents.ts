@@ -72,6 +72,8 @@ export const Intent = {
   SettingsEmail: "settings-email",
   SettingsSite: "settings-site",
   SettingsDemo: "settings-demo",
+  /** Engine (operator): hand a parked settlement back to the engine. */
+  EngineRetry: "engine-retry",
 } as const;
 
 export type Intent = (typeof Intent)[keyof typeof Intent];

@@ -24,6 +24,7 @@ export default function AdminOverview() {
     { to: "/admin/loans", label: t("loan.admin_title"), count: counts.loans },
     { to: "/admin/funds", label: t("fund.admin_nav"), count: counts.funds },
     { to: "/admin/feedback", label: t("feedback.admin_title"), count: counts.feedback },
+    { to: "/admin/engine", label: t("engine.parked_title"), count: counts.engine },
   ];
   return (
     <>

@@ -30,6 +30,7 @@ export default function AdminLayout() {
     { to: "/admin/news", label: t("publish.news"), end: false, count: null },
     { to: "/admin/announcements", label: t("publish.announcements"), end: false, count: null },
     { to: "/admin/feedback", label: t("feedback.admin_title"), end: false, count: counts.feedback },
+    { to: "/admin/engine", label: t("engine.admin_nav"), end: false, count: counts.engine },
     { to: "/admin/settings", label: t("settings.nav"), end: false, count: null },
   ];
   return (

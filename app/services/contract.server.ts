@@ -617,7 +617,8 @@ export async function engineOrders(ctx: ServiceContext, changedSince = 0, afterI
              SELECT ${ORDER_COLUMNS} FROM contract_orders WHERE status IN (0, 1, 3, 4) AND updated_at >= ?1 AND id <= ?2`,
           )
           .bind(changedSince, afterId)
-      : ctx.d1.prepare(`SELECT ${ORDER_COLUMNS} FROM contract_orders WHERE status IN (0, 1)`),
+      : // parked settlements wait for an operator (app/services/engine.server.ts), even across a restart
+        ctx.d1.prepare(`SELECT ${ORDER_COLUMNS} FROM contract_orders WHERE status IN (0, 1) AND id NOT IN (SELECT item_id FROM engine_parked WHERE kind = 'contract')`),
     ctx.d1.prepare("SELECT COALESCE(MAX(id), 0) AS id FROM contract_orders"),
   ]);
   const open: EngineOrder[] = [];

@@ -3,8 +3,9 @@
  *
  * - `copyOrigins` narrows the orders that opened this tick to those of active traders with
  *   active followers (one query for all of them).
- * - `openCopies` opens every follower's copy of ONE trader order in ONE batch, whatever the
- *   number of followers: the followers are read once, each copy is sized by the domain rules
+ * - `openCopies` opens every follower's copy of ONE trader order in batches of at most
+ *   SETTLE_CHUNK copies (within D1's limits; a chunk that fails splits in halves, so one bad row
+ *   holds up no other follower): the followers are read once, each copy is sized by the domain rules
  *   (app/domain/copy.ts planCopy: lots × multiple rounded down to the lot step, margin and fee at
  *   the trader's fill price and leverage), and the batch inserts the copies with the bond cap and
  *   the follower's available balance checked again in SQL at write time, records the skips with
@@ -17,6 +18,7 @@
 import type { ServiceContext } from "~/context.server";
 import { liquidationPrice, type Side } from "~/domain/contract";
 import { FollowStatus, FollowType, planCopy, TraderStatus } from "~/domain/copy";
+import { SETTLE_CHUNK, chunked } from "~/domain/engine";
 import { batchPostingStatements, PlatformAccount, postBatch } from "~/services/ledger.server";
 import { feeMode, termsOf } from "~/services/contract.server";
 import { findInstrument } from "~/services/market.server";
@@ -100,8 +102,8 @@ export async function openCopies(ctx: ServiceContext, originId: number, now = Da
     .all<FollowerRow>();
   if (followers.length === 0) return none;
 
-  const copies: { f: number; u: number; a: number; l: number; m: number; fe: number; q: number }[] = [];
-  const skips: { f: number; u: number; r: string }[] = [];
+  const copies: CopyItem[] = [];
+  const skips: SkipItem[] = [];
   for (const f of followers) {
     const plan = planCopy(
       terms,
@@ -117,16 +119,53 @@ export async function openCopies(ctx: ServiceContext, originId: number, now = Da
     copies.push({ f: f.followId, u: f.userId, a: f.accountId, l: plan.plan.lots, m: plan.plan.margin, fe: plan.plan.fee, q: liquidation ?? 0 });
   }
 
-  const batchId = `copy:${origin.id}:${now}:${crypto.randomUUID()}`;
+  // the copies in chunks, each its own batch (its own batch id); a failed chunk splits in halves
+  const batchIds: string[] = [];
+  let failure: unknown = null;
+  const write = async (part: CopyItem[], partSkips: SkipItem[]): Promise<void> => {
+    const batchId = `copy:${origin.id}:${now}:${crypto.randomUUID()}`;
+    try {
+      await postBatch(db, copyStatements(db, origin.id, batchId, part, partSkips, now));
+      batchIds.push(batchId);
+    } catch (error) {
+      if (part.length <= 1) {
+        failure = error;
+        return;
+      }
+      const half = Math.ceil(part.length / 2);
+      await write(part.slice(0, half), partSkips);
+      await write(part.slice(half), []);
+    }
+  };
+  const copyParts = chunked(copies, SETTLE_CHUNK);
+  const skipParts = chunked(skips, SETTLE_CHUNK);
+  for (let i = 0; i < Math.max(copyParts.length, skipParts.length); i++) await write(copyParts[i] ?? [], skipParts[i] ?? []);
+  const [{ results: opened }, { results: skipped }] = await db.batch([
+    db
+      .prepare("SELECT c.id, c.user_id AS userId FROM ledger_transactions t JOIN contract_orders c ON c.open_tx = t.id WHERE t.batch_id IN (SELECT value FROM json_each(?1))")
+      .bind(JSON.stringify(batchIds)),
+    db.prepare("SELECT follower_id AS userId, reason FROM copy_skips WHERE trader_order_id = ?1 AND created_at = ?2").bind(origin.id, now),
+  ]);
+  // a copy that failed even alone: the others are open; the engine tries this order again (its
+  // copies' unique key makes that safe) and gives up after a few ticks
+  if (failure) throw failure;
+  return { originId, opened: opened as { id: number; userId: number }[], skipped: skipped as { userId: number; reason: string }[] };
+}
+
+type CopyItem = { f: number; u: number; a: number; l: number; m: number; fe: number; q: number };
+type SkipItem = { f: number; u: number; r: string };
+
+/** One chunk's batch: skips, the copies (caps checked again at write time), refusals, one ledger transaction per copy. */
+function copyStatements(db: D1Database, originId: number, batchId: string, copies: CopyItem[], skips: SkipItem[], now: number): D1PreparedStatement[] {
   const copyJson = JSON.stringify(copies);
-  const statements: D1PreparedStatement[] = [
+  return [
     db
       .prepare(
         `INSERT INTO copy_skips (follow_id, trader_order_id, follower_id, reason, created_at)
          SELECT json_extract(j.value, '$.f'), ?1, json_extract(j.value, '$.u'), json_extract(j.value, '$.r'), ?3 FROM json_each(?2) j
          WHERE true ON CONFLICT DO NOTHING`,
       )
-      .bind(origin.id, JSON.stringify(skips), now),
+      .bind(originId, JSON.stringify(skips), now),
     // the copies, with the bond cap and the available balance checked again at write time
     db
       .prepare(
@@ -145,7 +184,7 @@ export async function openCopies(ctx: ServiceContext, originId: number, now = Da
             AND (SELECT COALESCE(SUM(x.margin), 0) FROM contract_orders x WHERE x.follow_id = c.f AND x.status IN (0, 1)) + c.m <= f.max_amount
          ON CONFLICT DO NOTHING`,
       )
-      .bind(origin.id, copyJson, FollowType.Copy, now, FollowStatus.Active),
+      .bind(originId, copyJson, FollowType.Copy, now, FollowStatus.Active),
     // planned copies that the write refused: the reason, recorded once
     db
       .prepare(
@@ -159,7 +198,7 @@ export async function openCopies(ctx: ServiceContext, originId: number, now = Da
           WHERE NOT EXISTS (SELECT 1 FROM contract_orders x WHERE x.origin_id = ?1 AND x.user_id = json_extract(j.value, '$.u'))
          ON CONFLICT DO NOTHING`,
       )
-      .bind(origin.id, copyJson, now, FollowStatus.Active),
+      .bind(originId, copyJson, now, FollowStatus.Active),
     // one ledger transaction per copy opened by this batch (its open_tx is its id and key)
     db
       .prepare(
@@ -168,7 +207,7 @@ export async function openCopies(ctx: ServiceContext, originId: number, now = Da
            FROM contract_orders c
           WHERE c.origin_id = ?1 AND c.follow_type = ?3 AND NOT EXISTS (SELECT 1 FROM ledger_transactions t WHERE t.id = c.open_tx)`,
       )
-      .bind(origin.id, batchId, FollowType.Copy),
+      .bind(originId, batchId, FollowType.Copy),
     // margin + fee leave the available balance; the margin is locked, the fee goes to the fee account
     db
       .prepare(
@@ -187,12 +226,6 @@ export async function openCopies(ctx: ServiceContext, originId: number, now = Da
       .bind(batchId, PlatformAccount.Fees.id),
     ...batchPostingStatements(db, batchId),
   ];
-  await postBatch(db, statements);
-  const [{ results: opened }, { results: skipped }] = await db.batch([
-    db.prepare("SELECT c.id, c.user_id AS userId FROM ledger_transactions t JOIN contract_orders c ON c.open_tx = t.id WHERE t.batch_id = ?1").bind(batchId),
-    db.prepare("SELECT follower_id AS userId, reason FROM copy_skips WHERE trader_order_id = ?1 AND created_at = ?2").bind(origin.id, now),
-  ]);
-  return { originId, opened: opened as { id: number; userId: number }[], skipped: skipped as { userId: number; reason: string }[] };
 }
 
 /** The close price and time of orders that have closed (status 3), for the close cascade of their copies. */

@@ -348,7 +348,8 @@ export async function engineOptions(ctx: ServiceContext, changedSince = 0, after
              SELECT ${OPTION_COLUMNS} FROM options WHERE status IN (1, 3) AND updated_at >= ?1 AND id <= ?2`,
           )
           .bind(changedSince, afterId)
-      : ctx.d1.prepare(`SELECT ${OPTION_COLUMNS} FROM options WHERE status = 1`),
+      : // parked settlements wait for an operator (app/services/engine.server.ts), even across a restart
+        ctx.d1.prepare(`SELECT ${OPTION_COLUMNS} FROM options WHERE status = 1 AND id NOT IN (SELECT item_id FROM engine_parked WHERE kind = 'option')`),
     ctx.d1.prepare("SELECT COALESCE(MAX(id), 0) AS id FROM options"),
   ]);
   const open: EngineOption[] = [];

@@ -22,7 +22,8 @@ import {
   realisedProfit,
   type Crossing,
 } from "~/domain/contract";
-import type { DeliverySchedule, EngineChange, EngineOption, EngineOrder, OptionSettlementRequest, OptionSettlementResult, SettlementRequest, SettlementResult, TickInput, TickOutput, UserEvent } from "~/domain/engine";
+import { SETTLE_CHUNK, SETTLE_TRIES, chunked } from "~/domain/engine";
+import type { DeliverySchedule, EngineChange, EngineOption, EngineOrder, OptionSettlementRequest, OptionSettlementResult, ParkedSettlement, SettlementRequest, SettlementResult, TickInput, TickOutput, UserEvent } from "~/domain/engine";
 import { settle as settleOption } from "~/domain/option";
 import { priceToSteps, stepsToPrice } from "~/domain/market";
 import { toDecimalString } from "~/domain/money";
@@ -53,6 +54,8 @@ export interface EngineStore {
   /** Copy stop-losses of the follows that have open copies; pausing follows whose stop was reached. */
   copyStops?(followIds: number[]): Promise<{ id: number; copyStopLoss: number }[]>;
   pauseFollows?(followIds: number[]): Promise<void>;
+  /** Settlements given up after their tries, kept where operators see them. */
+  park?(items: ParkedSettlement[]): Promise<void>;
 }
 
 const RECENT_TICKS = 120;
@@ -60,6 +63,18 @@ const RECENT_TICKS = 120;
 export const RECONCILE_EVERY_MS = 60_000;
 /** Rows changed this long before the watermark are read again (clock skew between writers). */
 const RECONCILE_OVERLAP_MS = 2_000;
+
+/** What a settlement did, and the decisions whose batch failed even alone (id → the error). */
+interface Settled {
+  result: SettlementResult;
+  failed: Map<number, string>;
+  rollsFailed: boolean;
+}
+
+type OptionItem = OptionSettlementRequest["items"][number];
+
+/** The last settlements parked, shown by /dev/engine (the console reads them from D1). */
+const PARKED_KEPT = 100;
 
 interface Decision {
   order: EngineOrder;
@@ -73,6 +88,11 @@ interface Decision {
 const SLICE = 5_000;
 /** Lets the room's other events (ticks, price answers) run between slices of a long loop. */
 const pause = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
+
+/** An error's message for the operator's list (never shown to users). */
+function errorText(error: unknown) {
+  return (error instanceof Error ? error.message : String(error)).slice(0, 500);
+}
 
 /** Whether two reads of one order carry the same fields (so the index need not change). */
 function sameOrder(a: EngineOrder, b: EngineOrder) {
@@ -113,6 +133,19 @@ export class ContractEngine implements Engine {
   /** The feed the prices come from (on each option's receipt). */
   feed = "sim";
   private lastReconcile = 0;
+  /** Decisions whose batch failed alone: tried again on the next ticks (at the same price), then parked. */
+  private failures = new Map<number, { decision: Decision; tries: number }>();
+  private optionFailures = new Map<number, { item: OptionItem; tries: number }>();
+  /** Parked since the last tick, waiting to be written to the store. */
+  private toPark: ParkedSettlement[] = [];
+  /** The last settlements parked (newest last). */
+  readonly parked: ParkedSettlement[] = [];
+  /**
+   * Orders and options parked, with their updatedAt then: the catch-up does not index them again
+   * until the row changes (an operator's "try again" marks it changed; so does any user action).
+   */
+  private parkedOrders = new Map<number, number>();
+  private parkedOptions = new Map<number, number>();
   /** The last ticks handed to the engine, newest last (local runs and tests). */
   readonly recent: TickInput[] = [];
   /** Figures of the last settlements (benchmarks). */
@@ -164,6 +197,11 @@ export class ContractEngine implements Engine {
   }
 
   private upsertOption(option: EngineOption) {
+    const parkedAt = this.parkedOptions.get(option.id);
+    if (parkedAt !== undefined) {
+      if ((option.updatedAt ?? -Infinity) <= parkedAt) return;
+      this.parkedOptions.delete(option.id);
+    }
     const known = this.options.get(option.id);
     if (known) {
       if (known.updatedAt !== undefined && option.updatedAt !== undefined && option.updatedAt < known.updatedAt) return;
@@ -243,6 +281,11 @@ export class ContractEngine implements Engine {
    * again; `force` takes the engine's own view after a settlement it saw commit.
    */
   private upsert(order: EngineOrder, force = false) {
+    const parkedAt = this.parkedOrders.get(order.id);
+    if (parkedAt !== undefined) {
+      if ((order.updatedAt ?? -Infinity) <= parkedAt) return;
+      this.parkedOrders.delete(order.id);
+    }
     const known = this.orders.get(order.id);
     if (known && !force && known.updatedAt !== undefined && order.updatedAt !== undefined) {
       if (order.updatedAt < known.updatedAt) return;
@@ -371,12 +414,21 @@ export class ContractEngine implements Engine {
     }
     const userEvents: UserEvent[] = [];
     const { decisions, rolls } = this.decide(tick);
+    // decisions whose batch failed on an earlier tick are tried again at the price they were decided at
+    if (this.failures.size > 0) {
+      const decided = new Set(decisions.map((d) => d.order.id));
+      for (const [id, f] of this.failures) {
+        if (!this.orders.has(id)) this.failures.delete(id);
+        else if (!decided.has(id)) decisions.push(f.decision);
+      }
+    }
     if (decisions.length > 0 || rolls.length > 0) {
       const started = Date.now();
-      const result = await this.settle(tick.time, decisions, rolls);
+      const settled = await this.settle(tick.time, decisions, rolls);
+      const { result } = settled;
       this.timings.push({ orders: decisions.length, ms: Date.now() - started });
       if (this.timings.length > 50) this.timings.shift();
-      userEvents.push(...this.afterSettlement(decisions, rolls, result));
+      userEvents.push(...this.afterSettlement(decisions, rolls, settled, tick.time));
       const exited = new Set(result.exited.map((e) => e.id));
       for (const d of decisions) {
         if (exited.has(d.order.id) && this.copiesOf.has(d.order.id)) this.cascade.set(d.order.id, d.price);
@@ -386,6 +438,7 @@ export class ContractEngine implements Engine {
     userEvents.push(...(await this.copyStep(tick)));
     userEvents.push(...(await this.settleDueOptions(tick)));
     userEvents.push(...this.liveProfit(tick.watchers ?? []));
+    await this.flushParked();
     return { userEvents };
   }
 
@@ -429,8 +482,7 @@ export class ContractEngine implements Engine {
     }
     if (reached.length === 0) return [];
     await store.pauseFollows(reached);
-    const result = await this.settle(tick.time, decisions, []);
-    return this.afterSettlement(decisions, [], result);
+    return this.afterSettlement(decisions, [], await this.settle(tick.time, decisions, []), tick.time);
   }
 
   private note(timing: { orders: number; ms: number; kind?: "copy_open" | "copy_close" }) {
@@ -476,9 +528,9 @@ export class ContractEngine implements Engine {
       }
       if (decisions.length > 0) {
         const started = Date.now();
-        const result = await this.settle(tick.time, decisions, []);
+        const settled = await this.settle(tick.time, decisions, []);
         this.note({ orders: decisions.length, ms: Date.now() - started, kind: "copy_close" });
-        events.push(...this.afterSettlement(decisions, [], result));
+        events.push(...this.afterSettlement(decisions, [], settled, tick.time));
       }
     }
     events.push(...(await this.copyStops(tick)));
@@ -522,6 +574,12 @@ export class ContractEngine implements Engine {
     for (const id of this.expiries.atOrBelow(tick.time)) {
       const o = this.options.get(id);
       if (!o) continue;
+      // tried before and failed: the same settlement again (its price is the first after the expiry)
+      const retry = this.optionFailures.get(id);
+      if (retry) {
+        items.push(retry.item);
+        continue;
+      }
       const range = ranges.get(o.code);
       if (!range) continue;
       const end = priceToSteps(range.last, o.precision);
@@ -535,26 +593,71 @@ export class ContractEngine implements Engine {
     if (!this.store?.settleOptions) return [];
     const items = this.optionsDue(tick);
     if (items.length === 0) return [];
-    const req: OptionSettlementRequest = { batchId: `options:${tick.time}:${crypto.randomUUID()}`, time: tick.time, items };
-    let result: OptionSettlementResult = { settled: [] };
+    const settled: OptionSettlementResult["settled"] = [];
+    const failed = new Map<number, string>();
     const started = Date.now();
-    try {
-      result = await this.store.settleOptions(req);
-    } catch (error) {
-      // nothing was written (one batch): the options stay due and the next tick retries them
-      console.error("option settlement failed", error);
-      return [];
+    for (const chunk of chunked(items, SETTLE_CHUNK)) await this.settleOptionChunk(tick.time, chunk, settled, failed);
+    this.note({ orders: items.length, ms: Date.now() - started });
+    for (const item of items) {
+      const error = failed.get(item.id);
+      if (error === undefined) {
+        this.optionFailures.delete(item.id);
+        this.removeOption(item.id); // settled now, or by an earlier batch
+        continue;
+      }
+      const tries = (this.optionFailures.get(item.id)?.tries ?? 0) + 1;
+      if (tries < SETTLE_TRIES) this.optionFailures.set(item.id, { item, tries });
+      else {
+        this.optionFailures.delete(item.id);
+        this.parkedOptions.set(item.id, this.options.get(item.id)?.updatedAt ?? -Infinity);
+        this.removeOption(item.id);
+        this.park({ kind: "option", id: item.id, userId: item.userId, reason: "expiry", price: item.endPrice, tries, error, at: tick.time });
+      }
     }
-    this.timings.push({ orders: items.length, ms: Date.now() - started });
-    if (this.timings.length > 50) this.timings.shift();
-    for (const item of items) this.removeOption(item.id); // settled now, or by an earlier batch
     const byUser = new Map<number, { Id: number; FactProfits: string }[]>();
-    for (const s of result.settled) {
+    for (const s of settled) {
       let list = byUser.get(s.userId);
       if (!list) byUser.set(s.userId, (list = []));
       list.push({ Id: s.id, FactProfits: toDecimalString(s.profit, 2) });
     }
     return [...byUser].map(([userId, list]) => ({ userId, topic: "MICRO_SETTLED" as const, data: list }));
+  }
+
+  /** One chunk of options in one batch; a failed chunk splits in halves down to one option. */
+  private async settleOptionChunk(time: number, items: OptionItem[], settled: OptionSettlementResult["settled"], failed: Map<number, string>): Promise<void> {
+    try {
+      const result = await this.store!.settleOptions!({ batchId: `options:${time}:${crypto.randomUUID()}`, time, items });
+      settled.push(...result.settled);
+    } catch (error) {
+      // nothing of this chunk was written (one batch)
+      if (items.length === 1) {
+        console.error("option settlement failed", items[0]!.id, error);
+        failed.set(items[0]!.id, errorText(error));
+        return;
+      }
+      const half = Math.ceil(items.length / 2);
+      await this.settleOptionChunk(time, items.slice(0, half), settled, failed);
+      await this.settleOptionChunk(time, items.slice(half), settled, failed);
+    }
+  }
+
+  /** Records a settlement given up on; the store is written at the end of the tick. */
+  private park(item: ParkedSettlement) {
+    console.error("settlement parked for an operator", item);
+    this.toPark.push(item);
+    this.parked.push(item);
+    if (this.parked.length > PARKED_KEPT) this.parked.splice(0, this.parked.length - PARKED_KEPT);
+  }
+
+  private async flushParked() {
+    if (this.toPark.length === 0 || !this.store?.park) return;
+    const items = this.toPark.splice(0);
+    try {
+      await this.store.park(items);
+    } catch (error) {
+      console.error("parking settlements failed", error);
+      this.toPark.unshift(...items); // written with the next tick's
+    }
   }
 
   private request(time: number, decisions: Decision[], rolls: SettlementRequest["rolls"]): SettlementRequest {
@@ -568,39 +671,64 @@ export class ContractEngine implements Engine {
     return req;
   }
 
-  /** One batch for the whole tick; if it fails, each order alone (one bad row cannot hold up the rest). */
-  private async settle(time: number, decisions: Decision[], rolls: SettlementRequest["rolls"]): Promise<SettlementResult> {
-    const store = this.store!;
-    try {
-      return await store.settle(this.request(time, decisions, rolls));
-    } catch (error) {
-      console.error("settlement batch failed; settling one by one", error);
-    }
-    const merged: SettlementResult = { exited: [], filled: [], cancelled: [] };
-    const singles: [Decision[], SettlementRequest["rolls"]][] = decisions.map((d) => [[d], []]);
-    if (rolls.length > 0) singles.push([[], rolls]);
-    for (const [ds, rs] of singles) {
-      try {
-        const r = await store.settle(this.request(time, ds, rs));
-        merged.exited.push(...r.exited);
-        merged.filled.push(...r.filled);
-        merged.cancelled.push(...r.cancelled);
-      } catch (error) {
-        console.error("settlement failed", ds[0]?.order.id, error);
-      }
-    }
-    return merged;
+  /**
+   * Settles the decisions in chunks of SETTLE_CHUNK, one batch each (within D1's limits, and the
+   * writer is released between them); the rolls go with the first. A chunk that fails splits in
+   * halves down to one order, so one bad row cannot hold up the rest; what fails alone is reported
+   * in `failed` (retried on the next ticks, then parked).
+   */
+  private async settle(time: number, decisions: Decision[], rolls: SettlementRequest["rolls"]): Promise<Settled> {
+    const settled: Settled = { result: { exited: [], filled: [], cancelled: [] }, failed: new Map(), rollsFailed: false };
+    const parts = chunked(decisions, SETTLE_CHUNK);
+    if (parts.length === 0) parts.push([]);
+    for (let i = 0; i < parts.length; i++) await this.settleChunk(time, parts[i]!, i === 0 ? rolls : [], settled);
+    return settled;
   }
 
-  private afterSettlement(decisions: Decision[], rolls: SettlementRequest["rolls"], result: SettlementResult): UserEvent[] {
+  private async settleChunk(time: number, decisions: Decision[], rolls: SettlementRequest["rolls"], into: Settled): Promise<void> {
+    try {
+      const r = await this.store!.settle(this.request(time, decisions, rolls));
+      into.result.exited.push(...r.exited);
+      into.result.filled.push(...r.filled);
+      into.result.cancelled.push(...r.cancelled);
+      return;
+    } catch (error) {
+      if (decisions.length + (rolls.length > 0 ? 1 : 0) <= 1) {
+        console.error("settlement failed", decisions[0]?.order.id ?? "rolls", error);
+        if (decisions[0]) into.failed.set(decisions[0].order.id, errorText(error));
+        else into.rollsFailed = true;
+        return;
+      }
+    }
+    if (decisions.length <= 1) {
+      // one order and the rolls: each alone
+      await this.settleChunk(time, decisions, [], into);
+      await this.settleChunk(time, [], rolls, into);
+      return;
+    }
+    const half = Math.ceil(decisions.length / 2);
+    await this.settleChunk(time, decisions.slice(0, half), rolls, into);
+    await this.settleChunk(time, decisions.slice(half), [], into);
+  }
+
+  private afterSettlement(decisions: Decision[], rolls: SettlementRequest["rolls"], settled: Settled, now: number): UserEvent[] {
+    const { result, failed } = settled;
     const filled = new Set(result.filled.map((f) => f.id));
     for (const d of decisions) {
+      const error = failed.get(d.order.id);
+      if (error !== undefined) {
+        this.failedAlone(d, error, now);
+        continue;
+      }
+      this.failures.delete(d.order.id);
       if (filled.has(d.order.id)) this.upsert({ ...d.order, status: 1, price: d.price }, true);
       else this.remove(d.order.id); // moved by this batch, or already gone from its state in D1
     }
-    for (const roll of rolls) {
-      const d = this.deliveries.find((x) => x.instrumentId === roll.instrumentId);
-      if (d && d.at === roll.from) d.at = roll.to;
+    if (!settled.rollsFailed) {
+      for (const roll of rolls) {
+        const d = this.deliveries.find((x) => x.instrumentId === roll.instrumentId);
+        if (d && d.at === roll.from) d.at = roll.to;
+      }
     }
     const closedByUser = new Map<number, number[]>();
     for (const e of [...result.exited, ...result.cancelled]) {
@@ -609,6 +737,20 @@ export class ContractEngine implements Engine {
       list.push(e.id);
     }
     return [...closedByUser].map(([userId, ids]) => ({ userId, topic: "FOREX_CLOSED" as const, data: ids }));
+  }
+
+  /** A decision whose batch failed even alone: kept for the next ticks, parked after SETTLE_TRIES. */
+  private failedAlone(d: Decision, error: string, now: number) {
+    const tries = (this.failures.get(d.order.id)?.tries ?? 0) + 1;
+    if (tries < SETTLE_TRIES) {
+      this.failures.set(d.order.id, { decision: d, tries });
+      return;
+    }
+    this.failures.delete(d.order.id);
+    this.parkedOrders.set(d.order.id, this.orders.get(d.order.id)?.updatedAt ?? -Infinity);
+    this.remove(d.order.id);
+    const reason = d.order.status === OrderStatus.Pending && d.kind === "pending" ? "fill" : d.kind;
+    this.park({ kind: "contract", id: d.order.id, userId: d.order.userId, reason, price: d.price, tries, error, at: now });
   }
 
   /** FOREX_TRADE for each watching user with holding positions: each order's mark price and profit, and the total. */

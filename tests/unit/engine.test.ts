@@ -1,7 +1,7 @@
 // The market room's order engine without D1: which orders a tick triggers, at what price, and
 // how the index follows what the settlement did. The store is a fake that records the requests.
 import { describe, expect, it } from "vitest";
-import type { EngineOrder, SettlementRequest, SettlementResult, TickInput } from "~/domain/engine";
+import { SETTLE_TRIES, type EngineOrder, type ParkedSettlement, type SettlementRequest, type SettlementResult, type TickInput } from "~/domain/engine";
 import { ContractEngine, type EngineStore } from "../../party/market/engine";
 import { SortedLevels, TriggerIndex } from "../../party/market/triggers";
 
@@ -265,17 +265,101 @@ describe("the engine's decisions", () => {
     expect(requests).toHaveLength(1);
   });
 
-  it("5,000 stop-losses reached among 100,000 open orders close in one batch and leave the rest indexed", async () => {
+  it("5,000 stop-losses reached among 100,000 open orders close in chunks of at most SETTLE_CHUNK, each its own batch, and leave the rest indexed", async () => {
     const open = Array.from({ length: 100_000 }, (_, i) => position(i + 1, { userId: i + 1, stopLoss: i < 5_000 ? 9_500 : 5_000, liquidation: 1_000 }));
     const { store, requests } = fakeStore(open);
     const engine = new ContractEngine(store);
     await engine.load();
     await engine.onTick(tick(1000, 100, 94, 100, 95));
-    expect(requests).toHaveLength(1);
-    expect(requests[0]!.exits).toHaveLength(5_000);
+    expect(requests.map((r) => r.exits.length)).toEqual([2_000, 2_000, 1_000]);
+    expect(new Set(requests.map((r) => r.batchId)).size).toBe(3);
+    expect(new Set(requests.flatMap((r) => r.exits.map((e) => e.id))).size).toBe(5_000);
+    // every bound list stays far below D1's 2,000,000-byte string limit
+    for (const r of requests) expect(JSON.stringify(r.exits).length).toBeLessThan(200_000);
     expect(engine.triggers()).toBe(190_000);
     await engine.onTick(tick(2000, 95, 94, 95, 95));
-    expect(requests).toHaveLength(1);
+    expect(requests).toHaveLength(3);
+  });
+
+  it("a chunk that fails splits in halves: every good order settles; the bad one is tried on the next ticks at its price, then parked for an operator while the engine goes on", async () => {
+    const open = Array.from({ length: 10 }, (_, i) => position(i + 1, { userId: 100 + i, stopLoss: 9_500 }));
+    const { store, requests } = fakeStore(open);
+    const settle = store.settle;
+    store.settle = async (req) => {
+      if (req.exits.some((e) => e.id === 7)) throw new Error("CHECK constraint failed: balance >= 0");
+      return settle(req);
+    };
+    const parked: ParkedSettlement[] = [];
+    store.park = async (items) => void parked.push(...items);
+    const engine = new ContractEngine(store);
+    await engine.load();
+    const out = await engine.onTick(tick(1000, 100, 94, 100, 100));
+    // 10 → 5 + 5 → the half with 7 splits down to it; nine settled
+    expect(requests.flatMap((r) => r.exits.map((e) => e.id)).sort((a, b) => a - b)).toEqual([1, 2, 3, 4, 5, 6, 8, 9, 10]);
+    expect(out.userEvents.flatMap((e) => e.data as number[]).sort((a, b) => a - b)).toEqual([1, 2, 3, 4, 5, 6, 8, 9, 10]);
+    expect(parked).toEqual([]);
+    expect(engine.hasWork()).toBe(true);
+    // the next ticks reach nothing, yet order 7 is tried again at 95.00 (its stop), then parked
+    await engine.onTick(tick(2000, 100, 100, 100, 100));
+    expect(parked).toEqual([]);
+    await engine.onTick(tick(3000, 100, 100, 100, 100));
+    expect(parked).toEqual([{ kind: "contract", id: 7, userId: 106, reason: "stop_loss", price: 9_500, tries: SETTLE_TRIES, error: "CHECK constraint failed: balance >= 0", at: 3000 }]);
+    expect(engine.parked).toEqual(parked);
+    expect(engine.hasWork()).toBe(false);
+    // given up: never tried again by itself
+    const before = requests.length;
+    await engine.onTick(tick(4000, 100, 90, 100, 100));
+    expect(requests.length).toBe(before);
+  });
+
+  it("options due in one second settle in chunks; one that cannot settle is retried with its first price, then parked, and the rest are never held up", async () => {
+    const { store } = fakeStore([]);
+    const due = Array.from({ length: 4_500 }, (_, i) => ({ id: i + 1, userId: i + 1, code: "BTCUSDT", direction: 1 as const, amount: 10_000_000, profitRatio: "0.8", lossLevel: 0, precision: 2, openPrice: 10_000, expiresAt: 1000 }));
+    store.options = async (since) => (since === 0 ? { open: due, gone: [], watermark: 1 } : { open: [], gone: [], watermark: 2 });
+    const batches: number[][] = [];
+    const prices: number[] = [];
+    store.settleOptions = async (req) => {
+      if (req.items.some((i) => i.id === 4_321)) {
+        prices.push(req.items.find((i) => i.id === 4_321)!.endPrice);
+        throw new Error("D1_ERROR: too big");
+      }
+      batches.push(req.items.map((i) => i.id));
+      return { settled: req.items.map((i) => ({ id: i.id, userId: i.userId, profit: 8_000_000 })) };
+    };
+    const parked: ParkedSettlement[] = [];
+    store.park = async (items) => void parked.push(...items);
+    const engine = new ContractEngine(store);
+    await engine.load();
+    await engine.onTick(tick(1000, 101, 101, 101, 101));
+    expect(batches[0]).toHaveLength(2_000);
+    expect(batches.flat()).toHaveLength(4_499);
+    expect(Math.max(...batches.map((b) => b.length))).toBeLessThanOrEqual(2_000);
+    // retried at its first price (101.00) even though the market moved
+    await engine.onTick(tick(2000, 90, 90, 90, 90));
+    await engine.onTick(tick(3000, 90, 90, 90, 90));
+    expect(prices).toEqual(Array(prices.length).fill(10_100));
+    expect(parked.map((p) => [p.kind, p.id, p.reason, p.price])).toEqual([["option", 4_321, "expiry", 10_100]]);
+    expect(engine.hasWork()).toBe(false);
+  });
+
+  it("a parked settlement the store could not write is written with the next tick", async () => {
+    const { store } = fakeStore([position(1, { stopLoss: 9_500 })]);
+    store.settle = async () => {
+      throw new Error("boom");
+    };
+    let calls = 0;
+    const parked: ParkedSettlement[] = [];
+    store.park = async (items) => {
+      calls += 1;
+      if (calls === 1) throw new Error("D1 unavailable");
+      parked.push(...items);
+    };
+    const engine = new ContractEngine(store);
+    await engine.load();
+    for (let t = 1; t <= SETTLE_TRIES; t++) await engine.onTick(tick(t * 1000, 100, 94, 100, 100));
+    expect(parked).toEqual([]);
+    await engine.onTick(tick(9000, 100, 100, 100, 100));
+    expect(parked.map((p) => p.id)).toEqual([1]);
   });
 
   it("the cost of a tick follows the orders triggered: 100,000 open orders, one reached", async () => {

@@ -1,0 +1,110 @@
+/**
+ * Settlements the order engine parked (docs/decisions/010-contract-engine.md): what it could not
+ * settle after its tries, for whom, why the database refused it, and whether the order or option
+ * is still open. "Try again" hands one back to the engine (a plain form).
+ */
+import { data, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/cloudflare";
+import { Form, useLoaderData } from "@remix-run/react";
+import { useTranslation } from "react-i18next";
+import { SubmitButton } from "~/components/forms";
+import { EmptyState } from "~/components/layout";
+import { RouteErrorBoundary } from "~/components/route-error";
+import { parseId } from "~/domain/content";
+import { SETTLE_TRIES } from "~/domain/engine";
+import { Intent } from "~/forms/intents";
+import { formatPrice } from "~/lib/format";
+import { readForm } from "~/lib/http.server";
+import { useRootData } from "~/root";
+import { parkedSettlements, retryParked } from "~/services/engine.server";
+import { requireOperator } from "~/services/operator.server";
+import { redirectWithFlash } from "~/services/web.server";
+
+export async function loader({ context }: LoaderFunctionArgs) {
+  const operator = await requireOperator(context);
+  return { items: await parkedSettlements(context, operator) };
+}
+
+export async function action({ request, context }: ActionFunctionArgs) {
+  const operator = await requireOperator(context);
+  const form = await readForm(request);
+  const id = parseId(form.get("id"));
+  if (form.get("intent") !== Intent.EngineRetry || id === null) return data({ error: "errors.bad_request" }, { status: 400 });
+  const done = await retryParked(context, operator, id);
+  return redirectWithFlash(context, "/admin/engine", done ? { kind: "success", message: "engine.retried" } : { kind: "error", message: "engine.not_parked" });
+}
+
+/** The label of what the engine was doing (the order pages' close reasons where they exist). */
+const REASON_KEYS: Record<string, string> = {
+  stop_loss: "orders.reason_stop_loss",
+  take_profit: "orders.reason_take_profit",
+  liquidation: "orders.reason_liquidation",
+  delivery: "orders.reason_delivery",
+  trader_close: "orders.reason_trader_close",
+  copy_stop: "orders.reason_copy_stop",
+  fill: "engine.reason_fill",
+  expiry: "engine.reason_expiry",
+};
+
+export default function AdminEngine() {
+  const { t } = useTranslation();
+  const { items } = useLoaderData<typeof loader>();
+  const locale = useRootData()?.locale ?? "en-US";
+  const when = new Intl.DateTimeFormat(locale, { dateStyle: "medium", timeStyle: "medium" });
+  return (
+    <section className="stack" aria-labelledby="engine-title">
+      <h2 id="engine-title" className="section-title">
+        {t("engine.parked_title")}
+      </h2>
+      <p className="muted">{t("engine.parked_intro", { tries: SETTLE_TRIES })}</p>
+      {items.length === 0 ? <EmptyState title={t("engine.parked_none")} /> : null}
+      <ul className="record-list">
+        {items.map((p) => (
+          <li key={p.id} className="card record" aria-labelledby={`parked-${p.id}`}>
+            <p className="record-head" id={`parked-${p.id}`}>
+              <span>{t(p.kind === "option" ? "engine.kind_option" : "engine.kind_contract", { id: p.itemId })}</span>
+              <time dateTime={new Date(p.parkedAt).toISOString()} className="num">
+                {when.format(p.parkedAt)}
+              </time>
+            </p>
+            <dl className="rows">
+              <div className="row">
+                <dt className="row-label">{t("engine.user")}</dt>
+                <dd className="row-value">
+                  <span className="num">{p.uid ?? "—"}</span> · {p.email ?? "—"}
+                </dd>
+              </div>
+              <div className="row">
+                <dt className="row-label">{t("engine.action")}</dt>
+                <dd className="row-value">
+                  {t(REASON_KEYS[p.reason] ?? "engine.reason_other")} · {p.code ?? "—"} · <span className="num">{formatPrice(p.price, p.precision, locale)}</span>
+                </dd>
+              </div>
+              <div className="row">
+                <dt className="row-label">{t("engine.tries")}</dt>
+                <dd className="row-value num">{p.tries}</dd>
+              </div>
+              <div className="row">
+                <dt className="row-label">{t("engine.error")}</dt>
+                <dd className="row-value">
+                  <code>{p.error}</code>
+                </dd>
+              </div>
+              <div className="row">
+                <dt className="row-label">{t("engine.state")}</dt>
+                <dd className="row-value">{t(p.open ? "engine.still_open" : "engine.no_longer_open")}</dd>
+              </div>
+            </dl>
+            <Form method="post">
+              <input type="hidden" name="id" value={String(p.id)} />
+              <SubmitButton intent={Intent.EngineRetry} className="button">
+                {t("engine.retry")}
+              </SubmitButton>
+            </Form>
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
+
+export const ErrorBoundary = RouteErrorBoundary;
