@@ -5,6 +5,8 @@ declare namespace Cloudflare {
     UPLOADS: R2Bucket;
     MARKET_ROOM: DurableObjectNamespace<import("./party/market-room").MarketRoom>;
     LIVE_ROOM: DurableObjectNamespace<import("./party/live-room").LiveRoom>;
+    /** Daily and bulk jobs in chunks (app/services/jobs.server.ts). */
+    JOBS: Queue<import("./app/domain/jobs").JobMessage>;
     ENVIRONMENT?: "local" | "production";
     MARKET_SEED?: string;
     MARKET_FEED?: "sim" | "upstream" | "binance";

@@ -49,7 +49,7 @@ export { ConfigError } from "~/env.server";
 export { isCrossSiteWrite, withSecurityHeaders } from "~/lib/http.server";
 export { errorResponse } from "~/lib/errors.server";
 export { handleDevRequest } from "~/services/dev.server";
-export { runScheduledJobs } from "~/services/jobs.server";
+export { consumeJobs, runScheduledJobs } from "~/services/jobs.server";
 export { socketSessionId } from "~/services/socket-auth.server";
 export { liveSessions } from "~/services/session.server";
 export { forgetQuotes, listInstruments, simInstruments } from "~/services/market.server";

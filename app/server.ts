@@ -93,4 +93,9 @@ async function scheduled(controller: ScheduledController, env: Env) {
   await app.runScheduledJobs(env, controller.cron, controller.scheduledTime);
 }
 
-export default { fetch, scheduled } satisfies ExportedHandler<Env>;
+/** Queue consumer (wrangler.toml [[queues.consumers]]): the chunks of daily jobs, and their dead letters. */
+async function queue(batch: MessageBatch<unknown>, env: Env) {
+  await app.consumeJobs(batch, env);
+}
+
+export default { fetch, scheduled, queue } satisfies ExportedHandler<Env>;

@@ -382,6 +382,17 @@ export const engineParked = sqliteTable(
   (t) => [uniqueIndex("engine_parked_item").on(t.kind, t.itemId)],
 );
 
+/** Job messages that failed all their deliveries (the dead-letter queue's consumer writes them). */
+export const jobDeadLetters = sqliteTable("job_dead_letters", {
+  id: integer("id").primaryKey({ autoIncrement: true }),
+  messageId: text("message_id").notNull().unique(),
+  queue: text("queue").notNull(),
+  body: text("body").notNull(),
+  attempts: integer("attempts").notNull(),
+  reason: text("reason").notNull(),
+  createdAt: integer("created_at").notNull(),
+});
+
 /**
  * Never holds a row: a write that must only happen for a live session inserts into it exactly when
  * the session is not live, and the CHECK aborts that write's whole batch (the session is verified

@@ -72,8 +72,9 @@ export const Intent = {
   SettingsEmail: "settings-email",
   SettingsSite: "settings-site",
   SettingsDemo: "settings-demo",
-  /** Engine (operator): hand a parked settlement back to the engine. */
+  /** Engine (operator): hand a parked settlement back to the engine; send a dead job message again. */
   EngineRetry: "engine-retry",
+  JobRequeue: "job-requeue",
 } as const;
 
 export type Intent = (typeof Intent)[keyof typeof Intent];

@@ -15,20 +15,26 @@ import { Intent } from "~/forms/intents";
 import { formatPrice } from "~/lib/format";
 import { readForm } from "~/lib/http.server";
 import { useRootData } from "~/root";
-import { parkedSettlements, retryParked } from "~/services/engine.server";
+import { deadLetters, parkedSettlements, requeueDeadLetter, retryParked } from "~/services/engine.server";
 import { requireOperator } from "~/services/operator.server";
 import { redirectWithFlash } from "~/services/web.server";
 
 export async function loader({ context }: LoaderFunctionArgs) {
   const operator = await requireOperator(context);
-  return { items: await parkedSettlements(context, operator) };
+  const [items, dead] = await Promise.all([parkedSettlements(context, operator), deadLetters(context, operator)]);
+  return { items, dead };
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const operator = await requireOperator(context);
   const form = await readForm(request);
   const id = parseId(form.get("id"));
-  if (form.get("intent") !== Intent.EngineRetry || id === null) return data({ error: "errors.bad_request" }, { status: 400 });
+  const intent = form.get("intent");
+  if (id === null || (intent !== Intent.EngineRetry && intent !== Intent.JobRequeue)) return data({ error: "errors.bad_request" }, { status: 400 });
+  if (intent === Intent.JobRequeue) {
+    const sent = await requeueDeadLetter(context, operator, id);
+    return redirectWithFlash(context, "/admin/engine", sent ? { kind: "success", message: "engine.requeued" } : { kind: "error", message: "engine.not_parked" });
+  }
   const done = await retryParked(context, operator, id);
   return redirectWithFlash(context, "/admin/engine", done ? { kind: "success", message: "engine.retried" } : { kind: "error", message: "engine.not_parked" });
 }
@@ -47,7 +53,7 @@ const REASON_KEYS: Record<string, string> = {
 
 export default function AdminEngine() {
   const { t } = useTranslation();
-  const { items } = useLoaderData<typeof loader>();
+  const { items, dead } = useLoaderData<typeof loader>();
   const locale = useRootData()?.locale ?? "en-US";
   const when = new Intl.DateTimeFormat(locale, { dateStyle: "medium", timeStyle: "medium" });
   return (
@@ -103,6 +109,35 @@ export default function AdminEngine() {
           </li>
         ))}
       </ul>
+      {dead.length > 0 ? (
+        <>
+          <h2 id="jobs-title" className="section-title">
+            {t("engine.dead_title")}
+          </h2>
+          <p className="muted">{t("engine.dead_intro")}</p>
+          <ul className="record-list" aria-labelledby="jobs-title">
+            {dead.map((d) => (
+              <li key={d.id} className="card record">
+                <p className="record-head">
+                  <code>{d.body}</code>
+                  <time dateTime={new Date(d.createdAt).toISOString()} className="num">
+                    {when.format(d.createdAt)}
+                  </time>
+                </p>
+                <p className="muted small">
+                  {t("engine.dead_attempts")}: <span className="num">{d.attempts}</span> · {d.reason}
+                </p>
+                <Form method="post">
+                  <input type="hidden" name="id" value={String(d.id)} />
+                  <SubmitButton intent={Intent.JobRequeue} className="button">
+                    {t("engine.requeue")}
+                  </SubmitButton>
+                </Form>
+              </li>
+            ))}
+          </ul>
+        </>
+      ) : null}
     </section>
   );
 }

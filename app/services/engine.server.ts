@@ -6,6 +6,7 @@
  */
 import type { AppContext, ServiceContext } from "~/context.server";
 import type { ParkedSettlement } from "~/domain/engine";
+import { isJobMessage } from "~/domain/jobs";
 import type { SessionUser } from "~/services/session.server";
 
 /** Records settlements the engine gave up on (one statement; a repeat adds its tries). */
@@ -77,3 +78,35 @@ export async function retryParked(context: AppContext, _operator: SessionUser, i
   ]);
   return (gone?.results?.length ?? 0) > 0;
 }
+
+export interface DeadLetterRow {
+  id: number;
+  queue: string;
+  /** The message as sent (a job chunk, e.g. fund income for a range of users and a day). */
+  body: string;
+  attempts: number;
+  reason: string;
+  createdAt: number;
+}
+
+/** Job messages that failed every delivery (app/services/jobs.server.ts), newest first. */
+export async function deadLetters(context: AppContext, _operator: SessionUser): Promise<DeadLetterRow[]> {
+  const { results } = await context.d1
+    .prepare("SELECT id, queue, body, attempts, reason, created_at AS createdAt FROM job_dead_letters ORDER BY created_at DESC, id DESC LIMIT 200")
+    .all<DeadLetterRow>();
+  return results;
+}
+
+/**
+ * Sends a dead job message to the jobs queue again (its chunk is idempotent per item and day, so
+ * running it again pays nothing twice) and removes it from the list. False when it was not there.
+ */
+export async function requeueDeadLetter(context: AppContext, _operator: SessionUser, id: number): Promise<boolean> {
+  const row = await context.d1.prepare("DELETE FROM job_dead_letters WHERE id = ?1 RETURNING body").bind(id).first<{ body: string }>();
+  if (!row) return false;
+  const body: unknown = JSON.parse(row.body);
+  if (!isJobMessage(body)) return true; // a body this Worker does not know: nothing to run
+  await context.env.JOBS.send(body, { contentType: "json" });
+  return true;
+}
+

@@ -27,6 +27,7 @@ import {
   totalProfit,
   utcDay,
 } from "~/domain/fund";
+import { FUND_INCOME_CHUNK, userRanges } from "~/domain/jobs";
 import { parseAmount, type Micros } from "~/domain/money";
 import type { FieldErrors } from "~/forms/parse";
 import { AccountKind, LedgerError, PlatformAccount, batchPostingStatements, post, postBatch } from "~/services/ledger.server";
@@ -477,7 +478,8 @@ export async function updateFund(ctx: ServiceContext, operator: SessionUser, inp
  *      paid (key fund_finish:<sub>), its entries, the status → 4, and batchPostingStatements again.
  * Running it twice on the same date changes nothing the second time.
  */
-export function fundIncomeStatements(db: D1Database, runDay: string, now: number, incomeBatch: string, finishBatch: string): D1PreparedStatement[] {
+export function fundIncomeStatements(db: D1Database, runDay: string, now: number, incomeBatch: string, finishBatch: string, users: UserRange = ALL_USERS): D1PreparedStatement[] {
+  const to = users.to ?? Number.MAX_SAFE_INTEGER;
   const prefixLength = incomeBatch.length + 2; // "<batch>:" then "<sub>:<YYYY-MM-DD>"
   const thisBatch = `SELECT t.id AS tx, t.user_id AS user_id, CAST(substr(t.id, ?2, length(t.id) - ?2 - 10) AS INTEGER) AS sub_id, substr(t.id, -10) AS day
                        FROM ledger_transactions t WHERE t.batch_id = ?1`;
@@ -487,7 +489,7 @@ export function fundIncomeStatements(db: D1Database, runDay: string, now: number
         `WITH RECURSIVE due(sub_id, user_id, day, last) AS (
            SELECT id, user_id, date(start_day, '+' || (sum_profit / day_profit) || ' days'), MIN(end_day, ?2)
              FROM fund_subscriptions
-            WHERE status = 1 AND day_profit > 0 AND start_day <= ?2 AND sum_profit < day_profit * lock_days
+            WHERE status = 1 AND day_profit > 0 AND start_day <= ?2 AND sum_profit < day_profit * lock_days AND user_id >= ?3 AND user_id < ?4
            UNION ALL
            SELECT sub_id, user_id, date(day, '+1 day'), last FROM due WHERE day < last
          )
@@ -495,7 +497,7 @@ export function fundIncomeStatements(db: D1Database, runDay: string, now: number
          SELECT ?1 || ':' || sub_id || ':' || day, 'fund_income:' || sub_id || ':' || day, ?1, 'fund_income', 'fund.memo_income', user_id, ?1
            FROM due WHERE day <= last`,
       )
-      .bind(incomeBatch, runDay),
+      .bind(incomeBatch, runDay, users.from, to),
     db
       .prepare(
         `INSERT INTO fund_incomes (sub_id, user_id, day, interest, ledger_tx, created_at)
@@ -529,9 +531,9 @@ export function fundIncomeStatements(db: D1Database, runDay: string, now: number
         `INSERT OR IGNORE INTO ledger_transactions (id, idempotency_key, request_hash, kind, memo, user_id, batch_id)
          SELECT ?1 || ':' || id, 'fund_finish:' || id, ?1, 'fund_redeem', 'fund.memo_finish', user_id, ?1
            FROM fund_subscriptions
-          WHERE status = 1 AND end_day <= ?2 AND (day_profit = 0 OR sum_profit >= day_profit * lock_days)`,
+          WHERE status = 1 AND end_day <= ?2 AND (day_profit = 0 OR sum_profit >= day_profit * lock_days) AND user_id >= ?3 AND user_id < ?4`,
       )
-      .bind(finishBatch, runDay),
+      .bind(finishBatch, runDay, users.from, to),
     db
       .prepare(
         `INSERT INTO ledger_entries (transaction_id, account_id, bucket, amount)
@@ -563,15 +565,52 @@ export interface FundJobReport {
   statements: number;
 }
 
-/** The "fund-income" daily job (idempotent on the subscription and the date). */
-export async function payFundIncome(ctx: Pick<ServiceContext, "d1">, now = Date.now(), runDay = utcDay(now)): Promise<FundJobReport> {
+/** Users with from <= id < to (to null: no upper end). */
+export type UserRange = { from: number; to: number | null };
+const ALL_USERS: UserRange = { from: 0, to: null };
+
+/**
+ * The "fund-income" job for one range of users, in one batch (idempotent on the subscription and
+ * the date, so a queue message delivered twice, or two runs at once, pay each day once).
+ */
+export async function payFundIncomeChunk(ctx: Pick<ServiceContext, "d1">, now: number, runDay: string, users: UserRange): Promise<FundJobReport> {
   const incomeBatch = `fi-${crypto.randomUUID()}`;
   const finishBatch = `ff-${crypto.randomUUID()}`;
-  const statements = fundIncomeStatements(ctx.d1, runDay, now, incomeBatch, finishBatch);
+  const statements = fundIncomeStatements(ctx.d1, runDay, now, incomeBatch, finishBatch, users);
   await postBatch(ctx.d1, statements);
   const counts = await ctx.d1
     .prepare("SELECT (SELECT COUNT(*) FROM ledger_transactions WHERE batch_id = ?1) AS paid, (SELECT COUNT(*) FROM ledger_transactions WHERE batch_id = ?2) AS finished")
     .bind(incomeBatch, finishBatch)
     .first<{ paid: number; finished: number }>();
   return { day: runDay, paid: counts?.paid ?? 0, finished: counts?.finished ?? 0, statements: statements.length };
+}
+
+/**
+ * The job's chunks: user id ranges holding about FUND_INCOME_CHUNK subscriptions in progress each
+ * (a user's subscriptions always fall in one range), read in one query.
+ */
+export async function fundIncomeRanges(ctx: Pick<ServiceContext, "d1">, chunk = FUND_INCOME_CHUNK): Promise<UserRange[]> {
+  const { results } = await ctx.d1
+    .prepare(
+      `SELECT user_id AS id FROM (SELECT user_id, ROW_NUMBER() OVER (ORDER BY user_id) AS n FROM fund_subscriptions WHERE status = 1)
+        WHERE n % ?1 = 1 AND n > 1`,
+    )
+    .bind(chunk)
+    .all<{ id: number }>();
+  return userRanges(results.map((r) => r.id));
+}
+
+/**
+ * The whole job at once, chunk after chunk in this request (the local /dev/fund/income control and
+ * tests; production enqueues the chunks, see jobs.server.ts).
+ */
+export async function payFundIncome(ctx: Pick<ServiceContext, "d1">, now = Date.now(), runDay = utcDay(now)): Promise<FundJobReport> {
+  const report: FundJobReport = { day: runDay, paid: 0, finished: 0, statements: 0 };
+  for (const range of await fundIncomeRanges(ctx)) {
+    const r = await payFundIncomeChunk(ctx, now, runDay, range);
+    report.paid += r.paid;
+    report.finished += r.finished;
+    report.statements += r.statements;
+  }
+  return report;
 }

@@ -4,11 +4,20 @@
  * Locally: `npm start` runs wrangler with --test-scheduled, so
  *   curl "http://localhost:8787/__scheduled?cron=0+3+*+*+*"
  * runs the daily jobs (see README).
+ *
+ * Jobs that grow with the users (the funds' daily income) do not run in the cron's invocation:
+ * the cron is their producer, enqueueing one message per chunk of users on the JOBS queue
+ * (wrangler.toml), and `consumeJobs` (the Worker's queue handler) settles each chunk in one batch.
+ * Messages are delivered at least once and each chunk is idempotent per (item, day); a message
+ * that keeps failing goes to the dead-letter queue, whose consumer records it in job_dead_letters
+ * for operators (/admin/engine).
  */
 import { createServiceContext, type ServiceContext } from "~/context.server";
 import { MARKET_ROOM } from "~/domain/rooms";
 import { pruneCodes } from "~/services/codes.server";
-import { payFundIncome } from "~/services/fund.server";
+import { SEND_BATCH_MAX, isJobMessage, type JobMessage } from "~/domain/jobs";
+import { fundIncomeRanges, payFundIncomeChunk } from "~/services/fund.server";
+import { utcDay } from "~/domain/fund";
 import { expireDemoAccounts } from "~/services/demo.server";
 import { accrueLoanPenalties } from "~/services/loan.server";
 import { pruneRateLimits } from "~/services/rate-limit.server";
@@ -28,8 +37,10 @@ export const JOBS: Record<string, Record<string, Job>> = {
     "prune-rate-limits": (ctx, now) => pruneRateLimits(ctx.d1, now),
     "loan-penalties": (ctx, now) => accrueLoanPenalties(ctx, now),
     "fund-income": async (ctx, now) => {
-      const r = await payFundIncome(ctx, now);
-      return `${r.day}: ${r.paid} paid, ${r.finished} finished`;
+      const day = utcDay(now);
+      const messages: JobMessage[] = (await fundIncomeRanges(ctx)).map((r) => ({ job: "fund-income", day, now, from: r.from, to: r.to }));
+      await enqueue(ctx, messages);
+      return `${day}: ${messages.length} chunks queued`;
     },
     "prune-web3-nonces": (ctx, now) => pruneWeb3Nonces(ctx.d1, now),
   },
@@ -59,3 +70,57 @@ export async function runScheduledJobs(env: Env, cron: string, scheduledTime = D
   console.log(`scheduled ${cron}: ${JSON.stringify(report)}`);
   return report;
 }
+
+/** Sends job messages to the JOBS queue (at most SEND_BATCH_MAX per call). */
+async function enqueue(ctx: ServiceContext, messages: JobMessage[]) {
+  for (let i = 0; i < messages.length; i += SEND_BATCH_MAX) {
+    await ctx.env.JOBS.sendBatch(messages.slice(i, i + SEND_BATCH_MAX).map((body) => ({ body, contentType: "json" as const })));
+  }
+}
+
+/** Runs one job message (a chunk); throws when it must be retried. */
+export async function runJob(ctx: ServiceContext, message: JobMessage): Promise<string> {
+  const r = await payFundIncomeChunk(ctx, message.now, message.day, { from: message.from, to: message.to });
+  return `${message.job} ${message.day} [${message.from}, ${message.to ?? "∞"}): ${r.paid} paid, ${r.finished} finished`;
+}
+
+/** Queue names (wrangler.toml): the jobs, and where messages go after their retries. */
+export const JOBS_QUEUE = "bourse-jobs";
+export const JOBS_DEAD_LETTERS = "bourse-jobs-dlq";
+
+/**
+ * The Worker's queue handler. On the jobs queue each message is one chunk: acknowledged when its
+ * batch committed, retried (with a growing delay) when it failed; a body this Worker does not know
+ * is dead at once. On the dead-letter queue each message is recorded in D1 for operators.
+ */
+export async function consumeJobs(batch: MessageBatch<unknown>, env: Env): Promise<void> {
+  const ctx = await createServiceContext(env);
+  for (const message of batch.messages) {
+    if (batch.queue === JOBS_DEAD_LETTERS) {
+      await recordDeadLetter(ctx, batch.queue, message, "retries exhausted");
+      message.ack();
+      continue;
+    }
+    if (!isJobMessage(message.body)) {
+      console.error("unknown job message", message.id);
+      await recordDeadLetter(ctx, batch.queue, message, "unknown message");
+      message.ack();
+      continue;
+    }
+    try {
+      console.log(await runJob(ctx, message.body));
+      message.ack();
+    } catch (error) {
+      console.error("job failed; retried", message.id, message.attempts, error);
+      message.retry({ delaySeconds: Math.min(300, 5 * 2 ** Math.min(6, message.attempts)) });
+    }
+  }
+}
+
+async function recordDeadLetter(ctx: ServiceContext, queue: string, message: Message<unknown>, reason: string) {
+  await ctx.d1
+    .prepare("INSERT INTO job_dead_letters (message_id, queue, body, attempts, reason, created_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6) ON CONFLICT (message_id) DO NOTHING")
+    .bind(message.id, queue, JSON.stringify(message.body ?? null).slice(0, 10_000), message.attempts, reason, Date.now())
+    .run();
+}
+

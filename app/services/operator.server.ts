@@ -132,7 +132,7 @@ export async function queueCounts(context: AppContext) {
               (SELECT COUNT(*) FROM loan_kyc WHERE status = 1) + (SELECT COUNT(*) FROM loans WHERE status = 1) + (SELECT COUNT(*) FROM loan_repayments WHERE status = 0) AS loans,
               (SELECT COUNT(*) FROM fund_subscriptions WHERE status = 2) AS funds,
               (SELECT COUNT(*) FROM feedback WHERE status = 0) AS feedback,
-              (SELECT COUNT(*) FROM engine_parked) AS engine`,
+              (SELECT COUNT(*) FROM engine_parked) + (SELECT COUNT(*) FROM job_dead_letters) AS engine`,
     )
     .first<{ deposits: number; withdrawals: number; identity: number; traders: number; loans: number; funds: number; feedback: number; engine: number }>();
   return row ?? { deposits: 0, withdrawals: 0, identity: 0, traders: 0, loans: 0, funds: 0, feedback: 0, engine: 0 };

@@ -249,10 +249,10 @@ describe("the daily income job", () => {
     expect(finishes!.n).toBe(1);
   });
 
-  it("runs from the scheduled handler's daily cron", async () => {
+  it("runs from the scheduled handler's daily cron (as chunks on the jobs queue: tests/integration/jobs-queue.test.ts)", async () => {
     const { runScheduledJobs } = await import("~/services/jobs.server");
     const report = await runScheduledJobs(env, "0 3 * * *");
-    expect(String(report["fund-income"])).toMatch(/paid/);
+    expect(String(report["fund-income"])).toMatch(/\d+ chunks queued/);
   });
 });
 

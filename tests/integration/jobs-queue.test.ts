@@ -1,0 +1,166 @@
+// Daily jobs on the queue (issue 20 §4), in workerd with the real queue bindings of wrangler.toml:
+// the cron's producer enqueues the fund income in chunks by user id range; the consumer settles
+// each chunk in one batch; a message delivered twice pays once; a chunk that fails is retried
+// and pays once when it goes through; a message that failed every delivery is recorded for
+// operators, who can send it again. Ledger invariants after each test.
+import { createExecutionContext, createMessageBatch, env, getQueueResult } from "cloudflare:test";
+import { afterEach, describe, expect, it } from "vitest";
+import { createServiceContext } from "~/context.server";
+import { isJobMessage, userRanges, type FundIncomeChunk } from "~/domain/jobs";
+import { fundIncomeRanges, subscribe } from "~/services/fund.server";
+import { DAILY, JOBS_DEAD_LETTERS, JOBS_QUEUE, consumeJobs, runScheduledJobs } from "~/services/jobs.server";
+import { checkInvariants } from "~/services/ledger.server";
+import { userForToken } from "~/services/session.server";
+import { cookiesFrom, createUser, form, fund, get, sessionFor, signedSessionCookie, visibleText } from "./helpers";
+
+const USD = 1_000_000;
+const at = (d: string) => Date.parse(`${d}T12:00:00Z`);
+
+afterEach(async () => {
+  await env.DB.prepare("DROP TRIGGER IF EXISTS injected_fault").run();
+  expect(await checkInvariants(env.DB)).toEqual({ unbalancedTransactions: 0, driftingAccounts: 0, negativeAccounts: 0 });
+});
+
+/** A product paying 1 % a day for `lock` days. */
+async function product(lock: number) {
+  return (await env.DB.prepare(
+    `INSERT INTO funds (title, currency_code, dividend_percentage, starting_sub_amount, lock_dividend_days, max_sub_amount, liquidated_damages, auto_refund, status, sort)
+     VALUES ('Queue fund', 'USDT', '1', ?1, ?2, ?3, '5', 0, 1, 99) RETURNING id`,
+  )
+    .bind(100 * USD, lock, 1000 * USD)
+    .first<{ id: number }>())!.id;
+}
+
+/** `n` users, each with `subs` subscriptions of 100 USD (1 USD a day) made on `day`. */
+async function subscribers(n: number, subs: number, fundId: number, day: string) {
+  const ctx = await createServiceContext(env);
+  const users = [];
+  for (let i = 0; i < n; i++) {
+    const user = await createUser();
+    await fund(user.accounts.funding, 1_000 * USD);
+    const session = (await userForToken(env.DB, await sessionFor(user.id)))!;
+    for (let k = 0; k < subs; k++) {
+      const s = await subscribe(ctx, session, { id: String(fundId), amount: "100", request_id: `queue-${user.id}-${k}` }, at(day));
+      if (!s.ok) throw new Error(JSON.stringify(s.errors));
+    }
+    users.push(user);
+  }
+  return users;
+}
+
+async function incomeRows(userIds: number[]) {
+  const { results } = await env.DB.prepare("SELECT user_id AS userId, day, COUNT(*) AS n FROM fund_incomes WHERE user_id IN (SELECT value FROM json_each(?1)) GROUP BY user_id, day ORDER BY user_id, day")
+    .bind(JSON.stringify(userIds))
+    .all<{ userId: number; day: string; n: number }>();
+  return results;
+}
+
+function chunkMessages(ranges: { from: number; to: number | null }[], day: string): FundIncomeChunk[] {
+  return ranges.map((r) => ({ job: "fund-income", day, now: at(day), from: r.from, to: r.to }));
+}
+
+/** Delivers messages to the Worker's queue handler as the platform does, and answers what it acknowledged or retried. */
+async function deliver(queue: string, bodies: unknown[], attempts = 1) {
+  const batch = createMessageBatch(queue, bodies.map((body, i) => ({ id: `m-${crypto.randomUUID()}-${i}`, timestamp: new Date(), attempts, body })));
+  const ctx = createExecutionContext();
+  await consumeJobs(batch, env);
+  return getQueueResult(batch, ctx);
+}
+
+describe("the funds' daily income on the queue", () => {
+  it("chunks by user id range cover every user once, each user's subscriptions in one chunk", () => {
+    expect(userRanges([])).toEqual([{ from: 0, to: null }]);
+    expect(userRanges([10, 4, 10])).toEqual([
+      { from: 0, to: 4 },
+      { from: 4, to: 10 },
+      { from: 10, to: null },
+    ]);
+    expect(isJobMessage({ job: "fund-income", day: "2042-02-30", now: 1, from: 0, to: null })).toBe(false);
+    expect(isJobMessage({ job: "fund-income", day: "2042-02-03", now: 1, from: 5, to: 5 })).toBe(false);
+    expect(isJobMessage({ job: "fund-income", day: "2042-02-03", now: 1, from: 0, to: 7 })).toBe(true);
+  });
+
+  it("each chunk pays its users' days in one batch; every message delivered twice (at least once) pays each day once", async () => {
+    const fundId = await product(5);
+    const users = await subscribers(5, 2, fundId, "2042-01-10");
+    const ranges = await fundIncomeRanges(await createServiceContext(env), 3);
+    // 3 subscriptions per chunk: several chunks, and a user's two subscriptions never split
+    expect(ranges.length).toBeGreaterThan(2);
+    for (const u of users) expect(ranges.filter((r) => r.from <= u.id && (r.to === null || u.id < r.to))).toHaveLength(1);
+    const messages = chunkMessages(ranges, "2042-01-12");
+    const first = await deliver(JOBS_QUEUE, [...messages, ...messages]);
+    expect(first.explicitAcks).toHaveLength(messages.length * 2);
+    expect(first.retryMessages).toEqual([]);
+    // a redelivery later on changes nothing either
+    await deliver(JOBS_QUEUE, messages, 2);
+    const rows = await incomeRows(users.map((u) => u.id));
+    // days 11 and 12, two subscriptions each, once
+    expect(rows).toEqual(users.flatMap((u) => ["2042-01-11", "2042-01-12"].map((day) => ({ userId: u.id, day, n: 2 }))));
+    for (const u of users) {
+      const b = await env.DB.prepare("SELECT balance FROM accounts WHERE id = ?1").bind(u.accounts.funding).first<{ balance: number }>();
+      expect(b!.balance).toBe(1_000 * USD - 200 * USD + 4 * USD);
+    }
+  });
+
+  it("a chunk D1 refuses is retried and changes nothing; once the cause is gone its redelivery pays once", async () => {
+    const fundId = await product(3);
+    const users = await subscribers(2, 1, fundId, "2042-03-01");
+    await env.DB.prepare(`CREATE TRIGGER injected_fault BEFORE INSERT ON fund_incomes WHEN NEW.user_id = ${users[1]!.id} BEGIN SELECT RAISE(ABORT, 'injected fault'); END`).run();
+    const messages = chunkMessages([{ from: users[0]!.id, to: users[1]!.id }, { from: users[1]!.id, to: users[1]!.id + 1 }], "2042-03-02");
+    const failed = await deliver(JOBS_QUEUE, messages);
+    expect(failed.explicitAcks).toHaveLength(1);
+    expect(failed.retryMessages).toEqual([{ msgId: expect.stringMatching(/-1$/) }]);
+    expect(await incomeRows([users[1]!.id])).toEqual([]);
+    expect(await incomeRows([users[0]!.id])).toEqual([{ userId: users[0]!.id, day: "2042-03-02", n: 1 }]);
+    await env.DB.prepare("DROP TRIGGER injected_fault").run();
+    const again = await deliver(JOBS_QUEUE, messages, 2);
+    expect(again.retryMessages).toEqual([]);
+    expect(await incomeRows(users.map((u) => u.id))).toEqual(users.map((u) => ({ userId: u.id, day: "2042-03-02", n: 1 })));
+  });
+
+  it("the daily cron enqueues the chunks and the queue's consumer pays them", async () => {
+    const fundId = await product(4);
+    const users = await subscribers(3, 1, fundId, "2042-05-01");
+    const report = await runScheduledJobs(env, DAILY, at("2042-05-03"));
+    expect(report["fund-income"]).toMatch(/^2042-05-03: \d+ chunks queued$/);
+    // the platform delivers the messages to this Worker's consumer (wrangler.toml) shortly after
+    let rows: Awaited<ReturnType<typeof incomeRows>> = [];
+    for (let i = 0; i < 50 && rows.length < 6; i++) {
+      await new Promise((r) => setTimeout(r, 200));
+      rows = await incomeRows(users.map((u) => u.id));
+    }
+    expect(rows).toEqual(users.flatMap((u) => ["2042-05-02", "2042-05-03"].map((day) => ({ userId: u.id, day, n: 1 }))));
+  });
+
+  it("a message that failed every delivery is recorded for operators (and an unknown one at once); 'Send again' runs it once", async () => {
+    const fundId = await product(2);
+    const [user] = await subscribers(1, 1, fundId, "2042-07-01");
+    const message = chunkMessages([{ from: user!.id, to: user!.id + 1 }], "2042-07-02")[0]!;
+    const dead = await deliver(JOBS_DEAD_LETTERS, [message], 6);
+    expect(dead.explicitAcks).toHaveLength(1);
+    const unknown = await deliver(JOBS_QUEUE, [{ job: "wipe-everything" }]);
+    expect(unknown.explicitAcks).toHaveLength(1);
+    const { results } = await env.DB.prepare("SELECT id, queue, body, attempts, reason FROM job_dead_letters ORDER BY id").all<{ id: number; queue: string; body: string; attempts: number; reason: string }>();
+    expect(results.map((r) => [r.queue, JSON.parse(r.body), r.reason])).toEqual([
+      [JOBS_DEAD_LETTERS, message, "retries exhausted"],
+      [JOBS_QUEUE, { job: "wipe-everything" }, "unknown message"],
+    ]);
+    const op = await createUser();
+    await env.DB.prepare("UPDATE users SET role = 'operator' WHERE id = ?1").bind(op.id).run();
+    const cookie = await signedSessionCookie(await sessionFor(op.id));
+    const page = visibleText(await (await get("/admin/engine", { cookie })).text());
+    expect(page).toContain("Daily jobs that failed");
+    expect(page).toContain('"job":"fund-income","day":"2042-07-02"');
+    // sent again: the consumer pays the day once
+    const sent = await form("/admin/engine", { intent: "job-requeue", id: String(results[0]!.id) }, { cookie });
+    expect(sent.status).toBe(302);
+    expect(visibleText(await (await get("/admin/engine", { cookie: cookiesFrom(sent, cookie) })).text())).toContain("Sent to the jobs queue again.");
+    let rows: Awaited<ReturnType<typeof incomeRows>> = [];
+    for (let i = 0; i < 50 && rows.length < 1; i++) {
+      await new Promise((r) => setTimeout(r, 200));
+      rows = await incomeRows([user!.id]);
+    }
+    expect(rows).toEqual([{ userId: user!.id, day: "2042-07-02", n: 1 }]);
+    expect((await env.DB.prepare("SELECT COUNT(*) AS n FROM job_dead_letters WHERE id = ?1").bind(results[0]!.id).first<{ n: number }>())!.n).toBe(0);
+  });
+});
