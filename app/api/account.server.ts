@@ -2,8 +2,22 @@
 import { toDecimalString } from "~/domain/money";
 import { areaList, basicInfo, companyInfo, publicSetting, todayProfit, userProfile, walletBalances } from "~/services/account.server";
 import { parseCompanyId } from "~/domain/company";
+import { resetDemoAccount } from "~/services/demo.server";
 import { companyCard } from "~/services/search.server";
-import { failure, ok, query, userOrInvalid, type Routes } from "./common.server";
+import { actingUserOrInvalid, failure, ok, query, userOrInvalid, type Handler, type Routes } from "./common.server";
+
+/**
+ * The spec's demo reset: the /user form's service (open demo orders and options closed, balances
+ * back to the starting ones, in one ledger transaction). A GET acts only with the token in the
+ * `authorization` header, never on the cookie alone; real accounts are refused.
+ */
+const resetDemo: Handler = async (request, ctx) => {
+  const user = await actingUserOrInvalid(request, ctx);
+  if (user instanceof Response) return user;
+  if (!user.isDemo) return failure(ctx, { form: "errors.demo_only" }, 403);
+  await resetDemoAccount(ctx, user.id);
+  return ok(ctx, await walletBalances(ctx, user.id), "user.demo_reset_done");
+};
 
 export const accountRoutes: Routes = {
   "/api/default/area_list": { GET: async (_r, ctx) => ok(ctx, await areaList(ctx)) },
@@ -50,4 +64,5 @@ export const accountRoutes: Routes = {
       return user instanceof Response ? user : ok(ctx, await walletBalances(ctx, user.id));
     },
   },
+  "/v2/api/main/user/resetForexDemoAccount": { GET: resetDemo, POST: resetDemo },
 };

@@ -1,5 +1,5 @@
 /** JSON calls of sign-in and accounts (spec §7): the same services and schemas as the forms. */
-import { AmendSchema, ForgotSchema, LoginSchema, RegisterSchema, ResetCodeSchema, SendCodeSchema } from "~/forms/auth";
+import { ApiAmendSchema, ForgotSchema, LoginSchema, RegisterSchema, ResetCodeSchema, SendCodeSchema } from "~/forms/auth";
 import { parseFields } from "~/forms/parse";
 import { createCaptcha } from "~/services/codes.server";
 import { Limits, hit } from "~/services/rate-limit.server";
@@ -78,8 +78,11 @@ export const authRoutes: Routes = {
       if (user instanceof Response) return user;
       const body = await fields(request, ctx);
       if (body instanceof Response) return body;
-      const input = parseFields(AmendSchema, {
-        old_password: body.get("old_password") ?? "",
+      // spec: new_password, auth_code, type 'email' (the code went to the user's mailbox); an
+      // old_password sent as well is checked
+      const old = body.get("old_password");
+      const input = parseFields(ApiAmendSchema, {
+        ...(old ? { old_password: old } : {}),
         auth_code: body.get("auth_code") ?? "",
         password: body.get("new_password") ?? "",
         re_password: body.get("secondary_password") ?? body.get("new_password") ?? "",

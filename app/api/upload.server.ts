@@ -1,5 +1,5 @@
-/** POST /api/common/image_upload (spec §7): multipart 'file', one file; answers its private url. */
-import { readFormWithUploads, uploadFieldError, uploadUrl, type UploadPurpose } from "~/services/uploads.server";
+/** POST /api/common/image_upload (spec §7): multipart 'file', one file part; answers the stored upload's private url and id. */
+import { readFileParts, uploadFieldError, uploadUrl, type UploadPurpose } from "~/services/uploads.server";
 import { failure, ok, query, userOrInvalid, type Routes } from "./common.server";
 
 // (an avatar becomes public only once a trader chooses it: /follow/avatar/:id)
@@ -13,14 +13,16 @@ export const uploadRoutes: Routes = {
       const asked = query(request).get("purpose") ?? "other";
       // News pictures become public (/news/image/:id): only operators store them.
       const purpose = PURPOSES.find((p) => p === asked) ?? (asked === "news_image" && user.role === "operator" ? "news_image" : "other");
-      let form: URLSearchParams;
+      let stored: Map<string, string>;
       try {
-        form = await readFormWithUploads(ctx, request, user.id, { file: purpose });
+        stored = await readFileParts(ctx, request, user.id, { file: purpose });
       } catch (error) {
         if (error instanceof Response && error.status === 413) return failure(ctx, { file: "errors.upload_too_large" }, 413);
         throw error;
       }
-      const value = form.get("file");
+      // Only a file part stored just now answers: a text field, a JSON body or an id sent as text
+      // (anyone's) is no upload, and the id answered is the stored upload's own.
+      const value = stored.get("file") ?? null;
       const refused = uploadFieldError(value);
       if (refused) return failure(ctx, { file: refused }, refused === "errors.upload_quota" ? 429 : 400);
       if (!value) return failure(ctx, { file: "errors.upload_required" });

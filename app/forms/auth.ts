@@ -92,12 +92,20 @@ export const ForgotSchema = withMatchingPasswords(v.object({ account: emailField
 export type ForgotInput = v.InferOutput<typeof ForgotSchema>;
 
 /** /mine/password: the current password (spec §5: forms also check the old password), both new fields filled (public.input_full) and equal (public.password_not_equal), and the code. */
-export const AmendSchema = withMatchingPasswords(
-  v.object({
-    old_password: currentPasswordField,
-    auth_code: codeField,
-    password: v.pipe(v.string("errors.input_full"), v.nonEmpty("errors.input_full"), v.maxLength(128, "errors.too_long"), printable, v.minLength(8, "errors.password_too_short")),
-    re_password: v.pipe(v.string("errors.input_full"), v.nonEmpty("errors.input_full"), v.maxLength(128, "errors.too_long")),
-  }),
-);
+const amendFields = {
+  old_password: currentPasswordField,
+  auth_code: codeField,
+  password: v.pipe(v.string("errors.input_full"), v.nonEmpty("errors.input_full"), v.maxLength(128, "errors.too_long"), printable, v.minLength(8, "errors.password_too_short")),
+  re_password: v.pipe(v.string("errors.input_full"), v.nonEmpty("errors.input_full"), v.maxLength(128, "errors.too_long")),
+};
+export const AmendSchema = withMatchingPasswords(v.object(amendFields));
 export type AmendInput = v.InferOutput<typeof AmendSchema>;
+
+/**
+ * POST /api/user/amend_password with the spec's parameters (new_password, auth_code, type): the
+ * e-mailed code proves the mailbox, so the current password is optional; sent, it is checked.
+ */
+export const ApiAmendSchema = withMatchingPasswords(
+  v.object({ ...amendFields, old_password: v.optional(currentPasswordField) }),
+);
+export type ApiAmendInput = v.InferOutput<typeof ApiAmendSchema>;

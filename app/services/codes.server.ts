@@ -5,13 +5,18 @@
  *
  * - One code per target and purpose at a time: issuing a code voids the older ones, and using
  *   one voids every code of that purpose for that target.
- * - Resending to a target waits 60 s, reserved atomically (two parallel sends give one code).
+ * - Only codes issued count toward a target's limit (ADR 007): a request takes its client's slot
+ *   first (refused or not, only the sender is limited by its requests), then the target's slot,
+ *   which is taken only when the 60 s resend interval has passed AND the hourly limit has room,
+ *   in one statement (rate-limit reserveSpaced). A refused request takes nothing from the target,
+ *   so nobody can keep an owner's codes closed by asking for them; two parallel sends give one code.
+ * - The operator's step-up has its own, larger allowance (Limits.stepUpPerTarget).
  * - Each try is reserved before it is checked (`attempts < 5` in the same statement), so a burst
  *   of wrong codes spends at most 5 tries.
  */
 import { CAPTCHA_ALPHABET, renderCaptchaPng } from "~/lib/captcha-image";
 import { randomToken, sha256Hex, toBase64 } from "~/lib/encoding";
-import { Limits, hit, reserveInterval } from "~/services/rate-limit.server";
+import { Limits, hit, releaseSpaced, reserveSpaced } from "~/services/rate-limit.server";
 
 export const CODE_RESEND_SECONDS = 60;
 export const CODE_TTL_MS = 10 * 60_000;
@@ -39,10 +44,20 @@ function codeHash(target: string, purpose: CodePurpose, code: string) {
   return sha256Hex(`${purpose}:${target}:${code}`);
 }
 
+/** The limits of a purpose's codes: per target (codes issued) and per client (requests). */
+function limitsOf(purpose: CodePurpose) {
+  return purpose === "stepup" ? { target: Limits.stepUpPerTarget, client: Limits.stepUpPerOperator } : { target: Limits.codePerTarget, client: Limits.codePerClient };
+}
+
+/** The rate_limits row of a target's issued codes and its resend interval. */
+const targetKey = (purpose: CodePurpose, target: string) => `code:a:${purpose}:${target}`;
+
 /**
- * Reserves the right to send a code to a target (60 s interval, hourly per target and per
- * client) and, when `store` is set, creates the code. With `store` false (e.g. a registration
- * code for an address that already has an account), the same limits apply and no code exists.
+ * Reserves the right to send a code to a target and, when `store` is set, creates the code.
+ * The client's slot is taken first and counts whatever the answer; the target's slot only when a
+ * code (or, with `store` false, the notice sent instead, e.g. a registration code for an address
+ * that already has an account) will be sent. With `store` false the same limits apply and no
+ * code exists. `client` is the requester's key: the client address, or the operator for a step-up.
  */
 export async function issueCode(
   db: D1Database,
@@ -52,13 +67,10 @@ export async function issueCode(
   options: { store?: boolean; now?: number } = {},
 ): Promise<IssueResult> {
   const now = options.now ?? Date.now();
-  const wait = await reserveInterval(db, `code:w:${purpose}:${target}`, CODE_RESEND_SECONDS * 1000, now);
-  if (wait > 0) return { ok: false, reason: "wait", seconds: Math.min(CODE_RESEND_SECONDS, wait) };
-  const [perTarget, perClient] = await Promise.all([
-    hit(db, `code:t:${purpose}:${target}`, Limits.codePerTarget, now),
-    hit(db, `code:c:${client}`, Limits.codePerClient, now),
-  ]);
-  if (!perTarget || !perClient) return { ok: false, reason: "limited" };
+  const limits = limitsOf(purpose);
+  if (!(await hit(db, `code:c:${client}`, limits.client, now))) return { ok: false, reason: "limited" };
+  const slot = await reserveSpaced(db, targetKey(purpose, target), limits.target, CODE_RESEND_SECONDS * 1000, now);
+  if (!slot.ok) return slot.reason === "wait" ? { ok: false, reason: "wait", seconds: Math.min(CODE_RESEND_SECONDS, slot.seconds) } : { ok: false, reason: "limited" };
   const code = randomDigits(6);
   if (options.store === false) return { ok: true, code };
   await db.batch([
@@ -70,9 +82,18 @@ export async function issueCode(
   return { ok: true, code };
 }
 
+/**
+ * A code that could not be delivered was never issued: it is voided, and the target's slot and
+ * interval are given back (the client's slot stays spent).
+ */
+export async function withdrawCode(db: D1Database, target: string, purpose: CodePurpose, now = Date.now()) {
+  await db.prepare("UPDATE verification_codes SET consumed_at = ?3 WHERE target = ?1 AND purpose = ?2 AND consumed_at IS NULL").bind(target, purpose, now).run();
+  await releaseSpaced(db, targetKey(purpose, target), now);
+}
+
 /** Seconds until another code may be sent (0 when allowed now); for showing the countdown. */
 export async function resendWait(db: D1Database, target: string, purpose: CodePurpose, now = Date.now()) {
-  const row = await db.prepare("SELECT blocked_until AS until FROM rate_limits WHERE key = ?1").bind(`code:w:${purpose}:${target}`).first<{ until: number }>();
+  const row = await db.prepare("SELECT blocked_until AS until FROM rate_limits WHERE key = ?1").bind(targetKey(purpose, target)).first<{ until: number }>();
   return row ? Math.max(0, Math.ceil((row.until - now) / 1000)) : 0;
 }
 

@@ -25,8 +25,17 @@ export interface Backoff {
 export const Limits = {
   /** Sign-in attempts per account: past `captchaAfter`, each attempt needs a picture captcha. */
   loginPerAccount: { windowMs: 60 * 60_000, max: 3 },
+  /** Codes issued to one address (register, reset, password change): refusals never count here. */
   codePerTarget: { windowMs: 60 * 60_000, max: 5 },
+  /** Code requests per client, refused ones included (only the client that sent them is limited). */
   codePerClient: { windowMs: 60 * 60_000, max: 60 },
+  /**
+   * The operator's step-up codes: a step-up lasts 15 minutes, so a working hour needs at least 4,
+   * and a lost or mistyped code needs another; its own, larger allowance (per operator address,
+   * and per operator for their requests, refused ones included).
+   */
+  stepUpPerTarget: { windowMs: 60 * 60_000, max: 20 },
+  stepUpPerOperator: { windowMs: 60 * 60_000, max: 120 },
   registerPerClient: { windowMs: 60 * 60_000, max: 60 },
   demoPerClient: { windowMs: 60 * 60_000, max: 30 },
   captchaPerClient: { windowMs: 10 * 60_000, max: 60 },
@@ -138,6 +147,42 @@ export async function reserveInterval(db: D1Database, key: string, intervalMs: n
   if (row) return 0;
   const waiting = await db.prepare("SELECT blocked_until AS until FROM rate_limits WHERE key = ?1").bind(key).first<{ until: number }>();
   return Math.max(1, Math.ceil(((waiting?.until ?? now) - now) / 1000));
+}
+
+export type SpacedResult = { ok: true } | { ok: false; reason: "wait"; seconds: number } | { ok: false; reason: "limited" };
+
+/**
+ * Reserves one slot of a limit whose slots are also spaced `intervalMs` apart (a code to an
+ * address: one a minute, so many an hour), in ONE statement: the slot is taken only when the
+ * interval has passed AND the sliding count (see slidingCount) stays within `limit.max`. A
+ * refusal takes nothing, so refused requests can neither fill the window nor re-arm the
+ * interval; a parallel burst still gets at most one slot per interval.
+ */
+export async function reserveSpaced(db: D1Database, key: string, limit: Limit, intervalMs: number, now = Date.now()): Promise<SpacedResult> {
+  const start = windowStart(now, limit.windowMs);
+  const { current, previous, count } = slidingCount("?3", "?4");
+  const row = await db
+    .prepare(
+      `INSERT INTO rate_limits (key, window_start, count, prev_count, blocked_until) VALUES (?1, ?2, 1, 0, ?5 + ?6)
+       ON CONFLICT(key) DO UPDATE SET
+         prev_count = ${previous},
+         count = ${current},
+         window_start = ?2,
+         blocked_until = ?5 + ?6
+       WHERE blocked_until <= ?5 AND ${count} <= ?7
+       RETURNING count`,
+    )
+    .bind(key, start, limit.windowMs, limit.windowMs - (now - start), now, intervalMs, limit.max)
+    .first<{ count: number }>();
+  if (row) return { ok: true };
+  const waiting = await db.prepare("SELECT blocked_until AS until FROM rate_limits WHERE key = ?1").bind(key).first<{ until: number }>();
+  const wait = (waiting?.until ?? 0) - now;
+  return wait > 0 ? { ok: false, reason: "wait", seconds: Math.max(1, Math.ceil(wait / 1000)) } : { ok: false, reason: "limited" };
+}
+
+/** Gives back a slot of reserveSpaced (the work it guarded did not happen): its count and its interval. */
+export async function releaseSpaced(db: D1Database, key: string, now = Date.now()) {
+  await db.prepare("UPDATE rate_limits SET count = max(count - 1, 0), blocked_until = min(blocked_until, ?2) WHERE key = ?1").bind(key, now).run();
 }
 
 /** Gives back one slot (a successful sign-in does not count against its client). */

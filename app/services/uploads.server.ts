@@ -188,8 +188,22 @@ export async function readUpload(ctx: ServiceContext, viewer: { id: number; role
  * (files × 10 MB + 64 KB) declared.
  */
 export async function readFormWithUploads(ctx: ServiceContext, request: Request, userId: number, files: Record<string, UploadPurpose>): Promise<URLSearchParams> {
+  return (await readUploads(ctx, request, userId, files)).form;
+}
+
+/**
+ * The file parts alone of a multipart request, stored as readFormWithUploads stores them: each
+ * listed field's upload id ("!<error key>" when refused). A field that came as text, a file
+ * input left empty or a body that is not multipart has no entry: only a file part can answer
+ * with an upload (POST /api/common/image_upload).
+ */
+export async function readFileParts(ctx: ServiceContext, request: Request, userId: number, files: Record<string, UploadPurpose>): Promise<Map<string, string>> {
+  return (await readUploads(ctx, request, userId, files)).stored;
+}
+
+async function readUploads(ctx: ServiceContext, request: Request, userId: number, files: Record<string, UploadPurpose>): Promise<{ form: URLSearchParams; stored: Map<string, string> }> {
   const type = request.headers.get("content-type") ?? "";
-  if (!type.includes("multipart/form-data")) return readForm(request);
+  if (!type.includes("multipart/form-data")) return { form: await readForm(request), stored: new Map() };
   const declared = Number(request.headers.get("content-length") ?? "0");
   if (declared > Object.keys(files).length * MAX_UPLOAD_BYTES + 64 * 1024) throw new Response("Request too large", { status: 413 });
   const stored = new Map<string, string>();
@@ -214,11 +228,11 @@ export async function readFormWithUploads(ctx: ServiceContext, request: Request,
     form = await unstable_parseMultipartFormData(request, unstable_composeUploadHandlers(fileHandler, unstable_createMemoryUploadHandler({ maxPartSize: 16 * 1024 })));
   } catch (error) {
     if (error instanceof MaxPartSizeExceededError) throw new Response("Request too large", { status: 413 });
-    return new URLSearchParams();
+    return { form: new URLSearchParams(), stored };
   }
   const out = new URLSearchParams();
   for (const [k, v] of form.entries()) if (typeof v === "string") out.append(k, v.normalize("NFC"));
-  return out;
+  return { form: out, stored };
 }
 
 /** The error key of a file field read by readFormWithUploads ("!errors.upload_type" → that key), or null. */

@@ -120,7 +120,7 @@ describe("registration", () => {
   it("does not reveal an existing account: its owner gets a notice instead of a code, and the answer is the same", async () => {
     const email = uniqueEmail();
     expect((await register(email)).status).toBe(302);
-    await env.DB.prepare("UPDATE rate_limits SET blocked_until = 0 WHERE key = ?1").bind(`code:w:register:${email}`).run(); // the 60 s interval
+    await env.DB.prepare("UPDATE rate_limits SET blocked_until = 0 WHERE key = ?1").bind(`code:a:register:${email}`).run(); // the 60 s interval
     const again = await form("/register", { intent: "send-code", type: "email", account: email }, { headers: { "cf-connecting-ip": "198.51.100.7" } });
     const fresh = await form("/register", { intent: "send-code", type: "email", account: uniqueEmail() }, { headers: { "cf-connecting-ip": "198.51.100.7" } });
     expect(again.status).toBe(200);

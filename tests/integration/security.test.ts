@@ -277,7 +277,7 @@ describe("codes", () => {
     await form("/register", { intent: "send-code", type: "email", account: email }, { headers: { "cf-connecting-ip": newIp() } });
     const older = (await latestCode(email))!;
     // let the 60 s interval pass
-    await env.DB.prepare("UPDATE rate_limits SET blocked_until = 0 WHERE key = ?1").bind(`code:w:register:${email}`).run();
+    await env.DB.prepare("UPDATE rate_limits SET blocked_until = 0 WHERE key = ?1").bind(`code:a:register:${email}`).run();
     await form("/register", { intent: "send-code", type: "email", account: email }, { headers: { "cf-connecting-ip": newIp() } });
     const newer = (await latestCode(email))!;
     const base = { intent: "register", type: "email", account: email, password: PASSWORD, re_password: PASSWORD };

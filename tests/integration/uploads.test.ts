@@ -126,6 +126,53 @@ describe("uploads", () => {
     expect(stored!.n).toBe(UPLOAD_QUOTA.perDay);
   });
 
+  it("a success means a stored file: a text field, a JSON body, another user's id and an empty file part are refused with a message, nothing stored; the id answered is always the stored upload's own", async () => {
+    const other = await userCookie();
+    const theirs = await answer(await upload(other.cookie, JPEG()));
+    expect(theirs.code).toBe(1);
+    const { user, cookie } = await userCookie();
+    const post = (body: BodyInit, type?: string) =>
+      SELF.fetch(`${ORIGIN}/api/common/image_upload`, { method: "POST", body, headers: { cookie, origin: ORIGIN, lang: "en", ...(type ? { "content-type": type } : {}) } });
+    const textField = new FormData();
+    textField.append("file", "../../etc/passwd");
+    const theirId = new FormData();
+    theirId.append("file", theirs.data!.id!);
+    const theirUrl = new FormData();
+    theirUrl.append("file", theirs.data!.url!);
+    const noName = new FormData();
+    noName.append("file", new Blob([]), "");
+    const cases: [string, Promise<Response>][] = [
+      ["multipart text field", post(textField)],
+      ["urlencoded field", post("file=..%2F..%2Fetc%2Fpasswd", "application/x-www-form-urlencoded")],
+      ["JSON body", post(JSON.stringify({ file: "../../etc/passwd" }), "application/json")],
+      ["another user's id", post(theirId)],
+      ["another user's url", post(theirUrl)],
+      ["a JSON body with another user's id", post(JSON.stringify({ file: theirs.data!.id }), "application/json")],
+      ["an empty file input", post(noName)],
+      ["an empty file", upload(cookie, new Uint8Array(0))],
+    ];
+    for (const [name, pending] of cases) {
+      const body = await answer(await pending);
+      expect(body.code, name).toBe(0);
+      expect(body.msg, name).toMatch(/Choose a photo|empty/);
+      expect(JSON.stringify(body.data), name).not.toContain("passwd");
+      expect(JSON.stringify(body.data), name).not.toContain(theirs.data!.id!);
+    }
+    const stored = await env.DB.prepare("SELECT COUNT(*) AS n FROM uploads WHERE user_id = ?1 AND status = 1").bind(user.id).first<{ n: number }>();
+    expect(stored!.n).toBe(0);
+    expect((await env.UPLOADS.list({ prefix: `u/${user.id}/` })).objects).toHaveLength(0);
+
+    // a text field next to a real file: the answer names the file just stored, never the text
+    const mixed = new FormData();
+    mixed.append("file", theirs.data!.id!);
+    mixed.append("file", new Blob([JPEG()], { type: "image/jpeg" }), "photo.jpg");
+    const real = await answer(await post(mixed));
+    expect(real.code, real.msg).toBe(1);
+    const row = await env.DB.prepare("SELECT id FROM uploads WHERE user_id = ?1 AND status = 1").bind(user.id).first<{ id: string }>();
+    expect(real.data).toEqual({ id: row!.id, url: `/uploads/${row!.id}` });
+    expect((await get(real.data!.url!, { cookie })).status).toBe(200);
+  });
+
   it("needs a session, and refuses a cross-site post", async () => {
     const fd = new FormData();
     fd.append("file", new Blob([JPEG()]), "a.jpg");
