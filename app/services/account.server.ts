@@ -5,7 +5,7 @@
 import { asc, eq } from "drizzle-orm";
 import type { ServiceContext } from "~/context.server";
 import { areas, baseSettings, companies, users } from "~/db/schema";
-import { toDecimalString, type Micros } from "~/domain/money";
+import { toBalanceString, type Micros } from "~/domain/money";
 import { profitPercent } from "~/domain/wallet";
 import { MAIN_COMPANY_ID } from "~/lib/constants";
 import { cached } from "~/services/cache.server";
@@ -139,13 +139,13 @@ export async function balances(ctx: ServiceContext, userId: number): Promise<Bal
 export async function walletBalances(ctx: ServiceContext, userId: number) {
   const b = await balances(ctx, userId);
   return {
-    total: toDecimalString(b.total, 2),
+    total: toBalanceString(b.total),
     list: b.accounts.map((a) => ({
       type: a.type,
       accountTypeId: a.accountTypeId,
       currencyId: a.currencyId,
-      balance: toDecimalString(a.balance, 2),
-      lockBalance: toDecimalString(a.lockBalance, 2),
+      balance: toBalanceString(a.balance),
+      lockBalance: toBalanceString(a.lockBalance),
     })),
   };
 }
