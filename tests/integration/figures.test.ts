@@ -1,9 +1,16 @@
-// The figures a user reads (issue 19 §2) through the real Worker: a balance is never shown larger
-// than what can be moved, on every screen and in the JSON API; "transfer all" moves the exact amount.
+// The figures a user reads (issue 19 §1, §2) through the real Worker: today's profit is the day's
+// realised result (not money coming back), and a balance is never shown larger than what can be
+// moved, on every screen and in the JSON API; "transfer all" moves the exact amount.
 import { SELF, env } from "cloudflare:test";
 import { afterEach, describe, expect, it } from "vitest";
+import { createServiceContext } from "~/context.server";
+import { Side } from "~/domain/contract";
+import { todayProfit } from "~/services/account.server";
+import { closeOrder, placeOrder } from "~/services/contract.server";
 import { checkInvariants } from "~/services/ledger.server";
-import { accountBalances, createUser, form, fund, get, sessionFor, signedSessionCookie, visibleText } from "./helpers";
+import { buyOption } from "~/services/option.server";
+import { transfer } from "~/services/wallet.server";
+import { accountBalances, createUser, form, fund, get, holdPrice, mainRoom, sessionFor, signedSessionCookie, tickMain, visibleText } from "./helpers";
 
 const USD = 1_000_000;
 
@@ -22,6 +29,55 @@ async function signedIn(user: Awaited<ReturnType<typeof createUser>>) {
 
 afterEach(async () => {
   expect(await checkInvariants(env.DB)).toEqual({ unbalancedTransactions: 0, driftingAccounts: 0, negativeAccounts: 0 });
+});
+
+describe("today's profit is the day's realised result", () => {
+  it("won and lost options, positions closed in profit and in loss and a fee on an open one count; a deposit, transfers, stakes and margins coming back do not", async () => {
+    const ctx = await createServiceContext(env);
+    const u = await signedIn(await createUser());
+    await fund(u.accounts.funding, 1_000 * USD); // a deposit
+    for (const to of ["2", "3"]) expect((await transfer(ctx, { id: u.id, isDemo: false }, { from: "1", to, amount: "300" })).ok).toBe(true);
+
+    // options: 100 up wins at 0.80 (+80.00), 50 down loses (−50.00)
+    await holdPrice("ETHUSDT", 2_000);
+    const up = await buyOption(ctx, u.id, { instrumentId: 2, direction: 1, amount: "100", seconds: 30 });
+    const down = await buyOption(ctx, u.id, { instrumentId: 2, direction: 2, amount: "50", seconds: 30 });
+    if (!up.ok || !down.ok) throw new Error("buying failed");
+    await mainRoom().setPrice("ETHUSDT", 2_020);
+    await tickMain(up.value.expiresAt);
+    expect((await accountBalances(u.accounts.options)).balance).toBe(330 * USD);
+
+    // contracts: 0.01 BTC × 10 at 50,000 (margin 50, fee 0.025 each); A closes at 51,000 (+10), B at 49,500 (−5);
+    // C opens at 49,500 (fee 0.02475) and stays open
+    await holdPrice("BTCUSDT", 50_000);
+    const order = { side: Side.Buy, lots: "0.01", instrumentId: 1, entry: 1, leverage: 10 } as const;
+    const a = await placeOrder(ctx, u.id, order);
+    const b = await placeOrder(ctx, u.id, order);
+    if (!a.ok || !b.ok) throw new Error("placing failed");
+    expect([a.value.fee, b.value.fee]).toEqual([25_000, 25_000]);
+    await holdPrice("BTCUSDT", 51_000);
+    expect((await closeOrder(ctx, u.id, a.value.id)).ok).toBe(true);
+    await holdPrice("BTCUSDT", 49_500);
+    expect((await closeOrder(ctx, u.id, b.value.id)).ok).toBe(true);
+    const c = await placeOrder(ctx, u.id, order);
+    if (!c.ok) throw new Error("placing failed");
+    expect(c.value.fee).toBe(24_750);
+
+    // by hand: 80 − 50 + 10 − 5 − 0.025 − 0.025 − 0.02475 = 34.92525
+    const expected = 34_925_250;
+    const figures = await todayProfit(ctx, u.id);
+    expect(figures.profit).toBe(expected);
+    // total = 1,000 deposited + 34.92525; 34.92525 / 1,034.92525 × 100 = 3.3746… → 3.37 (spec §9)
+    expect(figures.total).toBe(1_000 * USD + expected);
+    expect(figures.percent).toBe("3.37");
+
+    expect((await json(await api("/api/user/get_profits", u.token))).data).toEqual({ profit: "34.93", percent: "3.37" });
+    expect(await page("/", u.cookie)).toMatch(/Today's profit ?: \+ ?34\.93 \( ?3\.37 ?%\)/);
+    const accounts = await page("/mine/accounts", u.cookie);
+    expect(accounts).toMatch(/Today's profit \+ ?34\.93 Today's return \+ ?3\.37 ?%/);
+    expect(accounts).toContain("1,034.92 USD");
+    expect(await page("/user", u.cookie)).toContain("1,034.92 USD");
+  });
 });
 
 describe("a balance is never shown larger than what can be moved", () => {
