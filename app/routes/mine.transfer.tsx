@@ -165,11 +165,12 @@ function TransferForm({ accounts, from, to, requestId, constraint, lastResult, l
         hint={<span aria-live="polite">{t("transfer.amount_hint", { account: t(`accounts.${walletAccount(pair.from).kind}`), amount: formatBalance(available, locale) })}</span>}
       />
       <input type="hidden" name="request_id" value={requestId} />
+      {/* "Continue" first: Enter in the amount field submits the form's first button */}
       <div className="tiles">
+        <SubmitButton intent={Intent.TransferReview}>{t("transfer.next")}</SubmitButton>
         <SubmitButton intent={Intent.TransferAll} className="button">
           {t("transfer.all")}
         </SubmitButton>
-        <SubmitButton intent={Intent.TransferReview}>{t("transfer.next")}</SubmitButton>
       </div>
     </Form>
   );

@@ -67,6 +67,11 @@ test.describe("wallet", () => {
     await page.goto("/mine/transfer");
     await expect(shown(page, "funding")).toHaveText("0.17");
     await expect(page.getByText("Available in Funding: 0.17 USD")).toBeVisible();
+    // Enter in the amount field continues with the typed amount (not "Transfer all")
+    await page.getByLabel("Amount (USD)").fill("0.10");
+    await page.getByLabel("Amount (USD)").press("Enter");
+    await expect(page.getByText("0.10 USD will move from Funding to Contract. There is no fee.")).toBeVisible();
+    await page.goto("/mine/transfer");
     await page.getByRole("button", { name: "Transfer all" }).click();
     await expect(page.getByRole("heading", { name: "Confirm the transfer" })).toBeVisible();
     await expect(page.getByText("0.1750 USD will move from Funding to Contract. There is no fee.")).toBeVisible();
