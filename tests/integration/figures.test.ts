@@ -7,7 +7,7 @@ import { createServiceContext } from "~/context.server";
 import { Side } from "~/domain/contract";
 import { todayProfit } from "~/services/account.server";
 import { closeOrder, placeOrder } from "~/services/contract.server";
-import { checkInvariants } from "~/services/ledger.server";
+import { PlatformAccount, checkInvariants, post } from "~/services/ledger.server";
 import { buyOption } from "~/services/option.server";
 import { transfer } from "~/services/wallet.server";
 import { accountBalances, createUser, form, fund, get, holdPrice, mainRoom, sessionFor, signedSessionCookie, tickMain, visibleText } from "./helpers";
@@ -77,6 +77,54 @@ describe("today's profit is the day's realised result", () => {
     expect(accounts).toMatch(/Today's profit \+ ?34\.93 Today's return \+ ?3\.37 ?%/);
     expect(accounts).toContain("1,034.92 USD");
     expect(await page("/user", u.cookie)).toContain("1,034.92 USD");
+  });
+});
+
+describe("today's profit of copy trading and loans", () => {
+  it("a copy's profit share counts for the follower (less) and the trader (more); loan interest and penalty paid count as a loss", async () => {
+    const ctx = await createServiceContext(env);
+    const follower = await signedIn(await createUser());
+    const trader = await signedIn(await createUser());
+    await fund(follower.accounts.contract, 100 * USD);
+    // the shapes the services post: a copy opened (margin 50 locked, fee 0.025), closed at +10 with the trader's 10% share
+    await post(env.DB, {
+      idempotencyKey: crypto.randomUUID(),
+      kind: "trade_margin",
+      userId: follower.id,
+      postings: [
+        { accountId: follower.accounts.contract, amount: -50_025_000 },
+        { accountId: follower.accounts.contract, bucket: 1, amount: 50 * USD },
+        { accountId: PlatformAccount.Fees.id, amount: 25_000 },
+      ],
+    });
+    await post(env.DB, {
+      idempotencyKey: crypto.randomUUID(),
+      kind: "trade_settle",
+      userId: follower.id,
+      postings: [
+        { accountId: follower.accounts.contract, bucket: 1, amount: -50 * USD },
+        { accountId: follower.accounts.contract, amount: 50 * USD + 10 * USD - 1 * USD },
+        { accountId: PlatformAccount.Counterparty.id, amount: -10 * USD },
+        { accountId: trader.accounts.contract, amount: 1 * USD },
+      ],
+    });
+    // a loan repaid from outside: principal 100, interest 2.50, penalty 0.50 (approveRepayment's postings)
+    await post(env.DB, {
+      idempotencyKey: crypto.randomUUID(),
+      kind: "loan_repay",
+      userId: follower.id,
+      postings: [
+        { accountId: PlatformAccount.ExternalDeposits.id, amount: -103 * USD },
+        { accountId: PlatformAccount.Loans.id, amount: 100 * USD },
+        { accountId: PlatformAccount.LoanInterest.id, amount: 2_500_000 },
+        { accountId: PlatformAccount.LoanPenalties.id, amount: 500_000 },
+      ],
+    });
+    // follower: −0.025 fee + (10 − 1) − 3 = 5.975; trader: +1
+    expect((await todayProfit(ctx, follower.id)).profit).toBe(5_975_000);
+    expect((await todayProfit(ctx, trader.id)).profit).toBe(1 * USD);
+    expect((await json(await api("/api/user/get_profits", follower.token))).data).toMatchObject({ profit: "5.98" });
+    expect((await json(await api("/api/user/get_profits", trader.token))).data).toEqual({ profit: "1.00", percent: "100.00" });
   });
 });
 
