@@ -5,7 +5,7 @@
  * header's language.
  */
 import type { AppContext } from "~/context.server";
-import { toDecimalString } from "~/domain/money";
+import { exactDecimals, toBalanceString, toDecimalString } from "~/domain/money";
 import { accountTypeOf, pageParam, walletAccount, type AccountTypeId } from "~/domain/wallet";
 import { ledgerKindText, memoText } from "~/lib/ledger-text";
 import { walletBalances } from "~/services/account.server";
@@ -13,7 +13,8 @@ import type { AccountLogRow } from "~/services/ledger.server";
 import { accountDetail, accountHistory, transfer, transferLog, type TransferRow } from "~/services/wallet.server";
 import { actingUserOrInvalid, failure, ok, params, query, userOrInvalid, type Handler, type Routes } from "./common.server";
 
-const money = (micros: number) => toDecimalString(micros, 2);
+/** A statement's or a transfer's amount, exactly (2, 4 or 6 decimals as it has them; cents read as before). */
+const money = (micros: number) => toDecimalString(micros, exactDecimals(micros));
 /** "2024-05-01 13:45:09" (UTC), the spec's *Tran time form. */
 const timeText = (ms: number) => new Date(ms).toISOString().slice(0, 19).replace("T", " ");
 
@@ -78,9 +79,9 @@ export const walletRoutes: Routes = {
         accountTypeId: a.accountTypeId,
         currencyId: a.currencyId,
         name: ctx.t(`accounts.${w.kind}`),
-        balance: money(a.balance),
-        lockBalance: money(a.lockBalance),
-        total: money(a.balance + a.lockBalance),
+        balance: toBalanceString(a.balance),
+        lockBalance: toBalanceString(a.lockBalance),
+        total: toBalanceString(a.balance + a.lockBalance),
       });
     },
   },

@@ -1,10 +1,18 @@
 import { Link } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { formatMoney, type Micros } from "~/domain/money";
+import { formatBalance, formatMoney, type Micros } from "~/domain/money";
 
 /** An amount in USD at 2 decimals (or `decimals`), formatted exactly, with tabular figures. */
 export function Money({ value, locale, decimals = 2 }: { value: Micros; locale: string; decimals?: number }) {
   return <span className="num">{formatMoney(value, locale, decimals)}</span>;
+}
+
+/**
+ * A balance (available, locked, an account's or the total) at 2 decimals, never shown larger than
+ * it is (cut toward zero: 0.175 reads 0.17, the most that can be moved at 2 decimals).
+ */
+export function Balance({ value, locale }: { value: Micros; locale: string }) {
+  return <span className="num">{formatBalance(value, locale)}</span>;
 }
 
 /** The Deposit and Withdraw buttons of the balance cards. */

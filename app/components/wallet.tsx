@@ -6,7 +6,7 @@
 import { Link } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { ChevronIcon } from "~/components/icons";
-import { Money } from "~/components/money";
+import { Balance, Money } from "~/components/money";
 import { exactDecimals, type Micros } from "~/domain/money";
 
 export interface AccountView {
@@ -34,13 +34,13 @@ export function AccountCards({ accounts, locale }: { accounts: AccountView[]; lo
             <div>
               <dt>{t("wallet.balance")}</dt>
               <dd>
-                <Money value={a.balance} locale={locale} />
+                <Balance value={a.balance} locale={locale} />
               </dd>
             </div>
             <div>
               <dt>{t("wallet.lock_balance")}</dt>
               <dd>
-                <Money value={a.lockBalance} locale={locale} />
+                <Balance value={a.lockBalance} locale={locale} />
               </dd>
             </div>
           </dl>

@@ -6,7 +6,7 @@
 import { Link } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { OrderTime } from "~/components/orders";
-import { formatMoney, type Micros } from "~/domain/money";
+import { formatBalance, formatMoney, type Micros } from "~/domain/money";
 import { DrawType, STATUS_KEYS, shortAddress, withdrawFee, type WithdrawFigures } from "~/domain/withdraw";
 
 export interface CurrencyView {
@@ -61,6 +61,11 @@ export function methodLine(m: MethodView) {
 
 export function usd(value: Micros, locale: string) {
   return `${formatMoney(value, locale, 2)} USD`;
+}
+
+/** A balance in USD, never shown larger than it is (app/domain/money.ts toBalanceString). */
+export function balanceUsd(value: Micros, locale: string) {
+  return `${formatBalance(value, locale)} USD`;
 }
 
 /** The fee, in words: "1.00 USD" (fixed) or "0.5%". */

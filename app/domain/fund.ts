@@ -11,6 +11,7 @@
  * end_day = S + lock days; income is paid for each day from start_day to end_day inclusive.
  */
 import { MICROS_PER_USD, parseAmount, type Micros } from "~/domain/money";
+import { DAY_MS, utcDay } from "~/domain/day";
 
 export const SubscriptionStatus = { InProgress: 1, Refunding: 2, Refunded: 3, Finished: 4 } as const;
 export type SubscriptionStatus = (typeof SubscriptionStatus)[keyof typeof SubscriptionStatus];
@@ -81,16 +82,12 @@ export function redemptionPenalty(share: Micros, liquidatedDamages: string): Mic
 /* ---- days ---- */
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
-const DAY_MS = 86_400_000;
-
 export function isDay(value: string): boolean {
   return DAY.test(value) && utcDay(Date.parse(`${value}T00:00:00Z`)) === value;
 }
 
-/** The UTC date of an instant, YYYY-MM-DD. */
-export function utcDay(ms: number): string {
-  return new Date(ms).toISOString().slice(0, 10);
-}
+/** The UTC date of an instant (the platform's day, app/domain/day.ts). */
+export { utcDay };
 
 export function addDays(day: string, n: number): string {
   return utcDay(Date.parse(`${day}T00:00:00Z`) + n * DAY_MS);

@@ -16,8 +16,9 @@
  * late days are the UTC days after the repayment date's day, up to and including today.
  */
 import type { Micros } from "~/domain/money";
+import { DAY_MS, utcDay, utcDayIndex } from "~/domain/day";
 
-export const DAY_MS = 86_400_000;
+export { DAY_MS };
 export const RATE_DECIMALS = 4;
 const RATE_SCALE = 10n ** BigInt(RATE_DECIMALS);
 /** amount × R / 10^8: 10^4 from the rate's scale, 10^4 from "hundredths of a percent". */
@@ -84,15 +85,8 @@ export function dailyPenalty(principal: Micros, penaltyRate: string): Micros {
   return toCents(BigInt(principal) * scaled(penaltyRate), RATE_DIVISOR);
 }
 
-/** The UTC day number of a time (days since 1970-01-01). */
-export function utcDayIndex(ms: number): number {
-  return Math.floor(ms / DAY_MS);
-}
-
-/** YYYY-MM-DD (UTC) of a time. */
-export function utcDay(ms: number): string {
-  return new Date(ms).toISOString().slice(0, 10);
-}
+/** The UTC day number and date of a time: the platform's day (app/domain/day.ts). */
+export { utcDay, utcDayIndex };
 
 /** The repayment date: the approval time + loan_period days. */
 export function repaymentDate(approvedAt: number, loanPeriod: number): number {

@@ -25,6 +25,18 @@ export function roundMicros(value: Micros, decimals: number): Micros {
   return sign * (r * 2 >= step ? q + 1 : q) * step;
 }
 
+/**
+ * Cuts micros to `decimals` (0..6) decimal places toward zero (0.175 → 0.17 at 2 decimals).
+ * A balance a user can act on is never shown larger than it is: shown rounded up, it could not
+ * be moved (see `toBalanceString`).
+ */
+export function truncateMicros(value: Micros, decimals: number): Micros {
+  assertMicros(value);
+  if (decimals >= MICRO_DECIMALS) return value;
+  const step = 10 ** (MICRO_DECIMALS - decimals);
+  return Math.sign(value) * Math.floor(Math.abs(value) / step) * step || 0;
+}
+
 const AMOUNT_RE = /^(\d{1,12})(?:\.(\d{1,6}))?$/;
 
 /**
@@ -72,4 +84,18 @@ export function formatMoney(value: Micros, locale: string, decimals = 2): string
     new Intl.NumberFormat(locale).formatToParts(1.5).find((p) => p.type === "decimal")?.value ?? ".";
   const groupedWhole = fmt.format(BigInt(whole));
   return `${negative ? "-" : ""}${groupedWhole}${frac ? decimalSep + frac : ""}`;
+}
+
+/**
+ * A balance (available, locked, an account's or the total of spec §9) at 2 decimals, cut toward
+ * zero: every screen and the JSON API show balances with it, so no figure shows more than can be
+ * moved (0.175 reads 0.17, and 0.17 can be transferred). The exact amount moves with "transfer all".
+ */
+export function toBalanceString(value: Micros): string {
+  return toDecimalString(truncateMicros(value, 2), 2);
+}
+
+/** `toBalanceString` localised (grouping and decimal separator of `locale`). */
+export function formatBalance(value: Micros, locale: string): string {
+  return formatMoney(truncateMicros(value, 2), locale, 2);
 }

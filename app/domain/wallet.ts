@@ -68,11 +68,17 @@ export type TransferCheck =
 
 /**
  * Checks a transfer as typed: both accounts known and different, the amount (spec field
- * `balance`) present, positive, with at most 2 decimals. With `available` (the from account's
- * available balance, for the page's early answer) also not above it; the ledger's batch checks
- * the balance again at the moment of writing.
+ * `balance`) present, positive, with at most 2 decimals — or, to move everything, exactly `whole`
+ * (the from account's whole available balance, e.g. 0.175 after a fund's income of 4 decimals,
+ * which the screens show as 0.17). With `available` (the from account's available balance, for
+ * the page's early answer) also not above it; the ledger's batch checks the balance again at the
+ * moment of writing.
  */
-export function checkTransfer(input: { from: string | null | undefined; to: string | null | undefined; amount: string | null | undefined }, available?: Micros): TransferCheck {
+export function checkTransfer(
+  input: { from: string | null | undefined; to: string | null | undefined; amount: string | null | undefined },
+  available?: Micros,
+  whole: Micros | undefined = available,
+): TransferCheck {
   const from = accountTypeOf(input.from);
   if (from === null) return { ok: false, error: "transfer.err_account", field: "from" };
   const to = accountTypeOf(input.to);
@@ -80,7 +86,7 @@ export function checkTransfer(input: { from: string | null | undefined; to: stri
   if (from === to) return { ok: false, error: "transfer.err_same_account", field: "to" };
   const text = (input.amount ?? "").trim();
   if (!text) return { ok: false, error: "transfer.err_amount_required", field: "balance" };
-  const amount = parseAmount(text, 2);
+  const amount = parseAmount(text, 2) ?? (whole !== undefined && parseAmount(text, 6) === whole ? whole : null);
   if (amount === null || amount <= 0) return { ok: false, error: "transfer.err_amount_invalid", field: "balance" };
   if (amount > MAX_TRANSFER_MICROS) return { ok: false, error: "transfer.err_amount_max", field: "balance" };
   if (available !== undefined && amount > available) return { ok: false, error: "transfer.err_insufficient", field: "balance" };

@@ -27,6 +27,8 @@ export const Intent = {
   /** Operator: a deposit proof that is not a payment (status 3 invalid). */
   MarkInvalid: "mark-invalid",
   TransferReview: "transfer-review",
+  /** The transfer form's "Transfer all": the confirm step with the from account's whole available balance, exactly. */
+  TransferAll: "transfer-all",
   Transfer: "transfer",
   Preview: "preview",
   Withdraw: "withdraw",

@@ -6,7 +6,7 @@ import { Sparkline } from "~/components/sparkline";
 import { BellIcon, ChatIcon, GiftIcon, GlobeIcon, SearchIcon, TradeIcon, WalletIcon } from "~/components/icons";
 import { ConnectionBadge, useQuotes } from "~/components/live";
 import { ChangeBadge, InstrumentList, LivePrice, SkeletonRows } from "~/components/market";
-import { FundingButtons, Money } from "~/components/money";
+import { Balance, FundingButtons, Money } from "~/components/money";
 import { toSummary } from "~/domain/instrument";
 import { direction } from "~/lib/format";
 import { RouteErrorBoundary } from "~/components/route-error";
@@ -89,7 +89,7 @@ export default function Home() {
         <section className="card assets-card" aria-labelledby="home-assets">
           <h2 id="home-assets">{t("home.total_balance")}</h2>
           <p className="big-number num">
-            <Money value={data.assets.total} locale={locale} /> <span className="unit">USD</span>
+            <Balance value={data.assets.total} locale={locale} /> <span className="unit">USD</span>
           </p>
           <p className="muted small">
             {t("home.today_profit")}:{" "}

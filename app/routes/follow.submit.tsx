@@ -15,7 +15,7 @@ import { useTranslation } from "react-i18next";
 import { Rate, TraderAvatar } from "~/components/copy";
 import { Field, FormErrors, SubmitButton } from "~/components/forms";
 import { PageHeader } from "~/components/layout";
-import { Money } from "~/components/money";
+import { Balance } from "~/components/money";
 import { RouteErrorBoundary } from "~/components/route-error";
 import { FollowSchema } from "~/forms/copy";
 import { Intent } from "~/forms/intents";
@@ -173,7 +173,7 @@ function FollowForm({ locale }: { locale: string }) {
       </p>
       <Field field={fields.max_amount} label={t("copy.max_bond")} inputMode="decimal" autoComplete="off" hint={t("copy.max_bond_hint")} />
       <p className="muted small">
-        {t("copy.contract_balance")} <Money value={balance} locale={locale} /> USD
+        {t("copy.contract_balance")} <Balance value={balance} locale={locale} /> USD
       </p>
       <SubmitButton intent={Intent.Follow}>{t("copy.follow_now")}</SubmitButton>
     </Form>

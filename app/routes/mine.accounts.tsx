@@ -7,7 +7,7 @@ import type { LinksFunction, LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { Link, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { PageHeader } from "~/components/layout";
-import { FundingButtons, Money } from "~/components/money";
+import { Balance, FundingButtons } from "~/components/money";
 import { RouteErrorBoundary } from "~/components/route-error";
 import { AccountCards, SignedMoney } from "~/components/wallet";
 import { useRootData } from "~/root";
@@ -39,7 +39,7 @@ export default function Accounts() {
       <section className="card assets-card" aria-labelledby="accounts-total">
         <h2 id="accounts-total">{t("wallet.total")}</h2>
         <p className="big-number num">
-          <Money value={data.total} locale={locale} /> <span className="unit">USD</span>
+          <Balance value={data.total} locale={locale} /> <span className="unit">USD</span>
         </p>
         <dl className="account-figures">
           <div>

@@ -3,7 +3,9 @@
  * (funding, option, contract) must differ — with JavaScript, choosing one equal to the other
  * swaps the other; without it the server refuses the pair with a message. The amount is
  * required, positive, with at most 2 decimals and within the available balance of `from` (shown
- * under the field). "Continue" shows what will move (a confirm step that is a page of its own
+ * under the field, cut toward zero: never more than can be moved). "Transfer all" moves the whole
+ * available balance exactly (0.175 after a fund's income, which shows as 0.17): its confirm step
+ * carries the exact amount. "Continue" shows what will move (a confirm step that is a page of its own
  * without JavaScript); "Confirm transfer" posts one ledger transaction and redirects with a
  * flash. A hidden request_id makes a double submission one transfer. With JavaScript the
  * balances refresh 1 s after submitting. The transfer log (amount, from, to, time) is below,
@@ -19,11 +21,11 @@ import { Field, FormErrors, SubmitButton } from "~/components/forms";
 import { useHydrated } from "~/components/hydrated";
 import { TransferIcon } from "~/components/icons";
 import { EmptyState, PageHeader } from "~/components/layout";
-import { Money } from "~/components/money";
+import { Balance, Money } from "~/components/money";
 import { OrderTime } from "~/components/orders";
 import { RouteErrorBoundary } from "~/components/route-error";
 import { Pager, type AccountView } from "~/components/wallet";
-import { formatMoney, type Micros } from "~/domain/money";
+import { exactDecimals, formatBalance, formatMoney, toDecimalString, type Micros } from "~/domain/money";
 import { WALLET_ACCOUNTS, accountTypeOf, checkTransfer, pageParam, pickAccount, walletAccount, type AccountTypeId } from "~/domain/wallet";
 import { Intent } from "~/forms/intents";
 import { submissionOf } from "~/forms/parse";
@@ -77,18 +79,23 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const user = await requireRealUser(context, request);
   const form = await readForm(request);
   const intent = form.get("intent");
-  if (intent !== Intent.TransferReview && intent !== Intent.Transfer) {
+  if (intent !== Intent.TransferReview && intent !== Intent.TransferAll && intent !== Intent.Transfer) {
     return data<ActionData>({ result: { status: "error", error: { "": ["errors.bad_request"] } }, confirm: null }, { status: 400 });
   }
   const submission = submissionOf(TransferSchema, form);
   if (submission.status !== "success") return data<ActionData>({ result: submission.reply(), confirm: null }, { status: 400 });
   const v = submission.value;
-  if (intent === Intent.TransferReview) {
+  if (intent === Intent.TransferReview || intent === Intent.TransferAll) {
     const b = await balances(context, user.id);
     const available = b.accounts.find((a) => a.accountTypeId === accountTypeOf(v.from))?.balance ?? 0;
-    const check = checkTransfer({ from: v.from, to: v.to, amount: v.balance }, available);
+    if (intent === Intent.TransferAll && available <= 0) {
+      return data<ActionData>({ result: replyWithErrors(submission, { balance: "transfer.err_nothing" }), confirm: null }, { status: 400 });
+    }
+    // everything: the exact amount (as many decimals as it has), which the transfer accepts as the whole balance
+    const amount = intent === Intent.TransferAll ? toDecimalString(available, exactDecimals(available)) : v.balance;
+    const check = checkTransfer({ from: v.from, to: v.to, amount }, available);
     if (!check.ok) return data<ActionData>({ result: replyWithErrors(submission, { [check.field]: check.error }), confirm: null }, { status: 400 });
-    return data<ActionData>({ result: submission.reply(), confirm: { from: check.from, to: check.to, amount: check.amount, balance: v.balance ?? "", requestId: v.request_id ?? null } });
+    return data<ActionData>({ result: submission.reply(), confirm: { from: check.from, to: check.to, amount: check.amount, balance: amount ?? "", requestId: v.request_id ?? null } });
   }
   const result = await transfer(context, user, { from: v.from, to: v.to, amount: v.balance, currencyId: v.currency_id, requestId: v.request_id });
   if (!result.ok) {
@@ -155,10 +162,16 @@ function TransferForm({ accounts, from, to, requestId, constraint, lastResult, l
         label={t("transfer.amount")}
         inputMode="decimal"
         autoComplete="off"
-        hint={<span aria-live="polite">{t("transfer.amount_hint", { account: t(`accounts.${walletAccount(pair.from).kind}`), amount: formatMoney(available, locale) })}</span>}
+        hint={<span aria-live="polite">{t("transfer.amount_hint", { account: t(`accounts.${walletAccount(pair.from).kind}`), amount: formatBalance(available, locale) })}</span>}
       />
       <input type="hidden" name="request_id" value={requestId} />
-      <SubmitButton intent={Intent.TransferReview}>{t("transfer.next")}</SubmitButton>
+      {/* "Continue" first: Enter in the amount field submits the form's first button */}
+      <div className="tiles">
+        <SubmitButton intent={Intent.TransferReview}>{t("transfer.next")}</SubmitButton>
+        <SubmitButton intent={Intent.TransferAll} className="button">
+          {t("transfer.all")}
+        </SubmitButton>
+      </div>
     </Form>
   );
 }
@@ -174,7 +187,7 @@ function ConfirmTransfer({ confirm, locale }: { confirm: Confirm; locale: string
       <h2 id="transfer-confirm-title" ref={heading} tabIndex={-1}>
         {t("transfer.confirm_title")}
       </h2>
-      <p>{t("transfer.confirm_text", { amount: formatMoney(confirm.amount, locale), from: fromName, to: toName })}</p>
+      <p>{t("transfer.confirm_text", { amount: formatMoney(confirm.amount, locale, exactDecimals(confirm.amount)), from: fromName, to: toName })}</p>
       <dl className="confirm-figures">
         <div>
           <dt>{t("transfer.from")}</dt>
@@ -187,7 +200,7 @@ function ConfirmTransfer({ confirm, locale }: { confirm: Confirm; locale: string
         <div>
           <dt>{t("transfer.amount")}</dt>
           <dd>
-            <Money value={confirm.amount} locale={locale} />
+            <Money value={confirm.amount} locale={locale} decimals={exactDecimals(confirm.amount)} />
           </dd>
         </div>
         <div>
@@ -241,7 +254,7 @@ export default function TransferPage() {
             <div key={a.accountTypeId} data-account={a.kind}>
               <dt>{t(`accounts.${a.kind}`)}</dt>
               <dd className="num">
-                <Money value={a.balance} locale={locale} />
+                <Balance value={a.balance} locale={locale} />
               </dd>
             </div>
           ))}
@@ -267,7 +280,7 @@ export default function TransferPage() {
                   {t(`accounts.${r.fromKind}`)} → {t(`accounts.${r.toKind}`)}
                 </span>
                 <span className="ledger-amount">
-                  <Money value={r.amount} locale={locale} />
+                  <Money value={r.amount} locale={locale} decimals={exactDecimals(r.amount)} />
                 </span>
                 <span className="ledger-sub">
                   <OrderTime ms={r.createdAt} locale={locale} />

@@ -4,7 +4,7 @@ import { Link, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { ChevronIcon, IdIcon, TransferIcon, WalletIcon } from "~/components/icons";
 import { PageHeader } from "~/components/layout";
-import { FundingButtons, Money } from "~/components/money";
+import { Balance, FundingButtons } from "~/components/money";
 import { RouteErrorBoundary } from "~/components/route-error";
 import { AccountCards } from "~/components/wallet";
 import { useRootData } from "~/root";
@@ -40,7 +40,7 @@ export default function Wallet() {
       <section className="card assets-card" aria-labelledby="wallet-total">
         <h2 id="wallet-total">{t("wallet.total")}</h2>
         <p className="big-number num">
-          <Money value={data.total} locale={locale} /> <span className="unit">USD</span>
+          <Balance value={data.total} locale={locale} /> <span className="unit">USD</span>
         </p>
         <FundingButtons />
       </section>

@@ -19,7 +19,7 @@ import { useTranslation } from "react-i18next";
 import { Field, FormErrors, SubmitButton } from "~/components/forms";
 import { EmptyState, PageHeader } from "~/components/layout";
 import { RouteErrorBoundary } from "~/components/route-error";
-import { FeeText, Figures, PageLinks, RecordList, currencyLabel, methodLine, usd, type CurrencyView, type MethodView } from "~/components/withdraw";
+import { FeeText, Figures, PageLinks, RecordList, currencyLabel, methodLine, balanceUsd, usd, type CurrencyView, type MethodView } from "~/components/withdraw";
 import { DrawType, drawTypeOfPage, previewWithdrawal, type WithdrawFigures } from "~/domain/withdraw";
 import { Intent } from "~/forms/intents";
 import { cleanFields, submissionOf } from "~/forms/parse";
@@ -140,11 +140,11 @@ export default function MineWithdraw() {
         <dl className="account-grid two">
           <div data-figure="available">
             <dt>{t("withdraw.available")}</dt>
-            <dd className="num">{usd(d.available, locale)}</dd>
+            <dd className="num">{balanceUsd(d.available, locale)}</dd>
           </div>
           <div data-figure="locked">
             <dt>{t("withdraw.locked")}</dt>
-            <dd className="num">{usd(d.locked, locale)}</dd>
+            <dd className="num">{balanceUsd(d.locked, locale)}</dd>
           </div>
         </dl>
       </section>
@@ -293,7 +293,7 @@ function WithdrawForm({ d, lastResult, locale }: { d: LoaderData; lastResult: Su
         inputMode="decimal"
         autoComplete="off"
         addon={<span className="unit">USD</span>}
-        hint={t("withdraw.amount_hint", { available: usd(d.available, locale), min: currency ? usd(currency.minAmount, locale) : "—" })}
+        hint={t("withdraw.amount_hint", { available: balanceUsd(d.available, locale), min: currency ? usd(currency.minAmount, locale) : "—" })}
       />
       <Field field={fields.memo} label={t("withdraw.memo")} autoComplete="off" maxLength={200} />
 

@@ -21,7 +21,7 @@ import { PageHeader } from "~/components/layout";
 import { RouteErrorBoundary } from "~/components/route-error";
 import { sheetKeyDown } from "~/components/sheet";
 import { AMOUNT_DECIMALS, dayProfit, fundTermsKey, totalProfit } from "~/domain/fund";
-import { formatMoney, parseAmount, type Micros } from "~/domain/money";
+import { formatBalance, formatMoney, parseAmount, type Micros } from "~/domain/money";
 import { Intent } from "~/forms/intents";
 import { readForm } from "~/lib/http.server";
 import { translateMessage } from "~/lib/messages";
@@ -244,7 +244,7 @@ export default function SubscribePage() {
           <p className="hint" id="fund-amount-hint">
             {available === null
               ? t("fund.amount_hint_bounds", { min: formatHint(fund.startingSubAmount, locale), max: formatHint(fund.maxSubAmount, locale) })
-              : t("fund.amount_hint", { min: formatHint(fund.startingSubAmount, locale), max: formatHint(fund.maxSubAmount, locale), balance: formatHint(available, locale) })}
+              : t("fund.amount_hint", { min: formatHint(fund.startingSubAmount, locale), max: formatHint(fund.maxSubAmount, locale), balance: formatBalance(available, locale) })}
           </p>
           {amountError ? (
             <p className="field-error" id="fund-amount-error">

@@ -20,7 +20,7 @@ import {
   WalletIcon,
 } from "~/components/icons";
 import { AssetsToggle, ThemeSwitch } from "~/components/preferences";
-import { FundingButtons, Money } from "~/components/money";
+import { Balance, FundingButtons, Money } from "~/components/money";
 import { languageInfo } from "~/i18n/config";
 import { reviewStatusKey } from "~/domain/real-name";
 import { shortAddress } from "~/domain/web3-address";
@@ -114,12 +114,12 @@ export default function UserCentre() {
           <h2 id="assets-title">{t("user.total_assets")}</h2>
           <AssetsToggle hidden={data.hideAssets} />
         </div>
-        <p className="big-number num">{data.hideAssets ? "******" : <Money value={data.total} locale={locale} />} <span className="unit">USD</span></p>
+        <p className="big-number num">{data.hideAssets ? "******" : <Balance value={data.total} locale={locale} />} <span className="unit">USD</span></p>
         <dl className="account-grid">
           {data.accounts.map((a) => (
             <div key={a.kind}>
               <dt>{t(`accounts.${a.kind}`)}</dt>
-              <dd className="num">{data.hideAssets ? "****" : <Money value={a.balance + a.lockBalance} locale={locale} />}</dd>
+              <dd className="num">{data.hideAssets ? "****" : <Balance value={a.balance + a.lockBalance} locale={locale} />}</dd>
             </div>
           ))}
         </dl>

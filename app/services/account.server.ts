@@ -5,7 +5,9 @@
 import { asc, eq } from "drizzle-orm";
 import type { ServiceContext } from "~/context.server";
 import { areas, baseSettings, companies, users } from "~/db/schema";
-import { toDecimalString, type Micros } from "~/domain/money";
+import { utcDayRange } from "~/domain/day";
+import { CHARGE_ACCOUNTS, CHARGE_KINDS, RESULT_KINDS, realisedResult, type DayEntries } from "~/domain/ledger";
+import { toBalanceString, type Micros } from "~/domain/money";
 import { profitPercent } from "~/domain/wallet";
 import { MAIN_COMPANY_ID } from "~/lib/constants";
 import { cached } from "~/services/cache.server";
@@ -139,33 +141,50 @@ export async function balances(ctx: ServiceContext, userId: number): Promise<Bal
 export async function walletBalances(ctx: ServiceContext, userId: number) {
   const b = await balances(ctx, userId);
   return {
-    total: toDecimalString(b.total, 2),
+    total: toBalanceString(b.total),
     list: b.accounts.map((a) => ({
       type: a.type,
       accountTypeId: a.accountTypeId,
       currencyId: a.currencyId,
-      balance: toDecimalString(a.balance, 2),
-      lockBalance: toDecimalString(a.lockBalance, 2),
+      balance: toBalanceString(a.balance),
+      lockBalance: toBalanceString(a.lockBalance),
     })),
   };
 }
 
-const PROFIT_KINDS = ["trade_settle", "option_settle", "fund_income"];
-
-/** Today's realised profit (UTC day) from the ledger, in micros. */
+/**
+ * Today's realised profit (micros): the day's result as app/domain/ledger.ts defines it
+ * (realisedResult), over the ledger entries written within the current UTC day (app/domain/day.ts,
+ * the day of the daily jobs). Two sums per kind: the user's own entries (all three sub-accounts,
+ * both buckets: a margin or stake locked and released nets to zero), and what the charge
+ * accounts took in the user's loan repayments.
+ */
 async function profitToday(ctx: ServiceContext, userId: number, now: number): Promise<Micros> {
-  const dayStart = Math.floor(now / 86_400_000) * 86_400_000;
-  const row = await ctx.d1
+  const { start, end } = utcDayRange(now);
+  const marks = (list: readonly string[], from: number) => list.map((_, i) => `?${from + i}`).join(", ");
+  const resultsFrom = 4;
+  const chargesFrom = resultsFrom + RESULT_KINDS.length;
+  const accountsFrom = chargesFrom + CHARGE_KINDS.length;
+  const { results } = await ctx.d1
     .prepare(
-      `SELECT COALESCE(SUM(e.amount), 0) AS profit
-         FROM ledger_entries e
-         JOIN accounts a ON a.id = e.account_id
+      `SELECT t.kind, SUM(e.amount) AS own, 0 AS charges
+         FROM accounts a
+         JOIN ledger_entries e ON e.account_id = a.id
          JOIN ledger_transactions t ON t.id = e.transaction_id
-        WHERE a.user_id = ?1 AND e.bucket = 0 AND e.created_at >= ?2 AND t.kind IN (${PROFIT_KINDS.map((_, i) => `?${i + 3}`).join(",")})`,
+        WHERE a.user_id = ?1 AND e.created_at >= ?2 AND e.created_at < ?3 AND t.kind IN (${marks(RESULT_KINDS, resultsFrom)})
+        GROUP BY t.kind
+       UNION ALL
+       SELECT t.kind, 0 AS own, SUM(e.amount) AS charges
+         FROM ledger_transactions t
+         JOIN ledger_entries e ON e.transaction_id = t.id
+         JOIN accounts a ON a.id = e.account_id
+        WHERE t.user_id = ?1 AND t.created_at >= ?2 AND t.created_at < ?3 AND t.kind IN (${marks(CHARGE_KINDS, chargesFrom)})
+          AND a.platform_code IN (${marks(CHARGE_ACCOUNTS, accountsFrom)})
+        GROUP BY t.kind`,
     )
-    .bind(userId, dayStart, ...PROFIT_KINDS)
-    .first<{ profit: number }>();
-  return row?.profit ?? 0;
+    .bind(userId, start, end, ...RESULT_KINDS, ...CHARGE_KINDS, ...CHARGE_ACCOUNTS)
+    .all<DayEntries>();
+  return realisedResult(results);
 }
 
 export interface Assets extends Balances {
@@ -185,7 +204,7 @@ export async function assetsOverview(ctx: ServiceContext, userId: number, now = 
   return { ...b, profit, percent: profitPercent(profit, b.total) };
 }
 
-/** Today's realised profit (UTC day) and its percentage of the total balance. */
+/** Today's realised profit (the UTC day, docs/glossary.md) and its percentage of the total balance. */
 export async function todayProfit(ctx: ServiceContext, userId: number, now = Date.now()) {
   const a = await assetsOverview(ctx, userId, now);
   return { profit: a.profit, percent: a.percent, total: a.total };

@@ -8,7 +8,7 @@
  *   GET  /dev/engine — the order engine's state: open orders and triggers indexed, the clock, and
  *        the duration of its last settlement batches;
  *   POST /dev/engine/reconcile — re-reads open orders from D1 now (as the periodic reconcile does);
- *   POST /dev/credit {"email": "<user's e-mail>", "amount": "<USD, e.g. 500 or 12.50>"} — credits the
+ *   POST /dev/credit {"email": "<user's e-mail>", "amount": "<USD, e.g. 500, 12.50 or 0.175>"} — credits the
  *        user's funding account through the ledger (an "adjustment" from external:deposits), so
  *        tests can give a real user money without the deposit review;
  *   POST /dev/bench/batch?account=&user= — the benchmark's baseline: one D1 batch of the shape of
@@ -20,7 +20,7 @@
 import * as v from "valibot";
 import type { AppContext } from "~/context.server";
 import { canonicalEmail } from "~/domain/identity";
-import { parseAmount, toDecimalString } from "~/domain/money";
+import { parseAmount, toBalanceString } from "~/domain/money";
 import { MARKET_ROOM } from "~/domain/rooms";
 import { isDay } from "~/domain/fund";
 import { payFundIncome } from "~/services/fund.server";
@@ -63,9 +63,9 @@ async function credit(request: Request, ctx: AppContext): Promise<Response> {
     return Response.json({ error: "body must be JSON {email, amount}" }, { status: 400 });
   }
   const parsed = v.safeParse(CreditBody, body);
-  const amount = parsed.success ? parseAmount(parsed.output.amount, 2) : null;
+  const amount = parsed.success ? parseAmount(parsed.output.amount, 6) : null;
   const email = parsed.success ? canonicalEmail(parsed.output.email) : null;
-  if (!email || amount === null || amount <= 0) return Response.json({ error: "expected {email: string, amount: positive decimal string with at most 2 decimals}" }, { status: 400 });
+  if (!email || amount === null || amount <= 0) return Response.json({ error: "expected {email: string, amount: positive decimal string with at most 6 decimals}" }, { status: 400 });
   const account = await ctx.d1
     .prepare("SELECT a.id FROM accounts a JOIN users u ON u.id = a.user_id WHERE u.email = ?1 AND a.kind = ?2")
     .bind(email, AccountKind.Funding.kind)
@@ -81,7 +81,7 @@ async function credit(request: Request, ctx: AppContext): Promise<Response> {
     ],
   });
   const balance = await ctx.d1.prepare("SELECT balance FROM accounts WHERE id = ?1").bind(account.id).first<{ balance: number }>();
-  return Response.json({ ok: true, transactionId: posted.transactionId, balance: toDecimalString(balance?.balance ?? 0, 2) });
+  return Response.json({ ok: true, transactionId: posted.transactionId, balance: toBalanceString(balance?.balance ?? 0) });
 }
 
 async function scriptedPrice(request: Request, ctx: AppContext): Promise<Response> {

@@ -7,7 +7,7 @@
  */
 import type { ServiceContext } from "~/context.server";
 import type { Micros } from "~/domain/money";
-import { checkTransfer, lastPageOf, walletAccount, type AccountTypeId, type TransferError, type WalletKind } from "~/domain/wallet";
+import { accountTypeOf, checkTransfer, lastPageOf, walletAccount, type AccountTypeId, type TransferError, type WalletKind } from "~/domain/wallet";
 import { LedgerError, accountLog, post, userAccounts, type AccountLogRow, type AccountRow } from "~/services/ledger.server";
 
 export const HISTORY_PAGE_SIZE = 20;
@@ -72,7 +72,7 @@ export interface TransferInput {
   /** Account type ids (1–3) or the spec's names (change/micro/forex; funding/option/contract). */
   from: string | null | undefined;
   to: string | null | undefined;
-  /** The amount as typed (spec field `balance`), USD with at most 2 decimals. */
+  /** The amount as typed (spec field `balance`), USD with at most 2 decimals, or exactly the whole available balance of `from`. */
   amount: string | null | undefined;
   /** The spec's currency_id: when sent, it must be the accounts' currency. */
   currencyId?: string | null;
@@ -96,9 +96,11 @@ export type TransferResult = { ok: true; value: TransferRow; replayed: boolean }
  */
 export async function transfer(ctx: ServiceContext, user: { id: number; isDemo: boolean }, input: TransferInput): Promise<TransferResult> {
   if (user.isDemo) return { ok: false, error: "errors.only_real_account", field: "form" };
-  const check = checkTransfer(input);
-  if (!check.ok) return check;
   const accounts = await userAccounts(ctx.d1, user.id);
+  // an amount of more than 2 decimals is accepted as the whole available balance ("transfer all")
+  const whole = accounts.find((a) => a.accountTypeId === accountTypeOf(input.from))?.balance;
+  const check = checkTransfer(input, undefined, whole);
+  if (!check.ok) return check;
   const from = accounts.find((a) => a.accountTypeId === check.from);
   const to = accounts.find((a) => a.accountTypeId === check.to);
   if (!from || !to) return { ok: false, error: "errors.try_again", field: "form" };

@@ -62,6 +62,34 @@ test.describe("wallet", () => {
     await expect(page.locator(".ledger-list li").first()).toContainText("+30.25");
   });
 
+  test("a balance of 0.175 reads 0.17 (never more than can be moved), and 'Transfer all' moves exactly 0.175", async ({ page, request }, info) => {
+    await fundedUser(page, request, `${info.project.name}-all`, "0.175");
+    await page.goto("/mine/transfer");
+    await expect(shown(page, "funding")).toHaveText("0.17");
+    await expect(page.getByText("Available in Funding: 0.17 USD")).toBeVisible();
+    // Enter in the amount field continues with the typed amount (not "Transfer all")
+    await page.getByLabel("Amount (USD)").fill("0.10");
+    await page.getByLabel("Amount (USD)").press("Enter");
+    await expect(page.getByText("0.10 USD will move from Funding to Contract. There is no fee.")).toBeVisible();
+    await page.goto("/mine/transfer");
+    await page.getByRole("button", { name: "Transfer all" }).click();
+    await expect(page.getByRole("heading", { name: "Confirm the transfer" })).toBeVisible();
+    await expect(page.getByText("0.1750 USD will move from Funding to Contract. There is no fee.")).toBeVisible();
+    await expect(shown(page, "funding")).toHaveText("0.17");
+    await page.getByRole("button", { name: "Confirm transfer" }).click();
+    await expect(page.getByRole("status").filter({ hasText: "Transfer complete." })).toBeVisible();
+    await expect(shown(page, "funding")).toHaveText("0.00");
+    await expect(shown(page, "contract")).toHaveText("0.17");
+    await expect(page.locator(".ledger-list li").first()).toContainText("0.1750");
+    // nothing left to move: said at the field, nothing moves
+    await page.getByRole("button", { name: "Transfer all" }).click();
+    await expect(page.locator("#transfer-balance-error")).toHaveText("There is nothing to transfer from this account.");
+    await expect(shown(page, "contract")).toHaveText("0.17");
+    await page.goto("/mine/wallet");
+    await expect(page.locator('[data-account="funding"]')).toContainText("0.00");
+    await expect(page.locator('[data-account="contract"]')).toContainText("0.17");
+  });
+
   test("choosing the account on the other side swaps the pair with JavaScript; without it the server refuses it clearly", async ({ page, request }, info) => {
     const js = info.project.use.javaScriptEnabled !== false;
     await fundedUser(page, request, `${info.project.name}-swap`, "10.00");

@@ -322,21 +322,22 @@ describe("assets figures agree everywhere", () => {
     await fund(u.accounts.contract, 200 * USD);
     await post(env.DB, { idempotencyKey: crypto.randomUUID(), kind: "option_stake", memo: "memo.option_stake", userId: u.id, postings: [{ accountId: u.accounts.funding, amount: -100 * USD }, { accountId: u.accounts.funding, bucket: 1, amount: 100 * USD }] });
     await post(env.DB, { idempotencyKey: crypto.randomUUID(), kind: "trade_settle", userId: u.id, postings: [{ accountId: u.accounts.contract, amount: 12_345_000 }, { accountId: PlatformAccount.Counterparty.id, amount: -12_345_000 }] });
-    // total = 900 + 100 locked + 212.345 = 1,212.345 → "1,212.35"; percent = 12.345 / 1212.345 × 100 = 1.0182… → 1.02
+    // total = 900 + 100 locked + 212.345 = 1,212.345 → "1,212.34" (a balance is never shown larger than it is);
+    // profit 12.345 → "12.35" (spec §9, half away from zero); percent = 12.345 / 1212.345 × 100 = 1.0182… → 1.02
     const overview = visibleText(await (await get("/mine/accounts", { cookie: u.cookie })).text());
-    expect(overview).toContain("1,212.35 USD");
+    expect(overview).toContain("1,212.34 USD");
     expect(overview).toMatch(/Today's profit \+ ?12\.35 Today's return \+ ?1\.02 ?%/);
     expect(overview).toMatch(/Funding Details Available 900\.00 Locked 100\.00/);
-    expect(overview).toMatch(/Contract Details Available 212\.35 Locked 0\.00/);
+    expect(overview).toMatch(/Contract Details Available 212\.34 Locked 0\.00/);
     const home = visibleText(await (await get("/", { cookie: u.cookie })).text());
-    expect(home).toContain("1,212.35 USD");
+    expect(home).toContain("1,212.34 USD");
     expect(home).toMatch(/Today's profit ?: \+ ?12\.35 \( ?1\.02 ?%\)/);
     const centre = visibleText(await (await get("/user", { cookie: u.cookie })).text());
-    expect(centre).toContain("1,212.35 USD");
+    expect(centre).toContain("1,212.34 USD");
     const profits = await json(await api("/api/user/get_profits", u.token));
     expect(profits.data).toEqual({ profit: "12.35", percent: "1.02" });
     const wallet = visibleText(await (await get("/mine/wallet", { cookie: u.cookie })).text());
-    expect(wallet).toContain("1,212.35 USD");
+    expect(wallet).toContain("1,212.34 USD");
     expect(wallet).toMatch(/Option Details Available 0\.00 Locked 0\.00/);
   });
 

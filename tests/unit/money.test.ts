@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { exactDecimals, formatMoney, parseAmount, roundMicros, toDecimalString } from "~/domain/money";
+import { exactDecimals, formatBalance, formatMoney, parseAmount, roundMicros, toBalanceString, toDecimalString, truncateMicros } from "~/domain/money";
 
 describe("money in integer micro-USD", () => {
   it("parses typed amounts exactly and refuses anything else", () => {
@@ -38,6 +38,24 @@ describe("money in integer micro-USD", () => {
     expect(formatMoney(1_234_567_890_000, "de-DE")).toBe("1.234.567,89");
     expect(formatMoney(-5_000, "en-US")).toBe("-0.01");
     expect(formatMoney(0, "en-US")).toBe("0.00");
+  });
+
+  it("a balance is never shown larger than it is: 0.175 reads 0.17 (cut toward zero at 2 decimals), cents stay as they are", () => {
+    expect(truncateMicros(175_000, 2)).toBe(170_000);
+    expect(truncateMicros(179_999, 2)).toBe(170_000);
+    expect(truncateMicros(-175_000, 2)).toBe(-170_000);
+    expect(truncateMicros(175_001, 6)).toBe(175_001);
+    expect(truncateMicros(5_000, 2)).toBe(0);
+    expect(Object.is(truncateMicros(-5_000, 2), 0)).toBe(true);
+    expect(toBalanceString(175_000)).toBe("0.17");
+    expect(toBalanceString(5_000)).toBe("0.00");
+    expect(toBalanceString(1_212_345_000)).toBe("1212.34");
+    expect(toBalanceString(30_250_000)).toBe("30.25");
+    expect(toBalanceString(999_999)).toBe("0.99");
+    expect(formatBalance(1_234_567_899_999, "en-US")).toBe("1,234,567.89");
+    expect(formatBalance(175_000, "de-DE")).toBe("0,17");
+    // what toDecimalString (half away from zero) would have shown
+    expect(toDecimalString(175_000, 2)).toBe("0.18");
   });
 
   it("refuses non-integer amounts", () => {

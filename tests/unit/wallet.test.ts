@@ -62,6 +62,13 @@ describe("transfer checks (spec §5, issue 10 bad input)", () => {
     expect(checkTransfer({ from: "1", to: "3", amount: "100.01" }, 100 * USD)).toMatchObject({ ok: false, error: "transfer.err_insufficient", field: "balance" });
     expect(checkTransfer({ from: "1", to: "3", amount: "100" }, 100 * USD)).toMatchObject({ ok: true, amount: 100 * USD });
   });
+  it("moves a balance of more than 2 decimals only as a whole (transfer all): 0.175 of 0.175, never 0.175 of 0.2", () => {
+    expect(checkTransfer({ from: "1", to: "3", amount: "0.175" }, 175_000)).toMatchObject({ ok: true, amount: 175_000 });
+    expect(checkTransfer({ from: "1", to: "3", amount: "0.1750" }, undefined, 175_000)).toMatchObject({ ok: true, amount: 175_000 });
+    expect(checkTransfer({ from: "1", to: "3", amount: "0.17" }, 175_000)).toMatchObject({ ok: true, amount: 170_000 });
+    expect(checkTransfer({ from: "1", to: "3", amount: "0.175" }, undefined, 200_000)).toMatchObject({ ok: false, error: "transfer.err_amount_invalid" });
+    expect(checkTransfer({ from: "1", to: "3", amount: "0.175" })).toMatchObject({ ok: false, error: "transfer.err_amount_invalid" });
+  });
 });
 
 describe("today's percentage (spec §9: profit / total × 100, 2 decimals)", () => {
