@@ -127,7 +127,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 }
 
 /** Refusals that depend on the moment, not on the input: 409. */
-const CONFLICTS = new Set(["errors.market_closed", "errors.prices_stale", "errors.insufficient_balance", "errors.try_again"]);
+const CONFLICTS = new Set(["errors.market_closed", "errors.prices_stale", "errors.insufficient_balance", "errors.insufficient_stake", "errors.try_again"]);
 
 /**
  * Places a contract order (visitors go to the login first). A refusal re-renders the form with

@@ -189,21 +189,21 @@ test("bad input shows the translated message and places nothing", async ({ page 
   await expect(page.locator(".open-orders")).toContainText("No open orders on this instrument.");
 });
 
-test("a fixed-margin instrument (GER40) needs no multiple", async ({ page }) => {
+test("a fixed-margin instrument (natural gas) needs no multiple", async ({ page }) => {
   await demoUser(page);
-  await page.goto("/trade?code=GER40");
+  await page.goto("/trade?code=NGAS");
   await expect(page.getByText("Fixed margin per lot: no multiple needed.")).toBeVisible();
   await expect(page.getByLabel("Multiple")).toHaveCount(0);
-  if (!isMarketOpen("index", Date.now())) {
+  if (!isMarketOpen("energy", Date.now())) {
     await expect(buy(page)).toBeDisabled();
     return;
   }
   await buy(page).click();
   const dialog = page.getByRole("dialog", { name: "Order confirmed" });
   await expect(dialog).toBeVisible();
-  await expect(dialog).toContainText("GER40 · 0.01 lots");
+  await expect(dialog).toContainText("NatGas · 0.01 lots");
   await expect(dialog).not.toContainText("x ·");
-  await expect(dialog).toContainText("0.010000 USD");
+  await expect(dialog).toContainText("100.000000 USD");
 });
 
 test("delivery contracts show their next delivery and a countdown; the candle shows when it closes", async ({ page }, info) => {
