@@ -52,7 +52,7 @@ export { handleDevRequest } from "~/services/dev.server";
 export { consumeJobs, runScheduledJobs } from "~/services/jobs.server";
 export { socketSessionId } from "~/services/socket-auth.server";
 export { liveSessions } from "~/services/session.server";
-export { forgetQuotes, listInstruments, simInstruments } from "~/services/market.server";
+export { forgetInstruments, forgetQuotes, listInstruments, simInstruments } from "~/services/market.server";
 export { deliverySchedules, engineOrders, settleContracts } from "~/services/contract.server";
 export { engineOptions, settleOptions } from "~/services/option.server";
 export { closedPrices, copyOrigins, copyStops, openCopies, pauseFollows } from "~/services/copy-engine.server";

@@ -123,7 +123,8 @@ const myDeal: Handler = async (request, ctx) => {
   if (user instanceof Response) return user;
   const q = query(request);
   const status = Number(q.get("status") ?? "1");
-  if (![0, 1, 3].includes(status)) return failure(ctx, { status: "errors.bad_request" });
+  // 0 pending, 1 holding, 3 closed (spec §7); 4 the cancelled pending orders (never in 3)
+  if (![0, 1, 3, 4].includes(status)) return failure(ctx, { status: "errors.bad_request" });
   const page = await listOrders(ctx, user.id, status, Number(q.get("page") ?? "1"));
   return ok(ctx, { data: page.orders.map(toWireOrder), all_fact_profits: money(page.allProfit), total: page.total, last_page: page.lastPage, page: page.page });
 };

@@ -13,7 +13,7 @@ async function klineCall(request: Request, ctx: AppContext, abbreviated: boolean
   const period = q.get("period") || DEFAULT_PERIOD;
   if (!isPeriod(period)) return failure(ctx, { period: "errors.unknown_period" });
   const instrument = await findInstrument(ctx, Number(q.get("forex_id")));
-  if (!instrument) return failure(ctx, { forex_id: "errors.unknown_instrument" });
+  if (!instrument) return failure(ctx, { forex_id: "errors.instrument_not_found" });
   const list = await candles(ctx, instrument.code, period, abbreviated ? ABBREVIATED_CANDLES : 300);
   return ok(ctx, abbreviated ? list.map((c) => ({ timestamp: c.timestamp, close: c.close })) : list);
 }

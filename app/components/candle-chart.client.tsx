@@ -11,7 +11,8 @@
 import { Chart, LinearScale, Tooltip, type ChartConfiguration, type Plugin, type Scale } from "chart.js";
 import { CandlestickController, CandlestickElement } from "chartjs-chart-financial";
 import { useEffect, useRef } from "react";
-import { CHART_PAD, CHART_UNITS, LEVEL_COLOR, LEVEL_DASH, type CandleFrame, type ChartLevel } from "~/components/charts";
+import { CHART_PAD, CHART_UNITS, LEVEL_ARROW, LEVEL_COLOR, LEVEL_DASH, LEVEL_LABEL_HEIGHT, edgeArrow, markerSlot, type CandleFrame, type ChartLevel } from "~/components/charts";
+import { placeLevels } from "~/lib/chart-levels";
 import { formatNyTime } from "~/lib/format";
 
 /** Gives the main thread back between chunks of work (scheduler.yield where it exists, else a new task). */
@@ -57,8 +58,10 @@ function cssVar(name: string) {
 }
 
 /**
- * The order levels (an inline plugin): dashed lines across the plot with their labels at the
- * latest candle's end, as the SVG draws them (k: CSS pixels per chart unit).
+ * The order levels (an inline plugin), placed by placeLevels as the SVG places them: dashed lines
+ * across the plot for levels in the price range, an edge marker (a short thick stroke and an
+ * arrow) for those outside it, labels stacked apart at the plot's right end (k: CSS pixels per
+ * chart unit).
  */
 function levelsPlugin(levels: { current: ChartLevel[] }, k: number, family: string): Plugin<"candlestick"> {
   const colors = new Map(Object.values(LEVEL_COLOR).map((name) => [name, cssVar(name)]));
@@ -68,21 +71,34 @@ function levelsPlugin(levels: { current: ChartLevel[] }, k: number, family: stri
       if (levels.current.length === 0) return;
       const { ctx, chartArea: area } = c;
       const y = c.scales.y!;
+      const placed = placeLevels(levels.current, { lo: y.min, hi: y.max, top: area.top, bottom: area.bottom, labelHeight: LEVEL_LABEL_HEIGHT * k });
       ctx.save();
-      ctx.lineWidth = k;
       ctx.font = `${11 * k}px ${family}`;
       ctx.textAlign = "right";
-      for (const l of levels.current) {
-        const py = Math.min(area.bottom, Math.max(area.top, y.getPixelForValue(l.price)));
+      for (const { level: l, edge, y: py, labelTop } of placed) {
         const color = colors.get(LEVEL_COLOR[l.kind]) ?? "";
         ctx.strokeStyle = color;
         ctx.fillStyle = color;
-        ctx.setLineDash(LEVEL_DASH[l.kind].map((d) => d * k));
         ctx.beginPath();
-        ctx.moveTo(area.left, py);
-        ctx.lineTo(area.right, py);
-        ctx.stroke();
-        ctx.fillText(l.label, area.right - 4 * k, py - 3 * k);
+        if (edge === null) {
+          ctx.lineWidth = k;
+          ctx.setLineDash(LEVEL_DASH[l.kind].map((d) => d * k));
+          ctx.moveTo(area.left, py);
+          ctx.lineTo(area.right, py);
+          ctx.stroke();
+        } else {
+          ctx.lineWidth = 2 * k;
+          ctx.setLineDash([]);
+          ctx.moveTo(area.right - 4 * LEVEL_ARROW * k, py);
+          ctx.lineTo(area.right, py);
+          ctx.stroke();
+          const corners = edgeArrow(edge, area.right, markerSlot(edge, py, labelTop, k), k);
+          ctx.beginPath();
+          corners.forEach(([px, cy], i) => (i === 0 ? ctx.moveTo(px, cy) : ctx.lineTo(px, cy)));
+          ctx.closePath();
+          ctx.fill();
+        }
+        if (labelTop !== null) ctx.fillText(l.label, area.right - (edge === null ? 4 : 8 + LEVEL_ARROW) * k, labelTop + (LEVEL_LABEL_HEIGHT - 3) * k);
       }
       ctx.restore();
     },

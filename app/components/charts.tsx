@@ -4,6 +4,7 @@
  * home's mini charts are in sparkline.tsx: the home page does not load this module.)
  */
 import type { Candle } from "~/domain/market";
+import { placeLevels } from "~/lib/chart-levels";
 import { formatNyTime } from "~/lib/format";
 
 /**
@@ -68,8 +69,9 @@ export function candleFrame(candles: Candle[]): CandleFrame {
 /**
  * Horizontal lines at the levels of the user's orders on the instrument: the open (or pending
  * buy) price, stop-loss, take-profit and liquidation. Each kind has its own dash pattern and
- * colour (a CSS custom property), the same in the SVG and on the canvas; a level outside the
- * chart's price range is drawn at the nearest edge (its label gives the price).
+ * colour (a CSS custom property), the same in the SVG and on the canvas. Where each goes (a line
+ * in the price range, an edge marker with an arrow outside it, labels stacked apart) is one rule:
+ * placeLevels (app/lib/chart-levels.ts).
  */
 export type LevelKind = "open" | "pending" | "sl" | "tp" | "liq";
 export interface ChartLevel {
@@ -78,6 +80,37 @@ export interface ChartLevel {
   price: number;
   /** The short text drawn on the line ("SL 48,000.00"). */
   label: string;
+  /** What the screen readers' list says of it ("Buy 0.01 lots, SL: 48,000.00"). */
+  description: string;
+}
+/** A label's slot (its 11-unit text and the gap under it) and the edge marker's arrow, in chart units. */
+export const LEVEL_LABEL_HEIGHT = 14;
+export const LEVEL_ARROW = 7;
+
+/**
+ * An edge marker's arrow (three corners, in chart units × k): beside its label's slot at the
+ * plot's right end, pointing off the chart (up at the top edge, down at the bottom one).
+ */
+export function edgeArrow(edge: "top" | "bottom", right: number, slotTop: number, k = 1): [number, number][] {
+  const a = LEVEL_ARROW * k;
+  const x = right - 4 * k - a;
+  const top = slotTop + 3 * k;
+  return edge === "top"
+    ? [
+        [x, top + a],
+        [x + a / 2, top],
+        [x + a, top + a],
+      ]
+    : [
+        [x, top],
+        [x + a / 2, top + a],
+        [x + a, top],
+      ];
+}
+
+/** Where an edge marker's label slot is when no slot was left for the label (the arrow still shows). */
+export function markerSlot(edge: "top" | "bottom", edgeY: number, labelTop: number | null, k = 1) {
+  return labelTop ?? (edge === "top" ? edgeY : edgeY - LEVEL_LABEL_HEIGHT * k);
 }
 /** Dash patterns in chart units (line, gap, …). */
 export const LEVEL_DASH: Record<LevelKind, number[]> = { open: [8, 4], pending: [8, 4, 2, 4], sl: [4, 4], tp: [2, 3], liq: [12, 3, 2, 3, 2, 3] };
@@ -128,14 +161,26 @@ export function CandleSvg({ frame, precision, locale, label, withDate, levels = 
       ))}
       <path d={up} className="up" />
       <path d={down} className="down" />
-      {levels.map((l) => {
-        const ly = Math.min(height - pad.bottom, Math.max(pad.top, y(l.price)));
+      {placeLevels(levels, { lo, hi, top: pad.top, bottom: height - pad.bottom, labelHeight: LEVEL_LABEL_HEIGHT }).map(({ level: l, edge, y: ly, labelTop }) => {
+        const right = width - pad.right;
+        const a = LEVEL_ARROW;
+        // an edge marker: a short solid stroke along the edge and an arrow pointing off the chart, the label beside it
+        const arrow = edge === null ? "" : `M${edgeArrow(edge, right, markerSlot(edge, ly, labelTop)).map(([px, py]) => `${n(px)} ${n(py)}`).join("L")}z`;
         return (
-          <g key={l.key} className={`level level-${l.kind}`}>
-            <line x1={pad.left} x2={width - pad.right} y1={n(ly)} y2={n(ly)} strokeDasharray={LEVEL_DASH[l.kind].join(" ")} />
-            <text x={width - pad.right - 4} y={n(ly - 3)} textAnchor="end">
-              {l.label}
-            </text>
+          <g key={l.key} className={`level level-${l.kind}`} data-edge={edge ?? undefined}>
+            {edge === null ? (
+              <line x1={pad.left} x2={right} y1={n(ly)} y2={n(ly)} strokeDasharray={LEVEL_DASH[l.kind].join(" ")} />
+            ) : (
+              <>
+                <line x1={n(right - 4 * a)} x2={right} y1={n(ly)} y2={n(ly)} className="level-edge" />
+                <path d={arrow} className="level-arrow" />
+              </>
+            )}
+            {labelTop === null ? null : (
+              <text x={n(right - (edge === null ? 4 : 8 + a))} y={n(labelTop + LEVEL_LABEL_HEIGHT - 3)} textAnchor="end">
+                {l.label}
+              </text>
+            )}
           </g>
         );
       })}

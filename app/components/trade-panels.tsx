@@ -48,10 +48,9 @@ function priceText(steps: number, precision: number, locale: string) {
 
 type T = (key: string, options?: Record<string, unknown>) => string;
 
-/** The chart's lines for the orders, and their accessible descriptions. */
-export function orderLevels(orders: OpenOrder[], t: T, locale: string): { levels: ChartLevel[]; descriptions: string[] } {
+/** The chart's lines for the orders, each with its accessible description. */
+export function orderLevels(orders: OpenOrder[], t: T, locale: string): ChartLevel[] {
   const levels: ChartLevel[] = [];
-  const descriptions: string[] = [];
   for (const o of orders) {
     const kinds: [ChartLevel["kind"], number, string][] = [
       [o.status === 0 ? "pending" : "open", o.price, o.status === 0 ? "trade.level_pending" : "trade.level_open"],
@@ -62,11 +61,16 @@ export function orderLevels(orders: OpenOrder[], t: T, locale: string): { levels
     for (const [kind, steps, key] of kinds) {
       if (!(steps > 0)) continue;
       const price = priceText(steps, o.precision, locale);
-      levels.push({ key: `${o.id}-${kind}`, kind, price: stepsToPrice(steps, o.precision), label: `${t(key)} ${price}` });
-      descriptions.push(t("trade.level_item", { side: t(o.side === 1 ? "trade.buy" : "trade.sell"), lots: o.lots, level: t(key), price }));
+      levels.push({
+        key: `${o.id}-${kind}`,
+        kind,
+        price: stepsToPrice(steps, o.precision),
+        label: `${t(key)} ${price}`,
+        description: t("trade.level_item", { side: t(o.side === 1 ? "trade.buy" : "trade.sell"), lots: o.lots, level: t(key), price }),
+      });
     }
   }
-  return { levels, descriptions };
+  return levels;
 }
 
 /**

@@ -298,7 +298,11 @@ export interface InstrumentSeed {
   contractSize: string;
   /** ForexFeeRate: fraction of margin */
   feeRate: string;
-  /** 2 = leveraged (margin = lots*units*price/multiple); 1 = fixed margin per lot */
+  /**
+   * 2 = leveraged (margin = lots*units*price/multiple); 1 = fixed margin per lot (1 USD per unit:
+   * the effective leverage is the price, so only for instruments priced at most
+   * MAX_EFFECTIVE_LEVERAGE; seedStatements refuses anything else, see checkEffectiveLeverage)
+   */
   marginMode: 1 | 2;
   /** leverage choices */
   multiples: number[];
@@ -342,7 +346,7 @@ export const INSTRUMENTS: InstrumentSeed[] = [
   { id: 15, code: "US30", showCode: "US30", categoryId: 4, logo: "/logos/us30.svg", pricePrecision: 1, lotStep: "0.01", minLots: "0.01", contractSize: "1", feeRate: "0.0004", marginMode: 2, multiples: [...INDEX_MULTIPLES], sessionKind: "index", basePrice: "47250.5", annualVolatility: "0.16", status: 1, sort: 15 },
   { id: 16, code: "NAS100", showCode: "NAS100", categoryId: 4, logo: "/logos/nas100.svg", pricePrecision: 1, lotStep: "0.01", minLots: "0.01", contractSize: "1", feeRate: "0.0004", marginMode: 2, multiples: [...INDEX_MULTIPLES], sessionKind: "index", basePrice: "25480.3", annualVolatility: "0.22", status: 1, sort: 16 },
   { id: 17, code: "SPX500", showCode: "SPX500", categoryId: 4, logo: "/logos/spx500.svg", pricePrecision: 1, lotStep: "0.01", minLots: "0.01", contractSize: "10", feeRate: "0.0004", marginMode: 2, multiples: [...INDEX_MULTIPLES], sessionKind: "index", basePrice: "6820.4", annualVolatility: "0.18", status: 1, sort: 17 },
-  { id: 18, code: "GER40", showCode: "GER40", categoryId: 4, logo: "/logos/ger40.svg", pricePrecision: 1, lotStep: "0.01", minLots: "0.01", contractSize: "1", feeRate: "0.0004", marginMode: 1, multiples: [], sessionKind: "index", basePrice: "24150.6", annualVolatility: "0.18", status: 1, sort: 18 },
+  { id: 18, code: "GER40", showCode: "GER40", categoryId: 4, logo: "/logos/ger40.svg", pricePrecision: 1, lotStep: "0.01", minLots: "0.01", contractSize: "1", feeRate: "0.0004", marginMode: 2, multiples: [...INDEX_MULTIPLES], sessionKind: "index", basePrice: "24150.6", annualVolatility: "0.18", status: 1, sort: 18 },
   // Energy
   { id: 19, code: "USOIL", showCode: "WTI", categoryId: 5, logo: "/logos/usoil.svg", pricePrecision: 2, lotStep: "0.01", minLots: "0.01", contractSize: "1000", feeRate: "0.0005", marginMode: 2, multiples: [...ENERGY_MULTIPLES], sessionKind: "energy", basePrice: "61.45", annualVolatility: "0.35", status: 1, sort: 19, deliveryDays: 7 },
   { id: 20, code: "UKOIL", showCode: "Brent", categoryId: 5, logo: "/logos/ukoil.svg", pricePrecision: 2, lotStep: "0.01", minLots: "0.01", contractSize: "1000", feeRate: "0.0005", marginMode: 2, multiples: [...ENERGY_MULTIPLES], sessionKind: "energy", basePrice: "65.20", annualVolatility: "0.33", status: 1, sort: 20, deliveryDays: 7 },

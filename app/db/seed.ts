@@ -6,6 +6,7 @@
  * tests, so both see the same world.
  */
 import { ANNOUNCEMENTS, AREAS, COMPANIES, CATEGORIES, CHARGE_CURRENCIES, FUNDS, INSTRUMENTS, LOAN_CONFIGS, NEWS, OPTION_AMOUNTS, OPTION_DURATIONS, WIRE_ACCOUNTS, WITHDRAW_CURRENCIES } from "~/db/seed-data";
+import { checkEffectiveLeverage, parsePrice } from "~/domain/contract";
 import { MICROS_PER_USD } from "~/domain/money";
 import { ACCOUNT_KINDS, PlatformAccount } from "~/services/ledger.server";
 
@@ -67,6 +68,11 @@ export function seedStatements(options: SeedOptions): string[] {
   for (const a of AREAS) out.push(insert("areas", { id: a.id, code: a.code, name: a.name, global_code: a.globalCode }));
   for (const c of CATEGORIES) out.push(insert("categories", { id: c.id, key: c.key, name: c.name, sort: c.sort }));
   for (const i of INSTRUMENTS) {
+    // an instrument whose positions would be liquidated a tick after opening is never seeded
+    const price = parsePrice(i.basePrice, i.pricePrecision);
+    if (price === null || checkEffectiveLeverage({ marginMode: i.marginMode, pricePrecision: i.pricePrecision, leverages: i.multiples }, price) !== "ok") {
+      throw new Error(`seed instrument ${i.code}: its effective leverage at ${i.basePrice} passes the platform's maximum`);
+    }
     out.push(
       insert("instruments", {
         id: i.id,

@@ -184,6 +184,30 @@ export function isLiquidated(side: Side, liquidation: PriceSteps | null, price: 
   return side === Side.Buy ? price <= liquidation : price >= liquidation;
 }
 
+// ---- effective leverage (an instrument's setup) ----
+
+/**
+ * The largest effective leverage (notional ÷ margin) an instrument's setup may give a position:
+ * 200×, the largest multiple the platform offers (forex). A position at 200× holds 0.5 % of its
+ * worth as margin, so its liquidation price lies at least 0.5 % from the open; past it the
+ * liquidation sits a tick or two away and positions are closed before their owner can act.
+ */
+export const MAX_EFFECTIVE_LEVERAGE = 200;
+
+export type LeverageCheck = "ok" | "leverage_too_high";
+
+/**
+ * Whether an instrument's setup stays within MAX_EFFECTIVE_LEVERAGE at `price` (steps).
+ * MarginMode 1 holds 1 USD per unit (lots × units per lot) against a notional of lots × units ×
+ * price: its effective leverage is the price itself, whatever the lots. Otherwise the margin is
+ * the notional ÷ the chosen multiple: the effective leverage is the multiple, so every offered
+ * multiple must be within the maximum. Exact: the price is compared in steps.
+ */
+export function checkEffectiveLeverage(setup: { marginMode: number; pricePrecision: number; leverages: readonly number[] }, price: PriceSteps): LeverageCheck {
+  if (setup.marginMode === 1) return BigInt(price) > BigInt(MAX_EFFECTIVE_LEVERAGE) * pow10(setup.pricePrecision) ? "leverage_too_high" : "ok";
+  return setup.leverages.some((m) => m > MAX_EFFECTIVE_LEVERAGE) ? "leverage_too_high" : "ok";
+}
+
 // ---- stop-loss and take-profit ----
 
 export type StopCheck = "ok" | "stop_loss_side" | "take_profit_side";

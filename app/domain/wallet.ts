@@ -60,7 +60,13 @@ export type TransferError =
   | "transfer.err_amount_required"
   | "transfer.err_amount_invalid"
   | "transfer.err_amount_max"
-  | "transfer.err_insufficient";
+  | InsufficientTransfer;
+
+/** Not enough in the account the money comes from: the message names that account. */
+export type InsufficientTransfer = `transfer.err_insufficient_${WalletKind}`;
+export function insufficientTransfer(from: AccountTypeId): InsufficientTransfer {
+  return `transfer.err_insufficient_${kindOf(from)}`;
+}
 
 export type TransferCheck =
   | { ok: true; from: AccountTypeId; to: AccountTypeId; amount: Micros }
@@ -89,7 +95,7 @@ export function checkTransfer(
   const amount = parseAmount(text, 2) ?? (whole !== undefined && parseAmount(text, 6) === whole ? whole : null);
   if (amount === null || amount <= 0) return { ok: false, error: "transfer.err_amount_invalid", field: "balance" };
   if (amount > MAX_TRANSFER_MICROS) return { ok: false, error: "transfer.err_amount_max", field: "balance" };
-  if (available !== undefined && amount > available) return { ok: false, error: "transfer.err_insufficient", field: "balance" };
+  if (available !== undefined && amount > available) return { ok: false, error: insufficientTransfer(from), field: "balance" };
   return { ok: true, from, to, amount };
 }
 

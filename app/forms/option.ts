@@ -8,7 +8,7 @@ import * as v from "valibot";
 
 export const OptionSchema = v.pipe(
   v.object({
-    forex_id: v.pipe(v.string("errors.unknown_instrument"), v.regex(/^\d{1,9}$/, "errors.unknown_instrument"), v.transform(Number)),
+    forex_id: v.pipe(v.string("errors.instrument_not_found"), v.regex(/^\d{1,9}$/, "errors.instrument_not_found"), v.transform(Number)),
     /** Type, from the pressed button: 1 up, 2 down (Enter alone presses neither: see below). */
     type: v.optional(v.picklist(["1", "2"], "options.choose_direction")),
     /** The stake as typed (conform reads an empty field as missing: the service asks for it). */

@@ -11,7 +11,7 @@ const toggle = v.optional(v.string());
 
 export const OrderSchema = v.pipe(
   v.object({
-    forex_id: v.pipe(v.string("errors.unknown_instrument"), v.regex(/^\d{1,9}$/, "errors.unknown_instrument"), v.transform(Number)),
+    forex_id: v.pipe(v.string("errors.instrument_not_found"), v.regex(/^\d{1,9}$/, "errors.instrument_not_found"), v.transform(Number)),
     /** OrderType, from the pressed button: 1 buy, 2 sell (Enter alone presses neither: see below). */
     type: v.optional(v.picklist(["1", "2"], "trade.choose_side")),
     /** Lots as typed (conform reads an empty field as missing: the service asks for the lots). */

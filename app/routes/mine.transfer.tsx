@@ -99,7 +99,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   }
   const result = await transfer(context, user, { from: v.from, to: v.to, amount: v.balance, currencyId: v.currency_id, requestId: v.request_id });
   if (!result.ok) {
-    return data<ActionData>({ result: replyWithErrors(submission, { [result.field]: result.error }), confirm: null }, { status: result.error === "transfer.err_insufficient" ? 409 : 400 });
+    return data<ActionData>({ result: replyWithErrors(submission, { [result.field]: result.error }), confirm: null }, { status: result.error.startsWith("transfer.err_insufficient_") ? 409 : 400 });
   }
   const from = accountTypeOf(result.value.fromKind) ?? 1;
   const to = accountTypeOf(result.value.toKind) ?? 3;

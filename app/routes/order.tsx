@@ -49,6 +49,7 @@ const CONTRACT_TABS = [
   { type: "1", label: "orders.holding" },
   { type: "0", label: "orders.pending" },
   { type: "3", label: "orders.history" },
+  { type: "4", label: "orders.status_4" },
 ];
 const FUTURE_TABS = [
   { type: "1", label: "orders.in_transaction" },

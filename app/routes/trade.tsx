@@ -19,6 +19,7 @@ import { ConnectionBadge, useCandles, useQuotes } from "~/components/live";
 import { ChangeBadge, InstrumentRow, LivePrice } from "~/components/market";
 import { OrderForm } from "~/components/order-form";
 import { CandleCountdown, DeliveryInfo, OpenOrders, PlacedDialog, orderLevels, type OpenOrder, type PlacedOrder } from "~/components/trade-panels";
+import { levelEdge } from "~/lib/chart-levels";
 import { formatPrice, formatVolume } from "~/lib/format";
 import { candles, listInstruments, marketQuotes } from "~/services/market.server";
 import { readTradeCode, tradeCodeCookie } from "~/services/preferences.server";
@@ -127,7 +128,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 }
 
 /** Refusals that depend on the moment, not on the input: 409. */
-const CONFLICTS = new Set(["errors.market_closed", "errors.prices_stale", "errors.insufficient_balance", "errors.try_again"]);
+const CONFLICTS = new Set(["errors.market_closed", "errors.prices_stale", "errors.insufficient_balance", "errors.insufficient_stake", "errors.try_again"]);
 
 /**
  * Places a contract order (visitors go to the login first). A refusal re-renders the form with
@@ -191,7 +192,8 @@ function useCandleChart() {
  * the latest candle (a right-to-left scroller around a left-to-right chart). Memoised: quote
  * ticks re-render the page every second, not the chart.
  */
-const ChartArea = memo(function ChartArea({ candles: initial, code, period, precision, locale, label, levels, levelsLabel, descriptions }: { candles: ReturnType<typeof useLoaderData<typeof loader>>["candles"]; code: string; period: Period; precision: number; locale: string; label: string; levels: ChartLevel[]; levelsLabel: string; descriptions: string[] }) {
+const ChartArea = memo(function ChartArea({ candles: initial, code, period, precision, locale, label, levels }: { candles: ReturnType<typeof useLoaderData<typeof loader>>["candles"]; code: string; period: Period; precision: number; locale: string; label: string; levels: ChartLevel[] }) {
+  const { t } = useTranslation();
   const live = useCandles(code, period, initial);
   const frame = useMemo(() => candleFrame(live), [live]);
   const CandleChart = useCandleChart();
@@ -206,11 +208,17 @@ const ChartArea = memo(function ChartArea({ candles: initial, code, period, prec
           {CandleChart ? <CandleChart frame={frame} precision={precision} locale={locale} withDate={withDate} label={label} levels={levels} onReady={() => setCanvasReady(true)} /> : null}
         </div>
       </div>
-      {descriptions.length > 0 ? (
-        <ul className="visually-hidden" aria-label={levelsLabel}>
-          {descriptions.map((text, i) => (
-            <li key={i}>{text}</li>
-          ))}
+      {levels.length > 0 ? (
+        // what the chart draws, for screen readers: each level, and whether it lies off the chart (an edge marker)
+        <ul className="visually-hidden" aria-label={t("trade.levels")}>
+          {levels.map((l) => {
+            const edge = levelEdge(l.price, frame);
+            return (
+              <li key={l.key} data-level={l.kind} data-edge={edge ?? "none"}>
+                {edge === null ? l.description : t(edge === "top" ? "trade.level_above" : "trade.level_below", { item: l.description })}
+              </li>
+            );
+          })}
         </ul>
       ) : null}
     </div>
@@ -224,7 +232,8 @@ export default function Trade() {
   const root = useRootData();
   const locale = root?.locale ?? "en-US";
   const quotes = useQuotes(d.quotes);
-  const { levels, descriptions } = useMemo(() => orderLevels(d.holdings ?? [], t, locale), [d.holdings, t, locale]);
+  // each tab draws its own lines: the contract's orders on the contract tab, none of them on the future tab
+  const levels = useMemo(() => (d.tab === "contract" ? orderLevels(d.holdings ?? [], t, locale) : []), [d.tab, d.holdings, t, locale]);
   if (!d.current) return <EmptyState title={t("common.no_data")} />;
   const current = d.current;
   const quote = quotes.get(current.code);
@@ -296,8 +305,6 @@ export default function Trade() {
           locale={locale}
           label={t("trade.chart_label", { symbol: current.showCode })}
           levels={levels}
-          levelsLabel={t("trade.levels")}
-          descriptions={descriptions}
         />
       </div>
       {d.tab === "future" ? (

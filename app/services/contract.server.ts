@@ -11,8 +11,10 @@
 import type { ServiceContext } from "~/context.server";
 import { profitShareOf } from "~/domain/copy";
 import {
+  MAX_EFFECTIVE_LEVERAGE,
   OrderStatus,
   Side,
+  checkEffectiveLeverage,
   checkLots,
   checkPendingPrice,
   checkStops,
@@ -94,6 +96,7 @@ export type PlaceError =
   | "errors.market_closed"
   | "errors.prices_stale"
   | "errors.no_multiple"
+  | "errors.leverage_too_high"
   | "errors.multiple_invalid"
   | "errors.lots_required"
   | "errors.lots_invalid"
@@ -107,7 +110,7 @@ export type PlaceError =
   | "errors.take_profit_side"
   | "errors.stop_invalid"
   | "errors.insufficient_balance"
-  | "errors.unknown_instrument"
+  | "errors.instrument_not_found"
   | "errors.only_real_account"
   | "errors.bad_request"
   | "errors.session_invalid"
@@ -246,14 +249,14 @@ export function prepareOrder(ctx: ServiceContext, instrumentId: number): Promise
 /** Places a market or pending order: margin (and fee) move in one ledger transaction with the order row. */
 export async function placeOrder(ctx: ServiceContext, userId: number, input: PlaceInput): Promise<Result<ContractOrder, PlaceError>> {
   const instrument = await findInstrument(ctx, input.instrumentId);
-  if (!instrument) return fail("errors.unknown_instrument", "forex_id");
+  if (!instrument) return fail("errors.instrument_not_found", "forex_id");
   // the price and the account are fetched while the input is checked
   const quoted = (input.prepared ?? Promise.resolve(null)).then((p) => (p && p.code === instrument.code ? p : liveQuote(ctx, instrument.code)));
   const account = contractAccountOf(ctx, userId);
   quoted.catch(() => {});
   account.catch(() => {});
   const terms = termsOf(instrument, await feeMode(ctx));
-  if (!terms) return fail("errors.unknown_instrument", "forex_id");
+  if (!terms) return fail("errors.instrument_not_found", "forex_id");
   const side = input.side === Side.Sell ? Side.Sell : input.side === Side.Buy ? Side.Buy : null;
   if (side === null) return fail("errors.bad_request", "type");
 
@@ -297,6 +300,10 @@ export async function placeOrder(ctx: ServiceContext, userId: number, input: Pla
   }
   const stops = checkStops(side, price, stopLoss, takeProfit);
   if (stops !== "ok") return fail(`errors.${stops}`, stops === "stop_loss_side" ? "stop_loss_price" : "target_profit_price");
+  // an instrument set up past the platform's maximum leverage would open positions liquidated a tick later
+  if (checkEffectiveLeverage({ marginMode: instrument.marginMode, pricePrecision: instrument.pricePrecision, leverages: leverages(instrument) }, price) !== "ok") {
+    return fail("errors.leverage_too_high", undefined, { value: MAX_EFFECTIVE_LEVERAGE });
+  }
 
   const figures = orderFigures(terms, side, lots, price, leverage);
   const contract = await account;
@@ -567,10 +574,11 @@ async function namesAndQuotes(ctx: ServiceContext) {
 
 /** The order lists of /order and my_deal: status 1 holding, 0 pending, 3 history (closed and cancelled). */
 export async function listOrders(ctx: ServiceContext, userId: number, status: number, page: number, pageSize = PAGE_SIZE): Promise<OrderPage> {
-  const statuses = status === 3 ? [3, 4] : status === 0 ? [0] : [1];
+  // history (3) is the closed positions only; cancelled pending orders (4) are a list of their own
+  const statuses = status === 3 ? [3] : status === 4 ? [4] : status === 0 ? [0] : [1];
   const p = Math.max(1, Math.min(10_000, Math.floor(page) || 1));
   const placeholders = statuses.map((_, i) => `?${i + 2}`).join(", ");
-  const order = statuses[0] === 3 ? "COALESCE(closed_at, updated_at) DESC, id DESC" : "id DESC";
+  const order = statuses[0] === 3 || statuses[0] === 4 ? "COALESCE(closed_at, updated_at) DESC, id DESC" : "id DESC";
   const [rows, count, all] = await ctx.d1.batch([
     ctx.d1.prepare(`SELECT ${ORDER_COLUMNS} FROM contract_orders WHERE user_id = ?1 AND status IN (${placeholders}) ORDER BY ${order} LIMIT ${pageSize} OFFSET ${(p - 1) * pageSize}`).bind(userId, ...statuses),
     ctx.d1.prepare(`SELECT COUNT(*) AS n, COALESCE(SUM(profit), 0) AS realised FROM contract_orders WHERE user_id = ?1 AND status IN (${placeholders})`).bind(userId, ...statuses),

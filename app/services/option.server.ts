@@ -202,7 +202,7 @@ const OPTION_COLUMNS = `id, user_id AS userId, account_id AS accountId, instrume
   late, profit, created_at AS createdAt, settled_at AS settledAt, updated_at AS updatedAt`;
 
 export type BuyError =
-  | "errors.unknown_instrument"
+  | "errors.instrument_not_found"
   | "errors.bad_request"
   | "errors.unknown_duration"
   | "errors.amount_required"
@@ -211,7 +211,7 @@ export type BuyError =
   | "errors.amount_max"
   | "errors.market_closed"
   | "errors.prices_stale"
-  | "errors.insufficient_balance"
+  | "errors.insufficient_stake"
   | "errors.try_again";
 
 export type BuyResult = { ok: true; value: OptionRow } | { ok: false; error: BuyError; field?: string; value?: string };
@@ -239,7 +239,7 @@ async function optionsAccountId(ctx: ServiceContext, userId: number): Promise<nu
 /** Buys an option: the stake moves to the locked balance of the options account, with the option row, in one transaction. */
 export async function buyOption(ctx: ServiceContext, userId: number, input: BuyInput): Promise<BuyResult> {
   const instrument = await findInstrument(ctx, input.instrumentId);
-  if (!instrument) return { ok: false, error: "errors.unknown_instrument", field: "forex_id" };
+  if (!instrument) return { ok: false, error: "errors.instrument_not_found", field: "forex_id" };
   const quoted = quoteOf(ctx, instrument.code);
   quoted.catch(() => {});
   const direction = input.direction === Direction.Up ? Direction.Up : input.direction === Direction.Down ? Direction.Down : null;
@@ -286,7 +286,7 @@ export async function buyOption(ctx: ServiceContext, userId: number, input: BuyI
     });
     row = (posted.results?.[0]?.results?.[0] as OptionRow | undefined) ?? null;
   } catch (error) {
-    if (error instanceof LedgerError && error.code === "insufficient_funds") return { ok: false, error: "errors.insufficient_balance", field: "number" };
+    if (error instanceof LedgerError && error.code === "insufficient_funds") return { ok: false, error: "errors.insufficient_stake", field: "number" };
     if (!(error instanceof LedgerError && error.code === "idempotency_conflict")) throw error;
   }
   row ??= await ctx.d1.prepare(`SELECT ${OPTION_COLUMNS} FROM options WHERE open_tx = ?1`).bind(key).first<OptionRow>();

@@ -7,7 +7,7 @@
  */
 import type { ServiceContext } from "~/context.server";
 import type { Micros } from "~/domain/money";
-import { accountTypeOf, checkTransfer, lastPageOf, walletAccount, type AccountTypeId, type TransferError, type WalletKind } from "~/domain/wallet";
+import { accountTypeOf, checkTransfer, insufficientTransfer, lastPageOf, walletAccount, type AccountTypeId, type TransferError, type WalletKind } from "~/domain/wallet";
 import { LedgerError, accountLog, post, userAccounts, type AccountLogRow, type AccountRow } from "~/services/ledger.server";
 
 export const HISTORY_PAGE_SIZE = 20;
@@ -133,7 +133,7 @@ export async function transfer(ctx: ServiceContext, user: { id: number; isDemo: 
     transactionId = posted.transactionId;
     replayed = posted.replayed;
   } catch (error) {
-    if (error instanceof LedgerError && error.code === "insufficient_funds") return { ok: false, error: "transfer.err_insufficient", field: "balance" };
+    if (error instanceof LedgerError && error.code === "insufficient_funds") return { ok: false, error: insufficientTransfer(check.from), field: "balance" };
     if (error instanceof LedgerError && error.code === "idempotency_conflict") return { ok: false, error: "transfer.err_resubmitted", field: "form" };
     throw error;
   }

@@ -142,6 +142,13 @@ test("bad amounts are refused with the translated message and buy nothing", asyn
   await expect(page.getByRole("dialog", { name: "Option bought" })).toHaveCount(0);
   expect(await options(page, 1)).toHaveLength(1);
   expect((await optionsBalance(page)).balance).toBe("9990.00");
+  // more than the options account holds: the message names that account and the stake
+  await amount(page).fill("20000");
+  await page.getByRole("button", { name: "Buy up" }).click();
+  await expect(page.locator(".option-form .field-error")).toHaveText("Not enough available balance in your options account for this stake.");
+  await expect(amount(page)).toHaveValue("20000");
+  expect(await options(page, 1)).toHaveLength(1);
+  expect((await optionsBalance(page)).balance).toBe("9990.00");
 });
 
 const sheet = (page: Page) => page.getByRole("dialog", { name: "Order details" });

@@ -252,7 +252,12 @@ test.describe("orders", () => {
     const after = await contractBalance(page);
     expect(after.lockBalance).toBe("0.00");
     expect(Number(after.balance)).toBeGreaterThan(Number(before.balance));
+    // a cancelled order is never a closed trade: History has none, the Cancelled tab lists it
     await page.getByRole("link", { name: "History" }).click();
+    await expect(page).toHaveURL(/type=3/);
+    await expect(page.getByText("No data")).toBeVisible();
+    await page.getByRole("link", { name: "Cancelled" }).click();
+    await expect(page).toHaveURL(/type=4/);
     await row(page, "BTC/USDT").click();
     await expect(detailValue(page, "Status")).toHaveText("Cancelled");
     await expect(detailValue(page, "Close reason")).toHaveText("Cancelled by you");

@@ -189,21 +189,21 @@ test("bad input shows the translated message and places nothing", async ({ page 
   await expect(page.locator(".open-orders")).toContainText("No open orders on this instrument.");
 });
 
-test("a fixed-margin instrument (GER40) needs no multiple", async ({ page }) => {
+test("a fixed-margin instrument (natural gas) needs no multiple", async ({ page }) => {
   await demoUser(page);
-  await page.goto("/trade?code=GER40");
+  await page.goto("/trade?code=NGAS");
   await expect(page.getByText("Fixed margin per lot: no multiple needed.")).toBeVisible();
   await expect(page.getByLabel("Multiple")).toHaveCount(0);
-  if (!isMarketOpen("index", Date.now())) {
+  if (!isMarketOpen("energy", Date.now())) {
     await expect(buy(page)).toBeDisabled();
     return;
   }
   await buy(page).click();
   const dialog = page.getByRole("dialog", { name: "Order confirmed" });
   await expect(dialog).toBeVisible();
-  await expect(dialog).toContainText("GER40 · 0.01 lots");
+  await expect(dialog).toContainText("NatGas · 0.01 lots");
   await expect(dialog).not.toContainText("x ·");
-  await expect(dialog).toContainText("0.010000 USD");
+  await expect(dialog).toContainText("100.000000 USD");
 });
 
 test("delivery contracts show their next delivery and a countdown; the candle shows when it closes", async ({ page }, info) => {
@@ -238,4 +238,46 @@ test("chart, order form and open orders: side by side on desktop, stacked on pho
     expect(form.y).toBeGreaterThanOrEqual(chart.y + chart.height);
     expect(orders.y).toBeGreaterThanOrEqual(form.y + form.height);
   }
+});
+
+test("levels outside the chart's range are one edge marker each, labels apart; the future tab draws none of the contract's lines", async ({ page }, info) => {
+  const js = info.project.use.javaScriptEnabled !== false;
+  await demoUser(page);
+  const list = (await (await page.request.get("/v2/api/forex/trade_list")).json()) as { data: { Code: string; ForexQuotations: { Close: number } | null }[] };
+  const price = list.data.find((i) => i.Code === "ETHUSDT")!.ForexQuotations!.Close;
+  // a buy at 5x: stop-loss at half the price, take-profit at twice it, liquidation at 80 %: all far off a 10-hour chart
+  const sl = (Math.round(price * 50) / 100).toFixed(2);
+  const tp = (Math.round(price * 200) / 100).toFixed(2);
+  const placed = await page.request.post("/trade?code=ETHUSDT", {
+    form: { forex_id: "2", type: "1", multiple: "5", cont: "0.01", status: "1", stop_loss_on: "on", stop_loss_price: sl, take_profit_on: "on", target_profit_price: tp },
+    maxRedirects: 0,
+  });
+  expect(placed.status()).toBe(303);
+  await page.goto("/trade?code=ETHUSDT");
+  const levels = page.getByRole("list", { name: "Your order levels on the chart" });
+  await expect(levels.getByRole("listitem")).toHaveCount(4);
+  await expect(levels.locator('[data-level="open"]')).toHaveAttribute("data-edge", "none");
+  await expect(levels.locator('[data-level="tp"]')).toHaveAttribute("data-edge", "top");
+  await expect(levels.locator('[data-level="sl"]')).toHaveAttribute("data-edge", "bottom");
+  await expect(levels.locator('[data-level="liq"]')).toHaveAttribute("data-edge", "bottom");
+  await expect(levels.locator('[data-level="tp"]')).toHaveText(/^Buy 0\.01 lots, TP: [\d,.]+ \(above the chart's price range, marked at its top edge\)$/);
+  await expect(levels.locator('[data-level="sl"]')).toHaveText(/^Buy 0\.01 lots, SL: [\d,.]+ \(below the chart's price range, marked at its bottom edge\)$/);
+  if (!js) {
+    // the server's chart: no line at a price the axis does not show, one marker per level, no label over another
+    const svg = page.locator("svg.candle-svg");
+    await expect(svg.locator(".level")).toHaveCount(4);
+    await expect(svg.locator('.level[data-edge="top"] .level-arrow')).toHaveCount(1);
+    await expect(svg.locator('.level[data-edge="bottom"] .level-arrow')).toHaveCount(2);
+    await expect(svg.locator(".level:not([data-edge]) .level-arrow")).toHaveCount(0);
+    const boxes = await svg.locator(".level text").evaluateAll((els) => els.map((el) => el.getBoundingClientRect()).map((r) => ({ top: r.top, bottom: r.bottom })));
+    expect(boxes).toHaveLength(4);
+    for (let i = 0; i < boxes.length; i++) for (let j = i + 1; j < boxes.length; j++) expect(boxes[i]!.bottom <= boxes[j]!.top || boxes[j]!.bottom <= boxes[i]!.top, `labels ${i} and ${j}`).toBe(true);
+  } else {
+    await expect(page.locator("canvas.chart-canvas")).toBeVisible();
+  }
+  // the future tab: the options' chart, without the contract position's lines
+  await page.goto("/trade?code=ETHUSDT&tab=future");
+  await expect(page.locator('.trade-tabs [aria-current="page"]')).toHaveText("Future");
+  await expect(page.getByRole("list", { name: "Your order levels on the chart" })).toHaveCount(0);
+  await expect(page.locator("svg.candle-svg .level")).toHaveCount(0);
 });

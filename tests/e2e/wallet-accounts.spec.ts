@@ -118,7 +118,7 @@ test.describe("wallet", () => {
     await page.goto("/mine/transfer");
     await page.getByLabel("Amount (USD)").fill("10.01");
     await page.getByRole("button", { name: "Continue" }).click();
-    await expect(page.getByRole("alert")).toContainText("more than the available balance");
+    await expect(page.getByRole("alert")).toContainText("Not enough available balance in your funding account for this transfer.");
     await expect(shown(page, "funding")).toHaveText("10.00");
   });
 

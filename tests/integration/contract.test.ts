@@ -3,12 +3,12 @@
 import { env } from "cloudflare:test";
 import { afterEach, describe, expect, it } from "vitest";
 import { createServiceContext } from "~/context.server";
-import { Side, margin as marginOf, orderFigures, toScaled6 } from "~/domain/contract";
+import { Side, checkEffectiveLeverage, margin as marginOf, orderFigures, parsePrice, toScaled6 } from "~/domain/contract";
 import { cancelOrder, closeOrder, feeMode, listOrders, messageOf, placeOrder, setStops } from "~/services/contract.server";
 import { resetDemoAccount } from "~/services/demo.server";
 import { buyOption } from "~/services/option.server";
 import { PlatformAccount, checkInvariants } from "~/services/ledger.server";
-import { createUser, fund, get, loggedInSocket, sessionFor, tickMain as tick, holdPrice as hold, accountBalances as balances, mainRoom as main } from "./helpers";
+import { createUser, form, forgetAllInstruments, formErrors, fund, get, loggedInSocket, sessionFor, signedSessionCookie, visibleText, tickMain as tick, holdPrice as hold, accountBalances as balances, mainRoom as main } from "./helpers";
 
 const USD = 1_000_000;
 async function platform(id: number) {
@@ -68,7 +68,7 @@ describe("placing orders", () => {
       [{ side: 1, lots: "0.015", instrumentId: 1, entry: 1, leverage: 10 }, "errors.lots_step"],
       [{ side: 1, lots: "99999999", instrumentId: 1, entry: 1, leverage: 10 }, "errors.lots_max"],
       [{ side: 1, lots: "0.01", instrumentId: 1, entry: 1, leverage: 7 }, "errors.multiple_invalid"],
-      [{ side: 1, lots: "0.01", instrumentId: 999, entry: 1, leverage: 10 }, "errors.unknown_instrument"],
+      [{ side: 1, lots: "0.01", instrumentId: 999, entry: 1, leverage: 10 }, "errors.instrument_not_found"],
       [{ side: 1, lots: "0.01", instrumentId: 1, entry: 0, leverage: 10 }, "errors.price_required"],
       [{ side: 1, lots: "0.01", instrumentId: 1, entry: 0, leverage: 10, targetPrice: "1.234" }, "errors.price_invalid"],
       // a huge buy price (its margin would pass a safe integer: it was a 500) and one far off the market
@@ -455,9 +455,79 @@ describe("the spec §7 forex calls", () => {
 
     expect((await call(`/v2/api/forex/close?id=${id}`)).data).toMatchObject({ Status: 3, FactProfits: "1.00", ClosePrice: 50_100 });
     expect((await call(`/v2/api/forex/cancel_trade?id=${pending.data.Id}`)).data).toMatchObject({ Status: 4 });
+    // history (status 3) lists and counts the closed position only, never the cancelled order
     const history = await call("/v2/api/forex/my_deal?status=3&page=1");
-    expect(history.data).toMatchObject({ total: 2, all_fact_profits: "1.00" });
+    expect(history.data).toMatchObject({ total: 1, all_fact_profits: "1.00" });
+    expect((history.data.data as { Id: number; Status: number }[]).map((o) => [o.Id, o.Status])).toEqual([[id, 3]]);
+    const cancelled = await call("/v2/api/forex/my_deal?status=4&page=1");
+    expect(cancelled.data).toMatchObject({ total: 1, all_fact_profits: "0.00" });
+    expect((cancelled.data.data as { Id: number; Status: number }[]).map((o) => [o.Id, o.Status])).toEqual([[pending.data.Id, 4]]);
     expect((await call("/v2/api/forex/my_deal?status=7")).code).toBe(0);
+  });
+});
+
+describe("an instrument set up past the platform's maximum leverage", () => {
+  it("refuses orders with a clear message (service, JSON call and the no-JavaScript form) rather than opening them to be liquidated", async () => {
+    // BNB/USDT at 905 under margin mode 1 (1 USD per unit): an effective leverage of 905×
+    await env.DB.prepare("UPDATE instruments SET margin_mode = 1, multiples = '[]' WHERE code = 'BNBUSDT'").run();
+    forgetAllInstruments();
+    try {
+      await hold("BNBUSDT", 905);
+      const ctx = await createServiceContext(env);
+      const user = await trader(1_000 * USD);
+      const refused = await placeOrder(ctx, user.id, { side: Side.Buy, lots: "0.01", instrumentId: 14, entry: 1 });
+      expect(refused.ok ? "placed" : messageOf(refused)).toBe("errors.leverage_too_high|200");
+      const message = "This instrument is set up with more leverage than the platform allows (at most 200×), so it cannot be traded for now.";
+      const token = await sessionFor(user.id);
+      const api = (await (await get("/v2/api/forex/submit?type=1&cont=0.01&forex_id=14&status=1", { headers: { authorization: token, lang: "en" } })).json()) as { code: number; msg: string };
+      expect(api).toMatchObject({ code: 0, msg: message });
+      const page = await form("/trade?code=BNBUSDT", { forex_id: "14", type: "1", cont: "0.01", status: "1" }, { cookie: await signedSessionCookie(token) });
+      expect(page.status).toBe(400);
+      expect(formErrors(await page.text())).toContain(message);
+      expect(await balances(user.accounts.contract)).toEqual({ balance: 1_000 * USD, locked: 0 });
+      expect((await listOrders(ctx, user.id, 1, 1)).total).toBe(0);
+    } finally {
+      await env.DB.prepare("UPDATE instruments SET margin_mode = 2, multiples = '[5,10,20,50]' WHERE code = 'BNBUSDT'").run();
+      forgetAllInstruments();
+    }
+  });
+});
+
+describe("migration 0011", () => {
+  it("moves a database seeded before it (GER40 under margin mode 1, 1 unit per lot) to a leveraged GER40 within the maximum", async () => {
+    await env.DB.prepare("UPDATE instruments SET margin_mode = 1, multiples = '[]' WHERE code = 'GER40'").run();
+    const migration = env.TEST_MIGRATIONS.find((m) => m.name.startsWith("0011_"))!;
+    for (const sql of migration.queries) await env.DB.prepare(sql).run();
+    const row = await env.DB.prepare("SELECT margin_mode AS mode, multiples, price_precision AS precision, base_price AS price FROM instruments WHERE code = 'GER40'").first<{ mode: number; multiples: string; precision: number; price: string }>();
+    expect(row).toMatchObject({ mode: 2, multiples: "[10,20,50]" });
+    expect(checkEffectiveLeverage({ marginMode: row!.mode, pricePrecision: row!.precision, leverages: JSON.parse(row!.multiples) }, parsePrice(row!.price, row!.precision)!)).toBe("ok");
+  });
+});
+
+describe("the order history page", () => {
+  it("History lists the closed position only; the cancelled pending order is under its own Cancelled tab", async () => {
+    await hold("BTCUSDT", 50_000);
+    const ctx = await createServiceContext(env);
+    const user = await trader(1_000 * USD);
+    const closed = await placeOrder(ctx, user.id, { side: Side.Buy, lots: "0.01", instrumentId: 1, entry: 1, leverage: 10 });
+    const pending = await placeOrder(ctx, user.id, { side: Side.Buy, lots: "0.02", instrumentId: 1, entry: 0, leverage: 10, targetPrice: "40000" });
+    if (!closed.ok || !pending.ok) throw new Error("placing failed");
+    expect((await cancelOrder(ctx, user.id, pending.value.id)).ok).toBe(true);
+    await hold("BTCUSDT", 50_100);
+    expect((await closeOrder(ctx, user.id, closed.value.id)).ok).toBe(true);
+    const cookie = await signedSessionCookie(await sessionFor(user.id));
+    const page = async (type: string) => {
+      const res = await get(`/order?source=0&type=${type}`, { cookie });
+      expect(res.status).toBe(200);
+      const html = await res.text();
+      return { ids: [...html.matchAll(/data-order-id="(\d+)"/g)].map((m) => Number(m[1])), text: visibleText(html) };
+    };
+    const history = await page("3");
+    expect(history.ids).toEqual([closed.value.id]);
+    expect(history.text).toContain("Realised profit");
+    const cancelled = await page("4");
+    expect(cancelled.ids).toEqual([pending.value.id]);
+    expect(cancelled.text).toContain("Cancelled");
   });
 });
 

@@ -3,7 +3,7 @@
 import { SELF, env } from "cloudflare:test";
 import { MARKET_ROOM } from "~/domain/rooms";
 import { AccountKind, PlatformAccount, post } from "~/services/ledger.server";
-import { forgetQuotes } from "~/services/market.server";
+import { forgetInstruments, forgetQuotes } from "~/services/market.server";
 // @ts-expect-error -- no type declarations for the generated bundle (the Worker's own copy of the services)
 import * as workerBuild from "../../build/index.js";
 import { hashPassword } from "~/services/password.server";
@@ -153,6 +153,12 @@ export async function loggedInSocket(userId: number) {
 export function forgetAllQuotes() {
   forgetQuotes();
   (workerBuild as { entry: { module: { forgetQuotes: () => void } } }).entry.module.forgetQuotes();
+}
+
+/** Drops the instrument list kept by both copies of the services (after a test edits the instruments table). */
+export function forgetAllInstruments() {
+  forgetInstruments();
+  (workerBuild as { entry: { module: { forgetInstruments: () => void } } }).entry.module.forgetInstruments();
 }
 
 /**

@@ -45,9 +45,9 @@ describe("buying options", () => {
       [{ instrumentId: 2, direction: 1, amount: "10.001", seconds: 60 }, "errors.amount_invalid"],
       [{ instrumentId: 2, direction: 1, amount: "5000000", seconds: 60 }, "errors.amount_max"],
       [{ instrumentId: 2, direction: 1, amount: "10", seconds: 45 }, "errors.unknown_duration"],
-      [{ instrumentId: 999, direction: 1, amount: "10", seconds: 60 }, "errors.unknown_instrument"],
+      [{ instrumentId: 999, direction: 1, amount: "10", seconds: 60 }, "errors.instrument_not_found"],
       [{ instrumentId: 2, direction: 3, amount: "10", seconds: 60 }, "errors.bad_request"],
-      [{ instrumentId: 2, direction: 2, amount: "100", seconds: 60 }, "errors.insufficient_balance"],
+      [{ instrumentId: 2, direction: 2, amount: "100", seconds: 60 }, "errors.insufficient_stake"],
     ];
     for (const [input, error] of bad) {
       const r = await buyOption(ctx, user.id, input);
@@ -177,6 +177,38 @@ describe("settlement", () => {
     expect(refused.msg).toBe("The minimum for this duration is 10 USD.");
     const open = (await (await get("/v2/api/micro/orders?status=1", { headers: { authorization: token } })).json()) as { data: { total: number } };
     expect(open.data.total).toBe(1);
+  });
+});
+
+describe("refusals name what they are about", () => {
+  const STAKE = "Not enough available balance in your options account for this stake.";
+
+  it("a stake above the options balance names the options account and the stake: the service, the JSON call and the no-JavaScript form", async () => {
+    await hold("ETHUSDT", 2_000);
+    const user = await buyer(50 * USD);
+    // plenty in the contract account changes nothing: the stake comes from the options account
+    await fund(user.accounts.contract, 10_000 * USD);
+    const token = await sessionFor(user.id);
+    const api = (await (await get("/v2/api/micro/submit?forex_id=2&type=1&number=100&seconds=60", { headers: { authorization: token, lang: "en" } })).json()) as { code: number; msg: string };
+    expect(api).toMatchObject({ code: 0, msg: STAKE });
+    const page = await form("/trade?code=ETHUSDT&tab=future", { forex_id: "2", type: "1", number: "100", seconds: "60" }, { cookie: await signedSessionCookie(token) });
+    expect(page.status).toBe(409);
+    const text = visibleText(await page.text());
+    expect(text).toContain(STAKE);
+    expect(text).not.toContain("contract account");
+    expect(await balances(user.accounts.options)).toEqual({ balance: 50 * USD, locked: 0 });
+  });
+
+  it("an unknown forex_id on an order call says the instrument does not exist (no 'showing the first one')", async () => {
+    const user = await buyer(100 * USD);
+    await fund(user.accounts.contract, 1_000 * USD);
+    const headers = { authorization: await sessionFor(user.id), lang: "en" };
+    for (const path of ["/v2/api/micro/submit?forex_id=999&type=1&number=10&seconds=60", "/v2/api/forex/submit?forex_id=999&type=1&cont=0.01&status=1&multiple=10", "/v2/api/forex/submit?forex_id=abc&type=1&cont=0.01&status=1&multiple=10"]) {
+      const body = (await (await get(path, { headers })).json()) as { code: number; msg: string };
+      expect(body, path).toMatchObject({ code: 0, msg: "This instrument doesn't exist." });
+    }
+    // the page's fallback for an unknown code stays as it was
+    expect(visibleText(await (await get("/trade?code=NOPE")).text())).toContain("That instrument doesn't exist. Showing the first one instead.");
   });
 });
 

@@ -87,7 +87,7 @@ describe("transfers move money exactly, once", () => {
     );
     const accepted = results.filter((r) => r.code === 1).length;
     expect(accepted).toBe(Math.floor(100 / 7));
-    for (const r of results.filter((x) => x.code !== 1)) expect(r.msg).toContain("more than the available balance");
+    for (const r of results.filter((x) => x.code !== 1)) expect(r.msg).toBe("Not enough available balance in your funding account for this transfer.");
     expect(await balance(u.accounts.funding)).toEqual({ balance: 100 * USD - 14 * 7 * USD, locked: 0 });
     expect(await balance(u.accounts.contract)).toEqual({ balance: 14 * 7 * USD, locked: 0 });
     expect(await transferCount(u.id)).toBe(14);
@@ -119,8 +119,8 @@ describe("transfers move money exactly, once", () => {
       [{ from: "1", to: "3", balance: "ten" }, "Enter a positive amount"],
       [{ from: "1", to: "3", balance: "1e3" }, "Enter a positive amount"],
       [{ from: "1", to: "3", balance: "" }, "Please enter an amount"],
-      [{ from: "1", to: "3", balance: "50.01" }, "more than the available balance"],
-      [{ from: "2", to: "3", balance: "1" }, "more than the available balance"],
+      [{ from: "1", to: "3", balance: "50.01" }, "Not enough available balance in your funding account for this transfer."],
+      [{ from: "2", to: "3", balance: "1" }, "Not enough available balance in your options account for this transfer."],
       [{ from: "9", to: "3", balance: "1" }, "Please choose an account"],
     ];
     for (const [fields, message] of cases) {

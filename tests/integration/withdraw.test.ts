@@ -276,7 +276,7 @@ describe("requesting a withdrawal", () => {
     for (const a of answers) expect(a.status).toBe(200);
     const accepted = answers.filter((a) => a.body.code === 1);
     expect(accepted).toHaveLength(Math.floor(500 / 30));
-    for (const a of answers.filter((x) => x.body.code !== 1)) expect(a.body.msg).toBe("Not enough available balance in your funding account.");
+    for (const a of answers.filter((x) => x.body.code !== 1)) expect(a.body.msg).toBe("Not enough available balance in your funding account for this withdrawal.");
     expect(await funding(user.accounts.funding)).toEqual({ balance: 20 * USD, locked: 480 * USD });
     expect(await count("SELECT COUNT(*) AS n FROM withdrawals WHERE user_id = ?1", user.id)).toBe(16);
   });
@@ -298,7 +298,7 @@ describe("requesting a withdrawal", () => {
       [{ number: "20.001" }, "Enter a positive amount with at most 2 decimals, e.g. 10 or 12.50."],
       [{ number: "1e3" }, "Enter a positive amount with at most 2 decimals, e.g. 10 or 12.50."],
       [{ number: "" }, "Please enter an amount."],
-      [{ number: "100.01" }, "Not enough available balance in your funding account."],
+      [{ number: "100.01" }, "Not enough available balance in your funding account for this withdrawal."],
       [{ number: "9.99" }, "The minimum for this currency is 10.00 USD."],
       [{ draw_method_id: "999999" }, "This withdrawal method doesn't exist any more. Choose another one."],
       [{ draw_method_id: String(foreign) }, "This withdrawal method doesn't exist any more. Choose another one."],
@@ -352,7 +352,7 @@ describe("requesting a withdrawal", () => {
     expect(await count("SELECT COUNT(*) AS n FROM withdrawals WHERE user_id = ?1", user.id)).toBe(0);
     const bad = await form("/mine/withdraw?type=0", { ...fields, number: "5000", intent: "preview" }, { cookie });
     expect(bad.status).toBe(400);
-    expect(visibleText(await bad.text())).toContain("Not enough available balance in your funding account.");
+    expect(visibleText(await bad.text())).toContain("Not enough available balance in your funding account for this withdrawal.");
     const done = await Promise.all([1, 2].map(() => form("/mine/withdraw?type=0", { ...fields, intent: "withdraw" }, { cookie })));
     for (const d of done) expect(d.status).toBe(302);
     expect(await count("SELECT COUNT(*) AS n FROM withdrawals WHERE user_id = ?1", user.id)).toBe(1);

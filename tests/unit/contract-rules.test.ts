@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest";
 import {
+  MAX_EFFECTIVE_LEVERAGE,
   Side,
+  checkEffectiveLeverage,
   checkLots,
   checkStops,
   divRound,
@@ -150,5 +152,30 @@ describe("triggers", () => {
   it("executes at the level the price passed through, at the first price after a gap", () => {
     expect(executionPrice(95, { open: 100, low: 90, high: 100 })).toBe(95);
     expect(executionPrice(95, { open: 91, low: 90, high: 92 })).toBe(91);
+  });
+});
+
+describe("effective leverage of an instrument's setup", () => {
+  it("states its maximum: the largest multiple offered, 200×", () => {
+    expect(MAX_EFFECTIVE_LEVERAGE).toBe(200);
+  });
+
+  it("margin mode 1 (1 USD per unit): the effective leverage is the price, so an index at 24,150.6 is refused and gas at 3.845 is fine", () => {
+    const fixed = { marginMode: 1, pricePrecision: 1, leverages: [] };
+    expect(checkEffectiveLeverage(fixed, 241_506)).toBe("leverage_too_high");
+    // exactly at the maximum passes, one step above it does not
+    expect(checkEffectiveLeverage(fixed, 2_000)).toBe("ok");
+    expect(checkEffectiveLeverage(fixed, 2_001)).toBe("leverage_too_high");
+    expect(checkEffectiveLeverage({ marginMode: 1, pricePrecision: 3, leverages: [] }, 3_845)).toBe("ok");
+    // the same figures the rules give: notional ÷ margin of 0.01 lot at 24,150.6 with 1 unit per lot
+    const terms = { marginMode: 1, contractSize: 1_000_000, pricePrecision: 1, feeRate: "0", feeMode: 2 };
+    const f = orderFigures(terms, Side.Buy, 10_000, 241_506, 0);
+    expect(f.notional / f.margin).toBeGreaterThan(MAX_EFFECTIVE_LEVERAGE);
+  });
+
+  it("other margin modes: every offered multiple must be within the maximum", () => {
+    expect(checkEffectiveLeverage({ marginMode: 2, pricePrecision: 1, leverages: [10, 20, 50] }, 241_506)).toBe("ok");
+    expect(checkEffectiveLeverage({ marginMode: 2, pricePrecision: 5, leverages: [10, 200] }, 116_240)).toBe("ok");
+    expect(checkEffectiveLeverage({ marginMode: 2, pricePrecision: 5, leverages: [10, 500] }, 116_240)).toBe("leverage_too_high");
   });
 });

@@ -8,7 +8,7 @@ import { OrderSchema, placeInputOf } from "~/forms/trade";
 import { countdownParts } from "~/lib/format";
 
 const BTC: OrderFormTerms = { terms: { marginMode: 2, contractSize: toScaled6("1")!, pricePrecision: 2, feeRate: "0.0005", feeMode: 2 }, lotStep: "0.01", minLots: "0.01", leverages: [5, 10, 20, 50] };
-const GER40: OrderFormTerms = { terms: { marginMode: 1, contractSize: toScaled6("1")!, pricePrecision: 1, feeRate: "0.0004", feeMode: 2 }, lotStep: "0.01", minLots: "0.01", leverages: [] };
+const NGAS: OrderFormTerms = { terms: { marginMode: 1, contractSize: toScaled6("10000")!, pricePrecision: 3, feeRate: "0.0005", feeMode: 2 }, lotStep: "0.01", minLots: "0.01", leverages: [] };
 const usd = (micros: number) => toDecimalString(micros, 6);
 
 describe("orderPreview", () => {
@@ -55,11 +55,11 @@ describe("orderPreview", () => {
   });
 
   it("a fixed-margin instrument needs no multiple: margin = lots × units per lot", () => {
-    expect(needsLeverage(GER40.terms)).toBe(false);
+    expect(needsLeverage(NGAS.terms)).toBe(false);
     expect(needsLeverage(BTC.terms)).toBe(true);
-    const p = orderPreview(GER40, { lots: "0.01", leverage: Number.NaN, pending: false, targetPrice: "" }, 241_506);
-    expect(p.ok && usd(p.margin)).toBe("0.010000");
-    expect(p.ok && usd(p.fee)).toBe("0.000004");
+    const p = orderPreview(NGAS, { lots: "0.01", leverage: Number.NaN, pending: false, targetPrice: "" }, 3_845);
+    expect(p.ok && usd(p.margin)).toBe("100.000000");
+    expect(p.ok && usd(p.fee)).toBe("0.050000");
   });
 });
 

@@ -59,7 +59,10 @@ describe("transfer checks (spec §5, issue 10 bad input)", () => {
     expect(checkTransfer({ from: "1", to: "3", amount: String(MAX_TRANSFER_MICROS / USD + 1) })).toMatchObject({ ok: false, error: "transfer.err_amount_max" });
   });
   it("refuses more than the available balance, accepts exactly all of it", () => {
-    expect(checkTransfer({ from: "1", to: "3", amount: "100.01" }, 100 * USD)).toMatchObject({ ok: false, error: "transfer.err_insufficient", field: "balance" });
+    // the message names the account the money comes from
+    expect(checkTransfer({ from: "1", to: "3", amount: "100.01" }, 100 * USD)).toMatchObject({ ok: false, error: "transfer.err_insufficient_funding", field: "balance" });
+    expect(checkTransfer({ from: "3", to: "1", amount: "100.01" }, 100 * USD)).toMatchObject({ ok: false, error: "transfer.err_insufficient_contract", field: "balance" });
+    expect(checkTransfer({ from: "micro", to: "1", amount: "100.01" }, 100 * USD)).toMatchObject({ ok: false, error: "transfer.err_insufficient_options", field: "balance" });
     expect(checkTransfer({ from: "1", to: "3", amount: "100" }, 100 * USD)).toMatchObject({ ok: true, amount: 100 * USD });
   });
   it("moves a balance of more than 2 decimals only as a whole (transfer all): 0.175 of 0.175, never 0.175 of 0.2", () => {
