@@ -104,6 +104,11 @@ export class ContractEngine implements Engine {
   private orders = new Map<number, EngineOrder>();
   /** Copy trading: the open copies of each trader order (origin id → copy ids). */
   private copiesOf = new Map<number, Set<number>>();
+  /** The open copies of each follow (follow id → copy ids), and the follows holding a copy on each instrument (code → follow id → copies). */
+  private followCopies = new Map<number, Set<number>>();
+  private followsOn = new Map<string, Map<number, number>>();
+  /** Instruments whose last price changed in the current tick (the copy stop-loss re-checks only their follows). */
+  private moved = new Set<string>();
   /** Trader orders that left with copies still open: their copies close at the next settlement. */
   private cascade = new Map<number, number | null>();
   /**
@@ -157,6 +162,8 @@ export class ContractEngine implements Engine {
     this.orders.clear();
     this.byUser.clear();
     this.copiesOf.clear();
+    this.followCopies.clear();
+    this.followsOn.clear();
     this.cascade.clear();
     this.copied.clear();
     this.opened = [];
@@ -268,6 +275,14 @@ export class ContractEngine implements Engine {
       let copies = this.copiesOf.get(order.originId);
       if (!copies) this.copiesOf.set(order.originId, (copies = new Set()));
       copies.add(order.id);
+      if (order.followId) {
+        let mine = this.followCopies.get(order.followId);
+        if (!mine) this.followCopies.set(order.followId, (mine = new Set()));
+        mine.add(order.id);
+        let on = this.followsOn.get(order.code);
+        if (!on) this.followsOn.set(order.code, (on = new Map()));
+        on.set(order.followId, (on.get(order.followId) ?? 0) + 1);
+      }
     }
     this.precision.set(order.code, order.precision);
     let mine = this.byUser.get(order.userId);
@@ -305,6 +320,18 @@ export class ContractEngine implements Engine {
       const copies = this.copiesOf.get(order.originId);
       copies?.delete(id);
       if (copies && copies.size === 0) this.copiesOf.delete(order.originId);
+      if (order.followId) {
+        const mine = this.followCopies.get(order.followId);
+        mine?.delete(id);
+        if (mine && mine.size === 0) this.followCopies.delete(order.followId);
+        const on = this.followsOn.get(order.code);
+        const n = (on?.get(order.followId) ?? 0) - 1;
+        if (on && n > 0) on.set(order.followId, n);
+        else {
+          on?.delete(order.followId);
+          if (on && on.size === 0) this.followsOn.delete(order.code);
+        }
+      }
     }
     const mine = this.byUser.get(order.userId);
     mine?.delete(id);
@@ -348,13 +375,16 @@ export class ContractEngine implements Engine {
 
   /** What this tick triggers: at most one decision per order. */
   decide(tick: TickInput): { decisions: Decision[]; rolls: SettlementRequest["rolls"] } {
+    this.moved.clear();
     const decisions = new Map<number, Decision>();
     const ranges = new Map(tick.ranges.map((r) => [r.code, r]));
     for (const range of tick.ranges) {
       const p = this.precision.get(range.code);
       if (p === undefined) continue;
       const r = { open: priceToSteps(range.open, p), low: priceToSteps(range.low, p), high: priceToSteps(range.high, p) };
-      this.lastPrice.set(range.code, priceToSteps(range.last, p));
+      const last = priceToSteps(range.last, p);
+      if (this.lastPrice.get(range.code) !== last) this.moved.add(range.code);
+      this.lastPrice.set(range.code, last);
       const candidates = new Map<number, { kind: TriggerKind; level: number }[]>();
       for (const key of this.index.fired(range.code, r.low, r.high)) {
         const { id, kind } = unpackKey(key);
@@ -445,20 +475,24 @@ export class ContractEngine implements Engine {
   /**
    * The copy stop-loss: a follow whose open copies' combined profit (at the last prices) is a loss
    * of at least its limit stops copying (paused) and its copies close at those prices, in one batch.
+   * Only the follows holding a copy on an instrument whose price moved this tick are re-checked
+   * (their limits read in one query); a follow's copies may sit on several instruments.
    */
   private async copyStops(tick: TickInput): Promise<UserEvent[]> {
     const store = this.store;
     if (!store?.copyStops || !store.pauseFollows) return [];
     const byFollow = new Map<number, EngineOrder[]>();
     let walked = 0;
-    for (const copies of this.copiesOf.values()) {
-      if (++walked % SLICE === 0) await pause();
-      for (const id of copies) {
-        const copy = this.orders.get(id);
-        if (!copy?.followId || copy.status !== OrderStatus.Holding) continue;
-        let list = byFollow.get(copy.followId);
-        if (!list) byFollow.set(copy.followId, (list = []));
-        list.push(copy);
+    for (const code of this.moved) {
+      for (const followId of this.followsOn.get(code)?.keys() ?? []) {
+        if (byFollow.has(followId)) continue;
+        if (++walked % SLICE === 0) await pause();
+        const list: EngineOrder[] = [];
+        for (const id of this.followCopies.get(followId) ?? []) {
+          const copy = this.orders.get(id);
+          if (copy && copy.status === OrderStatus.Holding) list.push(copy);
+        }
+        if (list.length > 0) byFollow.set(followId, list);
       }
     }
     if (byFollow.size === 0) return [];

@@ -362,6 +362,46 @@ describe("the engine's decisions", () => {
     expect(parked.map((p) => p.id)).toEqual([1]);
   });
 
+  it("the copy stop-loss re-checks only the follows holding a copy on an instrument whose price moved, with all their copies", async () => {
+    const eth = (id: number, extra: Partial<EngineOrder>) => position(id, { code: "ETHUSDT", ...extra });
+    const open = [
+      position(1, { userId: 1 }), // the trader's BTC order
+      eth(2, { userId: 1 }), // the trader's ETH order
+      position(10, { userId: 20, originId: 1, followId: 100 }), // follow 100: a BTC copy …
+      eth(11, { userId: 20, originId: 2, followId: 100 }), // … and an ETH copy
+      position(12, { userId: 21, originId: 1, followId: 101 }), // follow 101: BTC only
+    ];
+    const { store, requests } = fakeStore(open);
+    const asked: number[][] = [];
+    store.copyStops = async (ids) => {
+      asked.push([...ids].sort((a, b) => a - b));
+      return ids.map((id) => ({ id, copyStopLoss: id === 100 ? 15 * 1_000_000 : 0 }));
+    };
+    store.pauseFollows = async () => {};
+    const engine = new ContractEngine(store);
+    await engine.load();
+    const both = (time: number, btc: number, ethPrice: number): TickInput => ({ time, since: time - 1000, catchUp: false, ranges: [
+      { code: "BTCUSDT", open: btc, low: btc, high: btc, last: btc },
+      { code: "ETHUSDT", open: ethPrice, low: ethPrice, high: ethPrice, last: ethPrice },
+    ] });
+    await engine.onTick(both(1000, 100, 100));
+    expect(asked).toEqual([[100, 101]]);
+    // nothing moved: nothing is read
+    await engine.onTick(both(2000, 100, 100));
+    expect(asked).toHaveLength(1);
+    // only ETH moved: only follow 100 (its ETH copy) is re-checked, with its BTC copy at its last price
+    await engine.onTick(both(3000, 100, 95));
+    expect(asked[1]).toEqual([100]);
+    expect(requests).toEqual([]); // −5.00 on the ETH copy, 0 on BTC: above the 15.00 limit
+    // BTC falls too: the follow's copies lose 9.00 + 6.00 together and close at those prices
+    await engine.onTick(both(4000, 91, 94));
+    expect(asked[2]).toEqual([100, 101]);
+    expect(requests[0]!.exits.map((e) => [e.id, e.reason, e.price]).sort()).toEqual([
+      [10, "copy_stop", 9_100],
+      [11, "copy_stop", 9_400],
+    ]);
+  });
+
   it("the cost of a tick follows the orders triggered: 100,000 open orders, one reached", async () => {
     const open = Array.from({ length: 100_000 }, (_, i) => position(i + 1, { stopLoss: 5_000 + (i % 1000), liquidation: 1_000 }));
     const { store, requests } = fakeStore(open);
