@@ -156,7 +156,7 @@ describe("a balance is never shown larger than what can be moved", () => {
     // what the screens say can be moved, moves; more cannot
     const refused = await json(await api("/api/account/transfer", u.token, { method: "POST", body: { from: "1", to: "3", balance: "0.18" } }));
     expect(refused.code).not.toBe(1);
-    expect(refused.msg).toContain("more than the available balance");
+    expect(refused.msg).toBe("Not enough available balance in your funding account for this transfer.");
     const moved = await json<{ accounts: { total: string; list: { type: string; balance: string }[] } }>(await api("/api/account/transfer", u.token, { method: "POST", body: { from: "1", to: "3", balance: "0.17" } }));
     expect(moved.code).toBe(1);
     expect(moved.data.accounts.list.find((a) => a.type === "change")!.balance).toBe("0.00");
