@@ -176,3 +176,5 @@ export interface ParkedSettlement {
   at: number;
 }
 
+/** The engine loads open orders and options at start in pages of this many rows (by id). */
+export const LOAD_PAGE = 5_000;

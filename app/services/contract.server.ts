@@ -31,7 +31,7 @@ import {
   type ExitReason,
   type PriceSteps,
 } from "~/domain/contract";
-import type { DeliverySchedule, EngineChange, EngineOrder, SettlementRequest, SettlementResult } from "~/domain/engine";
+import { LOAD_PAGE, type DeliverySchedule, type EngineChange, type EngineOrder, type SettlementRequest, type SettlementResult } from "~/domain/engine";
 import { leverages, type Instrument } from "~/domain/instrument";
 import { priceToSteps, type Quote } from "~/domain/market";
 import type { Micros } from "~/domain/money";
@@ -614,7 +614,7 @@ export async function holdingOn(ctx: ServiceContext, userId: number, code: strin
  * order, so each new order is read once) and orders of at most `afterId` changed since
  * `changedSince` (stop changes, fills, closes). `lastId` is the highest order id seen.
  */
-export async function engineOrders(ctx: ServiceContext, changedSince = 0, afterId = 0): Promise<{ open: EngineOrder[]; gone: number[]; watermark: number; lastId: number }> {
+export async function engineOrders(ctx: ServiceContext, changedSince = 0, afterId = 0, page = LOAD_PAGE): Promise<{ open: EngineOrder[]; gone: number[]; watermark: number; lastId: number; more: boolean }> {
   const watermark = Date.now();
   const [rows, max] = await ctx.d1.batch([
     changedSince > 0
@@ -626,7 +626,10 @@ export async function engineOrders(ctx: ServiceContext, changedSince = 0, afterI
           )
           .bind(changedSince, afterId)
       : // parked settlements wait for an operator (app/services/engine.server.ts), even across a restart
-        ctx.d1.prepare(`SELECT ${ORDER_COLUMNS} FROM contract_orders WHERE status IN (0, 1) AND id NOT IN (SELECT item_id FROM engine_parked WHERE kind = 'contract')`),
+        // (a page by id: the start reads at most `page` rows per query)
+        ctx.d1
+          .prepare(`SELECT ${ORDER_COLUMNS} FROM contract_orders WHERE status IN (0, 1) AND id > ?1 AND id NOT IN (SELECT item_id FROM engine_parked WHERE kind = 'contract') ORDER BY id LIMIT ?2`)
+          .bind(afterId, page),
     ctx.d1.prepare("SELECT COALESCE(MAX(id), 0) AS id FROM contract_orders"),
   ]);
   const open: EngineOrder[] = [];
@@ -635,7 +638,7 @@ export async function engineOrders(ctx: ServiceContext, changedSince = 0, afterI
     if (row.status === OrderStatus.Pending || row.status === OrderStatus.Holding) open.push(engineOrderOf(row));
     else gone.push(row.id);
   }
-  return { open, gone, watermark, lastId: Math.max(afterId, (max!.results[0] as { id: number }).id) };
+  return { open, gone, watermark, lastId: Math.max(afterId, (max!.results[0] as { id: number }).id), more: changedSince === 0 && open.length === page };
 }
 
 /** Delivery contracts and their next delivery; an unset (or long past with nothing open) instant is set from the schedule. */

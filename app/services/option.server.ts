@@ -5,7 +5,7 @@
  * due in a tick. Rules come from app/domain/option.ts (the browser's predicted profit uses them).
  */
 import type { ServiceContext } from "~/context.server";
-import type { EngineOption, OptionSettlementRequest, OptionSettlementResult } from "~/domain/engine";
+import { LOAD_PAGE, type EngineOption, type OptionSettlementRequest, type OptionSettlementResult } from "~/domain/engine";
 import { Direction, OptionStatus, parseDurationSeconds, parseProfitRatio, parseStakeList } from "~/domain/option";
 import { priceToSteps } from "~/domain/market";
 import { parseAmount, type Micros } from "~/domain/money";
@@ -337,7 +337,7 @@ function engineOptionOf(row: OptionRow): EngineOption {
 }
 
 /** Open options for the engine's expiry index: all at start; then new ones (after `afterId`) and changed ones (as engineOrders). */
-export async function engineOptions(ctx: ServiceContext, changedSince = 0, afterId = 0): Promise<{ open: EngineOption[]; gone: number[]; watermark: number; lastId: number }> {
+export async function engineOptions(ctx: ServiceContext, changedSince = 0, afterId = 0, page = LOAD_PAGE): Promise<{ open: EngineOption[]; gone: number[]; watermark: number; lastId: number; more: boolean }> {
   const watermark = Date.now();
   const [rows, max] = await ctx.d1.batch([
     changedSince > 0
@@ -349,7 +349,10 @@ export async function engineOptions(ctx: ServiceContext, changedSince = 0, after
           )
           .bind(changedSince, afterId)
       : // parked settlements wait for an operator (app/services/engine.server.ts), even across a restart
-        ctx.d1.prepare(`SELECT ${OPTION_COLUMNS} FROM options WHERE status = 1 AND id NOT IN (SELECT item_id FROM engine_parked WHERE kind = 'option')`),
+        // (a page by id: the start reads at most `page` rows per query)
+        ctx.d1
+          .prepare(`SELECT ${OPTION_COLUMNS} FROM options WHERE status = 1 AND id > ?1 AND id NOT IN (SELECT item_id FROM engine_parked WHERE kind = 'option') ORDER BY id LIMIT ?2`)
+          .bind(afterId, page),
     ctx.d1.prepare("SELECT COALESCE(MAX(id), 0) AS id FROM options"),
   ]);
   const open: EngineOption[] = [];
@@ -358,7 +361,7 @@ export async function engineOptions(ctx: ServiceContext, changedSince = 0, after
     if (row.status === OptionStatus.Open) open.push(engineOptionOf(row));
     else gone.push(row.id);
   }
-  return { open, gone, watermark, lastId: Math.max(afterId, (max!.results[0] as { id: number }).id) };
+  return { open, gone, watermark, lastId: Math.max(afterId, (max!.results[0] as { id: number }).id), more: changedSince === 0 && open.length === page };
 }
 
 /**

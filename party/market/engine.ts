@@ -40,12 +40,16 @@ export interface Engine {
 
 /** The engine's access to D1, through the services. */
 export interface EngineStore {
-  /** All open orders (changedSince 0), or the catch-up: new ones after `afterId` and those changed since `changedSince`. */
-  orders(changedSince: number, afterId?: number): Promise<{ open: EngineOrder[]; gone: number[]; watermark: number; lastId?: number }>;
+  /**
+   * At start (changedSince 0): a page of the open orders with ids after `afterId` (`more` when
+   * another page may follow); afterwards the catch-up: new ones after `afterId` and those changed
+   * since `changedSince`.
+   */
+  orders(changedSince: number, afterId?: number): Promise<{ open: EngineOrder[]; gone: number[]; watermark: number; lastId?: number; more?: boolean }>;
   schedules(now: number): Promise<DeliverySchedule[]>;
   settle(req: SettlementRequest): Promise<SettlementResult>;
   /** Timed options: open ones (all, or changed since a watermark), and their settlement. */
-  options?(changedSince: number, afterId?: number): Promise<{ open: EngineOption[]; gone: number[]; watermark: number; lastId?: number }>;
+  options?(changedSince: number, afterId?: number): Promise<{ open: EngineOption[]; gone: number[]; watermark: number; lastId?: number; more?: boolean }>;
   settleOptions?(req: OptionSettlementRequest): Promise<OptionSettlementResult>;
   /** Copy trading: which of these new positions are an active trader's with followers; open one's copies; close prices of orders that left. */
   copyOrigins?(ids: number[]): Promise<number[]>;
@@ -169,14 +173,20 @@ export class ContractEngine implements Engine {
     this.opened = [];
     this.index = new TriggerIndex();
     if (!this.store) return;
-    const { open, watermark, lastId } = await this.store.orders(0);
-    this.lastOrderId = lastId ?? 0;
+    // page by page (by id), so no read answers more than LOAD_PAGE rows; the first page's watermark
+    // and last id hold for the catch-up, which then reads whatever changed while paging
+    const first = await this.store.orders(0);
+    const { watermark } = first;
+    this.lastOrderId = first.lastId ?? 0;
     const entries: { code: string; crossing: Crossing; level: number; key: number }[] = [];
-    for (let i = 0; i < open.length; i++) {
-      const order = open[i]!;
-      this.track(order);
-      for (const t of this.triggersOf(order)) entries.push({ code: order.code, crossing: t.crossing, level: t.level, key: triggerKey(order.id, t.kind) });
-      if (i % SLICE === SLICE - 1) await pause();
+    for (let page = first; ; page = await this.store.orders(0, page.open[page.open.length - 1]!.id)) {
+      for (let i = 0; i < page.open.length; i++) {
+        const order = page.open[i]!;
+        this.track(order);
+        for (const t of this.triggersOf(order)) entries.push({ code: order.code, crossing: t.crossing, level: t.level, key: triggerKey(order.id, t.kind) });
+        if (i % SLICE === SLICE - 1) await pause();
+      }
+      if (!page.more || page.open.length === 0) break;
     }
     this.index = TriggerIndex.build(entries);
     // copies whose trader order is no longer open (it closed while the room was away) close at its close price
@@ -186,8 +196,15 @@ export class ContractEngine implements Engine {
     if (this.store.options) {
       const loaded = await this.store.options(0);
       this.lastOptionId = loaded.lastId ?? 0;
-      for (const o of loaded.open) this.options.set(o.id, o);
-      this.expiries.assign(loaded.open.map((o) => [o.expiresAt, o.id]));
+      const expiries: [number, number][] = [];
+      for (let page = loaded; ; page = await this.store.options(0, page.open[page.open.length - 1]!.id)) {
+        for (const o of page.open) {
+          this.options.set(o.id, o);
+          expiries.push([o.expiresAt, o.id]);
+        }
+        if (!page.more || page.open.length === 0) break;
+      }
+      this.expiries.assign(expiries);
       this.optionWatermark = loaded.watermark;
     }
     this.watermark = watermark;

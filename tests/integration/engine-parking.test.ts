@@ -8,7 +8,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { createServiceContext } from "~/context.server";
 import { Side } from "~/domain/contract";
 import { SETTLE_CHUNK, SETTLE_TRIES } from "~/domain/engine";
-import { placeOrder } from "~/services/contract.server";
+import { engineOrders, placeOrder } from "~/services/contract.server";
 import { openCopies } from "~/services/copy-engine.server";
 import { checkInvariants } from "~/services/ledger.server";
 import { cookiesFrom, createUser, form, fund, get, holdPrice as hold, mainRoom, sessionFor, signedSessionCookie, tickMain as tick, visibleText } from "./helpers";
@@ -140,3 +140,34 @@ describe("copies in chunks", () => {
     expect(all!.n).toBe(n);
   });
 });
+
+describe("the engine's start", () => {
+  it("reads the open orders page by page by id: each open one once, none parked, the last page says so", async () => {
+    await hold("BTCUSDT", 50_000);
+    const ctx = await createServiceContext(env);
+    const u = await createUser();
+    await fund(u.accounts.contract, 1_000 * USD);
+    for (let i = 0; i < 5; i++) {
+      const placed = await placeOrder(ctx, u.id, { side: Side.Buy, lots: "0.01", instrumentId: 1, entry: 1, leverage: 10 });
+      if (!placed.ok) throw new Error(placed.error);
+    }
+    const { results } = await env.DB.prepare("SELECT id FROM contract_orders WHERE status IN (0, 1) ORDER BY id").all<{ id: number }>();
+    const parkedId = results[1]!.id;
+    await env.DB.prepare("INSERT INTO engine_parked (kind, item_id, user_id, reason, price, tries, error, parked_at) VALUES ('contract', ?1, ?2, 'stop_loss', 1, 3, 'test', 1)").bind(parkedId, u.id).run();
+    const seen: number[] = [];
+    let after = 0;
+    let pages = 0;
+    for (;;) {
+      const page = await engineOrders(ctx, 0, after, 2);
+      pages += 1;
+      expect(page.open.length).toBeLessThanOrEqual(2);
+      seen.push(...page.open.map((o) => o.id));
+      if (!page.more) break;
+      after = page.open[page.open.length - 1]!.id;
+    }
+    expect(seen).toEqual(results.map((r) => r.id).filter((id) => id !== parkedId));
+    expect(pages).toBeGreaterThanOrEqual(Math.ceil(seen.length / 2));
+    await env.DB.prepare("DELETE FROM engine_parked WHERE item_id = ?1").bind(parkedId).run();
+  });
+});
+

@@ -402,6 +402,35 @@ describe("the engine's decisions", () => {
     ]);
   });
 
+  it("loads its open orders and options page by page at start: every one indexed once, the first page's watermark kept", async () => {
+    const open = Array.from({ length: 7 }, (_, i) => position(i + 1, { stopLoss: 9_500 }));
+    const { store, requests } = fakeStore([]);
+    const asked: [number, number | undefined][] = [];
+    store.orders = async (since, afterId = 0) => {
+      asked.push([since, afterId]);
+      if (since !== 0) return { open: [], gone: [], watermark: 50 };
+      const page = open.filter((o) => o.id > afterId).slice(0, 3);
+      return { open: page, gone: [], watermark: afterId === 0 ? 42 : 99, lastId: 7, more: page.length === 3 };
+    };
+    const optionAsks: number[] = [];
+    store.options = async (since, afterId = 0) => {
+      if (since === 0) optionAsks.push(afterId);
+      const all = [1, 2, 3, 4].map((id) => ({ id, userId: 7, code: "BTCUSDT", direction: 1 as const, amount: 1_000_000, profitRatio: "0.8", lossLevel: 0, precision: 2, openPrice: 10_000, expiresAt: 10_000 + id }));
+      const page = since === 0 ? all.filter((o) => o.id > afterId).slice(0, 2) : [];
+      return { open: page, gone: [], watermark: 1, lastId: 4, more: since === 0 && page.length === 2 };
+    };
+    const engine = new ContractEngine(store);
+    await engine.load();
+    expect(asked).toEqual([[0, undefined], [0, 3], [0, 6]].map(([a, b]) => [a, b ?? 0]));
+    expect(optionAsks).toEqual([0, 2, 4]);
+    expect(engine.pending()).toBe(11);
+    expect(engine.triggers()).toBe(14); // a stop-loss and a liquidation each
+    await engine.onTick(tick(1000, 100, 94, 100, 100));
+    expect(requests[0]!.exits.map((e) => e.id)).toEqual([1, 2, 3, 4, 5, 6, 7]);
+    // the catch-up starts from the first page's watermark (less its overlap) and the highest id
+    expect(asked[3]).toEqual([1, 7]);
+  });
+
   it("the cost of a tick follows the orders triggered: 100,000 open orders, one reached", async () => {
     const open = Array.from({ length: 100_000 }, (_, i) => position(i + 1, { stopLoss: 5_000 + (i % 1000), liquidation: 1_000 }));
     const { store, requests } = fakeStore(open);
