@@ -19,6 +19,8 @@ test("language: Arabic renders right to left, Japanese is Japanese, the choice i
 });
 
 test("every language renders the login page in its own words, Arabic right to left", async ({ page }) => {
+  // 18 languages: 36 page loads and 18 posts in one test
+  test.setTimeout(90_000);
   for (const lang of LANGUAGES) {
     const messages = JSON.parse(readFileSync(path.join(process.cwd(), "locales", lang.code, "common.json"), "utf8"));
     await page.goto("/language?from=/login");
