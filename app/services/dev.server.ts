@@ -23,7 +23,7 @@ import { canonicalEmail } from "~/domain/identity";
 import { parseAmount, toBalanceString } from "~/domain/money";
 import { MARKET_ROOM } from "~/domain/rooms";
 import { isDay } from "~/domain/fund";
-import { payFundIncome } from "~/services/fund.server";
+import { payFundIncome } from "~/services/fund-income.server";
 import { AccountKind, PlatformAccount, post } from "~/services/ledger.server";
 import { listInstruments, setScriptedPrice } from "~/services/market.server";
 import { outboxMessages } from "~/services/notify.server";

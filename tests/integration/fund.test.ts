@@ -6,7 +6,8 @@
 import { env } from "cloudflare:test";
 import { afterEach, describe, expect, it } from "vitest";
 import { createServiceContext } from "~/context.server";
-import { approveRedemption, payFundIncome, rejectRedemption, requestRedemption, subscribe } from "~/services/fund.server";
+import { approveRedemption, rejectRedemption, requestRedemption, subscribe } from "~/services/fund.server";
+import { payFundIncome } from "~/services/fund-income.server";
 import { checkInvariants, PlatformAccount } from "~/services/ledger.server";
 import { sessionIdOf, userForToken } from "~/services/session.server";
 import { createUser, form, fund, get, sessionFor, signedSessionCookie, visibleText } from "./helpers";

@@ -7,7 +7,8 @@ import { createExecutionContext, createMessageBatch, env, getQueueResult } from 
 import { afterEach, describe, expect, it } from "vitest";
 import { createServiceContext } from "~/context.server";
 import { isJobMessage, userRanges, type FundIncomeChunk } from "~/domain/jobs";
-import { fundIncomeRanges, subscribe } from "~/services/fund.server";
+import { fundIncomeRanges } from "~/services/fund-income.server";
+import { subscribe } from "~/services/fund.server";
 import { DAILY, JOBS_DEAD_LETTERS, JOBS_QUEUE, consumeJobs, runScheduledJobs } from "~/services/jobs.server";
 import { checkInvariants } from "~/services/ledger.server";
 import { userForToken } from "~/services/session.server";
