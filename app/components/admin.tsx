@@ -31,6 +31,18 @@ export function QueueNotices({ needsStepUp, message = "admin.step_up_needed", fr
   );
 }
 
+/** One action on one item of a console list (mark read, try again, send again): a plain POST of its id and intent. */
+export function ItemAction({ id, intent, label }: { id: number; intent: Intent; label: string }) {
+  return (
+    <Form method="post">
+      <input type="hidden" name="id" value={String(id)} />
+      <SubmitButton intent={intent} className="button">
+        {label}
+      </SubmitButton>
+    </Form>
+  );
+}
+
 export function ReviewForm({ id, name = "id", reasonRequired = true }: { id: string | number; name?: string; reasonRequired?: boolean }) {
   const { t } = useTranslation();
   const reasonId = `reason-${id}`;

@@ -4,9 +4,9 @@
  * is still open. "Try again" hands one back to the engine (a plain form).
  */
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/cloudflare";
-import { Form, useLoaderData } from "@remix-run/react";
+import { useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { SubmitButton } from "~/components/forms";
+import { ItemAction } from "~/components/admin";
 import { EmptyState } from "~/components/layout";
 import { RouteErrorBoundary } from "~/components/route-error";
 import { parseId } from "~/domain/content";
@@ -100,12 +100,7 @@ export default function AdminEngine() {
                 <dd className="row-value">{t(p.open ? "engine.still_open" : "engine.no_longer_open")}</dd>
               </div>
             </dl>
-            <Form method="post">
-              <input type="hidden" name="id" value={String(p.id)} />
-              <SubmitButton intent={Intent.EngineRetry} className="button">
-                {t("engine.retry")}
-              </SubmitButton>
-            </Form>
+            <ItemAction id={p.id} intent={Intent.EngineRetry} label={t("engine.retry")} />
           </li>
         ))}
       </ul>
@@ -127,12 +122,7 @@ export default function AdminEngine() {
                 <p className="muted small">
                   {t("engine.dead_attempts")}: <span className="num">{d.attempts}</span> · {d.reason}
                 </p>
-                <Form method="post">
-                  <input type="hidden" name="id" value={String(d.id)} />
-                  <SubmitButton intent={Intent.JobRequeue} className="button">
-                    {t("engine.requeue")}
-                  </SubmitButton>
-                </Form>
+                <ItemAction id={d.id} intent={Intent.JobRequeue} label={t("engine.requeue")} />
               </li>
             ))}
           </ul>

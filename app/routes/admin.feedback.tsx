@@ -1,9 +1,9 @@
 /** Users' feedback for operators: new messages first, each with who wrote it; mark one read (a plain form). */
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/cloudflare";
-import { Form, useLoaderData } from "@remix-run/react";
+import { useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { PublishedDate, TextBody } from "~/components/content";
-import { SubmitButton } from "~/components/forms";
+import { ItemAction } from "~/components/admin";
 import { EmptyState } from "~/components/layout";
 import { RouteErrorBoundary } from "~/components/route-error";
 import { FeedbackStatus, parseId, textParagraphs } from "~/domain/content";
@@ -55,12 +55,7 @@ export default function AdminFeedback() {
               </p>
             ) : null}
             {f.status === FeedbackStatus.New ? (
-              <Form method="post">
-                <input type="hidden" name="id" value={String(f.id)} />
-                <SubmitButton intent={Intent.MarkRead} className="button">
-                  {t("feedback.mark_read")}
-                </SubmitButton>
-              </Form>
+              <ItemAction id={f.id} intent={Intent.MarkRead} label={t("feedback.mark_read")} />
             ) : (
               <p className="muted small">{t("feedback.status_read")}</p>
             )}
