@@ -5,6 +5,10 @@ declare namespace Cloudflare {
     UPLOADS: R2Bucket;
     MARKET_ROOM: DurableObjectNamespace<import("./party/market-room").MarketRoom>;
     LIVE_ROOM: DurableObjectNamespace<import("./party/live-room").LiveRoom>;
+    ENGINE_SHARD: DurableObjectNamespace<import("./party/engine-shard").EngineShard>;
+    /** Engine shards shared by unsplit instruments, and hot instruments split by user ("CODE:n,…"). */
+    ENGINE_SHARDS?: string;
+    ENGINE_SPLIT?: string;
     /** Daily and bulk jobs in chunks (app/services/jobs.server.ts). */
     JOBS: Queue<import("./app/domain/jobs").JobMessage>;
     ENVIRONMENT?: "local" | "production";

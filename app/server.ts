@@ -19,6 +19,7 @@ import { desktopRedirect } from "~/domain/device";
 import { provideServices } from "../party/services";
 export { MarketRoom } from "../party/market-room";
 export { LiveRoom } from "../party/live-room";
+export { EngineShard } from "../party/engine-shard";
 
 const build = remixBuild as unknown as ServerBuild;
 const handleRemixRequest = createRequestHandler(build);

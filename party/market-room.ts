@@ -13,7 +13,10 @@ import { MARKET_ROOM } from "~/domain/rooms";
 import { isPeriod, type Candle, type Period, type Quote } from "~/domain/market";
 import { PriceBook } from "./market/book";
 import { Clock } from "./market/clock";
-import { ContractEngine, type EngineStore } from "./market/engine";
+import { ContractEngine } from "./market/engine";
+import { ShardedEngine } from "./market/shards";
+import { engineStore } from "./market/store";
+import { parsePlan } from "~/domain/engine-shards";
 import { BinanceFeed, SpecProtocolFeed, type Connect, type UpstreamFeed } from "./market/feeds";
 import { Publisher } from "./market/publisher";
 import { services } from "./services";
@@ -43,7 +46,8 @@ export interface MarketSnapshot {
 interface Parts {
   book: PriceBook;
   clock: Clock;
-  engine: ContractEngine;
+  /** The main room's engine is spread over EngineShard objects; other rooms (tests) index what they are told. */
+  engine: ContractEngine | ShardedEngine;
 }
 
 export class MarketRoom extends Server<Env> {
@@ -72,7 +76,14 @@ export class MarketRoom extends Server<Env> {
         // An upstream feed brings real prices: no simulated history is made up for them.
         history: feed.kind === "sim",
       });
-      const engine = new ContractEngine(this.isMain() ? this.engineStore() : null);
+      const engine = this.isMain()
+        ? new ShardedEngine(
+            engineStore(this.env),
+            (name) => this.env.ENGINE_SHARD.get(this.env.ENGINE_SHARD.idFromName(name)),
+            parsePlan(this.env.ENGINE_SHARDS, this.env.ENGINE_SPLIT),
+            instruments.map((i) => i.code),
+          )
+        : new ContractEngine(null);
       await engine.load();
       const clock = new Clock({ storage: this.ctx.storage, book, engine, publisher: this.publisher, stale: () => this.feed?.isStale() ?? false });
       this.parts = { book, clock, engine };
@@ -97,26 +108,6 @@ export class MarketRoom extends Server<Env> {
    */
   private isMain() {
     return this.ctx.id.equals(this.env.MARKET_ROOM.idFromName(MARKET_ROOM));
-  }
-
-  private engineStore(): EngineStore {
-    const app = services();
-    // one service context for the room's life (it holds no request state)
-    let shared: ReturnType<typeof app.createServiceContext> | null = null;
-    const ctx = () => (shared ??= app.createServiceContext(this.env));
-    return {
-      orders: async (since, afterId) => app.engineOrders(await ctx(), since, afterId),
-      schedules: async (now) => app.deliverySchedules(await ctx(), now),
-      settle: async (req) => app.settleContracts(await ctx(), req),
-      options: async (since, afterId) => app.engineOptions(await ctx(), since, afterId),
-      settleOptions: async (req) => app.settleOptions(await ctx(), req),
-      copyOrigins: async (ids) => app.copyOrigins(await ctx(), ids),
-      openCopies: async (origin, now) => app.openCopies(await ctx(), origin, now),
-      closedPrices: async (ids) => app.closedPrices(await ctx(), ids),
-      copyStops: async (ids) => app.copyStops(await ctx(), ids),
-      pauseFollows: async (ids) => app.pauseFollows(await ctx(), ids),
-      park: async (items) => app.parkSettlements(await ctx(), items),
-    };
   }
 
   override async onStart() {
@@ -216,7 +207,7 @@ export class MarketRoom extends Server<Env> {
   /** Services report committed trigger changes (placed, modified, closed, cancelled). */
   async triggersChanged(changes: EngineChange[]) {
     const { engine, clock } = await this.ready();
-    engine.apply(changes);
+    await engine.apply(changes);
     if (engine.copyWorkWaiting()) await clock.soon();
     else if (engine.hasWork()) await clock.ensureRunning();
     return engine.pending();
@@ -260,10 +251,21 @@ export class MarketRoom extends Server<Env> {
   }
 
   /** Local runs and tests only: the last ticks the engine saw, and the clock's state. */
-  async engineView(): Promise<{ ticks: TickInput[]; pending: number; triggers: number; lastTick: number; alarm: number | null; running: boolean; timings: { orders: number; ms: number; kind?: string }[]; parked: ParkedSettlement[] }> {
+  async engineView(): Promise<{
+    ticks: TickInput[];
+    pending: number;
+    triggers: number;
+    lastTick: number;
+    alarm: number | null;
+    running: boolean;
+    timings: { orders: number; ms: number; kind?: string; shard?: string }[];
+    parked: ParkedSettlement[];
+    shards: { name: string; pending: number; triggers: number }[];
+  }> {
     this.localOnly();
     const { engine, clock } = await this.ready();
-    return { ticks: engine.recent, pending: engine.pending(), triggers: engine.triggers(), lastTick: clock.lastTick, alarm: await this.ctx.storage.getAlarm(), running: clock.shouldRun(), timings: engine.timings, parked: engine.parked };
+    const details = engine instanceof ShardedEngine ? await engine.details() : { timings: engine.timings, parked: engine.parked, shards: [] };
+    return { ticks: engine.recent, pending: engine.pending(), triggers: engine.triggers(), lastTick: clock.lastTick, alarm: await this.ctx.storage.getAlarm(), running: clock.shouldRun(), ...details };
   }
 
   /** Local runs and tests only: re-read open orders from D1 now (as the periodic reconcile does). */

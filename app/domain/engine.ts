@@ -69,14 +69,17 @@ export interface EngineOrder {
   originId?: number | null;
   /** Copy trading: the follow a copy belongs to (kept when it is let run). */
   followId?: number | null;
+  /** Copy trading: the trader a copy follows (its order may sit on another engine shard). */
+  traderId?: number;
 }
 
-/** A committed change the engine's index should reflect: an order placed or modified, or one that left. */
 /**
- * A committed change the services report. A removal may carry the close price (steps) of a
- * position closed by hand, so a trader's copies can close at it without reading it back.
+ * A committed change the services report: an order placed or modified, or one that left. A
+ * removal may carry the close price (steps) of a position closed by hand, so a trader's copies
+ * can close at it without reading it back, and its instrument and owner, so it goes only to the
+ * engine shard holding it (without them it goes to every shard).
  */
-export type EngineChange = { op: "upsert"; order: EngineOrder } | { op: "remove"; id: number; price?: number };
+export type EngineChange = { op: "upsert"; order: EngineOrder } | { op: "remove"; id: number; price?: number; code?: string; userId?: number };
 
 /** What the engine settles in one tick (one set-based batch). Prices in steps, money in micros. */
 export interface SettlementRequest {
@@ -178,3 +181,40 @@ export interface ParkedSettlement {
 
 /** The engine loads open orders and options at start in pages of this many rows (by id). */
 export const LOAD_PAGE = 5_000;
+
+/**
+ * What the market room hands one engine shard each tick: the tick (only the shard's instruments'
+ * ranges), the rows the room's catch-up read for the shard, and the trader orders that left on
+ * another shard of a split instrument (their copies here close at that price).
+ */
+export interface ShardTickInput extends TickInput {
+  orders: { open: EngineOrder[]; gone: number[] };
+  options: { open: EngineOption[]; gone: number[] };
+  departed: { id: number; price: number | null }[];
+  /** Answer the partial copy profit of every follow with copies here, not only the changed ones. */
+  full: boolean;
+  /** The feed the prices come from (on each option's receipt). */
+  feed: string;
+}
+
+/** One user's live profit on one shard (merged by the room into FOREX_TRADE and FOREX_FOLLOW_TRADE). */
+export interface LivePart {
+  userId: number;
+  /** Micros: the sum of the listed positions' profits. */
+  total: number;
+  list: { Id: number; UpdatePrice: number; FactProfits: string }[];
+  /** The user's copies by the trader followed. */
+  follows: { traderId: number; list: { Id: number; UpdatePrice: number; FactProfits: string }[] }[];
+}
+
+export interface ShardTickOutput {
+  userEvents: UserEvent[];
+  live: LivePart[];
+  /** [follow id, profit of its open copies here (micros), or null when it has none here any more]. */
+  follows: [number, number | null][];
+  /** Own orders (not copies) that left in this tick, with their exit price. */
+  departed: { id: number; code: string; price: number | null }[];
+  pending: number;
+  triggers: number;
+  copyWork: boolean;
+}

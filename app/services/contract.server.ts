@@ -32,6 +32,7 @@ import {
   type PriceSteps,
 } from "~/domain/contract";
 import { LOAD_PAGE, type DeliverySchedule, type EngineChange, type EngineOrder, type SettlementRequest, type SettlementResult } from "~/domain/engine";
+import type { ShardFilter } from "~/domain/engine-shards";
 import { leverages, type Instrument } from "~/domain/instrument";
 import { priceToSteps, type Quote } from "~/domain/market";
 import type { Micros } from "~/domain/money";
@@ -200,11 +201,15 @@ async function contractAccountOf(ctx: ServiceContext, userId: number): Promise<C
   return account;
 }
 
-export function engineOrderOf(row: ContractOrderRow): EngineOrder {
+/** The engine's read: an order's columns and, for a copy, its trader (live profit names the trader followed). */
+const ENGINE_COLUMNS = `${ORDER_COLUMNS}, (SELECT f.trader_id FROM follows f WHERE f.id = contract_orders.follow_id) AS traderId`;
+
+export function engineOrderOf(row: ContractOrderRow & { traderId?: number | null }): EngineOrder {
   return {
     id: row.id,
     originId: row.followType === 2 ? (row.originId ?? null) : null,
     followId: row.followType === 2 ? (row.followId ?? null) : null,
+    ...(row.followType === 2 && row.traderId ? { traderId: row.traderId } : {}),
     userId: row.userId,
     code: row.code,
     side: row.side,
@@ -449,7 +454,7 @@ export async function closeOrder(ctx: ServiceContext, userId: number, id: number
     if (isLostRace(error)) return fail("errors.order_closed");
     throw error;
   }
-  tellEngine(ctx, [{ op: "remove", id: row.id, price }]);
+  tellEngine(ctx, [{ op: "remove", id: row.id, price, code: row.code, userId: row.userId }]);
   return { ok: true, value: (await orderRow(ctx, row.id))! };
 }
 
@@ -484,7 +489,7 @@ export async function cancelOrder(ctx: ServiceContext, userId: number, id: numbe
     if (isLostRace(error)) return fail("errors.order_closed");
     throw error;
   }
-  tellEngine(ctx, [{ op: "remove", id: row.id }]);
+  tellEngine(ctx, [{ op: "remove", id: row.id, code: row.code, userId: row.userId }]);
   return { ok: true, value: (await orderRow(ctx, row.id))! };
 }
 
@@ -614,31 +619,44 @@ export async function holdingOn(ctx: ServiceContext, userId: number, code: strin
  * order, so each new order is read once) and orders of at most `afterId` changed since
  * `changedSince` (stop changes, fills, closes). `lastId` is the highest order id seen.
  */
-export async function engineOrders(ctx: ServiceContext, changedSince = 0, afterId = 0, page = LOAD_PAGE): Promise<{ open: EngineOrder[]; gone: number[]; watermark: number; lastId: number; more: boolean }> {
+export async function engineOrders(
+  ctx: ServiceContext,
+  changedSince = 0,
+  afterId = 0,
+  page = LOAD_PAGE,
+  filter?: ShardFilter,
+): Promise<{ open: EngineOrder[]; gone: number[]; goneRows: { id: number; code: string; userId: number }[]; watermark: number; lastId: number; more: boolean }> {
   const watermark = Date.now();
   const [rows, max] = await ctx.d1.batch([
     changedSince > 0
       ? ctx.d1
           .prepare(
-            `SELECT ${ORDER_COLUMNS} FROM contract_orders WHERE id > ?2
+            `SELECT ${ENGINE_COLUMNS} FROM contract_orders WHERE id > ?2
              UNION ALL
-             SELECT ${ORDER_COLUMNS} FROM contract_orders WHERE status IN (0, 1, 3, 4) AND updated_at >= ?1 AND id <= ?2`,
+             SELECT ${ENGINE_COLUMNS} FROM contract_orders WHERE status IN (0, 1, 3, 4) AND updated_at >= ?1 AND id <= ?2`,
           )
           .bind(changedSince, afterId)
       : // parked settlements wait for an operator (app/services/engine.server.ts), even across a restart
         // (a page by id: the start reads at most `page` rows per query)
         ctx.d1
-          .prepare(`SELECT ${ORDER_COLUMNS} FROM contract_orders WHERE status IN (0, 1) AND id > ?1 AND id NOT IN (SELECT item_id FROM engine_parked WHERE kind = 'contract') ORDER BY id LIMIT ?2`)
-          .bind(afterId, page),
+          .prepare(
+            `SELECT ${ENGINE_COLUMNS} FROM contract_orders WHERE status IN (0, 1) AND id > ?1 AND id NOT IN (SELECT item_id FROM engine_parked WHERE kind = 'contract')
+               AND (?3 IS NULL OR (code IN (SELECT value FROM json_each(?3)) AND user_id % ?4 = ?5)) ORDER BY id LIMIT ?2`,
+          )
+          .bind(afterId, page, filter ? JSON.stringify(filter.codes) : null, filter?.parts ?? 1, filter?.part ?? 0),
     ctx.d1.prepare("SELECT COALESCE(MAX(id), 0) AS id FROM contract_orders"),
   ]);
   const open: EngineOrder[] = [];
   const gone: number[] = [];
+  const goneRows: { id: number; code: string; userId: number }[] = [];
   for (const row of rows!.results as ContractOrderRow[]) {
     if (row.status === OrderStatus.Pending || row.status === OrderStatus.Holding) open.push(engineOrderOf(row));
-    else gone.push(row.id);
+    else {
+      gone.push(row.id);
+      goneRows.push({ id: row.id, code: row.code, userId: row.userId });
+    }
   }
-  return { open, gone, watermark, lastId: Math.max(afterId, (max!.results[0] as { id: number }).id), more: changedSince === 0 && open.length === page };
+  return { open, gone, goneRows, watermark, lastId: Math.max(afterId, (max!.results[0] as { id: number }).id), more: changedSince === 0 && open.length === page };
 }
 
 /** Delivery contracts and their next delivery; an unset (or long past with nothing open) instant is set from the schedule. */

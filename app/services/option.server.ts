@@ -6,6 +6,7 @@
  */
 import type { ServiceContext } from "~/context.server";
 import { LOAD_PAGE, type EngineOption, type OptionSettlementRequest, type OptionSettlementResult } from "~/domain/engine";
+import type { ShardFilter } from "~/domain/engine-shards";
 import { Direction, OptionStatus, parseDurationSeconds, parseProfitRatio, parseStakeList } from "~/domain/option";
 import { priceToSteps } from "~/domain/market";
 import { parseAmount, type Micros } from "~/domain/money";
@@ -337,7 +338,13 @@ function engineOptionOf(row: OptionRow): EngineOption {
 }
 
 /** Open options for the engine's expiry index: all at start; then new ones (after `afterId`) and changed ones (as engineOrders). */
-export async function engineOptions(ctx: ServiceContext, changedSince = 0, afterId = 0, page = LOAD_PAGE): Promise<{ open: EngineOption[]; gone: number[]; watermark: number; lastId: number; more: boolean }> {
+export async function engineOptions(
+  ctx: ServiceContext,
+  changedSince = 0,
+  afterId = 0,
+  page = LOAD_PAGE,
+  filter?: ShardFilter,
+): Promise<{ open: EngineOption[]; gone: number[]; goneRows: { id: number; code: string; userId: number }[]; watermark: number; lastId: number; more: boolean }> {
   const watermark = Date.now();
   const [rows, max] = await ctx.d1.batch([
     changedSince > 0
@@ -351,17 +358,24 @@ export async function engineOptions(ctx: ServiceContext, changedSince = 0, after
       : // parked settlements wait for an operator (app/services/engine.server.ts), even across a restart
         // (a page by id: the start reads at most `page` rows per query)
         ctx.d1
-          .prepare(`SELECT ${OPTION_COLUMNS} FROM options WHERE status = 1 AND id > ?1 AND id NOT IN (SELECT item_id FROM engine_parked WHERE kind = 'option') ORDER BY id LIMIT ?2`)
-          .bind(afterId, page),
+          .prepare(
+            `SELECT ${OPTION_COLUMNS} FROM options WHERE status = 1 AND id > ?1 AND id NOT IN (SELECT item_id FROM engine_parked WHERE kind = 'option')
+               AND (?3 IS NULL OR (code IN (SELECT value FROM json_each(?3)) AND user_id % ?4 = ?5)) ORDER BY id LIMIT ?2`,
+          )
+          .bind(afterId, page, filter ? JSON.stringify(filter.codes) : null, filter?.parts ?? 1, filter?.part ?? 0),
     ctx.d1.prepare("SELECT COALESCE(MAX(id), 0) AS id FROM options"),
   ]);
   const open: EngineOption[] = [];
   const gone: number[] = [];
+  const goneRows: { id: number; code: string; userId: number }[] = [];
   for (const row of rows!.results as OptionRow[]) {
     if (row.status === OptionStatus.Open) open.push(engineOptionOf(row));
-    else gone.push(row.id);
+    else {
+      gone.push(row.id);
+      goneRows.push({ id: row.id, code: row.code, userId: row.userId });
+    }
   }
-  return { open, gone, watermark, lastId: Math.max(afterId, (max!.results[0] as { id: number }).id), more: changedSince === 0 && open.length === page };
+  return { open, gone, goneRows, watermark, lastId: Math.max(afterId, (max!.results[0] as { id: number }).id), more: changedSince === 0 && open.length === page };
 }
 
 /**

@@ -23,7 +23,8 @@ import {
   type Crossing,
 } from "~/domain/contract";
 import { SETTLE_CHUNK, SETTLE_TRIES, chunked } from "~/domain/engine";
-import type { DeliverySchedule, EngineChange, EngineOption, EngineOrder, OptionSettlementRequest, OptionSettlementResult, ParkedSettlement, SettlementRequest, SettlementResult, TickInput, TickOutput, UserEvent } from "~/domain/engine";
+import type { DeliverySchedule, EngineChange, EngineOption, EngineOrder, LivePart, OptionSettlementRequest, OptionSettlementResult, ParkedSettlement, SettlementRequest, SettlementResult, ShardTickInput, ShardTickOutput, TickInput, TickOutput, UserEvent } from "~/domain/engine";
+import type { ShardFilter } from "~/domain/engine-shards";
 import { settle as settleOption } from "~/domain/option";
 import { priceToSteps, stepsToPrice } from "~/domain/market";
 import { toDecimalString } from "~/domain/money";
@@ -35,7 +36,14 @@ export interface Engine {
   onTick(tick: TickInput): Promise<TickOutput>;
   /** Whether any order waits for a price (the room must keep ticking). */
   hasWork(): boolean;
-  apply(changes: EngineChange[]): void;
+  apply(changes: EngineChange[]): void | Promise<void>;
+}
+
+/** A row that left the open states, with what routes it to its engine shard. */
+export interface GoneRow {
+  id: number;
+  code: string;
+  userId: number;
 }
 
 /** The engine's access to D1, through the services. */
@@ -45,11 +53,11 @@ export interface EngineStore {
    * another page may follow); afterwards the catch-up: new ones after `afterId` and those changed
    * since `changedSince`.
    */
-  orders(changedSince: number, afterId?: number): Promise<{ open: EngineOrder[]; gone: number[]; watermark: number; lastId?: number; more?: boolean }>;
+  orders(changedSince: number, afterId?: number, filter?: ShardFilter): Promise<{ open: EngineOrder[]; gone: number[]; goneRows?: GoneRow[]; watermark: number; lastId?: number; more?: boolean }>;
   schedules(now: number): Promise<DeliverySchedule[]>;
   settle(req: SettlementRequest): Promise<SettlementResult>;
   /** Timed options: open ones (all, or changed since a watermark), and their settlement. */
-  options?(changedSince: number, afterId?: number): Promise<{ open: EngineOption[]; gone: number[]; watermark: number; lastId?: number; more?: boolean }>;
+  options?(changedSince: number, afterId?: number, filter?: ShardFilter): Promise<{ open: EngineOption[]; gone: number[]; goneRows?: GoneRow[]; watermark: number; lastId?: number; more?: boolean }>;
   settleOptions?(req: OptionSettlementRequest): Promise<OptionSettlementResult>;
   /** Copy trading: which of these new positions are an active trader's with followers; open one's copies; close prices of orders that left. */
   copyOrigins?(ids: number[]): Promise<number[]>;
@@ -160,7 +168,25 @@ export class ContractEngine implements Engine {
   /** Figures of the last settlements (benchmarks). */
   readonly timings: { orders: number; ms: number; kind?: "copy_open" | "copy_close" }[] = [];
 
-  constructor(private readonly store: EngineStore | null) {}
+  /**
+   * A shard (party/engine-shard.ts) loads only its part (`filter`), is handed its catch-up by the
+   * market room, and leaves the copy stop-loss and live profit's totals to the room, which sums
+   * them over shards. `chunk` is the settlement chunk (tests make it small).
+   */
+  constructor(
+    private readonly store: EngineStore | null,
+    private readonly shard: { filter: ShardFilter; chunk?: number } | null = null,
+  ) {}
+
+  private get chunk() {
+    return this.shard?.chunk ?? SETTLE_CHUNK;
+  }
+  /** Shards: follows whose copies here changed or moved in price (their partial profit is answered). */
+  private dirtyFollows = new Set<number>();
+  /** Shards: own orders that left in this tick (a split instrument's other shards may hold their copies). */
+  private departures: { id: number; code: string; price: number | null }[] = [];
+  /** Shards: trader orders that left on another shard; a copy of one read later closes at once. */
+  private recentlyGone = new Map<number, number | null>();
 
   async load() {
     this.orders.clear();
@@ -175,11 +201,12 @@ export class ContractEngine implements Engine {
     if (!this.store) return;
     // page by page (by id), so no read answers more than LOAD_PAGE rows; the first page's watermark
     // and last id hold for the catch-up, which then reads whatever changed while paging
-    const first = await this.store.orders(0);
+    const filter = this.shard?.filter;
+    const first = await this.store.orders(0, 0, filter);
     const { watermark } = first;
     this.lastOrderId = first.lastId ?? 0;
     const entries: { code: string; crossing: Crossing; level: number; key: number }[] = [];
-    for (let page = first; ; page = await this.store.orders(0, page.open[page.open.length - 1]!.id)) {
+    for (let page = first; ; page = await this.store.orders(0, page.open[page.open.length - 1]!.id, filter)) {
       for (let i = 0; i < page.open.length; i++) {
         const order = page.open[i]!;
         this.track(order);
@@ -194,10 +221,10 @@ export class ContractEngine implements Engine {
     this.options.clear();
     this.expiries = new SortedLevels();
     if (this.store.options) {
-      const loaded = await this.store.options(0);
+      const loaded = await this.store.options(0, 0, filter);
       this.lastOptionId = loaded.lastId ?? 0;
       const expiries: [number, number][] = [];
-      for (let page = loaded; ; page = await this.store.options(0, page.open[page.open.length - 1]!.id)) {
+      for (let page = loaded; ; page = await this.store.options(0, page.open[page.open.length - 1]!.id, filter)) {
         for (const o of page.open) {
           this.options.set(o.id, o);
           expiries.push([o.expiresAt, o.id]);
@@ -209,7 +236,22 @@ export class ContractEngine implements Engine {
     }
     this.watermark = watermark;
     this.lastReconcile = Date.now();
-    this.deliveries = await this.store.schedules(Date.now());
+    this.deliveries = await this.schedules(Date.now());
+    if (this.shard) for (const id of this.followCopies.keys()) this.dirtyFollows.add(id);
+  }
+
+  /** The delivery schedules read again now. */
+  async refreshSchedules(now = Date.now()) {
+    if (!this.store) return;
+    this.lastReconcile = now;
+    this.deliveries = await this.schedules(now);
+  }
+
+  /** Delivery schedules of the instruments this engine holds. */
+  private async schedules(now: number) {
+    const all = await this.store!.schedules(now);
+    const codes = this.shard?.filter.codes;
+    return codes ? all.filter((d) => codes.includes(d.code)) : all;
   }
 
   hasWork() {
@@ -264,9 +306,25 @@ export class ContractEngine implements Engine {
       } else {
         this.remove(change.id);
         // a trader's order closed by hand: its open copies close at the same price
-        if ((this.copiesOf.has(change.id) || this.copied.has(change.id)) && !this.cascade.has(change.id)) this.cascade.set(change.id, change.price ?? null);
+        this.originLeft(change.id, change.price ?? null);
       }
     }
+  }
+
+  /**
+   * A trader's order left (closed by hand, read gone, or moved on another shard): its open copies
+   * here close at `price` (null: read from D1) with the next settlement. A shard remembers a
+   * departure whose copies it does not hold yet (they may be read by a later catch-up).
+   */
+  private originLeft(id: number, price: number | null) {
+    if (this.cascade.has(id) && this.cascade.get(id) !== null) return;
+    if (this.copiesOf.has(id) || this.copied.has(id)) {
+      this.cascade.set(id, price ?? this.cascade.get(id) ?? null);
+      return;
+    }
+    if (!this.shard) return;
+    this.recentlyGone.set(id, price);
+    if (this.recentlyGone.size > 20_000) this.recentlyGone.delete(this.recentlyGone.keys().next().value!);
   }
 
   /** Whether copies wait to open or to close with their trader's order (the room then ticks at once). */
@@ -289,6 +347,9 @@ export class ContractEngine implements Engine {
   private track(order: EngineOrder) {
     this.orders.set(order.id, order);
     if (order.originId) {
+      // a copy of a trader's order that already left on another shard closes with it
+      if (this.recentlyGone.has(order.originId) && !this.cascade.has(order.originId)) this.cascade.set(order.originId, this.recentlyGone.get(order.originId)!);
+      if (order.followId) this.dirtyFollows.add(order.followId);
       let copies = this.copiesOf.get(order.originId);
       if (!copies) this.copiesOf.set(order.originId, (copies = new Set()));
       copies.add(order.id);
@@ -338,6 +399,7 @@ export class ContractEngine implements Engine {
       copies?.delete(id);
       if (copies && copies.size === 0) this.copiesOf.delete(order.originId);
       if (order.followId) {
+        this.dirtyFollows.add(order.followId);
         const mine = this.followCopies.get(order.followId);
         mine?.delete(id);
         if (mine && mine.size === 0) this.followCopies.delete(order.followId);
@@ -363,23 +425,32 @@ export class ContractEngine implements Engine {
   async catchUp() {
     if (!this.store) return;
     const { open, gone, watermark, lastId } = await this.store.orders(Math.max(1, this.watermark - RECONCILE_OVERLAP_MS), this.lastOrderId);
+    this.absorb(open, gone);
+    this.watermark = watermark;
+    this.lastOrderId = Math.max(this.lastOrderId, lastId ?? 0);
+    if (this.store.options) {
+      const changed = await this.store.options(Math.max(1, this.optionWatermark - RECONCILE_OVERLAP_MS), this.lastOptionId);
+      this.absorbOptions(changed.open, changed.gone);
+      this.optionWatermark = changed.watermark;
+      this.lastOptionId = Math.max(this.lastOptionId, changed.lastId ?? 0);
+    }
+  }
+
+  /** Rows a catch-up read (this engine's own, or the room's for a shard): indexed or dropped. */
+  absorb(open: EngineOrder[], gone: number[]) {
     for (const order of open) {
       if (order.status === OrderStatus.Holding && !order.originId && !this.orders.has(order.id)) this.opened.push(order.id);
       this.upsert(order);
     }
     for (const id of gone) {
       this.remove(id);
-      if ((this.copiesOf.has(id) || this.copied.has(id)) && !this.cascade.has(id)) this.cascade.set(id, null);
+      this.originLeft(id, null);
     }
-    this.watermark = watermark;
-    this.lastOrderId = Math.max(this.lastOrderId, lastId ?? 0);
-    if (this.store.options) {
-      const changed = await this.store.options(Math.max(1, this.optionWatermark - RECONCILE_OVERLAP_MS), this.lastOptionId);
-      for (const o of changed.open) this.upsertOption(o);
-      for (const id of changed.gone) this.removeOption(id);
-      this.optionWatermark = changed.watermark;
-      this.lastOptionId = Math.max(this.lastOptionId, changed.lastId ?? 0);
-    }
+  }
+
+  absorbOptions(open: EngineOption[], gone: number[]) {
+    for (const o of open) this.upsertOption(o);
+    for (const id of gone) this.removeOption(id);
   }
 
   /** The catch-up, and the delivery schedules read again. */
@@ -387,7 +458,7 @@ export class ContractEngine implements Engine {
     if (!this.store) return;
     await this.catchUp();
     this.lastReconcile = now;
-    this.deliveries = await this.store.schedules(now);
+    this.deliveries = await this.schedules(now);
   }
 
   /** What this tick triggers: at most one decision per order. */
@@ -400,7 +471,10 @@ export class ContractEngine implements Engine {
       if (p === undefined) continue;
       const r = { open: priceToSteps(range.open, p), low: priceToSteps(range.low, p), high: priceToSteps(range.high, p) };
       const last = priceToSteps(range.last, p);
-      if (this.lastPrice.get(range.code) !== last) this.moved.add(range.code);
+      if (this.lastPrice.get(range.code) !== last) {
+        this.moved.add(range.code);
+        if (this.shard) for (const followId of this.followsOn.get(range.code)?.keys() ?? []) this.dirtyFollows.add(followId);
+      }
       this.lastPrice.set(range.code, last);
       const candidates = new Map<number, { kind: TriggerKind; level: number }[]>();
       for (const key of this.index.fired(range.code, r.low, r.high)) {
@@ -454,7 +528,17 @@ export class ContractEngine implements Engine {
     if (this.recent.length > RECENT_TICKS) this.recent.splice(0, this.recent.length - RECENT_TICKS);
     if (!this.store) return { userEvents: [] };
     try {
-      if (tick.time - this.lastReconcile >= RECONCILE_EVERY_MS) await this.reconcile(tick.time);
+      if (this.shard) {
+        // a shard is handed its catch-up by the room; the delivery schedules it reads itself
+        const input = tick as ShardTickInput;
+        this.absorb(input.orders.open, input.orders.gone);
+        this.absorbOptions(input.options.open, input.options.gone);
+        for (const d of input.departed) this.originLeft(d.id, d.price);
+        if (tick.time - this.lastReconcile >= RECONCILE_EVERY_MS) {
+          this.lastReconcile = tick.time;
+          this.deliveries = await this.schedules(tick.time);
+        }
+      } else if (tick.time - this.lastReconcile >= RECONCILE_EVERY_MS) await this.reconcile(tick.time);
       else await this.catchUp();
     } catch (error) {
       console.error("engine reconcile failed", error);
@@ -478,15 +562,74 @@ export class ContractEngine implements Engine {
       userEvents.push(...this.afterSettlement(decisions, rolls, settled, tick.time));
       const exited = new Set(result.exited.map((e) => e.id));
       for (const d of decisions) {
-        if (exited.has(d.order.id) && this.copiesOf.has(d.order.id)) this.cascade.set(d.order.id, d.price);
+        if (!exited.has(d.order.id)) continue;
+        if (this.copiesOf.has(d.order.id)) this.cascade.set(d.order.id, d.price);
+        if (this.shard && !d.order.originId && !d.order.followId) this.departures.push({ id: d.order.id, code: d.order.code, price: d.price });
       }
       for (const f of result.filled) this.opened.push(f.id);
     }
     userEvents.push(...(await this.copyStep(tick)));
     userEvents.push(...(await this.settleDueOptions(tick)));
-    userEvents.push(...this.liveProfit(tick.watchers ?? []));
+    if (!this.shard) userEvents.push(...this.liveProfit(tick.watchers ?? []));
     await this.flushParked();
     return { userEvents };
+  }
+
+  /** A shard's tick: its settlements, and what the room sums over shards (live profit, follows' copy profit). */
+  async shardTick(input: ShardTickInput): Promise<ShardTickOutput> {
+    const { userEvents } = await this.onTick(input);
+    return { userEvents, live: this.liveParts(input.watchers ?? []), follows: this.followPartials(input.full), departed: this.departures.splice(0), pending: this.pending(), triggers: this.triggers(), copyWork: this.copyWorkWaiting() };
+  }
+
+  /**
+   * A shard's part of each follow's copy stop-loss: the profit of the follow's open copies held
+   * here at the last prices, for the follows whose copies changed or moved in price (all when
+   * `full`); null when it holds none any more. A follow with a copy not yet priced is left out.
+   */
+  followPartials(full = false): [number, number | null][] {
+    const ids = full ? new Set([...this.followCopies.keys(), ...this.dirtyFollows]) : this.dirtyFollows;
+    const out: [number, number | null][] = [];
+    for (const followId of ids) {
+      let total = 0;
+      let open = 0;
+      let priced = true;
+      for (const id of this.followCopies.get(followId) ?? []) {
+        const c = this.orders.get(id);
+        if (!c || c.status !== OrderStatus.Holding) continue;
+        const price = this.lastPrice.get(c.code);
+        if (price === undefined) {
+          priced = false;
+          break;
+        }
+        open += 1;
+        total += realisedProfit(profitOf(c.side, c.price, price, c.lots, c.contractSize, c.precision), c.margin);
+      }
+      if (priced) out.push([followId, open > 0 ? total : null]);
+    }
+    this.dirtyFollows.clear();
+    return out;
+  }
+
+  /** The room found these follows' copy stop-loss reached: their open copies here close at the last prices, in one settlement. */
+  async closeFollows(time: number, followIds: number[]): Promise<UserEvent[]> {
+    const decisions: Decision[] = [];
+    for (const followId of followIds) {
+      for (const id of this.followCopies.get(followId) ?? []) {
+        const c = this.orders.get(id);
+        const price = c ? this.lastPrice.get(c.code) : undefined;
+        if (!c || c.status !== OrderStatus.Holding || price === undefined) continue;
+        decisions.push({ order: c, kind: "copy_stop", price, profit: realisedProfit(profitOf(c.side, c.price, price, c.lots, c.contractSize, c.precision), c.margin) });
+      }
+    }
+    if (decisions.length === 0 || !this.store) return [];
+    return this.afterSettlement(decisions, [], await this.settle(time, decisions, []), time);
+  }
+
+  /** Trader orders that left on another shard of a split instrument: their copies here close now, at that price. */
+  async cascadeFrom(time: number, departed: { id: number; price: number | null }[]): Promise<UserEvent[]> {
+    for (const d of departed) this.originLeft(d.id, d.price);
+    if (this.cascade.size === 0) return [];
+    return this.closeCascades(time);
   }
 
   /**
@@ -542,6 +685,43 @@ export class ContractEngine implements Engine {
   }
 
   /**
+   * The close cascade: the open copies of every trader order that left (by the engine at its exit
+   * price, or by the trader by hand, at the close price read from D1) close in one settlement, at
+   * that price, under the same once-only exit keys as any close.
+   */
+  private async closeCascades(time: number): Promise<UserEvent[]> {
+    const store = this.store!;
+    const events: UserEvent[] = [];
+    const unknown = [...this.cascade].filter(([, price]) => price === null).map(([id]) => id);
+    if (unknown.length > 0 && store.closedPrices) {
+      try {
+        for (const c of await store.closedPrices(unknown)) this.cascade.set(c.id, c.price);
+      } catch (error) {
+        console.error("close prices of traders' orders failed", error);
+      }
+    }
+    const decisions: Decision[] = [];
+    for (const [origin, price] of this.cascade) {
+      if (price === null) continue;
+      this.copied.delete(origin);
+      for (const id of this.copiesOf.get(origin) ?? []) {
+        const copy = this.orders.get(id);
+        if (!copy || copy.status !== OrderStatus.Holding) continue;
+        const raw = profitOf(copy.side, copy.price, price, copy.lots, copy.contractSize, copy.precision);
+        decisions.push({ order: copy, kind: "trader_close", price, profit: realisedProfit(raw, copy.margin) });
+      }
+      this.cascade.delete(origin);
+    }
+    if (decisions.length > 0) {
+      const started = Date.now();
+      const settled = await this.settle(time, decisions, []);
+      this.note({ orders: decisions.length, ms: Date.now() - started, kind: "copy_close" });
+      events.push(...this.afterSettlement(decisions, [], settled, time));
+    }
+    return events;
+  }
+
+  /**
    * Copy trading, once per tick after the tick's own settlement:
    *   - the close cascade: the open copies of every trader order that left (by the engine this
    *     tick at its exit price, or by the trader by hand, at the close price read from D1) close in
@@ -556,35 +736,9 @@ export class ContractEngine implements Engine {
     const events: UserEvent[] = [];
     this.copyNow = false;
     if (!store) return events;
-    if (this.cascade.size > 0) {
-      const unknown = [...this.cascade].filter(([, price]) => price === null).map(([id]) => id);
-      if (unknown.length > 0 && store.closedPrices) {
-        try {
-          for (const c of await store.closedPrices(unknown)) this.cascade.set(c.id, c.price);
-        } catch (error) {
-          console.error("close prices of traders' orders failed", error);
-        }
-      }
-      const decisions: Decision[] = [];
-      for (const [origin, price] of this.cascade) {
-        if (price === null) continue;
-        this.copied.delete(origin);
-        for (const id of this.copiesOf.get(origin) ?? []) {
-          const copy = this.orders.get(id);
-          if (!copy || copy.status !== OrderStatus.Holding) continue;
-          const raw = profitOf(copy.side, copy.price, price, copy.lots, copy.contractSize, copy.precision);
-          decisions.push({ order: copy, kind: "trader_close", price, profit: realisedProfit(raw, copy.margin) });
-        }
-        this.cascade.delete(origin);
-      }
-      if (decisions.length > 0) {
-        const started = Date.now();
-        const settled = await this.settle(tick.time, decisions, []);
-        this.note({ orders: decisions.length, ms: Date.now() - started, kind: "copy_close" });
-        events.push(...this.afterSettlement(decisions, [], settled, tick.time));
-      }
-    }
-    events.push(...(await this.copyStops(tick)));
+    if (this.cascade.size > 0) events.push(...(await this.closeCascades(tick.time)));
+    // a shard's follows may hold copies on other shards: the room sums and decides
+    if (!this.shard) events.push(...(await this.copyStops(tick)));
     const candidates = this.opened.splice(0);
     if (candidates.length > 0 && store.copyOrigins && store.openCopies) {
       let origins: number[] = [];
@@ -647,7 +801,7 @@ export class ContractEngine implements Engine {
     const settled: OptionSettlementResult["settled"] = [];
     const failed = new Map<number, string>();
     const started = Date.now();
-    for (const chunk of chunked(items, SETTLE_CHUNK)) await this.settleOptionChunk(tick.time, chunk, settled, failed);
+    for (const chunk of chunked(items, this.chunk)) await this.settleOptionChunk(tick.time, chunk, settled, failed);
     this.note({ orders: items.length, ms: Date.now() - started });
     for (const item of items) {
       const error = failed.get(item.id);
@@ -730,7 +884,7 @@ export class ContractEngine implements Engine {
    */
   private async settle(time: number, decisions: Decision[], rolls: SettlementRequest["rolls"]): Promise<Settled> {
     const settled: Settled = { result: { exited: [], filled: [], cancelled: [] }, failed: new Map(), rollsFailed: false };
-    const parts = chunked(decisions, SETTLE_CHUNK);
+    const parts = chunked(decisions, this.chunk);
     if (parts.length === 0) parts.push([]);
     for (let i = 0; i < parts.length; i++) await this.settleChunk(time, parts[i]!, i === 0 ? rolls : [], settled);
     return settled;
@@ -806,12 +960,18 @@ export class ContractEngine implements Engine {
 
   /** FOREX_TRADE for each watching user with holding positions: each order's mark price and profit, and the total. */
   liveProfit(watchers: number[]): UserEvent[] {
-    const events: UserEvent[] = [];
+    return liveEvents(this.liveParts(watchers));
+  }
+
+  /** Each watching user's holding positions here at the last prices (FOREX_TRADE's list and total, by trader for copies). */
+  liveParts(watchers: number[]): LivePart[] {
+    const parts: LivePart[] = [];
     for (const userId of watchers) {
       const ids = this.byUser.get(userId);
       if (!ids) continue;
       let total = 0;
-      const list: { Id: number; UpdatePrice: number; FactProfits: string }[] = [];
+      const list: LivePart["list"] = [];
+      const byTrader = new Map<number, LivePart["list"]>();
       for (const id of ids) {
         const o = this.orders.get(id)!;
         if (o.status !== OrderStatus.Holding) continue;
@@ -819,22 +979,18 @@ export class ContractEngine implements Engine {
         if (mark === undefined) continue;
         const p = realisedProfit(profitOf(o.side, o.price, mark, o.lots, o.contractSize, o.precision), o.margin);
         total += p;
-        list.push({ Id: id, UpdatePrice: stepsToPrice(mark, o.precision), FactProfits: toDecimalString(p, 2) });
-      }
-      if (list.length > 0) events.push({ userId, topic: "FOREX_TRADE", data: { all_fact_profits: toDecimalString(total, 2), list } });
-      // FOREX_FOLLOW_TRADE: the user's copies, per trader followed (user_id the trader, follower_id the user)
-      const byTrader = new Map<number, typeof list>();
-      for (const item of list) {
-        const o = this.orders.get(item.Id)!;
+        const item = { Id: id, UpdatePrice: stepsToPrice(mark, o.precision), FactProfits: toDecimalString(p, 2) };
+        list.push(item);
         if (!o.originId) continue;
-        const traderId = this.orders.get(o.originId)?.userId ?? 0;
+        // FOREX_FOLLOW_TRADE: the user's copies, per trader followed (the trader's order sits with its copies, or 0 when unknown here)
+        const traderId = o.traderId ?? this.orders.get(o.originId)?.userId ?? 0;
         let mine = byTrader.get(traderId);
         if (!mine) byTrader.set(traderId, (mine = []));
         mine.push(item);
       }
-      for (const [traderId, followed] of byTrader) events.push({ userId, topic: "FOREX_FOLLOW_TRADE", data: { user_id: traderId, follower_id: userId, list: followed } });
+      if (list.length > 0) parts.push({ userId, total, list, follows: [...byTrader].map(([traderId, l]) => ({ traderId, list: l })) });
     }
-    return events;
+    return parts;
   }
 
   /** Seeds the last price of instruments (live profit before the first range of a code arrives). */
@@ -842,4 +998,30 @@ export class ContractEngine implements Engine {
     const p = this.precision.get(code);
     if (p !== undefined) this.lastPrice.set(code, priceToSteps(price, p));
   }
+}
+
+/**
+ * FOREX_TRADE and FOREX_FOLLOW_TRADE from live profit parts (one engine's, or every shard's for
+ * the same users): one event per user with the total over all its positions, and one per user
+ * and trader followed.
+ */
+export function liveEvents(parts: LivePart[]): UserEvent[] {
+  const byUser = new Map<number, { total: number; list: LivePart["list"]; follows: Map<number, LivePart["list"]> }>();
+  for (const part of parts) {
+    let u = byUser.get(part.userId);
+    if (!u) byUser.set(part.userId, (u = { total: 0, list: [], follows: new Map() }));
+    u.total += part.total;
+    u.list.push(...part.list);
+    for (const f of part.follows) {
+      const l = u.follows.get(f.traderId);
+      if (l) l.push(...f.list);
+      else u.follows.set(f.traderId, [...f.list]);
+    }
+  }
+  const events: UserEvent[] = [];
+  for (const [userId, u] of byUser) {
+    events.push({ userId, topic: "FOREX_TRADE", data: { all_fact_profits: toDecimalString(u.total, 2), list: u.list } });
+    for (const [traderId, followed] of u.follows) events.push({ userId, topic: "FOREX_FOLLOW_TRADE", data: { user_id: traderId, follower_id: userId, list: followed } });
+  }
+  return events;
 }
