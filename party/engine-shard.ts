@@ -7,7 +7,7 @@
  * (every settlement is once-only by its keys in D1).
  */
 import { DurableObject } from "cloudflare:workers";
-import type { EngineChange, ParkedSettlement, ShardTickInput, ShardTickOutput, UserEvent } from "~/domain/engine";
+import type { EngineChange, ParkedSettlement, ShardQuiet, ShardTickInput, ShardTickOutput, UserEvent } from "~/domain/engine";
 import { filterOf, type ShardSpec } from "~/domain/engine-shards";
 import { ContractEngine, type EngineStore } from "./market/engine";
 import { engineStore } from "./market/store";
@@ -22,6 +22,7 @@ export interface ShardStatus {
   pending: number;
   triggers: number;
   copyWork: boolean;
+  quiet?: ShardQuiet;
 }
 
 export class EngineShard extends DurableObject<Env> {
@@ -64,7 +65,7 @@ export class EngineShard extends DurableObject<Env> {
   }
 
   private status(engine: ContractEngine): ShardStatus {
-    return { pending: engine.pending(), triggers: engine.triggers(), copyWork: engine.copyWorkWaiting() };
+    return { pending: engine.pending(), triggers: engine.triggers(), copyWork: engine.copyWorkWaiting(), quiet: engine.quiet() };
   }
 
   /** Loads (if it has not) and answers what waits here. */

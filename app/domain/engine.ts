@@ -217,4 +217,17 @@ export interface ShardTickOutput {
   pending: number;
   triggers: number;
   copyWork: boolean;
+  /** Set when only a price or an instant can give the shard work (see ShardQuiet). */
+  quiet?: ShardQuiet;
+}
+
+/**
+ * When a shard has nothing to do until a price reaches one of its triggers or an instant comes
+ * (no retries, copies, cascades or watched positions waiting): the market room hands it a tick
+ * only when a range reaches `down` (a fall to it) or `up` (a rise to it) of an instrument, in
+ * steps of 10^-p, or at `due` (the next option expiry or delivery).
+ */
+export interface ShardQuiet {
+  codes: Record<string, { p: number; down: number | null; up: number | null }>;
+  due: number;
 }

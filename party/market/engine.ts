@@ -185,6 +185,8 @@ export class ContractEngine implements Engine {
   private dirtyFollows = new Set<number>();
   /** Shards: own orders that left in this tick (a split instrument's other shards may hold their copies). */
   private departures: { id: number; code: string; price: number | null }[] = [];
+  /** Shards: the users watching live profit as of the last tick. */
+  private watching: readonly number[] = [];
   /** Shards: trader orders that left on another shard; a copy of one read later closes at once. */
   private recentlyGone = new Map<number, number | null>();
 
@@ -578,7 +580,33 @@ export class ContractEngine implements Engine {
   /** A shard's tick: its settlements, and what the room sums over shards (live profit, follows' copy profit). */
   async shardTick(input: ShardTickInput): Promise<ShardTickOutput> {
     const { userEvents } = await this.onTick(input);
-    return { userEvents, live: this.liveParts(input.watchers ?? []), follows: this.followPartials(input.full), departed: this.departures.splice(0), pending: this.pending(), triggers: this.triggers(), copyWork: this.copyWorkWaiting() };
+    const watchers = (this.watching = input.watchers ?? []);
+    return {
+      userEvents,
+      live: this.liveParts(watchers),
+      follows: this.followPartials(input.full),
+      departed: this.departures.splice(0),
+      pending: this.pending(),
+      triggers: this.triggers(),
+      copyWork: this.copyWorkWaiting(),
+      quiet: this.quiet(watchers),
+    };
+  }
+
+  /**
+   * What can give this engine work before its next tick, when that is only a price reaching a
+   * trigger or an instant (an option's expiry, a delivery); undefined when it needs every tick
+   * (retries waiting, copies to open, close or watch for their stop-loss, watched positions).
+   */
+  quiet(watchers: readonly number[] = this.watching): ShardTickOutput["quiet"] {
+    if (this.failures.size > 0 || this.optionFailures.size > 0 || this.cascade.size > 0 || this.opened.length > 0 || this.copyNow || this.toPark.length > 0) return undefined;
+    if (this.followCopies.size > 0 || this.copiesOf.size > 0 || this.copied.size > 0) return undefined;
+    for (const w of watchers) if (this.byUser.has(w)) return undefined;
+    let due = this.expiries.first() ?? Infinity;
+    for (const d of this.deliveries) due = Math.min(due, d.at);
+    const codes: NonNullable<ShardTickOutput["quiet"]>["codes"] = {};
+    for (const [code, b] of this.index.bounds()) codes[code] = { p: this.precision.get(code) ?? 0, ...b };
+    return { codes, due: Number.isFinite(due) ? due : Number.MAX_SAFE_INTEGER };
   }
 
   /**

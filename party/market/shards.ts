@@ -11,7 +11,8 @@
  *     sums, reads the limits of those in loss and has the shards close the copies of those reached.
  *   - Live profit is merged over shards into one FOREX_TRADE per user.
  */
-import type { EngineChange, LivePart, ParkedSettlement, ShardTickInput, ShardTickOutput, TickInput, TickOutput, UserEvent } from "~/domain/engine";
+import type { EngineChange, LivePart, ParkedSettlement, ShardQuiet, ShardTickInput, ShardTickOutput, TickInput, TickOutput, UserEvent } from "~/domain/engine";
+import { priceToSteps } from "~/domain/market";
 import { holds, shardName, shardsFor, shardsOfCode, type ShardPlan, type ShardSpec } from "~/domain/engine-shards";
 import { copyStopReached } from "~/domain/copy";
 import { liveEvents, type Engine, type EngineStore, type GoneRow } from "./engine";
@@ -31,11 +32,14 @@ interface ShardState {
   pending: number;
   triggers: number;
   copyWork: boolean;
+  quiet?: ShardQuiet;
 }
 
 const RECENT_TICKS = 120;
 /** Rows changed this long before the watermark are read again (clock skew between writers). */
 const OVERLAP_MS = 2_000;
+/** Every shard with work gets a tick at least this often (it reads its delivery schedules again then). */
+const EVERY_SHARD_MS = 60_000;
 
 type Routed = { open: ShardTickInput["orders"]["open"]; gone: number[]; options: ShardTickInput["options"]["open"]; optionsGone: number[] };
 
@@ -52,6 +56,11 @@ export class ShardedEngine implements Engine {
   private lastOptionId = 0;
   /** Each follow's copy profit by shard (micros), as the shards last answered. */
   private partials = new Map<number, Map<string, number>>();
+  /** The watchers of the last tick (a new one has every shard asked for its positions). */
+  private watchers = "";
+  private lastEvery = 0;
+  /** Ticks handed to shards and skipped as quiet (figures for /dev/engine and the bench). */
+  readonly calls = { handed: 0, skipped: 0 };
 
   constructor(
     private readonly store: Required<EngineStore>,
@@ -169,8 +178,22 @@ export class ShardedEngine implements Engine {
     this.recent.push(tick);
     if (this.recent.length > RECENT_TICKS) this.recent.splice(0, this.recent.length - RECENT_TICKS);
     const routed = await this.catchUp();
-    // a shard is called when it has work, rows for it, or owes the room its follows' parts
-    const targets = this.specs.filter((s) => routed.has(s.name) || this.needFull.has(s.name) || (this.state.get(s.name)?.pending ?? 1) > 0);
+    // a shard is called when rows came for it, it owes the room its follows' parts, or it has
+    // work this tick can reach: a quiet one only when a range reaches a trigger or an instant comes
+    const watchers = JSON.stringify(tick.watchers ?? []);
+    const every = watchers !== this.watchers || tick.time - this.lastEvery >= EVERY_SHARD_MS;
+    this.watchers = watchers;
+    if (every) this.lastEvery = tick.time;
+    const targets = this.specs.filter((s) => {
+      if (routed.has(s.name) || this.needFull.has(s.name)) return true;
+      const state = this.state.get(s.name);
+      if (!state) return true;
+      if (state.pending === 0 && !state.copyWork) return false;
+      if (every || !state.quiet) return true;
+      return reaches(state.quiet, tick);
+    });
+    this.calls.handed += targets.length;
+    this.calls.skipped += this.specs.length - targets.length;
     const userEvents: UserEvent[] = [];
     const live: LivePart[] = [];
     const departed: { id: number; code: string; price: number | null }[] = [];
@@ -192,7 +215,7 @@ export class ShardedEngine implements Engine {
         return this.shard(spec.name).tick(spec, input);
       },
       (spec, out) => {
-        this.state.set(spec.name, { pending: out.pending, triggers: out.triggers, copyWork: out.copyWork });
+        this.state.set(spec.name, { pending: out.pending, triggers: out.triggers, copyWork: out.copyWork, quiet: out.quiet });
         userEvents.push(...out.userEvents);
         live.push(...out.live);
         departed.push(...out.departed);
@@ -309,4 +332,16 @@ export class ShardedEngine implements Engine {
     const spec = this.specByName(name);
     return spec ? holds(spec, code, userId) : false;
   }
+}
+
+/** Whether a tick can give a quiet shard work: an instant come, or a range reaching a trigger. */
+export function reaches(quiet: ShardQuiet, tick: TickInput): boolean {
+  if (quiet.due <= tick.time) return true;
+  for (const range of tick.ranges) {
+    const b = quiet.codes[range.code];
+    if (!b) continue;
+    if (b.down !== null && priceToSteps(range.low, b.p) <= b.down) return true;
+    if (b.up !== null && priceToSteps(range.high, b.p) >= b.up) return true;
+  }
+  return false;
 }

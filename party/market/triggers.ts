@@ -34,6 +34,17 @@ export class SortedLevels {
     return this.count;
   }
 
+  /** The lowest level, or null when empty. */
+  first(): number | null {
+    return this.blocks[0]?.levels[0] ?? null;
+  }
+
+  /** The highest level, or null when empty. */
+  last(): number | null {
+    const b = this.blocks[this.blocks.length - 1];
+    return b ? b.levels[b.levels.length - 1]! : null;
+  }
+
   /** First block whose last entry is at or after (level, key); blocks.length if none. */
   private blockFor(level: number, key: number) {
     let lo = 0;
@@ -188,6 +199,16 @@ export class TriggerIndex {
     const b = this.books.get(code);
     if (!b) return [];
     return [...b.down.atOrAbove(low), ...b.up.atOrBelow(high)];
+  }
+
+  /**
+   * Per instrument, the nearest levels a move can reach: the highest "down" trigger (a fall to it
+   * fires) and the lowest "up" trigger (a rise to it fires). A range inside them fires nothing.
+   */
+  bounds(): Map<string, { down: number | null; up: number | null }> {
+    const out = new Map<string, { down: number | null; up: number | null }>();
+    for (const [code, b] of this.books) if (b.down.size + b.up.size > 0) out.set(code, { down: b.down.last(), up: b.up.first() });
+    return out;
   }
 
   size() {
