@@ -5,7 +5,7 @@
  */
 import type { ServiceContext } from "~/context.server";
 import { utcDay } from "~/domain/fund";
-import { FUND_INCOME_CHUNK, userRanges } from "~/domain/jobs";
+import { FUND_INCOME_CHUNK, chunkStartsSql, userRanges, type UserRange } from "~/domain/jobs";
 import { PlatformAccount, batchPostingStatements, postBatch } from "~/services/ledger.server";
 
 /* ---------------------------------------------------------------------------------------------
@@ -115,8 +115,6 @@ export interface FundJobReport {
   statements: number;
 }
 
-/** Users with from <= id < to (to null: no upper end). */
-export type UserRange = { from: number; to: number | null };
 const ALL_USERS: UserRange = { from: 0, to: null };
 
 /**
@@ -141,10 +139,7 @@ export async function payFundIncomeChunk(ctx: Pick<ServiceContext, "d1">, now: n
  */
 export async function fundIncomeRanges(ctx: Pick<ServiceContext, "d1">, chunk = FUND_INCOME_CHUNK): Promise<UserRange[]> {
   const { results } = await ctx.d1
-    .prepare(
-      `SELECT user_id AS id FROM (SELECT user_id, ROW_NUMBER() OVER (ORDER BY user_id) AS n FROM fund_subscriptions WHERE status = 1)
-        WHERE n % ?1 = 1 AND n > 1`,
-    )
+    .prepare(chunkStartsSql("SELECT user_id FROM fund_subscriptions WHERE status = 1"))
     .bind(chunk)
     .all<{ id: number }>();
   return userRanges(results.map((r) => r.id));

@@ -5,7 +5,7 @@
  *   curl "http://localhost:8787/__scheduled?cron=0+3+*+*+*"
  * runs the daily jobs (see README).
  *
- * Jobs that grow with the users (the funds' daily income) do not run in the cron's invocation:
+ * Jobs that grow with the users (the funds' daily income, the loans' late fees) do not run in the cron's invocation:
  * the cron is their producer, enqueueing one message per chunk of users on the JOBS queue
  * (wrangler.toml), and `consumeJobs` (the Worker's queue handler) settles each chunk in one batch.
  * Messages are delivered at least once and each chunk is idempotent per (item, day); a message
@@ -15,11 +15,11 @@
 import { createServiceContext, type ServiceContext } from "~/context.server";
 import { MARKET_ROOM } from "~/domain/rooms";
 import { pruneCodes } from "~/services/codes.server";
-import { SEND_BATCH_MAX, isJobMessage, type JobMessage } from "~/domain/jobs";
+import { SEND_BATCH_MAX, isJobMessage, type JobMessage, type UserRange } from "~/domain/jobs";
 import { fundIncomeRanges, payFundIncomeChunk } from "~/services/fund-income.server";
 import { utcDay } from "~/domain/fund";
 import { expireDemoAccounts } from "~/services/demo.server";
-import { accrueLoanPenalties } from "~/services/loan.server";
+import { accrueLoanPenaltiesChunk, loanPenaltyRanges } from "~/services/loan.server";
 import { pruneRateLimits } from "~/services/rate-limit.server";
 import { pruneSessions } from "~/services/session.server";
 import { pruneWeb3Nonces } from "~/services/web3.server";
@@ -35,13 +35,8 @@ export const JOBS: Record<string, Record<string, Job>> = {
     "prune-sessions": (ctx, now) => pruneSessions(ctx.d1, now),
     "prune-codes": (ctx, now) => pruneCodes(ctx.d1, now),
     "prune-rate-limits": (ctx, now) => pruneRateLimits(ctx.d1, now),
-    "loan-penalties": (ctx, now) => accrueLoanPenalties(ctx, now),
-    "fund-income": async (ctx, now) => {
-      const day = utcDay(now);
-      const messages: JobMessage[] = (await fundIncomeRanges(ctx)).map((r) => ({ job: "fund-income", day, now, from: r.from, to: r.to }));
-      await enqueue(ctx, messages);
-      return `${day}: ${messages.length} chunks queued`;
-    },
+    "loan-penalties": (ctx, now) => enqueueChunks(ctx, "loan-penalties", now, loanPenaltyRanges),
+    "fund-income": (ctx, now) => enqueueChunks(ctx, "fund-income", now, fundIncomeRanges),
     "prune-web3-nonces": (ctx, now) => pruneWeb3Nonces(ctx.d1, now),
   },
   [EVERY_FIVE_MINUTES]: {
@@ -71,6 +66,14 @@ export async function runScheduledJobs(env: Env, cron: string, scheduledTime = D
   return report;
 }
 
+/** The producer of a queued daily job: one message per chunk of users, as of the run's day. */
+async function enqueueChunks(ctx: ServiceContext, job: JobMessage["job"], now: number, ranges: (ctx: ServiceContext) => Promise<UserRange[]>): Promise<string> {
+  const day = utcDay(now);
+  const messages: JobMessage[] = (await ranges(ctx)).map((r) => ({ job, day, now, from: r.from, to: r.to }));
+  await enqueue(ctx, messages);
+  return `${day}: ${messages.length} chunks queued`;
+}
+
 /** Sends job messages to the JOBS queue (at most SEND_BATCH_MAX per call). */
 async function enqueue(ctx: ServiceContext, messages: JobMessage[]) {
   for (let i = 0; i < messages.length; i += SEND_BATCH_MAX) {
@@ -80,8 +83,16 @@ async function enqueue(ctx: ServiceContext, messages: JobMessage[]) {
 
 /** Runs one job message (a chunk); throws when it must be retried. */
 export async function runJob(ctx: ServiceContext, message: JobMessage): Promise<string> {
-  const r = await payFundIncomeChunk(ctx, message.now, message.day, { from: message.from, to: message.to });
-  return `${message.job} ${message.day} [${message.from}, ${message.to ?? "∞"}): ${r.paid} paid, ${r.finished} finished`;
+  const users = { from: message.from, to: message.to };
+  const chunk = `${message.job} ${message.day} [${message.from}, ${message.to ?? "∞"})`;
+  switch (message.job) {
+    case "fund-income": {
+      const r = await payFundIncomeChunk(ctx, message.now, message.day, users);
+      return `${chunk}: ${r.paid} paid, ${r.finished} finished`;
+    }
+    case "loan-penalties":
+      return `${chunk}: ${await accrueLoanPenaltiesChunk(ctx, message.now, message.day, users)} late days charged`;
+  }
 }
 
 /** Queue names (wrangler.toml): the jobs, and where messages go after their retries. */

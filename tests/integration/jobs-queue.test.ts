@@ -1,14 +1,15 @@
 // Daily jobs on the queue (issue 20 §4), in workerd with the real queue bindings of wrangler.toml:
-// the cron's producer enqueues the fund income in chunks by user id range; the consumer settles
-// each chunk in one batch; a message delivered twice pays once; a chunk that fails is retried
-// and pays once when it goes through; a message that failed every delivery is recorded for
-// operators, who can send it again. Ledger invariants after each test.
+// the cron's producer enqueues the fund income and the loans' late fees in chunks by user id
+// range; the consumer settles each chunk in one batch; a message delivered twice pays (charges)
+// once; a chunk that fails is retried and pays once when it goes through; a message that failed
+// every delivery is recorded for operators, who can send it again. Ledger invariants after each test.
 import { createExecutionContext, createMessageBatch, env, getQueueResult } from "cloudflare:test";
 import { afterEach, describe, expect, it } from "vitest";
 import { createServiceContext } from "~/context.server";
 import { isJobMessage, userRanges, type FundIncomeChunk } from "~/domain/jobs";
 import { fundIncomeRanges } from "~/services/fund-income.server";
 import { subscribe } from "~/services/fund.server";
+import { loanPenaltyRanges } from "~/services/loan.server";
 import { DAILY, JOBS_DEAD_LETTERS, JOBS_QUEUE, consumeJobs, runScheduledJobs } from "~/services/jobs.server";
 import { checkInvariants } from "~/services/ledger.server";
 import { userForToken } from "~/services/session.server";
@@ -163,5 +164,91 @@ describe("the funds' daily income on the queue", () => {
     }
     expect(rows).toEqual([{ userId: user!.id, day: "2042-07-02", n: 1 }]);
     expect((await env.DB.prepare("SELECT COUNT(*) AS n FROM job_dead_letters WHERE id = ?1").bind(results[0]!.id).first<{ n: number }>())!.n).toBe(0);
+  });
+});
+
+/** `n` users, each with a loan of 1,000 USD at 0.25 % a day late fee (2.50 USD a day), at status 2 and due on `dueDay`. */
+async function lateLoans(n: number, dueDay: string) {
+  const loans: { id: number; userId: number }[] = [];
+  for (let i = 0; i < n; i++) {
+    const user = await createUser();
+    const row = await env.DB.prepare(
+      `INSERT INTO loans (user_id, config_id, amount, loan_period, free_period, interest_rate, penalty_rate, interest_amount, status, agreement, request_id, due_at)
+       VALUES (?1, (SELECT MIN(id) FROM loan_configs), ?2, 30, 7, '5', '25', 0, 2, 'agreement', ?3, ?4) RETURNING id`,
+    )
+      .bind(user.id, 1_000 * USD, `queue-loan-${user.id}`, at(dueDay))
+      .first<{ id: number }>();
+    loans.push({ id: row!.id, userId: user.id });
+  }
+  return loans;
+}
+
+async function penaltyDays(loanIds: number[]) {
+  const { results } = await env.DB.prepare(
+    `SELECT l.id AS loanId, l.penalty_amount AS penalty, (SELECT json_group_array(day) FROM (SELECT day FROM loan_penalty_days p WHERE p.loan_id = l.id ORDER BY day)) AS days
+       FROM loans l WHERE l.id IN (SELECT value FROM json_each(?1)) ORDER BY l.id`,
+  )
+    .bind(JSON.stringify(loanIds))
+    .all<{ loanId: number; penalty: number; days: string }>();
+  return results.map((r) => ({ loanId: r.loanId, penalty: r.penalty, days: JSON.parse(r.days) as string[] }));
+}
+
+function loanMessages(ranges: { from: number; to: number | null }[], day: string) {
+  return ranges.map((r) => ({ job: "loan-penalties", day, now: at(day), from: r.from, to: r.to }));
+}
+
+describe("the loans' late fees on the queue", () => {
+  it("chunks by user id range cover every late loan once", async () => {
+    const loans = await lateLoans(5, "2042-01-10");
+    // a loan repaid, under check or refused is no item of the job
+    await env.DB.prepare("UPDATE loans SET status = 4 WHERE id = ?1").bind(loans[3]!.id).run();
+    const ranges = await loanPenaltyRanges(await createServiceContext(env), 2);
+    expect(ranges.length).toBeGreaterThanOrEqual(2);
+    for (const l of loans) expect(ranges.filter((r) => r.from <= l.userId && (r.to === null || l.userId < r.to))).toHaveLength(1);
+    expect(isJobMessage({ job: "loan-penalties", day: "2042-01-13", now: 1, from: 0, to: null })).toBe(true);
+    expect(isJobMessage({ job: "loan-penalties", day: "13/01/2042", now: 1, from: 0, to: null })).toBe(false);
+  });
+
+  it("each chunk charges its users' late days in one batch; every message delivered twice (at least once) charges each day once", async () => {
+    const loans = await lateLoans(5, "2042-01-10");
+    const ranges = userRanges([loans[2]!.userId, loans[4]!.userId]);
+    const messages = loanMessages(ranges, "2042-01-13");
+    const first = await deliver(JOBS_QUEUE, [...messages, ...messages]);
+    expect(first.explicitAcks).toHaveLength(messages.length * 2);
+    expect(first.retryMessages).toEqual([]);
+    await deliver(JOBS_QUEUE, messages, 2);
+    // days 11, 12 and 13 late, 2.50 USD each, once
+    expect(await penaltyDays(loans.map((l) => l.id))).toEqual(loans.map((l) => ({ loanId: l.id, penalty: 7_500_000, days: ["2042-01-11", "2042-01-12", "2042-01-13"] })));
+    expect(await env.DB.prepare("SELECT COUNT(*) AS n FROM job_dead_letters WHERE body LIKE '%loan-penalties%'").first<{ n: number }>()).toEqual({ n: 0 });
+  });
+
+  it("a chunk D1 refuses is retried and charges nothing; once the cause is gone its redelivery charges each day once", async () => {
+    const loans = await lateLoans(2, "2042-03-01");
+    await env.DB.prepare(`CREATE TRIGGER injected_fault BEFORE INSERT ON loan_penalty_days WHEN NEW.loan_id = ${loans[1]!.id} BEGIN SELECT RAISE(ABORT, 'injected fault'); END`).run();
+    const messages = loanMessages([{ from: loans[0]!.userId, to: loans[1]!.userId }, { from: loans[1]!.userId, to: loans[1]!.userId + 1 }], "2042-03-03");
+    const failed = await deliver(JOBS_QUEUE, messages);
+    expect(failed.explicitAcks).toHaveLength(1);
+    expect(failed.retryMessages).toEqual([{ msgId: expect.stringMatching(/-1$/) }]);
+    expect(await penaltyDays(loans.map((l) => l.id))).toEqual([
+      { loanId: loans[0]!.id, penalty: 5_000_000, days: ["2042-03-02", "2042-03-03"] },
+      { loanId: loans[1]!.id, penalty: 0, days: [] },
+    ]);
+    await env.DB.prepare("DROP TRIGGER injected_fault").run();
+    const again = await deliver(JOBS_QUEUE, messages, 2);
+    expect(again.retryMessages).toEqual([]);
+    expect(await penaltyDays(loans.map((l) => l.id))).toEqual(loans.map((l) => ({ loanId: l.id, penalty: 5_000_000, days: ["2042-03-02", "2042-03-03"] })));
+  });
+
+  it("the daily cron enqueues the chunks and the queue's consumer charges them", async () => {
+    const loans = await lateLoans(3, "2042-05-01");
+    const report = await runScheduledJobs(env, DAILY, at("2042-05-03"));
+    expect(report["loan-penalties"]).toMatch(/^2042-05-03: \d+ chunks queued$/);
+    const want = loans.map((l) => ({ loanId: l.id, penalty: 5_000_000, days: ["2042-05-02", "2042-05-03"] }));
+    let rows: Awaited<ReturnType<typeof penaltyDays>> = [];
+    for (let i = 0; i < 50 && JSON.stringify(rows) !== JSON.stringify(want); i++) {
+      await new Promise((r) => setTimeout(r, 200));
+      rows = await penaltyDays(loans.map((l) => l.id));
+    }
+    expect(rows).toEqual(want);
   });
 });
