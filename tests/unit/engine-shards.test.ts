@@ -1,7 +1,10 @@
 // The engine's shard plan (app/domain/engine-shards.ts): every order has exactly one shard, a hot
 // instrument's users spread over its parts, and a bad configuration is refused at start.
 import { describe, expect, it } from "vitest";
-import { holds, parsePlan, shardName, shardsFor, shardsOfCode } from "~/domain/engine-shards";
+import type { EngineOrder, SettlementRequest, TickInput, UserEvent } from "~/domain/engine";
+import { filterOf, holds, parsePlan, shardName, shardsFor, shardsOfCode, type ShardFilter } from "~/domain/engine-shards";
+import { ContractEngine, type EngineStore } from "../../party/market/engine";
+import { ShardedEngine, type ShardApi } from "../../party/market/shards";
 
 const CODES = ["BTCUSDT", "ETHUSDT", "EURUSD", "XAUUSD", "SOLUSDT", "XRPUSDT", "BNBUSDT", "GBPUSD", "USDJPY", "AUDUSD", "XAGUSD", "USOIL"];
 
@@ -44,5 +47,109 @@ describe("engine shard plan", () => {
     const a = shardsFor(parsePlan("4", "BTCUSDT:2"), CODES);
     const b = shardsFor(parsePlan("4", "BTCUSDT:2"), [...CODES].reverse());
     expect(a).toEqual(b);
+  });
+});
+
+// ---- the market room's side, with shards as in-memory engines over one fake database ----
+
+function world(rows: EngineOrder[]) {
+  const settled: SettlementRequest[] = [];
+  const inFilter = (o: EngineOrder, f?: ShardFilter) => !f || (f.codes.includes(o.code) && o.userId % f.parts === f.part);
+  const store: Required<EngineStore> = {
+    orders: async (since, _afterId, filter) => (since === 0 ? { open: rows.filter((o) => inFilter(o, filter)), gone: [], watermark: 1, lastId: 0 } : { open: [], gone: [], goneRows: [], watermark: since, lastId: 0 }),
+    options: async (since) => ({ open: [], gone: [], goneRows: [], watermark: since, lastId: 0 }),
+    schedules: async () => [],
+    settle: async (req) => {
+      settled.push(req);
+      return { exited: req.exits.map((e) => ({ id: e.id, userId: rows.find((o) => o.id === e.id)!.userId, reason: e.reason })), filled: [], cancelled: [] };
+    },
+    settleOptions: async () => ({ settled: [] }),
+    copyOrigins: async () => [],
+    openCopies: async () => ({ opened: [], skipped: [] }),
+    closedPrices: async () => [],
+    copyStops: async () => [],
+    pauseFollows: async () => {},
+    park: async () => {},
+  };
+  const engines = new Map<string, ContractEngine>();
+  const ticksHanded = new Map<string, number>();
+  const shardApi = (name: string): ShardApi => {
+    const ready = async (spec: Parameters<ShardApi["wake"]>[0]) => {
+      let e = engines.get(name);
+      if (!e) {
+        e = new ContractEngine(store, { filter: filterOf(spec) });
+        await e.load();
+        engines.set(name, e);
+      }
+      return e;
+    };
+    const status = (e: ContractEngine) => ({ pending: e.pending(), triggers: e.triggers(), copyWork: e.copyWorkWaiting(), quiet: e.quiet() });
+    return {
+      wake: async (spec) => status(await ready(spec)),
+      tick: async (spec, input) => {
+        ticksHanded.set(name, (ticksHanded.get(name) ?? 0) + 1);
+        return (await ready(spec)).shardTick(input);
+      },
+      apply: async (spec, changes) => {
+        const e = await ready(spec);
+        e.apply(changes);
+        return status(e);
+      },
+      cascade: async (spec, time, departed) => (await ready(spec)).cascadeFrom(time, departed),
+      closeFollows: async (spec, time, ids) => (await ready(spec)).closeFollows(time, ids),
+      refresh: async (spec) => status(await ready(spec)),
+      view: async (spec) => {
+        const e = await ready(spec);
+        return { timings: e.timings, parked: e.parked, status: status(e) };
+      },
+    };
+  };
+  return { store, settled, ticksHanded, shardApi };
+}
+
+const order = (id: number, userId: number, code: string, extra: Partial<EngineOrder> = {}): EngineOrder => ({
+  id, userId, code, side: 1, status: 1, lots: 1_000_000, contractSize: 1_000_000, precision: 2, price: 10_000, margin: 10_000_000, fee: 0, stopLoss: 0, takeProfit: 0, liquidation: 0, pendingCrossing: 0, ...extra,
+});
+const at = (time: number, ranges: { code: string; low: number; high: number; last: number }[], watchers: number[] = []): TickInput => ({
+  time, since: time - 1000, catchUp: false, watchers, ranges: ranges.map((r) => ({ ...r, open: r.last })),
+});
+
+describe("the market room over engine shards", () => {
+  it("a quiet shard gets a tick only when a range reaches one of its triggers; then it settles", async () => {
+    const plan = parsePlan("2", "BTCUSDT:2");
+    // user 1 and user 2 sit on BTCUSDT's two parts, each with a stop-loss at 95.00
+    const w = world([order(1, 1, "BTCUSDT", { stopLoss: 9_500 }), order(2, 2, "BTCUSDT", { stopLoss: 9_000 })]);
+    const engine = new ShardedEngine(w.store, w.shardApi, plan, ["BTCUSDT", "SOLUSDT"]);
+    await engine.load();
+    expect(engine.pending()).toBe(2);
+    // the first tick after the start asks every shard for everything; then quiet ones rest
+    await engine.onTick(at(1000, [{ code: "BTCUSDT", low: 99, high: 101, last: 100 }]));
+    w.ticksHanded.clear();
+    for (let t = 2; t <= 5; t++) await engine.onTick(at(t * 1000, [{ code: "BTCUSDT", low: 99, high: 101, last: 100 }]));
+    expect([...w.ticksHanded.values()].reduce((a, b) => a + b, 0)).toBe(0);
+    // a fall to 94: only user 1's part is reached
+    await engine.onTick(at(6000, [{ code: "BTCUSDT", low: 94, high: 100, last: 94 }]));
+    expect([...w.ticksHanded.keys()]).toEqual([shardName(plan, "BTCUSDT", 1)]);
+    expect(w.settled.flatMap((r) => r.exits.map((e) => e.id))).toEqual([1]);
+    expect(engine.pending()).toBe(1);
+  });
+
+  it("live profit over shards: one FOREX_TRADE per user with the total of its positions on every shard", async () => {
+    const plan = parsePlan("2", "BTCUSDT:2");
+    const w = world([order(1, 3, "BTCUSDT", { liquidation: 9_000 }), order(2, 3, "SOLUSDT", { liquidation: 9_000 })]);
+    const engine = new ShardedEngine(w.store, w.shardApi, plan, ["BTCUSDT", "SOLUSDT"]);
+    await engine.load();
+    expect(shardName(plan, "BTCUSDT", 3)).not.toBe(shardName(plan, "SOLUSDT", 3));
+    const { userEvents } = await engine.onTick(
+      at(1000, [
+        { code: "BTCUSDT", low: 101, high: 102.5, last: 102.5 },
+        { code: "SOLUSDT", low: 98.2, high: 99, last: 98.25 },
+      ], [3]),
+    );
+    const trade = userEvents.filter((e: UserEvent) => e.topic === "FOREX_TRADE");
+    expect(trade).toHaveLength(1);
+    // +2.50 and −1.75 make +0.75
+    expect(trade[0]!.data).toMatchObject({ all_fact_profits: "0.75" });
+    expect((trade[0]!.data as { list: unknown[] }).list).toHaveLength(2);
   });
 });
