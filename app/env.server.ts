@@ -5,6 +5,7 @@
  */
 import * as v from "valibot";
 import { parsePcHost } from "~/domain/device";
+import { parsePlan } from "~/domain/engine-shards";
 
 export const LOCAL_SESSION_SECRET = "local-only-session-secret-not-for-production-use";
 export const LOCAL_PEPPER = "local-only-password-pepper";
@@ -23,6 +24,8 @@ const EnvSchema = v.object({
   SMS_HTTP_URL: v.optional(v.pipe(v.string(), v.url())),
   SMS_HTTP_TOKEN: v.optional(v.string()),
   PC_HOST: v.optional(v.string()),
+  ENGINE_SHARDS: v.optional(v.string()),
+  ENGINE_SPLIT: v.optional(v.string()),
 });
 
 export interface Config {
@@ -77,6 +80,12 @@ export function readConfig(env: Env): Config {
   let pcHost: string | null;
   try {
     pcHost = parsePcHost(e.PC_HOST);
+  } catch (error) {
+    throw new ConfigError((error as Error).message);
+  }
+  try {
+    // the market room reads the same plan: a bad one is refused here, at the first request
+    parsePlan(e.ENGINE_SHARDS, e.ENGINE_SPLIT);
   } catch (error) {
     throw new ConfigError((error as Error).message);
   }

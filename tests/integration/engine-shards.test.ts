@@ -10,6 +10,7 @@ import { Side } from "~/domain/contract";
 import { parsePlan, shardName } from "~/domain/engine-shards";
 import { placeOrder } from "~/services/contract.server";
 import { checkInvariants } from "~/services/ledger.server";
+import { ConfigError, readConfig } from "~/env.server";
 import { createUser, fund, holdPrice as hold, mainRoom, tickMain as tick } from "./helpers";
 
 const USD = 1_000_000;
@@ -49,6 +50,12 @@ afterEach(async () => {
 });
 
 describe("engine shards", () => {
+  it("a bad plan in the Worker's configuration is refused at its first request, with the variable named", () => {
+    expect(() => readConfig({ ...env, ENGINE_SHARDS: "0" })).toThrow(ConfigError);
+    expect(() => readConfig({ ...env, ENGINE_SPLIT: "BTCUSDT:x" })).toThrow(/ENGINE_SPLIT/);
+    expect(readConfig({ ...env }).isLocal).toBe(true);
+  });
+
   it("a hot instrument split by user: stop-losses held on each of its shards all close on one price move, each once", async () => {
     await hold("BTCUSDT", 50_000);
     const ctx = await createServiceContext(env);
