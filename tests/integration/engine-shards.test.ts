@@ -1,5 +1,5 @@
 // The engine spread over shards, in workerd with the real main market room and its EngineShard
-// objects (wrangler.toml: ENGINE_SHARDS = 4, ENGINE_SPLIT = "BTCUSDT:4,ETHUSDT:2"): a hot
+// objects (wrangler.toml: ENGINE_SHARDS = 8, ENGINE_SPLIT = "BTCUSDT:8,ETHUSDT:2"): a hot
 // instrument's users on several shards close on one price move; a trader's order closing on one
 // shard closes its copies on the others in the same tick; a copy stop-loss sums copies held on
 // two shards; a shard that crashes mid-cascade loads again from D1 and every position closes once.
@@ -61,7 +61,8 @@ describe("engine shards", () => {
     const ctx = await createServiceContext(env);
     const ids: number[] = [];
     const parts = new Set<string>();
-    for (let i = 0; i < 8; i++) {
+    const split = plan.split.BTCUSDT!;
+    for (let i = 0; i < 2 * split; i++) {
       const user = await createUser();
       await fund(user.accounts.contract, 1_000 * USD);
       const placed = await placeOrder(ctx, user.id, { side: Side.Buy, lots: "0.01", instrumentId: 1, entry: 1, leverage: 10, stopLoss: "49500" });
@@ -69,7 +70,7 @@ describe("engine shards", () => {
       ids.push(placed.value.id);
       parts.add(shardName(plan, "BTCUSDT", user.id));
     }
-    expect(parts.size).toBe(4);
+    expect(parts.size).toBe(split);
     await tick();
     // each part holds its users' positions, and only them
     const view = await mainRoom().engineView();
@@ -77,7 +78,7 @@ describe("engine shards", () => {
     // the price gaps past the level: each closes at the first price after the gap
     await hold("BTCUSDT", 49_400);
     for (const id of ids) expect(await row(id)).toMatchObject({ status: 3, reason: "stop_loss", closePrice: 4_940_000 });
-    expect(await exitsOf(ids)).toBe(8);
+    expect(await exitsOf(ids)).toBe(2 * split);
   });
 
   it("a trader's order that closes on one shard closes its follower's copy on another shard in the same tick, at the same price", async () => {
