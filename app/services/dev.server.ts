@@ -42,7 +42,7 @@ export async function handleDevRequest(request: Request, ctx: AppContext): Promi
   if (path === "/dev/market/price") return scriptedPrice(request, ctx);
   if (path === "/dev/engine" && request.method === "GET") {
     const view = await marketRoom(ctx).engineView();
-    return Response.json({ pending: view.pending, triggers: view.triggers, lastTick: view.lastTick, running: view.running, timings: view.timings });
+    return Response.json({ pending: view.pending, triggers: view.triggers, lastTick: view.lastTick, running: view.running, shards: view.shards, timings: view.timings, parked: view.parked });
   }
   if (path === "/dev/engine/reconcile" && request.method === "POST") return Response.json({ pending: await marketRoom(ctx).reconcileNow() });
   if (path === "/dev/bench/batch" && request.method === "POST") return bareBatch(request, ctx);
