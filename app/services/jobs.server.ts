@@ -78,10 +78,27 @@ async function enqueue(ctx: ServiceContext, messages: JobMessage[]) {
   }
 }
 
+/** The last chunks this isolate ran (local /dev/jobs and the benchmark): what, how many paid, how long. */
+export interface JobChunkTiming {
+  job: string;
+  day: string;
+  from: number;
+  to: number | null;
+  paid: number;
+  ms: number;
+  at: number;
+}
+const chunkTimings: JobChunkTiming[] = [];
+export const recentJobChunks = (): JobChunkTiming[] => [...chunkTimings];
+
 /** Runs one job message (a chunk); throws when it must be retried. */
 export async function runJob(ctx: ServiceContext, message: JobMessage): Promise<string> {
+  const started = Date.now();
   const r = await payFundIncomeChunk(ctx, message.now, message.day, { from: message.from, to: message.to });
-  return `${message.job} ${message.day} [${message.from}, ${message.to ?? "∞"}): ${r.paid} paid, ${r.finished} finished`;
+  const ms = Date.now() - started;
+  chunkTimings.push({ job: message.job, day: message.day, from: message.from, to: message.to, paid: r.paid, ms, at: started });
+  if (chunkTimings.length > 1_000) chunkTimings.shift();
+  return `${message.job} ${message.day} [${message.from}, ${message.to ?? "∞"}): ${r.paid} paid, ${r.finished} finished, ${ms} ms`;
 }
 
 /** Queue names (wrangler.toml): the jobs, and where messages go after their retries. */
