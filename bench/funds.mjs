@@ -3,7 +3,7 @@
 // queue; the Worker's queue consumer pays each chunk in one batch. Timed from the scheduled call
 // to the end of the last chunk that pays the day (the consumer's own timings, GET /dev/jobs), and
 // the longest single chunk. Subscriptions (30 days, 100 USD, 0.8 USD a day) are written into D1
-// over FUND_USERS users; each run pays the next day of all of them; the ledger is checked after.
+// over FUND_USERS users; each run (in a fresh worker) pays their first day; the ledger is checked after.
 import { FULL, SCALE_REASON, figure, skipped } from "./figures.mjs";
 import { bulkUsers, dev, startWorker, until } from "./worker.mjs";
 
@@ -24,43 +24,53 @@ async function insertSubscriptions(db, lo, users, n, startDay, lock) {
   }
 }
 
-export async function fundFigures() {
+/**
+ * One run in a fresh worker: the users and subscriptions written, then the first day paid.
+ * (Each run has its own worker: on a second day in the same Miniflare, its local queue broker
+ * left a full batch of messages undelivered — the consumer never saw them — so a later day's
+ * figure would time the local broker, not the job.)
+ */
+async function fundRun(r) {
   const worker = await startWorker();
-  const runs = [];
   try {
     const { db, mf } = worker;
-    const users = await bulkUsers(db, `fund${process.pid}`, USERS);
+    const users = await bulkUsers(db, `fund${process.pid}r${r}`, USERS);
     await insertSubscriptions(db, users[0].id, USERS, SUBS, "2030-01-01", 30);
     const handler = await mf.getWorker();
-    for (let r = 0; r < RUNS; r++) {
-      const day = `2030-01-0${r + 1}`;
-      const started = Date.now();
-      await handler.scheduled({ cron: "0 3 * * *", scheduledTime: new Date(`${day}T03:00:00Z`) });
-      let chunks = [];
-      await until(
-        async () => {
-          chunks = (await dev(worker, "/dev/jobs")).chunks.filter((c) => c.day === day && c.at >= started);
-          return chunks.reduce((s, c) => s + c.paid, 0) >= SUBS;
-        },
-        { every: 200, timeoutMs: 600_000 },
-      );
-      const paid = chunks.reduce((s, c) => s + c.paid, 0);
-      const end = Math.max(...chunks.map((c) => c.at + c.ms));
-      const rows = await db.prepare("SELECT COUNT(*) AS n FROM fund_incomes WHERE day = ?1").bind(day).first();
-      runs.push({ day, ms: paid >= SUBS ? end - started : NaN, maxChunk: Math.max(...chunks.map((c) => c.ms)), chunks: chunks.length, paid, rows: rows.n });
-    }
+    const day = "2030-01-01";
+    const started = Date.now();
+    await handler.scheduled({ cron: "0 3 * * *", scheduledTime: new Date(`${day}T03:00:00Z`) });
+    let chunks = [];
+    await until(
+      async () => {
+        chunks = (await dev(worker, "/dev/jobs")).chunks.filter((c) => c.day === day && c.at >= started);
+        return chunks.reduce((s, c) => s + c.paid, 0) >= SUBS;
+      },
+      { every: 200, timeoutMs: Number(process.env.FUND_TIMEOUT_MS ?? 600_000) },
+    );
+    const paid = chunks.reduce((s, c) => s + c.paid, 0);
+    const end = Math.max(...chunks.map((c) => c.at + c.ms));
+    const rows = await db.prepare("SELECT COUNT(*) AS n FROM fund_incomes WHERE day = ?1").bind(day).first();
     const inv = await db
       .prepare(
         `SELECT (SELECT COUNT(*) FROM (SELECT transaction_id FROM ledger_entries GROUP BY transaction_id HAVING SUM(amount) <> 0)) AS unbalanced,
                 (SELECT COUNT(*) FROM accounts a WHERE balance <> (SELECT COALESCE(SUM(amount), 0) FROM ledger_entries e WHERE e.account_id = a.id AND e.bucket = 0)) AS drifting`,
       )
       .first();
-    for (const x of runs) console.log(`  ${SUBS.toLocaleString("en-US")} subscriptions over ${USERS.toLocaleString("en-US")} users, ${x.day}: ${x.paid} paid (${x.rows} income rows) in ${x.chunks} chunks, ${x.ms} ms from the cron to the last chunk, longest chunk ${x.maxChunk} ms`);
-    console.log(`  ledger afterwards: ${inv.unbalanced} unbalanced transactions, ${inv.drifting} drifting accounts`);
+    const x = { day, ms: paid >= SUBS ? end - started : NaN, maxChunk: Math.max(...chunks.map((c) => c.ms)), chunks: chunks.length, paid, rows: rows.n, inv };
+    console.log(
+      `  ${SUBS.toLocaleString("en-US")} subscriptions over ${USERS.toLocaleString("en-US")} users, run ${r + 1}: ${x.paid} paid (${x.rows} income rows) in ${x.chunks} chunks, ${x.ms} ms from the cron to the last chunk, longest chunk ${x.maxChunk} ms; ledger: ${inv.unbalanced} unbalanced transactions, ${inv.drifting} drifting accounts`,
+    );
+    return x;
   } finally {
     await worker.dispose();
   }
-  const covers = `${SUBS.toLocaleString("en-US")} subscriptions over ${USERS.toLocaleString("en-US")} users: the daily cron enqueues user-range chunks, the queue consumer pays them; median of ${RUNS} days`;
+}
+
+export async function fundFigures() {
+  const runs = [];
+  for (let r = 0; r < RUNS; r++) runs.push(await fundRun(r));
+  const covers = `${SUBS.toLocaleString("en-US")} subscriptions over ${USERS.toLocaleString("en-US")} users: the daily cron enqueues user-range chunks, the queue consumer pays them; median of ${RUNS} runs, each in a fresh worker`;
   const full = SUBS >= 1_000_000;
   return [
     full
