@@ -24,7 +24,7 @@ async function expiries(worker, n) {
   const stake = 10_000_000; // 10 USD
   await creditUsers(db, users[0].id, users.at(-1).id, "options", 1_000_000_000);
   const now = Date.now();
-  const expiry = Math.ceil((now + 6_000 + n / 5) / 1000) * 1000;
+  const expiry = Math.ceil((now + 10_000 + n / 2) / 1000) * 1000;
   const rows = users.map((u, k) => `(${u.id}, ${u.options}, ${inst.id}, '${inst.code}', ${1 + (k % 2)}, ${stake}, '0.80', 30, 0, ${inst.precision}, ${price}, ${now}, 'sim', ${expiry}, '${tag}-${k}', ${now})`);
   const statements = [];
   for (let i = 0; i < rows.length; i += 400) {
