@@ -4,12 +4,8 @@
 // Reports tick-to-receive latency p50/p99, spread (first to last client for one tick),
 // messages/s, failures and workerd CPU and memory. Median of 3 runs per size.
 import { execFileSync } from "node:child_process";
-import { readFileSync, readdirSync, rmSync } from "node:fs";
-import path from "node:path";
-import { Log, LogLevel, Miniflare } from "miniflare";
+import { readFileSync } from "node:fs";
 import { WebSocket, WebSocketServer } from "ws";
-import { bin, root, run } from "../scripts/lib.mjs";
-import { buildSeedStatements } from "../scripts/seed.mjs";
 
 const SIZES = (process.env.FANOUT_SIZES ?? "1000,2000,5000").split(",").map(Number);
 const RUNS = Number(process.env.FANOUT_RUNS ?? 3);
@@ -105,39 +101,8 @@ function baselineServer(payloadFor) {
   return new Promise((resolve) => wss.once("listening", () => resolve({ url: `ws://127.0.0.1:${wss.address().port}`, close: () => { clearInterval(timer); wss.close(); } })));
 }
 
-export async function startWorker() {
-  const outdir = path.join(root, ".wrangler", "bench-build");
-  rmSync(outdir, { recursive: true, force: true });
-  run(bin("wrangler"), ["deploy", "--dry-run", `--outdir=${outdir}`], { stdio: ["ignore", "ignore", "inherit"] });
-  const persist = path.join(root, ".wrangler", "bench-state");
-  rmSync(persist, { recursive: true, force: true });
-  const mf = new Miniflare({
-    modules: [{ type: "ESModule", path: path.join(outdir, "server.js"), contents: readFileSync(path.join(outdir, "server.js"), "utf8") }],
-    compatibilityDate: "2026-04-20",
-    compatibilityFlags: ["nodejs_compat"],
-    bindings: { ENVIRONMENT: "local" },
-    d1Databases: { DB: "bench" },
-    r2Buckets: ["UPLOADS"],
-    durableObjects: { MARKET_ROOM: { className: "MarketRoom", useSQLite: true }, LIVE_ROOM: { className: "LiveRoom", useSQLite: true } },
-    d1Persist: persist,
-    durableObjectsPersist: persist,
-    host: "127.0.0.1",
-    port: 0,
-    ...(process.env.BENCH_DEBUG ? { log: new Log(LogLevel.DEBUG) } : {}),
-  });
-  const url = await mf.ready;
-  const db = await mf.getD1Database("DB");
-  const migrations = readdirSync(path.join(root, "migrations")).filter((f) => f.endsWith(".sql")).sort();
-  for (const f of migrations) {
-    const sql = readFileSync(path.join(root, "migrations", f), "utf8").split("--> statement-breakpoint");
-    await db.batch(sql.map((s) => s.trim()).filter(Boolean).map((s) => db.prepare(s)));
-  }
-  const seed = await buildSeedStatements();
-  await db.batch(seed.map((s) => db.prepare(s)));
-  // warm the market room (history is generated once)
-  await (await mf.dispatchFetch(`${url.origin}/v2/api/forex/trade_list`)).text();
-  return { mf, origin: url.origin, db, ws: `${url.origin.replace("http", "ws")}/v2/ws` };
-}
+export { startWorker } from "./worker.mjs";
+import { startWorker } from "./worker.mjs";
 
 export async function fanout() {
   const worker = await startWorker();

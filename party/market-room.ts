@@ -284,6 +284,16 @@ export class MarketRoom extends Server<Env> {
     return clock.lastTick;
   }
 
+  /**
+   * Local runs and tests only: answers at once and does nothing. The benchmark calls it every
+   * 5 ms during a cascade; its latency minus the idle latency is how long the room's JavaScript
+   * held the thread.
+   */
+  async ping() {
+    this.localOnly();
+    return Date.now();
+  }
+
   /** Local runs and tests only: forget the last read, so the idle rule can be observed. */
   async forgetReads() {
     this.localOnly();

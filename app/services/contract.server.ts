@@ -37,7 +37,7 @@ import { leverages, type Instrument } from "~/domain/instrument";
 import { priceToSteps, type Quote } from "~/domain/market";
 import type { Micros } from "~/domain/money";
 import { MAIN_COMPANY_ID } from "~/lib/constants";
-import { AccountKind, Bucket, LedgerError, PlatformAccount, batchPostingStatements, post, postBatch, tradingAccount, type Posting } from "~/services/ledger.server";
+import { AccountKind, Bucket, LedgerError, PlatformAccount, batchPostingStatements, post, postBatch, tradingAccount, type Posting, type PostRequest } from "~/services/ledger.server";
 import { notifyEngine } from "~/services/live.server";
 import { forgetCachedSession, writeSessionGuard } from "~/services/session.server";
 import { findInstrument, listInstruments, marketQuotes, quoteOf } from "~/services/market.server";
@@ -251,6 +251,68 @@ export function prepareOrder(ctx: ServiceContext, instrumentId: number): Promise
   return read;
 }
 
+/** Everything an order's opening batch needs, decided and checked by placeOrder. */
+export interface OpenOrderWrite {
+  userId: number;
+  accountId: number;
+  isDemo: boolean;
+  instrument: Pick<Instrument, "id" | "code" | "pricePrecision" | "marginMode">;
+  contractSize: number;
+  side: Side;
+  lots: number;
+  pending: boolean;
+  target: PriceSteps;
+  market: PriceSteps;
+  leverage: number;
+  figures: { margin: Micros; fee: Micros; liquidation: PriceSteps | null };
+  stopLoss: PriceSteps;
+  takeProfit: PriceSteps;
+  key: string;
+  now: number;
+  sessionId?: string;
+}
+
+/**
+ * The order's one ledger transaction (margin and fee move, the session re-checked, the order row
+ * inserted): the batch placeOrder posts. The benchmark's bare write (/dev/bench/batch) posts the
+ * same request built here, so the order path is measured against exactly its own write.
+ */
+export function openOrderWrite(db: D1Database, w: OpenOrderWrite): PostRequest {
+  const { accountId, figures, pending } = w;
+  const postings: Posting[] = pending
+    ? [
+        { accountId, bucket: Bucket.Available, amount: -(figures.margin + figures.fee) },
+        { accountId, bucket: Bucket.Locked, amount: figures.margin + figures.fee },
+      ]
+    : [
+        { accountId, bucket: Bucket.Available, amount: -(figures.margin + figures.fee) },
+        { accountId, bucket: Bucket.Locked, amount: figures.margin },
+        { accountId: tradingAccount("fees", w.isDemo), amount: figures.fee },
+      ];
+  const insert = db
+    .prepare(
+      `INSERT INTO contract_orders (user_id, account_id, instrument_id, code, side, status, lots, contract_size, precision, leverage, margin_mode,
+         origin_price, open_price, pending_crossing, margin, fee, stop_loss, take_profit, liquidation, open_tx, filled_at, updated_at)
+       VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22)
+       RETURNING ${ORDER_COLUMNS}`,
+    )
+    .bind(
+      w.userId, accountId, w.instrument.id, w.instrument.code, w.side, pending ? OrderStatus.Pending : OrderStatus.Holding, w.lots, w.contractSize,
+      w.instrument.pricePrecision, w.leverage, w.instrument.marginMode, pending ? w.target : w.market, pending ? null : w.market,
+      pending ? (pendingCrossing(w.target, w.market) === "up" ? 1 : -1) : 0, figures.margin, figures.fee, w.stopLoss, w.takeProfit,
+      figures.liquidation ?? 0, w.key, pending ? null : w.now, w.now,
+    );
+  return {
+    idempotencyKey: w.key,
+    kind: "trade_margin",
+    memo: pending ? "memo.contract_pending" : "memo.contract_open",
+    userId: w.userId,
+    postings: postings.filter((p) => p.amount !== 0),
+    guards: w.sessionId ? [writeSessionGuard(db, w.sessionId, w.now)] : [],
+    effects: [insert],
+  };
+}
+
 /** Places a market or pending order: margin (and fee) move in one ledger transaction with the order row. */
 export async function placeOrder(ctx: ServiceContext, userId: number, input: PlaceInput): Promise<Result<ContractOrder, PlaceError>> {
   const instrument = await findInstrument(ctx, input.instrumentId);
@@ -317,40 +379,13 @@ export async function placeOrder(ctx: ServiceContext, userId: number, input: Pla
 
   const key = `contract_open:${userId}:${input.requestKey && /^[A-Za-z0-9_-]{8,64}$/.test(input.requestKey) ? input.requestKey : crypto.randomUUID()}`;
   const now = Date.now();
-  const postings: Posting[] = pending
-    ? [
-        { accountId, bucket: Bucket.Available, amount: -(figures.margin + figures.fee) },
-        { accountId, bucket: Bucket.Locked, amount: figures.margin + figures.fee },
-      ]
-    : [
-        { accountId, bucket: Bucket.Available, amount: -(figures.margin + figures.fee) },
-        { accountId, bucket: Bucket.Locked, amount: figures.margin },
-        { accountId: tradingAccount("fees", contract.isDemo), amount: figures.fee },
-      ];
-  const insert = ctx.d1
-    .prepare(
-      `INSERT INTO contract_orders (user_id, account_id, instrument_id, code, side, status, lots, contract_size, precision, leverage, margin_mode,
-         origin_price, open_price, pending_crossing, margin, fee, stop_loss, take_profit, liquidation, open_tx, filled_at, updated_at)
-       VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22)
-       RETURNING ${ORDER_COLUMNS}`,
-    )
-    .bind(
-      userId, accountId, instrument.id, instrument.code, side, pending ? OrderStatus.Pending : OrderStatus.Holding, lots, terms.contractSize,
-      instrument.pricePrecision, leverage, instrument.marginMode, pending ? target : market, pending ? null : market,
-      pending ? (pendingCrossing(target, market) === "up" ? 1 : -1) : 0, figures.margin, figures.fee, stopLoss, takeProfit,
-      figures.liquidation ?? 0, key, pending ? null : now, now,
-    );
+  const write = openOrderWrite(ctx.d1, {
+    userId, accountId, isDemo: contract.isDemo, instrument, contractSize: terms.contractSize, side, lots, pending, target, market, leverage, figures,
+    stopLoss, takeProfit, key, now, sessionId: input.sessionId,
+  });
   let row: ContractOrderRow | null = null;
   try {
-    const posted = await post(ctx.d1, {
-      idempotencyKey: key,
-      kind: "trade_margin",
-      memo: pending ? "memo.contract_pending" : "memo.contract_open",
-      userId,
-      postings: postings.filter((p) => p.amount !== 0),
-      guards: input.sessionId ? [writeSessionGuard(ctx.d1, input.sessionId, now)] : [],
-      effects: [insert],
-    });
+    const posted = await post(ctx.d1, write);
     row = (posted.results?.[0]?.results?.[0] as ContractOrderRow | undefined) ?? null;
   } catch (error) {
     if (error instanceof LedgerError && error.code === "session_ended") {

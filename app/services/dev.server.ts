@@ -7,25 +7,33 @@
  *        releases it with null.
  *   GET  /dev/engine — the order engine's state: open orders and triggers indexed, the clock, and
  *        the duration of its last settlement batches;
+ *   GET  /dev/market/ping — the market room's no-op call (its latency shows how long the room's
+ *        JavaScript held the thread);
+ *   POST /dev/engine/tick — one tick now, as the alarm runs it; answers how long it took in ms;
  *   POST /dev/engine/reconcile — re-reads open orders from D1 now (as the periodic reconcile does);
  *   POST /dev/credit {"email": "<user's e-mail>", "amount": "<USD, e.g. 500, 12.50 or 0.175>"} — credits the
  *        user's funding account through the ledger (an "adjustment" from external:deposits), so
  *        tests can give a real user money without the deposit review;
- *   POST /dev/bench/batch?account=&user= — the benchmark's baseline: one D1 batch of the shape of
- *        an order's (a transaction, three entries, three balance updates, an order row — written
- *        as cancelled, moving nothing), nothing else;
+ *   POST /dev/bench/batch?user=&account=&session=&demo=&instrument=&lots=&leverage=&price= — the
+ *        benchmark's bare write: a market order's own batch (openOrderWrite, as placeOrder builds
+ *        it), posted with nothing around it;
+ *   GET  /dev/jobs — the last job chunks the queue consumer ran, with their durations;
  *   POST /dev/fund/income?day=YYYY-MM-DD — runs the daily fund-income job as if on that UTC date
  *        (the e2e test pays "tomorrow's" income; the benchmark times the batch).
  */
 import * as v from "valibot";
 import type { AppContext } from "~/context.server";
 import { canonicalEmail } from "~/domain/identity";
+import { Side, orderFigures } from "~/domain/contract";
+import type { Instrument } from "~/domain/instrument";
 import { parseAmount, toBalanceString } from "~/domain/money";
 import { MARKET_ROOM } from "~/domain/rooms";
 import { isDay } from "~/domain/fund";
 import { payFundIncome } from "~/services/fund-income.server";
 import { AccountKind, PlatformAccount, post } from "~/services/ledger.server";
-import { listInstruments, setScriptedPrice } from "~/services/market.server";
+import { findInstrument, listInstruments, setScriptedPrice } from "~/services/market.server";
+import { feeMode, openOrderWrite, termsOf } from "~/services/contract.server";
+import { recentJobChunks } from "~/services/jobs.server";
 import { outboxMessages } from "~/services/notify.server";
 
 const PriceBody = v.object({
@@ -44,8 +52,15 @@ export async function handleDevRequest(request: Request, ctx: AppContext): Promi
     const view = await marketRoom(ctx).engineView();
     return Response.json({ pending: view.pending, triggers: view.triggers, lastTick: view.lastTick, running: view.running, shards: view.shards, timings: view.timings, parked: view.parked });
   }
+  if (path === "/dev/market/ping" && request.method === "GET") return Response.json({ at: await marketRoom(ctx).ping() });
+  if (path === "/dev/engine/tick" && request.method === "POST") {
+    const started = performance.now();
+    const time = await marketRoom(ctx).tickNow();
+    return Response.json({ time, ms: performance.now() - started });
+  }
   if (path === "/dev/engine/reconcile" && request.method === "POST") return Response.json({ pending: await marketRoom(ctx).reconcileNow() });
   if (path === "/dev/bench/batch" && request.method === "POST") return bareBatch(request, ctx);
+  if (path === "/dev/jobs" && request.method === "GET") return Response.json({ chunks: recentJobChunks() });
   if (path === "/dev/credit") return credit(request, ctx);
   if (path === "/dev/fund/income" && request.method === "POST") return fundIncome(request, ctx);
   return null;
@@ -105,30 +120,40 @@ function marketRoom(ctx: AppContext) {
   return ctx.env.MARKET_ROOM.get(ctx.env.MARKET_ROOM.idFromName(MARKET_ROOM));
 }
 
-/** The benchmark's baseline (see bench/trading.mjs): one batch of an order's shape, moving nothing (amounts 0, the row cancelled). */
+/**
+ * The benchmark's bare write (bench/orders.mjs): the order's own batch, built by the function
+ * placeOrder builds it with (openOrderWrite) and posted the same way, for a market order of
+ * `lots` (Scaled6) on `instrument` at `price` (steps) and `leverage`, by `user` (contract account
+ * `account`, session `session`). Nothing else: no session lookup, no price read, no checks, no
+ * answer built, so the order path's cost over it is everything around the write.
+ */
+const bareFigures = new Map<string, { instrument: Instrument; contractSize: number; figures: ReturnType<typeof orderFigures> }>();
+
 async function bareBatch(request: Request, ctx: AppContext): Promise<Response> {
-  const url = new URL(request.url);
-  const account = Number(url.searchParams.get("account"));
-  const user = Number(url.searchParams.get("user"));
-  if (!Number.isSafeInteger(account) || !Number.isSafeInteger(user)) return Response.json({ error: "account and user" }, { status: 400 });
-  const id = `bench:${crypto.randomUUID()}`;
-  const db = ctx.d1;
-  await db.batch([
-    db.prepare("INSERT INTO ledger_transactions (id, idempotency_key, request_hash, kind, memo, user_id) VALUES (?1, ?1, 'bench', 'adjustment', '', ?2)").bind(id, user),
-    db.prepare("INSERT INTO ledger_entries (transaction_id, account_id, bucket, amount) VALUES (?1, ?2, 0, 0)").bind(id, account),
-    db.prepare("UPDATE accounts SET balance = balance + 0 WHERE id = ?1").bind(account),
-    db.prepare("INSERT INTO ledger_entries (transaction_id, account_id, bucket, amount) VALUES (?1, ?2, 1, 0)").bind(id, account),
-    db.prepare("UPDATE accounts SET lock_balance = lock_balance + 0 WHERE id = ?1").bind(account),
-    db.prepare("INSERT INTO ledger_entries (transaction_id, account_id, bucket, amount) VALUES (?1, 1, 0, 0)").bind(id),
-    db.prepare("UPDATE accounts SET balance = balance + 0 WHERE id = 1"),
-    db
-      .prepare(
-        `INSERT INTO contract_orders (user_id, account_id, instrument_id, code, side, status, lots, contract_size, precision, leverage, margin_mode,
-           origin_price, open_price, pending_crossing, margin, fee, stop_loss, take_profit, liquidation, open_tx, filled_at, updated_at, close_reason)
-         VALUES (?1, ?2, 1, 'BTCUSDT', 1, 4, 10000, 1000000, 2, 10, 2, 5000000, NULL, 0, 0, 0, 0, 0, 0, ?3, NULL, ?4, 'bench')`,
-      )
-      .bind(user, account, id, Date.now()),
-  ]);
+  const q = new URL(request.url).searchParams;
+  const [user, account, instrumentId, lots, leverage, price] = ["user", "account", "instrument", "lots", "leverage", "price"].map((k) => Number(q.get(k)));
+  if (![user, account, instrumentId, lots, leverage, price].every((n) => Number.isSafeInteger(n) && n > 0)) {
+    return Response.json({ error: "user, account, instrument, lots, leverage, price" }, { status: 400 });
+  }
+  const memo = `${instrumentId}:${lots}:${leverage}:${price}`;
+  let known = bareFigures.get(memo);
+  if (!known) {
+    const instrument = await findInstrument(ctx, instrumentId);
+    const terms = instrument ? termsOf(instrument, await feeMode(ctx)) : null;
+    if (!instrument || !terms) return Response.json({ error: "instrument" }, { status: 404 });
+    known = { instrument, contractSize: terms.contractSize, figures: orderFigures(terms, Side.Buy, lots, price, leverage) };
+    bareFigures.set(memo, known);
+  }
+  const now = Date.now();
+  const session = q.get("session") ?? "";
+  await post(
+    ctx.d1,
+    openOrderWrite(ctx.d1, {
+      userId: user, accountId: account, isDemo: q.get("demo") === "1", instrument: known.instrument, contractSize: known.contractSize, side: Side.Buy, lots,
+      pending: false, target: 0, market: price, leverage, figures: known.figures, stopLoss: 0, takeProfit: 0,
+      key: `contract_open:${user}:${crypto.randomUUID()}`, now, sessionId: session || undefined,
+    }),
+  );
   return Response.json({ ok: true });
 }
 

@@ -81,18 +81,42 @@ async function enqueue(ctx: ServiceContext, messages: JobMessage[]) {
   }
 }
 
+/** The last chunks this isolate ran (local /dev/jobs and the benchmark): what, how many paid, how long. */
+export interface JobChunkTiming {
+  job: string;
+  day: string;
+  from: number;
+  to: number | null;
+  paid: number;
+  ms: number;
+  at: number;
+}
+const chunkTimings: JobChunkTiming[] = [];
+export const recentJobChunks = (): JobChunkTiming[] => [...chunkTimings];
+
 /** Runs one job message (a chunk); throws when it must be retried. */
 export async function runJob(ctx: ServiceContext, message: JobMessage): Promise<string> {
   const users = { from: message.from, to: message.to };
   const chunk = `${message.job} ${message.day} [${message.from}, ${message.to ?? "∞"})`;
+  const started = Date.now();
+  let paid: number;
+  let report: string;
   switch (message.job) {
     case "fund-income": {
       const r = await payFundIncomeChunk(ctx, message.now, message.day, users);
-      return `${chunk}: ${r.paid} paid, ${r.finished} finished`;
+      paid = r.paid;
+      report = `${r.paid} paid, ${r.finished} finished`;
+      break;
     }
     case "loan-penalties":
-      return `${chunk}: ${await accrueLoanPenaltiesChunk(ctx, message.now, message.day, users)} late days charged`;
+      paid = await accrueLoanPenaltiesChunk(ctx, message.now, message.day, users);
+      report = `${paid} late days charged`;
+      break;
   }
+  const ms = Date.now() - started;
+  chunkTimings.push({ job: message.job, day: message.day, from: message.from, to: message.to, paid, ms, at: started });
+  if (chunkTimings.length > 1_000) chunkTimings.shift();
+  return `${chunk}: ${report}, ${ms} ms`;
 }
 
 /** Queue names (wrangler.toml): the jobs, and where messages go after their retries. */

@@ -1,6 +1,6 @@
 // Contract trading end to end in workerd: real D1, the real main market room and its engine.
 // Prices are held through the room's scripted mode; ticks are run on demand.
-import { env } from "cloudflare:test";
+import { SELF, env } from "cloudflare:test";
 import { afterEach, describe, expect, it } from "vitest";
 import { createServiceContext } from "~/context.server";
 import { Side, checkEffectiveLeverage, margin as marginOf, orderFigures, parsePrice, toScaled6 } from "~/domain/contract";
@@ -545,5 +545,35 @@ describe("sessions and orders", () => {
     const n = await env.DB.prepare("SELECT COUNT(*) AS n FROM contract_orders WHERE user_id = ?1").bind(user.id).first<{ n: number }>();
     expect(n!.n).toBe(1);
     expect(await balances(user.accounts.contract)).toEqual({ balance: 1_000 * USD - 50 * USD - 25_000, locked: 50 * USD });
+  });
+});
+
+describe("the benchmark's bare write", () => {
+  it("is the order's own batch: the same money moves, the same order row and the same entries as a market order through placeOrder", async () => {
+    await hold("BTCUSDT", 50_000);
+    const ctx = await createServiceContext(env);
+    const placed = await trader(1_000 * USD);
+    const bare = await trader(1_000 * USD);
+    await sessionFor(bare.id);
+    const result = await placeOrder(ctx, placed.id, { side: Side.Buy, lots: "0.01", instrumentId: 1, entry: 1, leverage: 10 });
+    expect(result.ok).toBe(true);
+    const sessionId = (await env.DB.prepare("SELECT id FROM sessions WHERE user_id = ?1").bind(bare.id).first<{ id: string }>())!.id;
+    const res = await SELF.fetch(`http://localhost/dev/bench/batch?user=${bare.id}&account=${bare.accounts.contract}&session=${sessionId}&demo=0&instrument=1&lots=10000&leverage=10&price=5000000`, {
+      method: "POST",
+      headers: { host: "localhost" },
+    });
+    expect(res.status).toBe(200);
+    expect(await balances(bare.accounts.contract)).toEqual(await balances(placed.accounts.contract));
+    const columns = "instrument_id, code, side, status, lots, contract_size, precision, leverage, margin_mode, origin_price, open_price, pending_crossing, margin, fee, stop_loss, take_profit, liquidation, close_reason";
+    const row = (userId: number) => env.DB.prepare(`SELECT ${columns} FROM contract_orders WHERE user_id = ?1`).bind(userId).first();
+    expect(await row(bare.id)).toEqual(await row(placed.id));
+    const entries = (account: number) =>
+      env.DB.prepare(
+        `SELECT t.kind, t.memo, e.bucket, e.amount, e.account_id = ?1 AS own FROM ledger_entries e JOIN ledger_transactions t ON t.id = e.transaction_id
+          WHERE e.transaction_id = (SELECT transaction_id FROM ledger_entries WHERE account_id = ?1 ORDER BY id DESC LIMIT 1) ORDER BY e.id`,
+      )
+        .bind(account)
+        .all();
+    expect((await entries(bare.accounts.contract)).results).toEqual((await entries(placed.accounts.contract)).results);
   });
 });
