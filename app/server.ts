@@ -18,7 +18,6 @@ import type * as AppEntry from "./entry.server";
 import { shardForSocket } from "~/domain/rooms";
 import { desktopRedirect } from "~/domain/device";
 import { provideServices } from "../party/services";
-import { SessionLookup } from "../party/session-lookup";
 export { MarketRoom } from "../party/market-room";
 export { LiveRoom } from "../party/live-room";
 
@@ -32,17 +31,15 @@ const SOCKET_HEADERS = ["upgrade", "connection", "sec-websocket-key", "sec-webso
 
 /**
  * Which user a socket upgrade belongs to (session cookie or authorization header), for routing
- * only: upgrades arriving within a few milliseconds share one D1 query and answers are cached
- * briefly, as in the live rooms. The socket still logs in with its login frame.
+ * only: one D1 read of the session (the socket still logs in with its login frame). Not batched
+ * across upgrades: each request waits on its own query (workerd cancels a promise that another
+ * request's timer resolves).
  */
-let upgradeLookup: SessionLookup | null = null;
 async function upgradeUser(request: Request, env: Env): Promise<number | null> {
   if (!request.headers.has("cookie") && !request.headers.has("authorization")) return null;
   try {
     const sessionId = await app.upgradeSessionId(request, env);
-    if (!sessionId) return null;
-    upgradeLookup ??= new SessionLookup((ids) => app.liveSessions(env.DB, ids), { ttlMs: 2_500, batchMs: 10 });
-    return await upgradeLookup.get(sessionId);
+    return sessionId ? ((await app.liveSessions(env.DB, [sessionId])).get(sessionId) ?? null) : null;
   } catch (error) {
     console.error("socket upgrade session lookup failed", error);
     return null; // routed as an anonymous socket; its login frame still works
