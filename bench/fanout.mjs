@@ -25,6 +25,8 @@ const TICKS = Number(process.env.FANOUT_TICKS ?? 8);
 const SIGNED_IN = Number(process.env.FANOUT_SIGNED_IN ?? 0.5);
 /** Upgrades in flight at once (clients connect in waves, as a crowd does, not in one millisecond). */
 const CONNECTING = Number(process.env.FANOUT_CONNECTING ?? 500);
+/** When a size exceeds the open-file limit, measure the largest size that fits instead (FANOUT_FIT=1). */
+const FIT = process.env.FANOUT_FIT === "1";
 /** Open files wanted: each socket costs this process one (two with the baseline server) and workerd one. */
 const NOFILE = 65_536;
 
@@ -288,12 +290,21 @@ export async function fanout(sizes = SIZES) {
   const allTokens = await benchUsers(worker.db, Math.max(0, ...sizes.map(signedIn)));
   const rows = [];
   try {
-    for (const n of sizes) {
-      // this process holds the clients and the baseline's server side: two files a socket, plus slack
-      if (!(limit >= 2 * n + 1_000) || !(openFileLimit(pids[0]) >= n + 1_000)) {
-        rows.push({ clients: n, reason: `open-file limit ${limit} (workerd ${openFileLimit(pids[0])}) is below what ${n} sockets need, and prlimit could not raise it` });
-        continue;
+    // one unmeasured round first: what workerd grows by once (modules, shards, caches) is not counted per socket
+    await measure(worker.ws, 1_000, { subscribe: true, tokens: Array.from({ length: 1_000 }, (_, i) => (i % 2 === 0 ? allTokens[i / 2] : undefined)) });
+    for (const requested of sizes) {
+      // workerd holds one file a socket; this process one (two with the baseline's server side)
+      const workerdLimit = openFileLimit(pids[0]);
+      let n = requested;
+      if (!(workerdLimit >= n + 1_000) || !(limit >= n + 1_000)) {
+        const fit = Math.floor((Math.min(workerdLimit, limit) - 1_000) / 1_000) * 1_000;
+        // the largest size that fits is measured in its place only when asked (it takes long on a loaded machine)
+        const instead = FIT && fit > 0 && !sizes.includes(fit);
+        rows.push({ clients: n, reason: `the open-file limit is ${limit} for this process and ${workerdLimit} for workerd (a hard limit that prlimit could not raise here), below the ${n} sockets plus the files workerd and this process hold otherwise${instead ? `; measured at ${fit} sockets instead` : ""}` });
+        if (!instead) continue;
+        n = fit;
       }
+      const withBaseline = limit >= 2 * n + 1_000;
       // signed-in clients spread over the users (one socket each), interleaved with anonymous ones
       const tokens = Array.from({ length: n }, (_, i) => (i % Math.round(1 / SIGNED_IN) === 0 ? allTokens[Math.floor(i / Math.round(1 / SIGNED_IN))] : undefined));
       const runs = { bourse: [], baseline: [], rssPer1k: [], cpu: [], rss: [] };
@@ -308,7 +319,7 @@ export async function fanout(sizes = SIZES) {
         runs.rss.push(b.rssReady);
         runs.rssPer1k.push((b.rssReady - rss0) / (n / 1000));
         runs.bourse.push(b);
-        runs.baseline.push(await measure(baseline.url, n, { subscribe: false }));
+        if (withBaseline) runs.baseline.push(await measure(baseline.url, n, { subscribe: false }));
       }
       const pick = (list, key) => median(list.map((x) => x[key]));
       const side = (list) => ({ p50: pick(list, "p50"), p99: pick(list, "p99"), spread: pick(list, "spread"), msgs: pick(list, "msgsPerSec"), failures: Math.max(...list.map((x) => x.failures)), missing: Math.max(...list.map((x) => x.missing)) });
@@ -316,11 +327,11 @@ export async function fanout(sizes = SIZES) {
         clients: n,
         signedIn: tokens.filter(Boolean).length,
         bourse: side(runs.bourse),
-        baseline: side(runs.baseline),
+        baseline: withBaseline ? side(runs.baseline) : null,
         workerdCpu: median(runs.cpu),
         workerdRssMb: median(runs.rss),
         runs: {
-          p99Ratio: runs.bourse.map((b, i) => b.p99 / runs.baseline[i].p99),
+          p99Ratio: withBaseline ? runs.bourse.map((b, i) => b.p99 / runs.baseline[i].p99) : [],
           failed: runs.bourse.map((b) => b.failures + b.missing),
           rssPer1k: runs.rssPer1k,
         },
@@ -342,7 +353,7 @@ export function printFanout(rows) {
       continue;
     }
     const b = r.bourse;
-    const s = r.baseline;
+    const s = r.baseline ?? { p50: NaN, p99: NaN, spread: NaN };
     console.log(
       `${String(r.clients).padStart(7)} | ${`${b.p50.toFixed(0)}/${b.p99.toFixed(0)}`.padStart(17)} | ${b.spread.toFixed(0).padStart(9)} | ${b.msgs.toFixed(0).padStart(6)} | ${`${b.failures}/${b.missing}`.padStart(9)} | ${`${s.p50.toFixed(0)}/${s.p99.toFixed(0)}`.padStart(19)} | ${s.spread.toFixed(0).padStart(9)} | ${(b.p99 / s.p99).toFixed(2).padStart(8)}x | ${(r.workerdCpu * 100).toFixed(0).padStart(9)}% | ${r.workerdRssMb.toFixed(0).padStart(8)} MB`,
     );
@@ -365,13 +376,19 @@ export async function fanoutFigures({ print = true } = {}) {
   }
   if (print && rows.length) printFanout(rows);
   const at = (n) => rows.find((r) => r.clients === n);
+  const measured = (row, key) => row.runs[key].map((v) => Math.round(v * 1000) / 1000);
   const figure = (id, unit, row, key) => {
-    if (!row || row.reason) return { id, value: null, unit, runs: [], reason: row?.reason ?? failure ?? "not measured" };
-    const runs = row.runs[key].map((v) => Math.round(v * 1000) / 1000);
+    if (!row || row.reason) {
+      // a size that could not run is null; the size measured in its place is named in the reason, never extrapolated
+      const instead = rows.find((r) => !r.reason && r.clients < (row?.clients ?? 0) && r.clients > 5_000);
+      const also = instead ? ` (at ${instead.clients} sockets: ${key === "failed" ? "failed or missed" : key} per run ${JSON.stringify(measured(instead, key))})` : "";
+      return { id, value: null, unit, runs: [], reason: `${row?.reason ?? failure ?? "not measured"}${also}` };
+    }
+    const runs = measured(row, key);
     return { id, value: median(runs), unit, runs };
   };
-  // memory per 1,000 sockets from the largest size that ran (20,000 unless it could not)
-  const rssRow = [at(20_000), at(5_000)].find((r) => r && !r.reason) ?? at(20_000);
+  // memory per 1,000 sockets from the largest size that ran
+  const rssRow = [...rows].filter((r) => !r.reason).sort((a, b) => b.clients - a.clients)[0];
   return [
     figure("fanout_p99_ratio_5k", "p99 ÷ bare ws p99, 5,000 sockets", at(5_000), "p99Ratio"),
     figure("fanout_fail_20k", "failed or missed sockets, 20,000 sockets", at(20_000), "failed"),

@@ -74,7 +74,7 @@ export class LiveRoom extends Server<Env> {
   private remotes: Map<number, Map<string, number>> | null = null;
   /** Registering side: when this shard last renewed its registrations with the home shards. */
   private lastRenew = 0;
-  /** Local runs and tests: how many event batches for each user reached this shard (home or forwarded). */
+  /** Local runs and tests only (not counted elsewhere): how many event batches for each user reached this shard (home or forwarded). */
   private received = new Map<number, number>();
   private readonly sessions = new SessionLookup((ids) => services().liveSessions(this.env.DB, ids), { ttlMs: SESSION_CACHE_MS, batchMs: LOOKUP_BATCH_MS });
 
@@ -384,7 +384,7 @@ export class LiveRoom extends Server<Env> {
       if (list) list.push(e);
       else byUser.set(e.userId, [e]);
     }
-    for (const id of byUser.keys()) this.received.set(id, (this.received.get(id) ?? 0) + 1);
+    if (this.env.ENVIRONMENT === "local") for (const id of byUser.keys()) this.received.set(id, (this.received.get(id) ?? 0) + 1);
     const present = new Set<number>();
     let sent = 0;
     for (const connection of this.getConnections<SocketState>()) {
