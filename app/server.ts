@@ -1,6 +1,7 @@
 /**
  * The Worker: one entry, three doors (docs: ARCHITECTURE.md).
- *   /v2/ws               → a LiveRoom shard (spec §4 socket), the only public socket
+ *   /v2/ws               → a LiveRoom shard (spec §4 socket), the only public socket: a signed-in
+ *                          upgrade goes to its user's home shard, an anonymous one to any shard
  *   /api/*, /v2/api/*    → the JSON API of spec §7
  *   everything else      → Remix (pages, loaders, form actions)
  * Rooms are reachable only through /v2/ws and through RPC from this Worker and each other:
@@ -14,7 +15,7 @@ import { createRequestHandler, type AppLoadContext, type ServerBuild } from "@re
 // @ts-expect-error -- no type declarations for the generated bundle
 import * as remixBuild from "../build/index.js";
 import type * as AppEntry from "./entry.server";
-import { LIVE_SHARDS, liveShardName } from "~/domain/rooms";
+import { shardForSocket } from "~/domain/rooms";
 import { desktopRedirect } from "~/domain/device";
 import { provideServices } from "../party/services";
 export { MarketRoom } from "../party/market-room";
@@ -28,6 +29,23 @@ provideServices(app);
 
 /** Headers a socket upgrade passes on to the room; everything else (x-partykit-* included) stays out. */
 const SOCKET_HEADERS = ["upgrade", "connection", "sec-websocket-key", "sec-websocket-version", "sec-websocket-protocol", "sec-websocket-extensions", "user-agent"];
+
+/**
+ * Which user a socket upgrade belongs to (session cookie or authorization header), for routing
+ * only: one D1 read of the session (the socket still logs in with its login frame). Not batched
+ * across upgrades: each request waits on its own query (workerd cancels a promise that another
+ * request's timer resolves).
+ */
+async function upgradeUser(request: Request, env: Env): Promise<number | null> {
+  if (!request.headers.has("cookie") && !request.headers.has("authorization")) return null;
+  try {
+    const sessionId = await app.upgradeSessionId(request, env);
+    return sessionId ? ((await app.liveSessions(env.DB, [sessionId])).get(sessionId) ?? null) : null;
+  } catch (error) {
+    console.error("socket upgrade session lookup failed", error);
+    return null; // routed as an anonymous socket; its login frame still works
+  }
+}
 
 function plain(status: number, text: string, https: boolean) {
   return app.withSecurityHeaders(new Response(text, { status, headers: { "content-type": "text/plain; charset=utf-8" } }), { https });
@@ -44,7 +62,7 @@ async function openSocket(request: Request, env: Env, url: URL): Promise<Respons
     const value = request.headers.get(name);
     if (value !== null) headers.set(name, value);
   }
-  const shard = liveShardName(Math.floor(Math.random() * LIVE_SHARDS));
+  const shard = shardForSocket(await upgradeUser(request, env), Math.random());
   const room = env.LIVE_ROOM.get(env.LIVE_ROOM.idFromName(shard));
   const response = await room.fetch(new Request(`${url.origin}/v2/ws`, { headers }));
   return response.status === 101 ? response : plain(400, "Bad request", https);

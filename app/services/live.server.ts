@@ -1,7 +1,10 @@
 /**
  * Live pushes and engine notifications from services, made after their transaction commits:
  *   - publishToUsers: per-user live events (FOREX_TRADE, FOREX_CLOSED, FOREX_FOLLOW_TRADE) to
- *     that user's logged-in sockets, whichever LiveRoom shard holds them (one call per shard);
+ *     that user's logged-in sockets: one call to each user's home shard (a hash of the user id,
+ *     app/domain/rooms.ts), which delivers to its own sockets and forwards to the other shards
+ *     that registered a socket of the user with it (docs/decisions/018-scale.md). The services
+ *     and the market room's publisher both send through here: one rule;
  *   - notifyEngine: committed trigger changes (an order placed, modified, closed, cancelled) to
  *     the market room's engine.
  * Failures are logged, never thrown: pages already show the committed state, the socket only
@@ -10,13 +13,12 @@
 import type { ServiceContext } from "~/context.server";
 import type { EngineChange, UserEvent } from "~/domain/engine";
 import type { UserTopic } from "~/domain/protocol";
-import { LIVE_SHARDS, MARKET_ROOM, liveShardName } from "~/domain/rooms";
+import { MARKET_ROOM, byHomeShard } from "~/domain/rooms";
 
 export async function publishToUsers(env: Env, events: UserEvent[]): Promise<number> {
   if (events.length === 0) return 0;
-  const results = await Promise.allSettled(
-    Array.from({ length: LIVE_SHARDS }, (_, i) => env.LIVE_ROOM.get(env.LIVE_ROOM.idFromName(liveShardName(i))).publishToUsers(events)),
-  );
+  const groups = [...byHomeShard(events)];
+  const results = await Promise.allSettled(groups.map(([name, list]) => env.LIVE_ROOM.get(env.LIVE_ROOM.idFromName(name)).publishToUsers(list)));
   let delivered = 0;
   for (const r of results) {
     if (r.status === "fulfilled") delivered += r.value;

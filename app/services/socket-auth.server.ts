@@ -6,7 +6,7 @@
  */
 import { readConfig } from "~/env.server";
 import { b64url, fromB64url, hmacSha256, timingSafeEqual } from "~/lib/encoding";
-import { sessionIdOf } from "~/services/session.server";
+import { sessionIdOf, tokenFromRequest } from "~/services/session.server";
 
 const TICKET_TTL_MS = 10 * 60_000;
 
@@ -34,4 +34,15 @@ export async function socketSessionId(env: Env, token: string, now = Date.now())
   }
   const expected = await hmacSha256(readConfig(env).sessionSecret, `socket:${sessionId}:${expires}`);
   return timingSafeEqual(given, expected) ? sessionId : null;
+}
+
+/**
+ * The session id a socket upgrade carries, if any: the web app's session cookie (browsers send it
+ * with the upgrade) or an API client's `authorization` header (its token, or a socket ticket).
+ * No D1 query: the Worker checks the session (through its batched lookup) to route the socket to
+ * its user's shard; the socket still logs in with a login frame.
+ */
+export async function upgradeSessionId(request: Request, env: Env, now = Date.now()): Promise<string | null> {
+  const token = await tokenFromRequest(request, readConfig(env));
+  return token ? socketSessionId(env, token, now) : null;
 }

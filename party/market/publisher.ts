@@ -1,12 +1,13 @@
 /**
  * The publisher: batched fan-out from the market room to the LiveRoom shards. A tick is sent
  * once to every shard that registered (shards renew every 30 s while they have market
- * subscribers; registrations expire); per-user events go to every shard in one call per shard
- * (a user's sockets may sit on any shard), after the engine's batch has committed.
+ * subscribers; registrations expire); per-user events go, after the engine's batch has committed,
+ * through the services' publishToUsers: to each user's home shard, which forwards to the shards
+ * holding the user's other sockets (one rule for the rooms and the services).
  */
 import type { UserEvent } from "~/domain/engine";
 import type { TickPayload } from "~/domain/protocol";
-import { LIVE_SHARDS, liveShardName } from "~/domain/rooms";
+import { services } from "../services";
 
 /** Shards renew their registration every 30 s while they have subscribers. */
 const SHARD_TTL_MS = 120_000;
@@ -48,10 +49,6 @@ export class Publisher {
 
   async publishUserEvents(events: UserEvent[]) {
     if (events.length === 0) return;
-    const names = Array.from({ length: LIVE_SHARDS }, (_, i) => liveShardName(i));
-    const results = await Promise.allSettled(names.map((name) => this.shard(name).publishToUsers(events)));
-    results.forEach((r, i) => {
-      if (r.status === "rejected") console.error(`user events to ${names[i]} failed`, r.reason);
-    });
+    await services().publishToUsers(this.env, events);
   }
 }

@@ -111,9 +111,12 @@ export function targets(html: string): string[] {
   return [...html.replace(/<script[\s\S]*?<\/script>/g, "").matchAll(/\s(?:href|action)="([^"]*)"/g)].map((m) => m[1]!);
 }
 
-/** A socket at /v2/ws through the Worker, with an inbox: `next` waits for a matching message. */
-export async function openSocket() {
-  const res = await SELF.fetch(`${ORIGIN}/v2/ws`, { headers: { upgrade: "websocket", host: "localhost" } });
+/**
+ * A socket at /v2/ws through the Worker, with an inbox: `next` waits for a matching message.
+ * `headers` go with the upgrade (a session cookie or an authorization header signs it in).
+ */
+export async function openSocket(headers: Record<string, string> = {}) {
+  const res = await SELF.fetch(`${ORIGIN}/v2/ws`, { headers: { ...headers, upgrade: "websocket", host: "localhost" } });
   if (res.status !== 101 || !res.webSocket) throw new Error(`socket refused: ${res.status}`);
   const ws = res.webSocket;
   ws.accept();
