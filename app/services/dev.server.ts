@@ -24,7 +24,7 @@ import { parseAmount, toBalanceString } from "~/domain/money";
 import { MARKET_ROOM } from "~/domain/rooms";
 import { isDay } from "~/domain/fund";
 import { payFundIncome } from "~/services/fund-income.server";
-import { AccountKind, PlatformAccount, post } from "~/services/ledger.server";
+import { AccountKind, PlatformAccount, post, txOfKey } from "~/services/ledger.server";
 import { listInstruments, setScriptedPrice } from "~/services/market.server";
 import { outboxMessages } from "~/services/notify.server";
 
@@ -112,20 +112,21 @@ async function bareBatch(request: Request, ctx: AppContext): Promise<Response> {
   const user = Number(url.searchParams.get("user"));
   if (!Number.isSafeInteger(account) || !Number.isSafeInteger(user)) return Response.json({ error: "account and user" }, { status: 400 });
   const id = `bench:${crypto.randomUUID()}`;
+  const tx = txOfKey("?1");
   const db = ctx.d1;
   await db.batch([
-    db.prepare("INSERT INTO ledger_transactions (id, idempotency_key, request_hash, kind, memo, user_id) VALUES (?1, ?1, 'bench', 'adjustment', '', ?2)").bind(id, user),
-    db.prepare("INSERT INTO ledger_entries (transaction_id, account_id, bucket, amount) VALUES (?1, ?2, 0, 0)").bind(id, account),
+    db.prepare("INSERT INTO ledger_transactions (idempotency_key, request_hash, kind, memo, user_id) VALUES (?1, 'bench', 'adjustment', '', ?2)").bind(id, user),
+    db.prepare(`INSERT INTO ledger_entries (transaction_id, account_id, bucket, amount) VALUES (${tx}, ?2, 0, 0)`).bind(id, account),
     db.prepare("UPDATE accounts SET balance = balance + 0 WHERE id = ?1").bind(account),
-    db.prepare("INSERT INTO ledger_entries (transaction_id, account_id, bucket, amount) VALUES (?1, ?2, 1, 0)").bind(id, account),
+    db.prepare(`INSERT INTO ledger_entries (transaction_id, account_id, bucket, amount) VALUES (${tx}, ?2, 1, 0)`).bind(id, account),
     db.prepare("UPDATE accounts SET lock_balance = lock_balance + 0 WHERE id = ?1").bind(account),
-    db.prepare("INSERT INTO ledger_entries (transaction_id, account_id, bucket, amount) VALUES (?1, 1, 0, 0)").bind(id),
+    db.prepare(`INSERT INTO ledger_entries (transaction_id, account_id, bucket, amount) VALUES (${tx}, 1, 0, 0)`).bind(id),
     db.prepare("UPDATE accounts SET balance = balance + 0 WHERE id = 1"),
     db
       .prepare(
         `INSERT INTO contract_orders (user_id, account_id, instrument_id, code, side, status, lots, contract_size, precision, leverage, margin_mode,
            origin_price, open_price, pending_crossing, margin, fee, stop_loss, take_profit, liquidation, open_tx, filled_at, updated_at, close_reason)
-         VALUES (?1, ?2, 1, 'BTCUSDT', 1, 4, 10000, 1000000, 2, 10, 2, 5000000, NULL, 0, 0, 0, 0, 0, 0, ?3, NULL, ?4, 'bench')`,
+         VALUES (?1, ?2, 1, 'BTCUSDT', 1, 4, 10000, 1000000, 2, 10, 2, 5000000, NULL, 0, 0, 0, 0, 0, 0, ${txOfKey("?3")}, NULL, ?4, 'bench')`,
       )
       .bind(user, account, id, Date.now()),
   ]);
