@@ -133,9 +133,9 @@ async function settleStops(worker) {
   if (process.env.BENCH_DEBUG) console.error("user", u);
   // margin 1 USD each, held in the locked balance through one ledger transaction
   await db.batch([
-    db.prepare("INSERT INTO ledger_transactions (id, idempotency_key, request_hash, kind, memo, user_id) VALUES ('bench-lock', 'bench-lock', 'x', 'adjustment', '', ?1)").bind(u.id),
-    db.prepare("INSERT INTO ledger_entries (transaction_id, account_id, bucket, amount) VALUES ('bench-lock', ?1, 1, ?2)").bind(u.account, N * 1_000_000),
-    db.prepare("INSERT INTO ledger_entries (transaction_id, account_id, bucket, amount) VALUES ('bench-lock', 6, 0, ?1)").bind(-N * 1_000_000),
+    db.prepare("INSERT INTO ledger_transactions (idempotency_key, request_hash, kind, memo, user_id) VALUES ((SELECT id FROM ledger_transactions WHERE idempotency_key = 'bench-lock'), 'x', 'adjustment', '', ?1)").bind(u.id),
+    db.prepare("INSERT INTO ledger_entries (transaction_id, account_id, bucket, amount) VALUES ((SELECT id FROM ledger_transactions WHERE idempotency_key = 'bench-lock'), ?1, 1, ?2)").bind(u.account, N * 1_000_000),
+    db.prepare("INSERT INTO ledger_entries (transaction_id, account_id, bucket, amount) VALUES ((SELECT id FROM ledger_transactions WHERE idempotency_key = 'bench-lock'), 6, 0, ?1)").bind(-N * 1_000_000),
     db.prepare("UPDATE accounts SET lock_balance = lock_balance + ?2 WHERE id = ?1").bind(u.account, N * 1_000_000),
     db.prepare("UPDATE accounts SET balance = balance - ?1 WHERE id = 6").bind(N * 1_000_000),
   ]);
@@ -169,9 +169,9 @@ async function settleExpiries(worker) {
   const options = await db.prepare("SELECT id FROM accounts WHERE user_id = ?1 AND kind = 'options'").bind(u.id).first();
   const stake = 10_000_000;
   await db.batch([
-    db.prepare("INSERT INTO ledger_transactions (id, idempotency_key, request_hash, kind, memo, user_id) VALUES ('bench-stakes', 'bench-stakes', 'x', 'adjustment', '', ?1)").bind(u.id),
-    db.prepare("INSERT INTO ledger_entries (transaction_id, account_id, bucket, amount) VALUES ('bench-stakes', ?1, 1, ?2)").bind(options.id, N * stake),
-    db.prepare("INSERT INTO ledger_entries (transaction_id, account_id, bucket, amount) VALUES ('bench-stakes', 6, 0, ?1)").bind(-N * stake),
+    db.prepare("INSERT INTO ledger_transactions (idempotency_key, request_hash, kind, memo, user_id) VALUES ((SELECT id FROM ledger_transactions WHERE idempotency_key = 'bench-stakes'), 'x', 'adjustment', '', ?1)").bind(u.id),
+    db.prepare("INSERT INTO ledger_entries (transaction_id, account_id, bucket, amount) VALUES ((SELECT id FROM ledger_transactions WHERE idempotency_key = 'bench-stakes'), ?1, 1, ?2)").bind(options.id, N * stake),
+    db.prepare("INSERT INTO ledger_entries (transaction_id, account_id, bucket, amount) VALUES ((SELECT id FROM ledger_transactions WHERE idempotency_key = 'bench-stakes'), 6, 0, ?1)").bind(-N * stake),
     db.prepare("UPDATE accounts SET lock_balance = lock_balance + ?2 WHERE id = ?1").bind(options.id, N * stake),
     db.prepare("UPDATE accounts SET balance = balance - ?1 WHERE id = 6").bind(N * stake),
   ]);
@@ -226,9 +226,9 @@ async function copyFollowers(worker, N) {
   const perFollower = 1_000_000_000; // 1,000 USD each
   await db.batch([
     db.prepare(`INSERT INTO accounts (user_id, kind, account_type_id) SELECT id, 'contract', 3 FROM users WHERE uid LIKE '${tag}-%'`),
-    db.prepare(`INSERT INTO ledger_transactions (id, idempotency_key, request_hash, kind, memo) VALUES ('${tag}-fund', '${tag}-fund', 'x', 'adjustment', '')`),
-    db.prepare(`INSERT INTO ledger_entries (transaction_id, account_id, bucket, amount) SELECT '${tag}-fund', a.id, 0, ${perFollower} FROM accounts a JOIN users u ON u.id = a.user_id WHERE u.uid LIKE '${tag}-%'`),
-    db.prepare(`INSERT INTO ledger_entries (transaction_id, account_id, bucket, amount) VALUES ('${tag}-fund', 6, 0, ${-N * perFollower})`),
+    db.prepare(`INSERT INTO ledger_transactions (idempotency_key, request_hash, kind, memo) VALUES ('${tag}-fund', 'x', 'adjustment', '')`),
+    db.prepare(`INSERT INTO ledger_entries (transaction_id, account_id, bucket, amount) SELECT (SELECT id FROM ledger_transactions WHERE idempotency_key = '${tag}-fund'), a.id, 0, ${perFollower} FROM accounts a JOIN users u ON u.id = a.user_id WHERE u.uid LIKE '${tag}-%'`),
+    db.prepare(`INSERT INTO ledger_entries (transaction_id, account_id, bucket, amount) VALUES ((SELECT id FROM ledger_transactions WHERE idempotency_key = '${tag}-fund'), 6, 0, ${-N * perFollower})`),
     db.prepare(`UPDATE accounts SET balance = balance + ${perFollower} WHERE user_id IN (SELECT id FROM users WHERE uid LIKE '${tag}-%')`),
     db.prepare(`UPDATE accounts SET balance = balance - ${N * perFollower} WHERE id = 6`),
     db.prepare(`INSERT INTO follows (follower_id, trader_id, multiple, max_amount, status, created_at) SELECT id, ${t.id}, 2, 500000000, 1, ${now - 60_000} FROM users WHERE uid LIKE '${tag}-%'`),
@@ -258,14 +258,14 @@ async function copyFollowers(worker, N) {
   const view = await (await mf.dispatchFetch(`${origin}/dev/engine`)).json();
   const openBatch = view.timings.filter((x) => x.kind === "copy_open" && x.orders === N).at(-1);
   const closeBatch = view.timings.filter((x) => x.kind === "copy_close" && x.orders === N).at(-1);
-  // the bare batch: N order rows, N transactions and 3N entries written set-based, nothing checked
+  // the bare batch: N transactions, N order rows and 3N entries written set-based, nothing checked
   const json = JSON.stringify(Array.from({ length: N }, (_, i) => i));
   const bareStarted = performance.now();
   await db.batch([
+    db.prepare(`INSERT INTO ledger_transactions (idempotency_key, request_hash, kind, memo) SELECT 'bare-${tag}-' || j.value, 'x', 'adjustment', '' FROM json_each(?1) j`).bind(json),
     db.prepare(`INSERT INTO contract_orders (user_id, account_id, instrument_id, code, side, status, lots, contract_size, precision, leverage, margin_mode, origin_price, open_price, margin, fee, open_tx, updated_at)
-                SELECT ${t.id}, ${t.account}, 1, 'BTCUSDT', 1, 4, 20000, 1000000, 2, 10, 2, 5000000, 5000000, 100000000, 50000, 'bare-${tag}-' || j.value, ${now} FROM json_each(?1) j`).bind(json),
-    db.prepare(`INSERT INTO ledger_transactions (id, idempotency_key, request_hash, kind, memo) SELECT 'bare-${tag}-' || j.value, 'bare-${tag}-' || j.value, 'x', 'adjustment', '' FROM json_each(?1) j`).bind(json),
-    db.prepare(`INSERT INTO ledger_entries (transaction_id, account_id, bucket, amount) SELECT 'bare-${tag}-' || j.value, 6, b.value, 0 FROM json_each(?1) j CROSS JOIN json_each('[0,1,0]') b`).bind(json),
+                SELECT ${t.id}, ${t.account}, 1, 'BTCUSDT', 1, 4, 20000, 1000000, 2, 10, 2, 5000000, 5000000, 100000000, 50000, t.id, ${now} FROM json_each(?1) j JOIN ledger_transactions t ON t.idempotency_key = 'bare-${tag}-' || j.value`).bind(json),
+    db.prepare(`INSERT INTO ledger_entries (transaction_id, account_id, bucket, amount) SELECT t.id, 6, b.value, 0 FROM json_each(?1) j JOIN ledger_transactions t ON t.idempotency_key = 'bare-${tag}-' || j.value CROSS JOIN json_each('[0,1,0]') b`).bind(json),
   ]);
   const bareMs = performance.now() - bareStarted;
   const copies = await db.prepare("SELECT COUNT(*) AS n FROM contract_orders WHERE origin_id = ?1").bind(id).first();

@@ -13,6 +13,20 @@ import { PlatformAccount, batchPostingStatements, newBatchId, openBatch, postBat
  * ------------------------------------------------------------------------------------------- */
 
 /**
+ * The unpaid (subscription, day) pairs of the users from ?3 (inclusive) to ?4 (exclusive) up to
+ * the run day ?2: the days from start_day + paid days to min(?2, end_day), less any already paid
+ * (its income row exists: UNIQUE (sub_id, day)).
+ */
+const DUE = `due(sub_id, user_id, day, last) AS (
+             SELECT id, user_id, date(start_day, '+' || (sum_profit / day_profit) || ' days'), MIN(end_day, ?2)
+               FROM fund_subscriptions
+              WHERE status = 1 AND day_profit > 0 AND start_day <= ?2 AND sum_profit < day_profit * lock_days AND user_id >= ?3 AND user_id < ?4
+             UNION ALL
+             SELECT sub_id, user_id, date(day, '+1 day'), last FROM due WHERE day < last
+           ),
+           unpaid AS (SELECT sub_id, user_id, day FROM due d WHERE day <= last AND NOT EXISTS (SELECT 1 FROM fund_incomes f WHERE f.sub_id = d.sub_id AND f.day = d.day))`;
+
+/**
  * Pays the daily income of every subscription in progress up to `runDay` and returns the share of
  * those whose lock ended, in ONE D1 batch with a fixed number of statements (whatever the number
  * of subscriptions). For each subscription with status 1, the unpaid days are those from
@@ -20,16 +34,17 @@ import { PlatformAccount, batchPostingStatements, newBatchId, openBatch, postBat
  * min(runDay, end_day): a recursive CTE lists them, so a missed run is caught up.
  *   0. the batch's row (ledger_batches), with the largest income row id so far as its mark: the
  *      income rows above it are this batch's;
- *   1. an income row per unpaid (subscription, day): UNIQUE (sub_id, day) is the idempotency key,
- *      so a day is paid once (a redelivered or concurrent run finds it paid and skips it);
- *   2. ONE ledger transaction per user and day (docs/decisions/003-money-and-ledger.md "A compact
- *      ledger"), key fund_income:<user>:<day>:<first subscription paid in it>, tagged with the batch;
- *   3. each income row takes its transaction's id (ledger_tx);
- *   4. the entries: a line per income row (platform:funds → the user's funding account, one
+ *   1. ONE ledger transaction per user and day with unpaid subscriptions (docs/decisions/
+ *      003-money-and-ledger.md "A compact ledger"), key fund_income:<user>:<day>:<first
+ *      subscription paid in it>, tagged with the batch;
+ *   2. an income row per unpaid (subscription, day), with its transaction's id (ledger_tx):
+ *      UNIQUE (sub_id, day) is the idempotency key, so a day is paid once (a redelivered or
+ *      concurrent run finds it paid and skips it);
+ *   3. the entries: a line per income row (platform:funds → the user's funding account, one
  *      entry on the user's side per subscription) and one platform:funds entry per transaction;
- *   5. sum_profit += the batch's income per subscription;
- *   6. ledger.batchPostingStatements: balances, per-transaction balance check (same invariants as post());
- *   7. the finish: its own batch id, one transaction per subscription whose end day has come and
+ *   4. sum_profit += the batch's income per subscription;
+ *   5. ledger.batchPostingStatements: balances, per-transaction balance check (same invariants as post());
+ *   6. the finish: its own batch id, one transaction per subscription whose end day has come and
  *      whose days are all paid (key fund_finish:<sub>), its entries, batchPostingStatements again,
  *      and the status → 4 with return_tx.
  * Running it twice on the same date changes nothing the second time.
@@ -43,36 +58,23 @@ export function fundIncomeStatements(db: D1Database, runDay: string, now: number
     openBatch(db, incomeBatch, "SELECT COALESCE(MAX(id), 0) FROM fund_incomes"),
     db
       .prepare(
-        `WITH RECURSIVE due(sub_id, user_id, day, last) AS (
-           SELECT id, user_id, date(start_day, '+' || (sum_profit / day_profit) || ' days'), MIN(end_day, ?2)
-             FROM fund_subscriptions
-            WHERE status = 1 AND day_profit > 0 AND start_day <= ?2 AND sum_profit < day_profit * lock_days AND user_id >= ?3 AND user_id < ?4
-           UNION ALL
-           SELECT sub_id, user_id, date(day, '+1 day'), last FROM due WHERE day < last
-         )
-         INSERT OR IGNORE INTO fund_incomes (sub_id, user_id, day, interest, ledger_tx, created_at)
-         SELECT d.sub_id, d.user_id, d.day, s.day_profit, 0, ?1
-           FROM due d JOIN fund_subscriptions s ON s.id = d.sub_id
-          WHERE d.day <= d.last ORDER BY d.user_id, d.day, d.sub_id`,
+        `WITH RECURSIVE ${DUE}
+         INSERT INTO ledger_transactions (idempotency_key, kind, memo, user_id, batch_id)
+         SELECT 'fund_income:' || user_id || ':' || day || ':' || MIN(sub_id), 'fund_income', 'fund.memo_income', user_id, ?1
+           FROM unpaid GROUP BY user_id, day ORDER BY user_id, day`,
+      )
+      .bind(incomeBatch, runDay, users.from, to),
+    db
+      .prepare(
+        `WITH RECURSIVE ${DUE}
+         INSERT INTO fund_incomes (sub_id, user_id, day, interest, ledger_tx, created_at)
+         SELECT d.sub_id, d.user_id, d.day, s.day_profit,
+                (SELECT t.id FROM ledger_transactions t WHERE t.idempotency_key = 'fund_income:' || d.user_id || ':' || d.day || ':' || d.first), ?1
+           FROM (SELECT sub_id, user_id, day, MIN(sub_id) OVER (PARTITION BY user_id, day) AS first FROM unpaid) d
+           JOIN fund_subscriptions s ON s.id = d.sub_id
+          ORDER BY d.user_id, d.day, d.sub_id`,
       )
       .bind(now, runDay, users.from, to),
-    db
-      .prepare(
-        `INSERT INTO ledger_transactions (idempotency_key, kind, memo, user_id, batch_id)
-         SELECT 'fund_income:' || user_id || ':' || day || ':' || MIN(sub_id), 'fund_income', 'fund.memo_income', user_id, ?1
-           FROM fund_incomes WHERE id > ${mine}
-          GROUP BY user_id, day ORDER BY MIN(id)`,
-      )
-      .bind(incomeBatch),
-    db
-      .prepare(
-        `UPDATE fund_incomes SET ledger_tx = g.tx
-           FROM (SELECT f.user_id, f.day, t.id AS tx
-                   FROM (SELECT user_id, day, MIN(sub_id) AS first FROM fund_incomes WHERE id > ${mine} GROUP BY user_id, day) f
-                   JOIN ledger_transactions t ON t.idempotency_key = 'fund_income:' || f.user_id || ':' || f.day || ':' || f.first) AS g
-          WHERE fund_incomes.id > ${mine} AND fund_incomes.user_id = g.user_id AND fund_incomes.day = g.day`,
-      )
-      .bind(incomeBatch),
     db
       .prepare(
         `INSERT INTO ledger_entries (transaction_id, account_id, bucket, amount)
