@@ -12,6 +12,7 @@ import { lighthouseBench, printLighthouse } from "./lighthouse.mjs";
 import { pageWeights } from "./page-weight.mjs";
 import { printTrading, tradingBench } from "./trading.mjs";
 import { fundsBench, printFunds } from "./funds.mjs";
+import { printStorage, storageBench } from "./storage.mjs";
 
 run(bin("remix"), ["build"], { stdio: ["ignore", "ignore", "inherit"] });
 // /login and /register carry the form library (conform, about 10 KB): their budget is 125 KB.
@@ -31,3 +32,5 @@ if (!process.env.BENCH_SKIP_LIGHTHOUSE) {
 if (!process.env.BENCH_SKIP_TRADING) printTrading(await tradingBench());
 if (!process.env.BENCH_SKIP_FANOUT) printFanout(await fanout());
 if (!process.env.BENCH_SKIP_FUNDS) printFunds(await fundsBench());
+// Bytes per paid subscription-day and per order round trip (bench/storage.mjs): BENCH_SKIP_STORAGE=1 skips it.
+if (!process.env.BENCH_SKIP_STORAGE) printStorage(await storageBench());
