@@ -12,6 +12,8 @@ export default defineConfig(async () => {
         wrangler: { configPath: "./wrangler.toml" },
         miniflare: {
           bindings: { ENVIRONMENT: "local", TEST_MIGRATIONS: migrations },
+          // an empty database of its own for the migration tests (migrated step by step, with rows from before)
+          d1Databases: { DB: "00000000-0000-4000-8000-000000000000", MIGRATION_DB: "migration-test" },
         },
       }),
     ],

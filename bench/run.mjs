@@ -58,8 +58,10 @@ const parts = [
     skip: "BENCH_SKIP_STORAGE",
     ids: [["bytes_per_subscription_day", "dbstat bytes"], ["bytes_per_order_round_trip", "dbstat bytes"]],
     run: async () => {
-      const figures = await optional("./storage.mjs", "storageFigures");
-      return figures ? figures() : null;
+      const { printStorage, storageBench, storageFigures } = await import("./storage.mjs");
+      const result = await storageBench();
+      printStorage(result);
+      return storageFigures(result);
     },
   },
 ];

@@ -71,7 +71,7 @@ export async function startWorker() {
     await mf.dispose();
     rmSync(persist, { recursive: true, force: true });
   };
-  return { mf, origin: url.origin, db, ws: `${url.origin.replace("http", "ws")}/v2/ws`, dispose };
+  return { mf, origin: url.origin, db, ws: `${url.origin.replace("http", "ws")}/v2/ws`, dispose, persist };
 }
 
 /** A local control of the Worker (/dev/...), answered as JSON. */

@@ -165,25 +165,30 @@ export const accounts = sqliteTable(
   ],
 );
 
-/** A double-entry transaction. idempotency_key is UNIQUE and inserted first in its batch. */
+/**
+ * A double-entry transaction, with an integer id (docs/decisions/003-money-and-ledger.md "A compact
+ * ledger"). idempotency_key is UNIQUE and inserted first in its batch: it is the one copy of the
+ * key (entries and other rows refer to the integer id).
+ */
 export const ledgerTransactions = sqliteTable(
   "ledger_transactions",
   {
-    id: text("id").primaryKey(),
+    id: integer("id").primaryKey({ autoIncrement: true }),
     idempotencyKey: text("idempotency_key").notNull(),
-    requestHash: text("request_hash").notNull(),
+    /** What a replay of the key must match: 16 hex digits of the request's SHA-256 (NULL for set-based rows, whose key is their only identity). */
+    requestHash: text("request_hash"),
     kind: text("kind").notNull(),
     memo: text("memo").notNull().default(""),
     userId: integer("user_id"),
     /** Set-based postings write the sum of their entries here: the CHECK makes an unbalanced batch fail. */
     imbalance: integer("imbalance").notNull().default(0),
-    /** Set-based batches that post many transactions at once tag them with the batch's id. */
-    batchId: text("batch_id"),
+    /** Set-based batches that post many transactions at once tag them with the batch's id (ledger_batches). */
+    batchId: integer("batch_id"),
     createdAt: createdAt(),
   },
   (t) => [
     uniqueIndex("ledger_transactions_key").on(t.idempotencyKey),
-    index("ledger_transactions_batch").on(t.batchId),
+    index("ledger_transactions_batch").on(t.batchId).where(sql`${t.batchId} IS NOT NULL`),
     check("ledger_transactions_balanced", sql`${t.imbalance} = 0`),
     index("ledger_transactions_user").on(t.userId, t.createdAt),
   ],
@@ -194,7 +199,7 @@ export const ledgerEntries = sqliteTable(
   "ledger_entries",
   {
     id: integer("id").primaryKey({ autoIncrement: true }),
-    transactionId: text("transaction_id")
+    transactionId: integer("transaction_id")
       .notNull()
       .references(() => ledgerTransactions.id),
     accountId: integer("account_id")
@@ -210,6 +215,17 @@ export const ledgerEntries = sqliteTable(
     check("ledger_entries_bucket", sql`${t.bucket} IN (0, 1)`),
   ],
 );
+
+/**
+ * One row per set-based batch (the engine's tick, a copy chunk, a fund-income chunk, a demo
+ * reset): its random integer id is inserted first, so two batches can never share an id (a
+ * collision fails the second batch instead of mixing their rows). `mark` is the largest
+ * fund_incomes id before a fund-income batch: the batch's income rows are those above it.
+ */
+export const ledgerBatches = sqliteTable("ledger_batches", {
+  id: integer("id").primaryKey(),
+  mark: integer("mark"),
+});
 
 export const categories = sqliteTable("categories", {
   id: integer("id").primaryKey(),
@@ -321,7 +337,8 @@ export const contractOrders = sqliteTable(
     originId: integer("origin_id"),
     /** The follow a copy belongs to (follow_type 2); kept when origin_id is cleared ("let run"). */
     followId: integer("follow_id"),
-    openTx: text("open_tx").notNull(),
+    /** The ledger transaction that opened it (set in the same batch; a copy's is set right after its row). */
+    openTx: integer("open_tx"),
     createdAt: createdAt(),
     filledAt: integer("filled_at"),
     closedAt: integer("closed_at"),
@@ -331,7 +348,6 @@ export const contractOrders = sqliteTable(
     uniqueIndex("contract_orders_open_tx").on(t.openTx),
     index("contract_orders_user").on(t.userId, t.status, t.id),
     index("contract_orders_live").on(t.status, t.updatedAt),
-    index("contract_orders_code").on(t.code, t.status),
     index("contract_orders_follow").on(t.followId, t.status),
     uniqueIndex("contract_orders_copy_once").on(t.originId, t.userId).where(sql`${t.originId} IS NOT NULL`),
     check("contract_orders_side", sql`${t.side} IN (1, 2)`),
@@ -351,13 +367,14 @@ export const orderExits = sqliteTable(
   {
     orderId: integer("order_id").notNull(),
     fromStatus: integer("from_status").notNull(),
-    batchId: text("batch_id").notNull(),
+    /** The set-based batch that moved it (ledger_batches); NULL for a single close or cancel (post()). */
+    batchId: integer("batch_id"),
     reason: text("reason").notNull(),
     price: integer("price"),
     profit: integer("profit").notNull().default(0),
     createdAt: createdAt(),
   },
-  (t) => [uniqueIndex("order_exits_pk").on(t.orderId, t.fromStatus), index("order_exits_batch").on(t.batchId)],
+  (t) => [uniqueIndex("order_exits_pk").on(t.orderId, t.fromStatus), index("order_exits_batch").on(t.batchId).where(sql`${t.batchId} IS NOT NULL`)],
 );
 
 /**
@@ -460,7 +477,7 @@ export const options = sqliteTable(
     endFeed: text("end_feed"),
     late: integer("late").notNull().default(0),
     profit: integer("profit"),
-    openTx: text("open_tx").notNull(),
+    openTx: integer("open_tx").notNull(),
     createdAt: createdAt(),
     settledAt: integer("settled_at"),
     updatedAt: integer("updated_at").notNull(),
@@ -469,7 +486,6 @@ export const options = sqliteTable(
     uniqueIndex("options_open_tx").on(t.openTx),
     index("options_user").on(t.userId, t.status, t.id),
     index("options_live").on(t.status, t.updatedAt),
-    index("options_expiry").on(t.status, t.expiresAt),
     check("options_direction", sql`${t.direction} IN (1, 2)`),
     check("options_status", sql`${t.status} IN (1, 3)`),
     check("options_amount", sql`${t.amount} > 0`),
@@ -479,7 +495,7 @@ export const options = sqliteTable(
 /** The unique key of an option's settlement (inserted first in the settling batch). */
 export const optionSettlements = sqliteTable("option_settlements", {
   optionId: integer("option_id").primaryKey(),
-  batchId: text("batch_id").notNull(),
+  batchId: integer("batch_id").notNull(),
   endPrice: integer("end_price").notNull(),
   endTickAt: integer("end_tick_at").notNull(),
   endFeed: text("end_feed").notNull(),
@@ -574,7 +590,7 @@ export const deposits = sqliteTable(
     requestId: text("request_id").notNull(),
     reviewedBy: integer("reviewed_by"),
     reviewedAt: integer("reviewed_at"),
-    ledgerTx: text("ledger_tx"),
+    ledgerTx: integer("ledger_tx"),
     createdAt: createdAt(),
   },
   (t) => [
@@ -656,8 +672,8 @@ export const withdrawals = sqliteTable(
     /** The operator's note (a rejection's reason). */
     notes: text("notes").notNull().default(""),
     requestId: text("request_id").notNull(),
-    lockTx: text("lock_tx").notNull(),
-    settleTx: text("settle_tx"),
+    lockTx: integer("lock_tx").notNull(),
+    settleTx: integer("settle_tx"),
     reviewedBy: integer("reviewed_by"),
     reviewedAt: integer("reviewed_at"),
     createdAt: createdAt(),
@@ -683,7 +699,7 @@ export const transfers = sqliteTable(
     fromKind: text("from_kind").notNull(),
     toKind: text("to_kind").notNull(),
     amount: integer("amount").notNull(),
-    ledgerTx: text("ledger_tx").notNull(),
+    ledgerTx: integer("ledger_tx").notNull(),
     createdAt: createdAt(),
   },
   (t) => [uniqueIndex("transfers_tx").on(t.ledgerTx), index("transfers_user").on(t.userId, t.id), check("transfers_amount", sql`${t.amount} > 0 AND ${t.fromKind} <> ${t.toKind}`)],
@@ -969,8 +985,8 @@ export const loans = sqliteTable(
     dueAt: integer("due_at"),
     /** When the repayment was approved (ms). */
     repaymentTime: integer("repayment_time"),
-    loanTx: text("loan_tx"),
-    repayTx: text("repay_tx"),
+    loanTx: integer("loan_tx"),
+    repayTx: integer("repay_tx"),
     createdAt: createdAt(),
   },
   (t) => [
@@ -1098,9 +1114,9 @@ export const fundSubscriptions = sqliteTable(
     /** The redemption penalty (set when redemption is requested). */
     penalty: integer("penalty").notNull().default(0),
     requestId: text("request_id").notNull(),
-    subTx: text("sub_tx").notNull(),
+    subTx: integer("sub_tx").notNull(),
     /** The ledger transaction that returned the money (refund or finish). */
-    returnTx: text("return_tx"),
+    returnTx: integer("return_tx"),
     refundRequestedAt: integer("refund_requested_at"),
     reviewedBy: integer("reviewed_by"),
     closedAt: integer("closed_at"),
@@ -1115,7 +1131,11 @@ export const fundSubscriptions = sqliteTable(
   ],
 );
 
-/** Daily income (spec §3 Income record): one row per subscription and day, the job's idempotency key. */
+/**
+ * Daily income (spec §3 Income record): one row per subscription and day, the job's idempotency key
+ * (UNIQUE (sub_id, day)). Each is one line of the user's fund_income transaction of that day
+ * (ledger_tx): one transaction per user and day, an entry per subscription.
+ */
 export const fundIncomes = sqliteTable(
   "fund_incomes",
   {
@@ -1126,10 +1146,10 @@ export const fundIncomes = sqliteTable(
     userId: integer("user_id").notNull(),
     day: text("day").notNull(),
     interest: integer("interest").notNull(),
-    ledgerTx: text("ledger_tx").notNull(),
+    ledgerTx: integer("ledger_tx").notNull(),
     createdAt: createdAt(),
   },
-  (t) => [uniqueIndex("fund_incomes_once").on(t.subId, t.day), index("fund_incomes_user").on(t.userId, t.id)],
+  (t) => [uniqueIndex("fund_incomes_once").on(t.subId, t.day)],
 );
 
 /* ---------------------------------------------------------------------------------------------

@@ -83,7 +83,7 @@ export type EngineChange = { op: "upsert"; order: EngineOrder } | { op: "remove"
 
 /** What the engine settles in one tick (one set-based batch). Prices in steps, money in micros. */
 export interface SettlementRequest {
-  batchId: string;
+  batchId: number;
   time: number;
   /** Positions leaving status 1 (stop-loss, take-profit, liquidation, delivery). */
   exits: { id: number; reason: string; price: number; profit: number }[];
@@ -137,7 +137,7 @@ export interface EngineOption {
 
 /** The options due in one tick, settled in one set-based batch. */
 export interface OptionSettlementRequest {
-  batchId: string;
+  batchId: number;
   time: number;
   items: { id: number; userId: number; endPrice: number; endTickAt: number; endFeed: string; late: boolean; profit: number; payout: number }[];
 }

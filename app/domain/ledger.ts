@@ -24,6 +24,15 @@ export const LEDGER_KINDS = [
 ] as const;
 export type LedgerKind = (typeof LEDGER_KINDS)[number];
 
+/**
+ * A set-based batch's id: a random positive safe integer (53 bits). Its row in ledger_batches,
+ * inserted first in the batch, makes an id drawn twice fail the second batch whole.
+ */
+export function newBatchId(): number {
+  const [hi, lo] = crypto.getRandomValues(new Uint32Array(2));
+  return (hi! & 0x1fffff) * 0x1_0000_0000 + lo! || 1;
+}
+
 /*
  * Today's profit (docs/glossary.md "Today's profit"): the realised result of the user's day.
  *

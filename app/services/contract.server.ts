@@ -37,7 +37,7 @@ import { leverages, type Instrument } from "~/domain/instrument";
 import { priceToSteps, type Quote } from "~/domain/market";
 import type { Micros } from "~/domain/money";
 import { MAIN_COMPANY_ID } from "~/lib/constants";
-import { AccountKind, Bucket, LedgerError, PlatformAccount, batchPostingStatements, post, postBatch, tradingAccount, type Posting, type PostRequest } from "~/services/ledger.server";
+import { AccountKind, Bucket, LedgerError, PlatformAccount, batchPostingStatements, openBatch, post, postBatch, tradingAccount, txOfKey, type Posting, type PostRequest } from "~/services/ledger.server";
 import { notifyEngine } from "~/services/live.server";
 import { forgetCachedSession, writeSessionGuard } from "~/services/session.server";
 import { findInstrument, listInstruments, marketQuotes, quoteOf } from "~/services/market.server";
@@ -293,7 +293,7 @@ export function openOrderWrite(db: D1Database, w: OpenOrderWrite): PostRequest {
     .prepare(
       `INSERT INTO contract_orders (user_id, account_id, instrument_id, code, side, status, lots, contract_size, precision, leverage, margin_mode,
          origin_price, open_price, pending_crossing, margin, fee, stop_loss, take_profit, liquidation, open_tx, filled_at, updated_at)
-       VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22)
+       VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ${txOfKey("?20")}, ?21, ?22)
        RETURNING ${ORDER_COLUMNS}`,
     )
     .bind(
@@ -398,7 +398,7 @@ export async function placeOrder(ctx: ServiceContext, userId: number, input: Pla
     } else throw error;
   }
   // a replayed or doubled submission answers the order it placed the first time
-  row ??= await ctx.d1.prepare(`SELECT ${ORDER_COLUMNS} FROM contract_orders WHERE open_tx = ?1`).bind(key).first<ContractOrderRow>();
+  row ??= await ctx.d1.prepare(`SELECT ${ORDER_COLUMNS} FROM contract_orders WHERE open_tx = ${txOfKey("?1")}`).bind(key).first<ContractOrderRow>();
   if (!row) return fail("errors.try_again");
   // No notification (except a leader's market order, for its copies): the price read above keeps
   // the market clock running, and the engine reads every row changed since its watermark at the
@@ -474,7 +474,7 @@ export async function closeOrder(ctx: ServiceContext, userId: number, id: number
         memo: "memo.contract_manual",
         userId,
         postings,
-        guards: [exitGuard(ctx, row.id, OrderStatus.Holding, key, "manual", price, realised)],
+        guards: [exitGuard(ctx, row.id, OrderStatus.Holding, "manual", price, realised)],
         effects: [
           closeEffect(ctx, row.id, price, realised, "manual", now),
           ...(paid ? [ctx.d1.prepare("UPDATE follows SET paid_share = paid_share + ?2 WHERE id = ?1").bind(paid.followId, paid.amount)] : []),
@@ -483,7 +483,7 @@ export async function closeOrder(ctx: ServiceContext, userId: number, id: number
         ],
       });
     } else {
-      await ctx.d1.batch([exitGuard(ctx, row.id, OrderStatus.Holding, key, "manual", price, realised), closeEffect(ctx, row.id, price, realised, "manual", now)]);
+      await ctx.d1.batch([exitGuard(ctx, row.id, OrderStatus.Holding, "manual", price, realised), closeEffect(ctx, row.id, price, realised, "manual", now)]);
     }
   } catch (error) {
     if (isLostRace(error)) return fail("errors.order_closed");
@@ -501,7 +501,7 @@ export async function cancelOrder(ctx: ServiceContext, userId: number, id: numbe
   const key = `contract_pending_exit:${row.id}`;
   const now = Date.now();
   const amount = row.margin + row.fee;
-  const guard = exitGuard(ctx, row.id, OrderStatus.Pending, key, "cancel", null, 0);
+  const guard = exitGuard(ctx, row.id, OrderStatus.Pending, "cancel", null, 0);
   const effect = ctx.d1
     .prepare("UPDATE contract_orders SET status = 4, close_reason = 'cancel', closed_at = ?2, updated_at = ?2 WHERE id = ?1 AND status = 0")
     .bind(row.id, now);
@@ -542,10 +542,11 @@ function isLostRace(error: unknown) {
   return String((error as Error)?.message ?? error).includes("UNIQUE constraint failed");
 }
 
-function exitGuard(ctx: ServiceContext, orderId: number, fromStatus: number, batchId: string, reason: ExitReason, price: number | null, realised: number) {
+/** The unique exit key of a single close or cancel (no batch: its own post()). */
+function exitGuard(ctx: ServiceContext, orderId: number, fromStatus: number, reason: ExitReason, price: number | null, realised: number) {
   return ctx.d1
-    .prepare("INSERT INTO order_exits (order_id, from_status, batch_id, reason, price, profit) VALUES (?1, ?2, ?3, ?4, ?5, ?6)")
-    .bind(orderId, fromStatus, batchId, reason, price, realised);
+    .prepare("INSERT INTO order_exits (order_id, from_status, reason, price, profit) VALUES (?1, ?2, ?3, ?4, ?5)")
+    .bind(orderId, fromStatus, reason, price, realised);
 }
 
 function closeEffect(ctx: ServiceContext, id: number, price: number, realised: number, reason: ExitReason, now: number) {
@@ -730,6 +731,7 @@ export async function settleContracts(ctx: ServiceContext, req: SettlementReques
   const pend = JSON.stringify([...req.fills.map((f) => ({ id: f.id, r: "fill", p: f.price })), ...req.cancels.map((c) => ({ id: c.id, r: c.reason, p: null }))]);
   const rolls = JSON.stringify(req.rolls.map((r) => ({ id: r.instrumentId, from: r.from, to: r.to })));
   const statements = [
+    openBatch(db, b),
     db
       .prepare(
         `INSERT OR IGNORE INTO order_exits (order_id, from_status, batch_id, reason, price, profit)
@@ -748,14 +750,12 @@ export async function settleContracts(ctx: ServiceContext, req: SettlementReques
       .bind(b, pend),
     db
       .prepare(
-        `INSERT INTO ledger_transactions (id, idempotency_key, request_hash, kind, memo, user_id, batch_id)
-         SELECT ?1 || ':' || x.order_id || ':' || x.from_status,
-                CASE x.from_status WHEN 1 THEN 'contract_exit:' ELSE 'contract_pending_exit:' END || x.order_id,
-                ?1,
+        `INSERT INTO ledger_transactions (idempotency_key, kind, memo, user_id, batch_id)
+         SELECT CASE x.from_status WHEN 1 THEN 'contract_exit:' ELSE 'contract_pending_exit:' END || x.order_id,
                 CASE WHEN x.from_status = 1 THEN 'trade_settle' WHEN x.reason = 'fill' THEN 'trade_fee' ELSE 'trade_margin' END,
                 'memo.contract_' || x.reason, o.user_id, ?1
            FROM order_exits x JOIN contract_orders o ON o.id = x.order_id
-          WHERE x.batch_id = ?1`,
+          WHERE x.batch_id = ?1 ORDER BY x.order_id, x.from_status`,
       )
       .bind(b),
     // Entries of positions leaving status 1: the margin leaves the locked balance, margin + profit
@@ -763,31 +763,32 @@ export async function settleContracts(ctx: ServiceContext, req: SettlementReques
     db
       .prepare(
         `INSERT INTO ledger_entries (transaction_id, account_id, bucket, amount)
-         SELECT tx, account_id, bucket, amount FROM (
-           SELECT ?1 || ':' || x.order_id || ':1' AS tx, o.account_id AS account_id, 1 AS bucket, -o.margin AS amount, x.order_id AS oid, 1 AS n
+         SELECT t.id, e.account_id, e.bucket, e.amount FROM (
+           SELECT x.order_id AS oid, o.account_id AS account_id, 1 AS bucket, -o.margin AS amount, 1 AS n
              FROM order_exits x JOIN contract_orders o ON o.id = x.order_id WHERE x.batch_id = ?1 AND x.from_status = 1
            UNION ALL
-           SELECT ?1 || ':' || x.order_id || ':1', o.account_id, 0, o.margin + x.profit, x.order_id, 2
+           SELECT x.order_id, o.account_id, 0, o.margin + x.profit, 2
              FROM order_exits x JOIN contract_orders o ON o.id = x.order_id WHERE x.batch_id = ?1 AND x.from_status = 1
            UNION ALL
            -- the other side: the trading counterparty, or the demo books for a demo user's order
-           SELECT ?1 || ':' || x.order_id || ':1', CASE WHEN u.is_demo = 1 THEN ?4 ELSE ?2 END, 0, -x.profit, x.order_id, 3
+           SELECT x.order_id, CASE WHEN u.is_demo = 1 THEN ?4 ELSE ?2 END, 0, -x.profit, 3
              FROM order_exits x JOIN contract_orders o ON o.id = x.order_id JOIN users u ON u.id = o.user_id WHERE x.batch_id = ?1 AND x.from_status = 1
            UNION ALL
            -- copy trading: the trader's share of a copy's profit moves from the follower to the trader
            -- (driven by the list, each exit found by its key: a join on a json_each subquery has
            -- no index and made this quadratic in the number of exits)
-           SELECT ?1 || ':' || x.order_id || ':1', o.account_id, 0, -json_extract(j.value, '$.sh'), x.order_id, 4
+           SELECT x.order_id, o.account_id, 0, -json_extract(j.value, '$.sh'), 4
              FROM json_each(?3) j
              CROSS JOIN order_exits x ON x.order_id = json_extract(j.value, '$.id') AND x.from_status = 1
              JOIN contract_orders o ON o.id = x.order_id
             WHERE x.batch_id = ?1 AND json_extract(j.value, '$.sh') > 0
            UNION ALL
-           SELECT ?1 || ':' || x.order_id || ':1', json_extract(j.value, '$.ta'), 0, json_extract(j.value, '$.sh'), x.order_id, 5
+           SELECT x.order_id, json_extract(j.value, '$.ta'), 0, json_extract(j.value, '$.sh'), 5
              FROM json_each(?3) j
              CROSS JOIN order_exits x ON x.order_id = json_extract(j.value, '$.id') AND x.from_status = 1
             WHERE x.batch_id = ?1 AND json_extract(j.value, '$.sh') > 0
-         ) WHERE amount <> 0 ORDER BY oid, n`,
+         ) e JOIN ledger_transactions t ON t.idempotency_key = 'contract_exit:' || e.oid
+          WHERE e.amount <> 0 ORDER BY e.oid, e.n`,
       )
       .bind(b, PlatformAccount.Counterparty.id, exits, PlatformAccount.DemoCounterparty.id),
     db
@@ -804,15 +805,16 @@ export async function settleContracts(ctx: ServiceContext, req: SettlementReques
     db
       .prepare(
         `INSERT INTO ledger_entries (transaction_id, account_id, bucket, amount)
-         SELECT tx, account_id, bucket, amount FROM (
-           SELECT ?1 || ':' || x.order_id || ':0' AS tx, o.account_id AS account_id, 1 AS bucket,
-                  CASE WHEN x.reason = 'fill' THEN -o.fee ELSE -(o.margin + o.fee) END AS amount, x.order_id AS oid, 1 AS n
+         SELECT t.id, e.account_id, e.bucket, e.amount FROM (
+           SELECT x.order_id AS oid, o.account_id AS account_id, 1 AS bucket,
+                  CASE WHEN x.reason = 'fill' THEN -o.fee ELSE -(o.margin + o.fee) END AS amount, 1 AS n
              FROM order_exits x JOIN contract_orders o ON o.id = x.order_id WHERE x.batch_id = ?1 AND x.from_status = 0
            UNION ALL
-           SELECT ?1 || ':' || x.order_id || ':0', CASE WHEN x.reason <> 'fill' THEN o.account_id WHEN u.is_demo = 1 THEN ?3 ELSE ?2 END, 0,
-                  CASE WHEN x.reason = 'fill' THEN o.fee ELSE o.margin + o.fee END, x.order_id, 2
+           SELECT x.order_id, CASE WHEN x.reason <> 'fill' THEN o.account_id WHEN u.is_demo = 1 THEN ?3 ELSE ?2 END, 0,
+                  CASE WHEN x.reason = 'fill' THEN o.fee ELSE o.margin + o.fee END, 2
              FROM order_exits x JOIN contract_orders o ON o.id = x.order_id JOIN users u ON u.id = o.user_id WHERE x.batch_id = ?1 AND x.from_status = 0
-         ) WHERE amount <> 0 ORDER BY oid, n`,
+         ) e JOIN ledger_transactions t ON t.idempotency_key = 'contract_pending_exit:' || e.oid
+          WHERE e.amount <> 0 ORDER BY e.oid, e.n`,
       )
       .bind(b, PlatformAccount.Fees.id, PlatformAccount.DemoFees.id),
     ...batchPostingStatements(db, b),
@@ -848,8 +850,8 @@ export async function settleContracts(ctx: ServiceContext, req: SettlementReques
       .bind(b),
   ];
   const results = await postBatch(db, statements);
-  const moved1 = (results[0]!.results ?? []) as { order_id: number; reason: string }[];
-  const moved0 = (results[1]!.results ?? []) as { order_id: number; reason: string }[];
+  const moved1 = (results[1]!.results ?? []) as { order_id: number; reason: string }[];
+  const moved0 = (results[2]!.results ?? []) as { order_id: number; reason: string }[];
   const ids = [...moved1, ...moved0].map((m) => m.order_id);
   const owners = new Map<number, number>();
   if (ids.length > 0) {

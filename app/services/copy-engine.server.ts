@@ -19,7 +19,7 @@ import type { ServiceContext } from "~/context.server";
 import { liquidationPrice, type Side } from "~/domain/contract";
 import { FollowStatus, FollowType, planCopy, TraderStatus } from "~/domain/copy";
 import { SETTLE_CHUNK, chunked } from "~/domain/engine";
-import { batchPostingStatements, PlatformAccount, postBatch } from "~/services/ledger.server";
+import { batchPostingStatements, newBatchId, openBatch, PlatformAccount, postBatch } from "~/services/ledger.server";
 import { feeMode, termsOf } from "~/services/contract.server";
 import { findInstrument } from "~/services/market.server";
 
@@ -120,10 +120,10 @@ export async function openCopies(ctx: ServiceContext, originId: number, now = Da
   }
 
   // the copies in chunks, each its own batch (its own batch id); a failed chunk splits in halves
-  const batchIds: string[] = [];
+  const batchIds: number[] = [];
   let failure: unknown = null;
   const write = async (part: CopyItem[], partSkips: SkipItem[]): Promise<void> => {
-    const batchId = `copy:${origin.id}:${now}:${crypto.randomUUID()}`;
+    const batchId = newBatchId();
     try {
       await postBatch(db, copyStatements(db, origin.id, batchId, part, partSkips, now));
       batchIds.push(batchId);
@@ -156,9 +156,10 @@ type CopyItem = { f: number; u: number; a: number; l: number; m: number; fe: num
 type SkipItem = { f: number; u: number; r: string };
 
 /** One chunk's batch: skips, the copies (caps checked again at write time), refusals, one ledger transaction per copy. */
-function copyStatements(db: D1Database, originId: number, batchId: string, copies: CopyItem[], skips: SkipItem[], now: number): D1PreparedStatement[] {
+function copyStatements(db: D1Database, originId: number, batchId: number, copies: CopyItem[], skips: SkipItem[], now: number): D1PreparedStatement[] {
   const copyJson = JSON.stringify(copies);
   return [
+    openBatch(db, batchId),
     db
       .prepare(
         `INSERT INTO copy_skips (follow_id, trader_order_id, follower_id, reason, created_at)
@@ -170,10 +171,10 @@ function copyStatements(db: D1Database, originId: number, batchId: string, copie
     db
       .prepare(
         `INSERT INTO contract_orders (user_id, account_id, instrument_id, code, side, status, lots, contract_size, precision, leverage, margin_mode,
-                                      origin_price, open_price, margin, fee, liquidation, follow_type, origin_id, follow_id, open_tx,
+                                      origin_price, open_price, margin, fee, liquidation, follow_type, origin_id, follow_id,
                                       created_at, filled_at, updated_at)
          SELECT c.u, c.a, o.instrument_id, o.code, o.side, 1, c.l, o.contract_size, o.precision, o.leverage, o.margin_mode,
-                o.open_price, o.open_price, c.m, c.fe, c.q, ?3, o.id, c.f, 'copy_open:' || o.id || ':' || c.u,
+                o.open_price, o.open_price, c.m, c.fe, c.q, ?3, o.id, c.f,
                 ?4, ?4, ?4
            FROM (SELECT json_extract(value, '$.f') AS f, json_extract(value, '$.u') AS u, json_extract(value, '$.a') AS a, json_extract(value, '$.l') AS l,
                         json_extract(value, '$.m') AS m, json_extract(value, '$.fe') AS fe, json_extract(value, '$.q') AS q FROM json_each(?2)) c
@@ -199,15 +200,22 @@ function copyStatements(db: D1Database, originId: number, batchId: string, copie
          ON CONFLICT DO NOTHING`,
       )
       .bind(originId, copyJson, now, FollowStatus.Active),
-    // one ledger transaction per copy opened by this batch (its open_tx is its id and key)
+    // one ledger transaction per copy opened by this batch (the copies without one yet), key
+    // copy_open:<trader's order>:<follower>; the copy's open_tx is set to its id
     db
       .prepare(
-        `INSERT INTO ledger_transactions (id, idempotency_key, request_hash, kind, memo, user_id, batch_id)
-         SELECT c.open_tx, c.open_tx, ?2, 'trade_margin', 'memo.contract_copy', c.user_id, ?2
+        `INSERT INTO ledger_transactions (idempotency_key, kind, memo, user_id, batch_id)
+         SELECT 'copy_open:' || c.origin_id || ':' || c.user_id, 'trade_margin', 'memo.contract_copy', c.user_id, ?2
            FROM contract_orders c
-          WHERE c.origin_id = ?1 AND c.follow_type = ?3 AND NOT EXISTS (SELECT 1 FROM ledger_transactions t WHERE t.id = c.open_tx)`,
+          WHERE c.origin_id = ?1 AND c.follow_type = ?3 AND c.open_tx IS NULL ORDER BY c.id`,
       )
       .bind(originId, batchId, FollowType.Copy),
+    db
+      .prepare(
+        `UPDATE contract_orders SET open_tx = (SELECT t.id FROM ledger_transactions t WHERE t.idempotency_key = 'copy_open:' || contract_orders.origin_id || ':' || contract_orders.user_id)
+          WHERE origin_id = ?1 AND open_tx IS NULL`,
+      )
+      .bind(originId),
     // margin + fee leave the available balance; the margin is locked, the fee goes to the fee account
     db
       .prepare(

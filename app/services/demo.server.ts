@@ -6,7 +6,7 @@
 import type { ServiceContext } from "~/context.server";
 import { MAIN_COMPANY_ID } from "~/lib/constants";
 import { notifyRemoved } from "~/services/contract.server";
-import { ACCOUNT_KINDS, LedgerError, PlatformAccount, post, postSet, type Posting } from "~/services/ledger.server";
+import { ACCOUNT_KINDS, LedgerError, PlatformAccount, newBatchId, openBatch, post, postSet, txOfKey, type Posting } from "~/services/ledger.server";
 
 /** An unused demo account (no sign-in for this long) expires: its demo id stops working. */
 export const DEMO_TTL_MS = 30 * 24 * 60 * 60_000;
@@ -33,16 +33,17 @@ export async function demoStartingBalances(ctx: ServiceContext) {
  */
 export async function resetDemoAccount(ctx: ServiceContext, userId: number): Promise<{ changed: boolean }> {
   const start = await demoStartingBalances(ctx);
-  const batch = `demo_reset:${userId}:${crypto.randomUUID()}`;
+  const batch = newBatchId();
   const now = Date.now();
   try {
     await postSet(ctx.d1, {
-      idempotencyKey: batch,
+      idempotencyKey: `demo_reset:${userId}:${crypto.randomUUID()}`,
       kind: "demo_reset",
       memo: "memo.demo_reset",
       userId,
       payload: JSON.stringify(start),
       guards: [
+        openBatch(ctx.d1, batch),
         ctx.d1
           .prepare(
             `INSERT OR IGNORE INTO order_exits (order_id, from_status, batch_id, reason, price, profit)
@@ -60,22 +61,22 @@ export async function resetDemoAccount(ctx: ServiceContext, userId: number): Pro
           )
           .bind(userId, batch, now),
       ],
-      entries: (tx) => [
+      entries: (key) => [
         ctx.d1
           .prepare(
             `INSERT INTO ledger_entries (transaction_id, account_id, bucket, amount)
-             SELECT ?1, a.id, 0, t.target - a.balance
+             SELECT ${txOfKey("?1")}, a.id, 0, t.target - a.balance
                FROM accounts a
                JOIN (SELECT 'funding' AS kind, ?3 AS target UNION ALL SELECT 'options', ?4 UNION ALL SELECT 'contract', ?5) t ON t.kind = a.kind
                JOIN users u ON u.id = a.user_id
               WHERE a.user_id = ?2 AND u.is_demo = 1 AND a.balance <> t.target
              UNION ALL
-             SELECT ?1, a.id, 1, -a.lock_balance
+             SELECT ${txOfKey("?1")}, a.id, 1, -a.lock_balance
                FROM accounts a JOIN users u ON u.id = a.user_id
               WHERE a.user_id = ?2 AND u.is_demo = 1 AND a.lock_balance <> 0`,
           )
-          .bind(tx, userId, start.funding, start.options, start.contract),
-        counterEntry(ctx, tx),
+          .bind(key, userId, start.funding, start.options, start.contract),
+        counterEntry(ctx, key),
       ],
       effects: [
         ctx.d1
@@ -103,13 +104,14 @@ export async function resetDemoAccount(ctx: ServiceContext, userId: number): Pro
 }
 
 /** The platform's demo account takes the other side of whatever the transaction moved so far. */
-function counterEntry(ctx: ServiceContext, tx: string) {
+function counterEntry(ctx: ServiceContext, key: string) {
   return ctx.d1
     .prepare(
       `INSERT INTO ledger_entries (transaction_id, account_id, bucket, amount)
-       SELECT ?1, ?2, 0, -s FROM (SELECT SUM(amount) AS s FROM ledger_entries WHERE transaction_id = ?1) WHERE s IS NOT NULL AND s <> 0`,
+       SELECT t.id, ?2, 0, -s FROM ledger_transactions t, (SELECT SUM(amount) AS s FROM ledger_entries WHERE transaction_id = ${txOfKey("?1")})
+        WHERE t.idempotency_key = ?1 AND s IS NOT NULL AND s <> 0`,
     )
-    .bind(tx, PlatformAccount.DemoFunding.id);
+    .bind(key, PlatformAccount.DemoFunding.id);
 }
 
 /** The starting balances of a new demo user: one grant per user (idempotent by user id). */
@@ -162,16 +164,16 @@ export async function expireDemoAccounts(ctx: ServiceContext, now = Date.now(), 
         memo: "memo.demo_expire",
         userId: id,
         payload: String(id),
-        entries: (tx) => [
+        entries: (key) => [
           ctx.d1
             .prepare(
               `INSERT INTO ledger_entries (transaction_id, account_id, bucket, amount)
-               SELECT ?1, id, 0, -balance FROM accounts WHERE user_id = ?2 AND balance <> 0
+               SELECT ${txOfKey("?1")}, id, 0, -balance FROM accounts WHERE user_id = ?2 AND balance <> 0
                UNION ALL
-               SELECT ?1, id, 1, -lock_balance FROM accounts WHERE user_id = ?2 AND lock_balance <> 0`,
+               SELECT ${txOfKey("?1")}, id, 1, -lock_balance FROM accounts WHERE user_id = ?2 AND lock_balance <> 0`,
             )
-            .bind(tx, id),
-          counterEntry(ctx, tx),
+            .bind(key, id),
+          counterEntry(ctx, key),
         ],
         effects: close,
       });

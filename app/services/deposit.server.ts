@@ -15,7 +15,7 @@ import type { ServiceContext } from "~/context.server";
 import { DepositStatus, DepositType, depositAmount, senderAddressOk, type AmountUnit } from "~/domain/deposit";
 import type { Micros } from "~/domain/money";
 import type { FieldErrors } from "~/forms/parse";
-import { AccountKind, LedgerError, PlatformAccount, post } from "~/services/ledger.server";
+import { AccountKind, LedgerError, PlatformAccount, post, txOfKey } from "~/services/ledger.server";
 import { assertOperator, decisionStatement, isAlreadyDecided, isStepUpExpired, stepUpGuard } from "~/services/operator.server";
 import type { SessionUser } from "~/services/session.server";
 import { ownedUpload, uploadFieldError, uploadIdOf } from "~/services/uploads.server";
@@ -288,7 +288,7 @@ async function depositForReview(ctx: ServiceContext, id: number) {
  * post whose guards are the decision row and the session's step-up. Exactly once, whatever the
  * concurrency: a second review fails on the decision key (or finds the transaction posted).
  */
-export async function approveDeposit(ctx: ServiceContext, operator: SessionUser, sessionId: string, id: number, now = Date.now()): Promise<Outcome<{ id: number; transactionId: string }>> {
+export async function approveDeposit(ctx: ServiceContext, operator: SessionUser, sessionId: string, id: number, now = Date.now()): Promise<Outcome<{ id: number; transactionId: number }>> {
   assertOperator(operator);
   const deposit = await depositForReview(ctx, id);
   if (!deposit) return fail({ form: "errors.not_found" }, 404);
@@ -312,7 +312,7 @@ export async function approveDeposit(ctx: ServiceContext, operator: SessionUser,
       guards: [decisionStatement(ctx.d1, { operatorId: operator.id, subject: "deposit", subjectId: deposit.id, decision: "approve" }, now), stepUpGuard(ctx.d1, sessionId, now)],
       effects: [
         ctx.d1
-          .prepare("UPDATE deposits SET status = ?2, reviewed_by = ?3, reviewed_at = ?4, ledger_tx = ?5 WHERE id = ?1 AND status = 0")
+          .prepare(`UPDATE deposits SET status = ?2, reviewed_by = ?3, reviewed_at = ?4, ledger_tx = ${txOfKey("?5")} WHERE id = ?1 AND status = 0`)
           .bind(deposit.id, DepositStatus.Finished, operator.id, now, key),
       ],
     });

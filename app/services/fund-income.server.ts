@@ -6,11 +6,25 @@
 import type { ServiceContext } from "~/context.server";
 import { utcDay } from "~/domain/fund";
 import { FUND_INCOME_CHUNK, chunkStartsSql, userRanges, type UserRange } from "~/domain/jobs";
-import { PlatformAccount, batchPostingStatements, postBatch } from "~/services/ledger.server";
+import { PlatformAccount, batchPostingStatements, newBatchId, openBatch, postBatch } from "~/services/ledger.server";
 
 /* ---------------------------------------------------------------------------------------------
  * The daily job
  * ------------------------------------------------------------------------------------------- */
+
+/**
+ * The unpaid (subscription, day) pairs of the users from ?3 (inclusive) to ?4 (exclusive) up to
+ * the run day ?2: the days from start_day + paid days to min(?2, end_day), less any already paid
+ * (its income row exists: UNIQUE (sub_id, day)).
+ */
+const DUE = `due(sub_id, user_id, day, last) AS (
+             SELECT id, user_id, date(start_day, '+' || (sum_profit / day_profit) || ' days'), MIN(end_day, ?2)
+               FROM fund_subscriptions
+              WHERE status = 1 AND day_profit > 0 AND start_day <= ?2 AND sum_profit < day_profit * lock_days AND user_id >= ?3 AND user_id < ?4
+             UNION ALL
+             SELECT sub_id, user_id, date(day, '+1 day'), last FROM due WHERE day < last
+           ),
+           unpaid AS (SELECT sub_id, user_id, day FROM due d WHERE day <= last AND NOT EXISTS (SELECT 1 FROM fund_incomes f WHERE f.sub_id = d.sub_id AND f.day = d.day))`;
 
 /**
  * Pays the daily income of every subscription in progress up to `runDay` and returns the share of
@@ -18,93 +32,101 @@ import { PlatformAccount, batchPostingStatements, postBatch } from "~/services/l
  * of subscriptions). For each subscription with status 1, the unpaid days are those from
  * start_day + paid days (paid days = sum_profit / day_profit, kept in step in this same batch) to
  * min(runDay, end_day): a recursive CTE lists them, so a missed run is caught up.
- *   1. one ledger transaction per (subscription, day), idempotency key fund_income:<sub>:<day>
- *      (INSERT OR IGNORE: a concurrent run's rows are skipped), tagged with this run's batch id;
- *   2. the income rows from this batch's transactions (UNIQUE (sub_id, day): a day is paid once);
- *   3. their entries (platform:funds → the user's funding account);
+ *   0. the batch's row (ledger_batches), with the largest income row id so far as its mark: the
+ *      income rows above it are this batch's;
+ *   1. ONE ledger transaction per user and day with unpaid subscriptions (docs/decisions/
+ *      003-money-and-ledger.md "A compact ledger"), key fund_income:<user>:<day>:<first
+ *      subscription paid in it>, tagged with the batch;
+ *   2. an income row per unpaid (subscription, day), with its transaction's id (ledger_tx):
+ *      UNIQUE (sub_id, day) is the idempotency key, so a day is paid once (a redelivered or
+ *      concurrent run finds it paid and skips it);
+ *   3. the entries: a line per income row (platform:funds → the user's funding account, one
+ *      entry on the user's side per subscription) and one platform:funds entry per transaction;
  *   4. sum_profit += the batch's income per subscription;
  *   5. ledger.batchPostingStatements: balances, per-transaction balance check (same invariants as post());
- *   6. the finish: one transaction per subscription whose end day has come and whose days are all
- *      paid (key fund_finish:<sub>), its entries, the status → 4, and batchPostingStatements again.
+ *   6. the finish: its own batch id, one transaction per subscription whose end day has come and
+ *      whose days are all paid (key fund_finish:<sub>), its entries, batchPostingStatements again,
+ *      and the status → 4 with return_tx.
  * Running it twice on the same date changes nothing the second time.
  */
-export function fundIncomeStatements(db: D1Database, runDay: string, now: number, incomeBatch: string, finishBatch: string, users: UserRange = ALL_USERS): D1PreparedStatement[] {
+export function fundIncomeStatements(db: D1Database, runDay: string, now: number, incomeBatch: number, finishBatch: number, users: UserRange = ALL_USERS): D1PreparedStatement[] {
   const to = users.to ?? Number.MAX_SAFE_INTEGER;
-  const prefixLength = incomeBatch.length + 2; // "<batch>:" then "<sub>:<YYYY-MM-DD>"
-  const thisBatch = `SELECT t.id AS tx, t.user_id AS user_id, CAST(substr(t.id, ?2, length(t.id) - ?2 - 10) AS INTEGER) AS sub_id, substr(t.id, -10) AS day
-                       FROM ledger_transactions t WHERE t.batch_id = ?1`;
+  // this batch's income rows: above the mark its batch row recorded
+  const mine = "(SELECT mark FROM ledger_batches WHERE id = ?1)";
+  const finishIdAt = "fund_finish:".length + 1; // substr() position of the subscription id in a finish key
   return [
+    openBatch(db, incomeBatch, "SELECT COALESCE(MAX(id), 0) FROM fund_incomes"),
     db
       .prepare(
-        `WITH RECURSIVE due(sub_id, user_id, day, last) AS (
-           SELECT id, user_id, date(start_day, '+' || (sum_profit / day_profit) || ' days'), MIN(end_day, ?2)
-             FROM fund_subscriptions
-            WHERE status = 1 AND day_profit > 0 AND start_day <= ?2 AND sum_profit < day_profit * lock_days AND user_id >= ?3 AND user_id < ?4
-           UNION ALL
-           SELECT sub_id, user_id, date(day, '+1 day'), last FROM due WHERE day < last
-         )
-         INSERT OR IGNORE INTO ledger_transactions (id, idempotency_key, request_hash, kind, memo, user_id, batch_id)
-         SELECT ?1 || ':' || sub_id || ':' || day, 'fund_income:' || sub_id || ':' || day, ?1, 'fund_income', 'fund.memo_income', user_id, ?1
-           FROM due WHERE day <= last`,
+        `WITH RECURSIVE ${DUE}
+         INSERT INTO ledger_transactions (idempotency_key, kind, memo, user_id, batch_id)
+         SELECT 'fund_income:' || user_id || ':' || day || ':' || MIN(sub_id), 'fund_income', 'fund.memo_income', user_id, ?1
+           FROM unpaid GROUP BY user_id, day ORDER BY user_id, day`,
       )
       .bind(incomeBatch, runDay, users.from, to),
     db
       .prepare(
-        `INSERT INTO fund_incomes (sub_id, user_id, day, interest, ledger_tx, created_at)
-         SELECT b.sub_id, b.user_id, b.day, s.day_profit, b.tx, ?3
-           FROM (${thisBatch}) b JOIN fund_subscriptions s ON s.id = b.sub_id`,
+        `WITH RECURSIVE ${DUE}
+         INSERT INTO fund_incomes (sub_id, user_id, day, interest, ledger_tx, created_at)
+         SELECT d.sub_id, d.user_id, d.day, s.day_profit,
+                (SELECT t.id FROM ledger_transactions t WHERE t.idempotency_key = 'fund_income:' || d.user_id || ':' || d.day || ':' || d.first), ?1
+           FROM (SELECT sub_id, user_id, day, MIN(sub_id) OVER (PARTITION BY user_id, day) AS first FROM unpaid) d
+           JOIN fund_subscriptions s ON s.id = d.sub_id
+          ORDER BY d.user_id, d.day, d.sub_id`,
       )
-      .bind(incomeBatch, prefixLength, now),
+      .bind(now, runDay, users.from, to),
     db
       .prepare(
         `INSERT INTO ledger_entries (transaction_id, account_id, bucket, amount)
          SELECT tx, account_id, 0, amount FROM (
-           SELECT b.tx AS tx, ?3 AS account_id, -s.day_profit AS amount, b.sub_id AS sid, b.day AS d, 1 AS n
-             FROM (${thisBatch}) b JOIN fund_subscriptions s ON s.id = b.sub_id
+           SELECT ledger_tx AS tx, ?2 AS account_id, -SUM(interest) AS amount, MIN(id) AS n
+             FROM fund_incomes WHERE id > ${mine} GROUP BY ledger_tx
            UNION ALL
-           SELECT b.tx, a.id, s.day_profit, b.sub_id, b.day, 2
-             FROM (${thisBatch}) b JOIN fund_subscriptions s ON s.id = b.sub_id JOIN accounts a ON a.user_id = s.user_id AND a.kind = 'funding'
-         )`,
+           SELECT f.ledger_tx, a.id, f.interest, f.id
+             FROM fund_incomes f JOIN accounts a ON a.user_id = f.user_id AND a.kind = 'funding' WHERE f.id > ${mine}
+         ) ORDER BY tx, n, account_id = ?2 DESC`,
       )
-      .bind(incomeBatch, prefixLength, PlatformAccount.Funds.id),
+      .bind(incomeBatch, PlatformAccount.Funds.id),
     db
       .prepare(
         `UPDATE fund_subscriptions SET sum_profit = sum_profit + fund_subscriptions.day_profit * p.n
-           FROM (SELECT sub_id, COUNT(*) AS n FROM (${thisBatch}) GROUP BY sub_id) AS p
+           FROM (SELECT sub_id, COUNT(*) AS n FROM fund_incomes WHERE id > ${mine} GROUP BY sub_id) AS p
           WHERE fund_subscriptions.id = p.sub_id`,
       )
-      .bind(incomeBatch, prefixLength),
+      .bind(incomeBatch),
     ...batchPostingStatements(db, incomeBatch),
     // the finish: the lock has ended and every day is paid (or there is no income to pay)
+    openBatch(db, finishBatch),
     db
       .prepare(
-        `INSERT OR IGNORE INTO ledger_transactions (id, idempotency_key, request_hash, kind, memo, user_id, batch_id)
-         SELECT ?1 || ':' || id, 'fund_finish:' || id, ?1, 'fund_redeem', 'fund.memo_finish', user_id, ?1
+        `INSERT OR IGNORE INTO ledger_transactions (idempotency_key, kind, memo, user_id, batch_id)
+         SELECT 'fund_finish:' || id, 'fund_redeem', 'fund.memo_finish', user_id, ?1
            FROM fund_subscriptions
-          WHERE status = 1 AND end_day <= ?2 AND (day_profit = 0 OR sum_profit >= day_profit * lock_days) AND user_id >= ?3 AND user_id < ?4`,
+          WHERE status = 1 AND end_day <= ?2 AND (day_profit = 0 OR sum_profit >= day_profit * lock_days) AND user_id >= ?3 AND user_id < ?4
+          ORDER BY id`,
       )
       .bind(finishBatch, runDay, users.from, to),
     db
       .prepare(
         `INSERT INTO ledger_entries (transaction_id, account_id, bucket, amount)
          SELECT tx, account_id, 0, amount FROM (
-           SELECT t.id AS tx, ?2 AS account_id, -s.share_amount AS amount, s.id AS sid, 1 AS n
-             FROM ledger_transactions t JOIN fund_subscriptions s ON s.id = CAST(substr(t.id, ?3) AS INTEGER) WHERE t.batch_id = ?1
+           SELECT t.id AS tx, ?2 AS account_id, -s.share_amount AS amount, 1 AS n
+             FROM ledger_transactions t JOIN fund_subscriptions s ON s.id = CAST(substr(t.idempotency_key, ?3) AS INTEGER) WHERE t.batch_id = ?1
            UNION ALL
-           SELECT t.id, a.id, s.share_amount, s.id, 2
-             FROM ledger_transactions t JOIN fund_subscriptions s ON s.id = CAST(substr(t.id, ?3) AS INTEGER)
+           SELECT t.id, a.id, s.share_amount, 2
+             FROM ledger_transactions t JOIN fund_subscriptions s ON s.id = CAST(substr(t.idempotency_key, ?3) AS INTEGER)
              JOIN accounts a ON a.user_id = s.user_id AND a.kind = 'funding' WHERE t.batch_id = ?1
-         )`,
+         ) ORDER BY tx, n`,
       )
-      .bind(finishBatch, PlatformAccount.Funds.id, finishBatch.length + 2),
+      .bind(finishBatch, PlatformAccount.Funds.id, finishIdAt),
     ...batchPostingStatements(db, finishBatch),
     db
       .prepare(
-        `UPDATE fund_subscriptions SET status = 4, return_tx = 'fund_finish:' || fund_subscriptions.id, closed_at = ?3
-           FROM (SELECT CAST(substr(id, ?2) AS INTEGER) AS sub_id FROM ledger_transactions WHERE batch_id = ?1) AS f
+        `UPDATE fund_subscriptions SET status = 4, return_tx = f.tx, closed_at = ?3
+           FROM (SELECT id AS tx, CAST(substr(idempotency_key, ?2) AS INTEGER) AS sub_id FROM ledger_transactions WHERE batch_id = ?1) AS f
           WHERE fund_subscriptions.id = f.sub_id AND fund_subscriptions.status = 1`,
       )
-      .bind(finishBatch, finishBatch.length + 2, now),
+      .bind(finishBatch, finishIdAt, now),
   ];
 }
 
@@ -122,12 +144,17 @@ const ALL_USERS: UserRange = { from: 0, to: null };
  * the date, so a queue message delivered twice, or two runs at once, pay each day once).
  */
 export async function payFundIncomeChunk(ctx: Pick<ServiceContext, "d1">, now: number, runDay: string, users: UserRange): Promise<FundJobReport> {
-  const incomeBatch = `fi-${crypto.randomUUID()}`;
-  const finishBatch = `ff-${crypto.randomUUID()}`;
+  const incomeBatch = newBatchId();
+  const finishBatch = newBatchId();
   const statements = fundIncomeStatements(ctx.d1, runDay, now, incomeBatch, finishBatch, users);
   await postBatch(ctx.d1, statements);
+  // paid: the subscription-days, i.e. the lines of this batch's transactions (all but one entry each)
   const counts = await ctx.d1
-    .prepare("SELECT (SELECT COUNT(*) FROM ledger_transactions WHERE batch_id = ?1) AS paid, (SELECT COUNT(*) FROM ledger_transactions WHERE batch_id = ?2) AS finished")
+    .prepare(
+      `SELECT (SELECT COUNT(*) FROM ledger_transactions t JOIN ledger_entries e ON e.transaction_id = t.id WHERE t.batch_id = ?1)
+                - (SELECT COUNT(*) FROM ledger_transactions WHERE batch_id = ?1) AS paid,
+              (SELECT COUNT(*) FROM ledger_transactions WHERE batch_id = ?2) AS finished`,
+    )
     .bind(incomeBatch, finishBatch)
     .first<{ paid: number; finished: number }>();
   return { day: runDay, paid: counts?.paid ?? 0, finished: counts?.finished ?? 0, statements: statements.length };

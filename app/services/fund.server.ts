@@ -29,7 +29,7 @@ import {
 } from "~/domain/fund";
 import { parseAmount, type Micros } from "~/domain/money";
 import type { FieldErrors } from "~/forms/parse";
-import { AccountKind, LedgerError, PlatformAccount, post } from "~/services/ledger.server";
+import { AccountKind, LedgerError, PlatformAccount, post, txOfKey } from "~/services/ledger.server";
 import { assertOperator, decisionStatement, isAlreadyDecided, isStepUpExpired, stepUpGuard } from "~/services/operator.server";
 import type { SessionUser } from "~/services/session.server";
 
@@ -184,7 +184,7 @@ export async function subscribe(
              VALUES (?1, ?2, ?3, ?4,
                      (SELECT lock_dividend_days FROM funds WHERE id = ?2 AND status = 1 AND dividend_percentage = ?5),
                      (SELECT liquidated_damages FROM funds WHERE id = ?2 AND status = 1),
-                     1, ?6, ?7, ?8, ?9, ?10)
+                     1, ?6, ?7, ?8, ${txOfKey("?9")}, ?10)
              RETURNING id`,
           )
           .bind(user.id, q.fund.id, q.amount, q.dayProfit, q.fund.dividendPercentage, q.startDay, q.endDay, requestId, key, now),
@@ -309,7 +309,7 @@ async function refund(
   subId: number,
   review: { operator: SessionUser; sessionId: string; requestedAt: number } | null,
   now = Date.now(),
-): Promise<Outcome<{ id: number; transactionId: string }>> {
+): Promise<Outcome<{ id: number; transactionId: number | null }>> {
   const sub = await ctx.d1
     .prepare(
       `SELECT s.id, s.user_id AS userId, s.share_amount AS shareAmount, s.penalty, s.status, a.id AS accountId
@@ -330,7 +330,7 @@ async function refund(
   }
   guards.push(
     ctx.d1
-      .prepare("UPDATE fund_subscriptions SET status = CASE WHEN status = 2 THEN 3 ELSE 0 END, return_tx = ?2, reviewed_by = ?3, closed_at = ?4 WHERE id = ?1")
+      .prepare(`UPDATE fund_subscriptions SET status = CASE WHEN status = 2 THEN 3 ELSE 0 END, return_tx = ${txOfKey("?2")}, reviewed_by = ?3, closed_at = ?4 WHERE id = ?1`)
       .bind(sub.id, key, review?.operator.id ?? null, now),
   );
   const postings =
@@ -343,7 +343,7 @@ async function refund(
   try {
     if (!postings) {
       await ctx.d1.batch(guards);
-      return { ok: true, value: { id: sub.id, transactionId: "" } };
+      return { ok: true, value: { id: sub.id, transactionId: null } };
     }
     const posted = await post(ctx.d1, { idempotencyKey: key, kind: "fund_redeem", memo: "fund.memo_redeem", userId: sub.userId, postings, guards });
     if (posted.replayed) return fail({ form: "admin.already_decided" }, 409);

@@ -2,8 +2,9 @@
  * The ledger: the one service through which every movement of money goes.
  *
  * A movement is a double-entry transaction posted as ONE D1 batch (one SQL transaction):
- *   1. INSERT the transaction row; its idempotency_key is UNIQUE, so a retry or a concurrent
- *      duplicate fails here and its whole batch rolls back (exactly one effect per key);
+ *   1. INSERT the transaction row (its id is an integer the database assigns); its idempotency_key
+ *      is UNIQUE, so a retry or a concurrent duplicate fails here and its whole batch rolls back
+ *      (exactly one effect per key). Inside the batch, the key finds the id (txOfKey);
  *   2. caller-supplied guard statements (e.g. a unique "order leaves state" key);
  *   3. one entry row and one balance update per posting; the accounts CHECK makes any
  *      overdraft of a user account abort the whole batch;
@@ -12,6 +13,7 @@
  * See docs/decisions/003-money-and-ledger.md.
  */
 import type { LedgerKind } from "~/domain/ledger";
+export { newBatchId } from "~/domain/ledger";
 import { assertMicros, type Micros } from "~/domain/money";
 import { sha256Hex } from "~/lib/encoding";
 
@@ -79,7 +81,7 @@ export interface PostRequest {
 }
 
 export interface PostResult {
-  transactionId: string;
+  transactionId: number;
   replayed: boolean;
   /** The batch's statement results (absent for a replay): e.g. an effect's RETURNING rows. */
   results?: D1Result[];
@@ -121,17 +123,39 @@ function requestHash(req: PostRequest) {
   );
 }
 
-/** Postings per INSERT (4 bound values each, under D1's 100 per statement). */
+/**
+ * The id of the transaction with the idempotency key bound at `param`, inside the batch that
+ * inserted it (the key is UNIQUE and indexed: one lookup).
+ */
+export function txOfKey(param: string): string {
+  return `(SELECT id FROM ledger_transactions WHERE idempotency_key = ${param})`;
+}
+
+/** What a replay must match: 16 hex digits (64 bits) of the request's SHA-256 are stored. */
+const STORED_HASH = 16;
+function sameRequest(stored: string | null, hash: string) {
+  return stored !== null && stored.length >= STORED_HASH && hash.startsWith(stored);
+}
+
+/** Postings per INSERT (3 bound values each, under D1's 100 per statement). */
 const ENTRIES_PER_INSERT = 24;
 
-/** The transaction's entries: one multi-row INSERT (per 24 postings). */
-function entryStatements(db: D1Database, transactionId: string, postings: Posting[]): D1PreparedStatement[] {
+/** The transaction's entries (found by its key, ?1): one multi-row INSERT per 24 postings, in order. */
+function entryStatements(db: D1Database, key: string, postings: Posting[]): D1PreparedStatement[] {
   const out: D1PreparedStatement[] = [];
   for (let i = 0; i < postings.length; i += ENTRIES_PER_INSERT) {
     const part = postings.slice(i, i + ENTRIES_PER_INSERT);
-    const rows = part.map((_, j) => `(?1, ?${2 + 3 * j}, ?${3 + 3 * j}, ?${4 + 3 * j})`).join(", ");
+    const rows = part.map((_, j) => `(${j}, ?${2 + 3 * j}, ?${3 + 3 * j}, ?${4 + 3 * j})`).join(", ");
     const values = part.flatMap((p) => [p.accountId, p.bucket ?? Bucket.Available, p.amount]);
-    out.push(db.prepare(`INSERT INTO ledger_entries (transaction_id, account_id, bucket, amount) VALUES ${rows}`).bind(transactionId, ...values));
+    out.push(
+      db
+        .prepare(
+          `INSERT INTO ledger_entries (transaction_id, account_id, bucket, amount)
+           SELECT t.id, v.column2, v.column3, v.column4 FROM (VALUES ${rows}) v CROSS JOIN ledger_transactions t
+            WHERE t.idempotency_key = ?1 ORDER BY v.column1`,
+        )
+        .bind(key, ...values),
+    );
   }
   return out;
 }
@@ -140,17 +164,17 @@ function entryStatements(db: D1Database, transactionId: string, postings: Postin
  * One statement moving every balance a transaction touches by exactly its entries, grouped by
  * account (both buckets at once): the accounts' CHECKs see each account's final balances.
  */
-function balancesFromEntries(db: D1Database, transactionId: string): D1PreparedStatement {
+function balancesFromEntries(db: D1Database, key: string): D1PreparedStatement {
   return db
     .prepare(
       `UPDATE accounts SET balance = accounts.balance + d.available, lock_balance = accounts.lock_balance + d.locked
          FROM (SELECT account_id,
                       SUM(CASE WHEN bucket = 0 THEN amount ELSE 0 END) AS available,
                       SUM(CASE WHEN bucket = 1 THEN amount ELSE 0 END) AS locked
-                 FROM ledger_entries WHERE transaction_id = ?1 GROUP BY account_id) AS d
+                 FROM ledger_entries WHERE transaction_id = ${txOfKey("?1")} GROUP BY account_id) AS d
         WHERE accounts.id = d.account_id`,
     )
-    .bind(transactionId);
+    .bind(key);
 }
 
 /**
@@ -159,21 +183,19 @@ function balancesFromEntries(db: D1Database, transactionId: string): D1PreparedS
  */
 export async function post(db: D1Database, req: PostRequest): Promise<PostResult> {
   validate(req);
-  const id = crypto.randomUUID();
   const hash = await requestHash(req);
   const statements: D1PreparedStatement[] = [
     db
-      .prepare(
-        "INSERT INTO ledger_transactions (id, idempotency_key, request_hash, kind, memo, user_id) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-      )
-      .bind(id, req.idempotencyKey, hash, req.kind, req.memo ?? "", req.userId ?? null),
+      .prepare("INSERT INTO ledger_transactions (idempotency_key, request_hash, kind, memo, user_id) VALUES (?1, ?2, ?3, ?4, ?5) RETURNING id")
+      .bind(req.idempotencyKey, hash.slice(0, STORED_HASH), req.kind, req.memo ?? "", req.userId ?? null),
     ...(req.guards ?? []),
   ];
-  statements.push(...entryStatements(db, id, req.postings), balancesFromEntries(db, id));
+  statements.push(...entryStatements(db, req.idempotencyKey, req.postings), balancesFromEntries(db, req.idempotencyKey));
   statements.push(...(req.effects ?? []));
   const firstEffect = statements.length - (req.effects?.length ?? 0);
   try {
     const results = await db.batch(statements);
+    const id = (results[0]!.results?.[0] as { id: number } | undefined)?.id ?? 0;
     return { transactionId: id, replayed: false, results: results.slice(firstEffect) };
   } catch (error) {
     return handleBatchError(db, req.idempotencyKey, hash, String((error as Error)?.message ?? error), error);
@@ -186,8 +208,8 @@ async function handleBatchError(db: D1Database, key: string, hash: string, messa
     const existing = await db
       .prepare("SELECT id, request_hash FROM ledger_transactions WHERE idempotency_key = ?1")
       .bind(key)
-      .first<{ id: string; request_hash: string }>();
-    if (existing && existing.request_hash === hash) return { transactionId: existing.id, replayed: true };
+      .first<{ id: number; request_hash: string | null }>();
+    if (existing && sameRequest(existing.request_hash, hash)) return { transactionId: existing.id, replayed: true };
     throw new LedgerError("idempotency_conflict", "idempotency key reused with a different request");
   }
   if (message.includes("session_valid") || message.includes("session_guard")) throw new LedgerError("session_ended", "the session has ended");
@@ -214,35 +236,39 @@ export interface SetPostRequest {
   userId?: number | null;
   /** What identifies the request for replays (the entries are computed, so they cannot be hashed). */
   payload: string;
-  /** Statements inserting this transaction's entries: INSERT INTO ledger_entries (transaction_id, account_id, bucket, amount) SELECT …; the transaction id is their ?1. */
-  entries: (transactionId: string) => D1PreparedStatement[];
+  /**
+   * Statements inserting this transaction's entries: INSERT INTO ledger_entries (transaction_id,
+   * account_id, bucket, amount) SELECT …; they bind the idempotency key (given) as ?1 and take the
+   * transaction's id as txOfKey("?1").
+   */
+  entries: (key: string) => D1PreparedStatement[];
   guards?: D1PreparedStatement[];
   effects?: D1PreparedStatement[];
 }
 
 export async function postSet(db: D1Database, req: SetPostRequest): Promise<PostResult> {
   if (!req.idempotencyKey || req.idempotencyKey.length > 200) throw new LedgerError("invalid", "idempotency key required");
-  const id = crypto.randomUUID();
+  const key = req.idempotencyKey;
   const hash = await sha256Hex(JSON.stringify(["set", req.kind, req.memo ?? "", req.userId ?? null, req.payload]));
   const statements: D1PreparedStatement[] = [
     db
-      .prepare("INSERT INTO ledger_transactions (id, idempotency_key, request_hash, kind, memo, user_id) VALUES (?1, ?2, ?3, ?4, ?5, ?6)")
-      .bind(id, req.idempotencyKey, hash, req.kind, req.memo ?? "", req.userId ?? null),
+      .prepare("INSERT INTO ledger_transactions (idempotency_key, request_hash, kind, memo, user_id) VALUES (?1, ?2, ?3, ?4, ?5) RETURNING id")
+      .bind(key, hash.slice(0, STORED_HASH), req.kind, req.memo ?? "", req.userId ?? null),
     ...(req.guards ?? []),
-    ...req.entries(id),
-    balancesFromEntries(db, id),
+    ...req.entries(key),
+    balancesFromEntries(db, key),
     db
       .prepare(
         `UPDATE ledger_transactions
-            SET imbalance = (SELECT CASE WHEN COUNT(*) = 0 THEN NULL ELSE SUM(amount) END FROM ledger_entries WHERE transaction_id = ?1)
-          WHERE id = ?1`,
+            SET imbalance = (SELECT CASE WHEN COUNT(*) = 0 THEN NULL ELSE SUM(amount) END FROM ledger_entries WHERE transaction_id = ledger_transactions.id)
+          WHERE idempotency_key = ?1`,
       )
-      .bind(id),
+      .bind(key),
     ...(req.effects ?? []),
   ];
   try {
-    await db.batch(statements);
-    return { transactionId: id, replayed: false };
+    const results = await db.batch(statements);
+    return { transactionId: (results[0]!.results?.[0] as { id: number } | undefined)?.id ?? 0, replayed: false };
   } catch (error) {
     const message = String((error as Error)?.message ?? error);
     if (message.includes("ledger_transactions.imbalance") && message.includes("NOT NULL")) throw new LedgerError("empty", "nothing to move");
@@ -252,16 +278,16 @@ export async function postSet(db: D1Database, req: SetPostRequest): Promise<Post
 }
 
 /**
- * Many transactions in one set-based batch (the engine's tick): the caller's statements insert
- * the transactions (tagged with `batch_id` = batchId, each with its own UNIQUE idempotency key)
- * and their entries; this adds, inside the same batch:
+ * Many transactions in one set-based batch (the engine's tick): the caller's statements start with
+ * openBatch (the batch's row), insert the transactions (tagged with `batch_id` = batchId, each with
+ * its own UNIQUE idempotency key) and their entries; this adds, inside the same batch:
  *   - removal of the batch's transactions that ended up with no entries (nothing moved);
  *   - one balance UPDATE … FROM the batch's entries grouped by account (the accounts CHECK aborts
  *     any overdraft of a user account, and with it the whole batch);
  *   - each transaction's imbalance from its entries (its CHECK aborts the batch unless each sums to 0).
  * The statement count does not depend on how many transactions the batch holds.
  */
-export function batchPostingStatements(db: D1Database, batchId: string): D1PreparedStatement[] {
+export function batchPostingStatements(db: D1Database, batchId: number): D1PreparedStatement[] {
   return [
     db
       .prepare("DELETE FROM ledger_transactions WHERE batch_id = ?1 AND NOT EXISTS (SELECT 1 FROM ledger_entries e WHERE e.transaction_id = ledger_transactions.id)")
@@ -281,6 +307,17 @@ export function batchPostingStatements(db: D1Database, batchId: string): D1Prepa
       .prepare("UPDATE ledger_transactions SET imbalance = (SELECT SUM(e.amount) FROM ledger_entries e WHERE e.transaction_id = ledger_transactions.id) WHERE batch_id = ?1")
       .bind(batchId),
   ];
+}
+
+/**
+ * The first statement of a set-based batch: its row in ledger_batches. The id is random
+ * (newBatchId), so the PRIMARY KEY makes a batch that drew an id already used fail whole, never
+ * mix its rows with another batch's. `mark` (the fund-income job) records where the batch's rows start.
+ */
+export function openBatch(db: D1Database, batchId: number, mark: string | null = null): D1PreparedStatement {
+  return mark === null
+    ? db.prepare("INSERT INTO ledger_batches (id) VALUES (?1)").bind(batchId)
+    : db.prepare(`INSERT INTO ledger_batches (id, mark) VALUES (?1, (${mark}))`).bind(batchId);
 }
 
 export async function postBatch(db: D1Database, statements: D1PreparedStatement[]): Promise<D1Result[]> {

@@ -45,7 +45,7 @@ import type { FieldErrors } from "~/forms/parse";
 import { languageInfo, normalizeLanguage } from "~/i18n/config";
 import { fixedT } from "~/i18n/i18n.server";
 import { chargeCurrencies, type ChargeCurrency } from "~/services/deposit.server";
-import { AccountKind, LedgerError, PlatformAccount, post, type Posting } from "~/services/ledger.server";
+import { AccountKind, LedgerError, PlatformAccount, post, txOfKey, type Posting } from "~/services/ledger.server";
 import { assertOperator, decisionStatement, isAlreadyDecided, isStepUpExpired, stepUpGuard } from "~/services/operator.server";
 import type { SessionUser } from "~/services/session.server";
 import { ownedUpload, uploadFieldError, uploadIdOf } from "~/services/uploads.server";
@@ -612,7 +612,7 @@ function ledgerFailure(error: unknown): Failure {
  * Approves a loan: one ledger post crediting the user's funding account from platform:loans,
  * guarded by the decision row and the step-up; the loan → 2 with its repayment date.
  */
-export async function approveLoan(ctx: ServiceContext, operator: SessionUser, sessionId: string, id: number, now = Date.now()): Promise<Outcome<{ id: number; transactionId: string }>> {
+export async function approveLoan(ctx: ServiceContext, operator: SessionUser, sessionId: string, id: number, now = Date.now()): Promise<Outcome<{ id: number; transactionId: number }>> {
   assertOperator(operator);
   const loan = await ctx.d1.prepare("SELECT id, user_id AS userId, amount, loan_period AS loanPeriod, status FROM loans WHERE id = ?1").bind(id).first<{ id: number; userId: number; amount: Micros; loanPeriod: number; status: number }>();
   if (!loan) return fail({ form: "errors.not_found" }, 404);
@@ -633,7 +633,7 @@ export async function approveLoan(ctx: ServiceContext, operator: SessionUser, se
       guards: [decisionStatement(ctx.d1, { operatorId: operator.id, subject: "loan", subjectId: loan.id, decision: "approve" }, now), stepUpGuard(ctx.d1, sessionId, now)],
       effects: [
         ctx.d1
-          .prepare("UPDATE loans SET status = 2, reviewed_by = ?2, reviewed_at = ?3, due_at = ?4, loan_tx = ?5 WHERE id = ?1 AND status = 1")
+          .prepare(`UPDATE loans SET status = 2, reviewed_by = ?2, reviewed_at = ?3, due_at = ?4, loan_tx = ${txOfKey("?5")} WHERE id = ?1 AND status = 1`)
           .bind(loan.id, operator.id, now, repaymentDate(now, loan.loanPeriod), key),
       ],
     });
@@ -726,7 +726,7 @@ export async function approveRepayment(ctx: ServiceContext, operator: SessionUse
       guards: [decisionStatement(ctx.d1, { operatorId: operator.id, subject: "repayment", subjectId: r.id, decision: "approve" }, now), stepUpGuard(ctx.d1, sessionId, now)],
       effects: [
         ctx.d1.prepare("UPDATE loan_repayments SET status = 1, reviewed_by = ?2, reviewed_at = ?3 WHERE id = ?1 AND status = 0").bind(r.id, operator.id, now),
-        ctx.d1.prepare("UPDATE loans SET status = 5, repayment_time = ?2, repay_tx = ?3 WHERE id = ?1 AND status = 4").bind(r.loanId, now, key),
+        ctx.d1.prepare(`UPDATE loans SET status = 5, repayment_time = ?2, repay_tx = ${txOfKey("?3")} WHERE id = ?1 AND status = 4`).bind(r.loanId, now, key),
       ],
     });
     if (posted.replayed) return fail({ form: "admin.already_decided" }, 409);

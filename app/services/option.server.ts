@@ -12,7 +12,7 @@ import { priceToSteps } from "~/domain/market";
 import { parseAmount, type Micros } from "~/domain/money";
 import type { FieldErrors } from "~/forms/parse";
 import { MAIN_COMPANY_ID } from "~/lib/constants";
-import { AccountKind, Bucket, LedgerError, PlatformAccount, batchPostingStatements, post, postBatch } from "~/services/ledger.server";
+import { AccountKind, Bucket, LedgerError, PlatformAccount, batchPostingStatements, openBatch, post, postBatch, txOfKey } from "~/services/ledger.server";
 import { findInstrument, listInstruments, quoteOf } from "~/services/market.server";
 import { bumpStatement, forgetVersions } from "~/services/cache.server";
 import { assertOperator } from "~/services/operator.server";
@@ -265,7 +265,7 @@ export async function buyOption(ctx: ServiceContext, userId: number, input: BuyI
     .prepare(
       `INSERT INTO options (user_id, account_id, instrument_id, code, direction, amount, profit_ratio, seconds, loss_level, precision,
          open_price, open_tick_at, open_feed, expires_at, open_tx, updated_at)
-       VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16)
+       VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ${txOfKey("?15")}, ?16)
        RETURNING ${OPTION_COLUMNS}`,
     )
     .bind(
@@ -290,7 +290,7 @@ export async function buyOption(ctx: ServiceContext, userId: number, input: BuyI
     if (error instanceof LedgerError && error.code === "insufficient_funds") return { ok: false, error: "errors.insufficient_stake", field: "number" };
     if (!(error instanceof LedgerError && error.code === "idempotency_conflict")) throw error;
   }
-  row ??= await ctx.d1.prepare(`SELECT ${OPTION_COLUMNS} FROM options WHERE open_tx = ?1`).bind(key).first<OptionRow>();
+  row ??= await ctx.d1.prepare(`SELECT ${OPTION_COLUMNS} FROM options WHERE open_tx = ${txOfKey("?1")}`).bind(key).first<OptionRow>();
   if (!row) return { ok: false, error: "errors.try_again" };
   // The market room reads new options at the start of each tick (the price read above keeps it running).
   return { ok: true, value: row };
@@ -391,6 +391,7 @@ export async function settleOptions(ctx: ServiceContext, req: OptionSettlementRe
   const b = req.batchId;
   const items = JSON.stringify(req.items.map((i) => ({ id: i.id, p: i.endPrice, t: i.endTickAt, f: i.endFeed, l: i.late ? 1 : 0, pl: i.profit, po: i.payout })));
   const statements = [
+    openBatch(db, b),
     db
       .prepare(
         `INSERT OR IGNORE INTO option_settlements (option_id, batch_id, end_price, end_tick_at, end_feed, late, profit, payout)
@@ -402,26 +403,27 @@ export async function settleOptions(ctx: ServiceContext, req: OptionSettlementRe
       .bind(b, items),
     db
       .prepare(
-        `INSERT INTO ledger_transactions (id, idempotency_key, request_hash, kind, memo, user_id, batch_id)
-         SELECT ?1 || ':' || s.option_id, 'option_settle:' || s.option_id, ?1, 'option_settle',
+        `INSERT INTO ledger_transactions (idempotency_key, kind, memo, user_id, batch_id)
+         SELECT 'option_settle:' || s.option_id, 'option_settle',
                 CASE WHEN s.profit >= 0 THEN 'memo.option_win' ELSE 'memo.option_loss' END, o.user_id, ?1
-           FROM option_settlements s JOIN options o ON o.id = s.option_id WHERE s.batch_id = ?1`,
+           FROM option_settlements s JOIN options o ON o.id = s.option_id WHERE s.batch_id = ?1 ORDER BY s.option_id`,
       )
       .bind(b),
     db
       .prepare(
         `INSERT INTO ledger_entries (transaction_id, account_id, bucket, amount)
-         SELECT tx, account_id, bucket, amount FROM (
-           SELECT ?1 || ':' || s.option_id AS tx, o.account_id AS account_id, 1 AS bucket, -o.amount AS amount, s.option_id AS oid, 1 AS n
+         SELECT t.id, e.account_id, e.bucket, e.amount FROM (
+           SELECT s.option_id AS oid, o.account_id AS account_id, 1 AS bucket, -o.amount AS amount, 1 AS n
              FROM option_settlements s JOIN options o ON o.id = s.option_id WHERE s.batch_id = ?1
            UNION ALL
-           SELECT ?1 || ':' || s.option_id, o.account_id, 0, s.payout, s.option_id, 2
+           SELECT s.option_id, o.account_id, 0, s.payout, 2
              FROM option_settlements s JOIN options o ON o.id = s.option_id WHERE s.batch_id = ?1
            UNION ALL
            -- the other side: the options pool, or the demo one for a demo user's option
-           SELECT ?1 || ':' || s.option_id, CASE WHEN u.is_demo = 1 THEN ?3 ELSE ?2 END, 0, o.amount - s.payout, s.option_id, 3
+           SELECT s.option_id, CASE WHEN u.is_demo = 1 THEN ?3 ELSE ?2 END, 0, o.amount - s.payout, 3
              FROM option_settlements s JOIN options o ON o.id = s.option_id JOIN users u ON u.id = o.user_id WHERE s.batch_id = ?1
-         ) WHERE amount <> 0 ORDER BY oid, n`,
+         ) e JOIN ledger_transactions t ON t.idempotency_key = 'option_settle:' || e.oid
+          WHERE e.amount <> 0 ORDER BY e.oid, e.n`,
       )
       .bind(b, PlatformAccount.Options.id, PlatformAccount.DemoOptions.id),
     ...batchPostingStatements(db, b),
@@ -434,6 +436,6 @@ export async function settleOptions(ctx: ServiceContext, req: OptionSettlementRe
       .bind(b, req.time),
   ];
   const results = await postBatch(db, statements);
-  const settled = new Set(((results[0]!.results ?? []) as { option_id: number }[]).map((r) => r.option_id));
+  const settled = new Set(((results[1]!.results ?? []) as { option_id: number }[]).map((r) => r.option_id));
   return { settled: req.items.filter((i) => settled.has(i.id)).map((i) => ({ id: i.id, userId: i.userId, profit: i.profit })) };
 }

@@ -110,7 +110,7 @@ export async function transfer(ctx: ServiceContext, user: { id: number; isDemo: 
   const key = `transfer:${user.id}:${nonce}`;
   const fromKind = walletAccount(check.from).kind;
   const toKind = walletAccount(check.to).kind;
-  let transactionId: string;
+  let transactionId: number;
   let replayed = false;
   try {
     const posted = await post(ctx.d1, {

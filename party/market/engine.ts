@@ -23,6 +23,7 @@ import {
   type Crossing,
 } from "~/domain/contract";
 import { SETTLE_CHUNK, SETTLE_TRIES, chunked } from "~/domain/engine";
+import { newBatchId } from "~/domain/ledger";
 import type { DeliverySchedule, EngineChange, EngineOption, EngineOrder, LivePart, OptionSettlementRequest, OptionSettlementResult, ParkedSettlement, SettlementRequest, SettlementResult, ShardTickInput, ShardTickOutput, TickInput, TickOutput, UserEvent } from "~/domain/engine";
 import type { ShardFilter } from "~/domain/engine-shards";
 import { settle as settleOption } from "~/domain/option";
@@ -859,7 +860,7 @@ export class ContractEngine implements Engine {
   /** One chunk of options in one batch; a failed chunk splits in halves down to one option. */
   private async settleOptionChunk(time: number, items: OptionItem[], settled: OptionSettlementResult["settled"], failed: Map<number, string>): Promise<void> {
     try {
-      const result = await this.store!.settleOptions!({ batchId: `options:${time}:${crypto.randomUUID()}`, time, items });
+      const result = await this.store!.settleOptions!({ batchId: newBatchId(), time, items });
       settled.push(...result.settled);
     } catch (error) {
       // nothing of this chunk was written (one batch)
@@ -894,7 +895,7 @@ export class ContractEngine implements Engine {
   }
 
   private request(time: number, decisions: Decision[], rolls: SettlementRequest["rolls"]): SettlementRequest {
-    const req: SettlementRequest = { batchId: `tick:${time}:${crypto.randomUUID()}`, time, exits: [], fills: [], cancels: [], rolls };
+    const req: SettlementRequest = { batchId: newBatchId(), time, exits: [], fills: [], cancels: [], rolls };
     for (const d of decisions) {
       if (d.order.status === OrderStatus.Pending) {
         if (d.kind === "pending") req.fills.push({ id: d.order.id, price: d.price });

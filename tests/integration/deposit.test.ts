@@ -300,7 +300,7 @@ describe("operator review of deposits", () => {
     expect(decisions.results).toEqual([{ decision: "approve", op: op.user.id }]);
     const txs = await env.DB.prepare("SELECT COUNT(*) AS n FROM ledger_transactions WHERE idempotency_key = ?1").bind(`deposit:${d.id}`).first<{ n: number }>();
     expect(txs!.n).toBe(1);
-    const row = await env.DB.prepare("SELECT status, reviewed_by AS by, ledger_tx AS tx FROM deposits WHERE id = ?1").bind(d.id).first();
+    const row = await env.DB.prepare("SELECT d.status, d.reviewed_by AS by, t.idempotency_key AS tx FROM deposits d JOIN ledger_transactions t ON t.id = d.ledger_tx WHERE d.id = ?1").bind(d.id).first();
     expect(row).toEqual({ status: 1, by: op.user.id, tx: `deposit:${d.id}` });
     expect(await checkInvariants(env.DB)).toEqual({ unbalancedTransactions: 0, driftingAccounts: 0, negativeAccounts: 0 });
 

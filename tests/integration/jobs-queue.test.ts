@@ -104,6 +104,34 @@ describe("the funds' daily income on the queue", () => {
     }
   });
 
+  it("a user's day of income is ONE ledger transaction with a line per subscription, paid once when every message is delivered twice", async () => {
+    const fundId = await product(5);
+    const users = await subscribers(2, 3, fundId, "2042-02-10");
+    const messages = chunkMessages(await fundIncomeRanges(await createServiceContext(env), 2), "2042-02-12");
+    await deliver(JOBS_QUEUE, [...messages, ...messages]);
+    await deliver(JOBS_QUEUE, messages, 2);
+    for (const u of users) {
+      // days 11 and 12: one transaction each, whose entries are a line per subscription on the
+      // user's funding account and the platform's side once
+      const { results: txs } = await env.DB.prepare(
+        `SELECT t.id, (SELECT COUNT(*) FROM ledger_entries e WHERE e.transaction_id = t.id AND e.account_id = ?2 AND e.amount = ?3) AS lines,
+                (SELECT COUNT(*) FROM ledger_entries e WHERE e.transaction_id = t.id AND e.account_id = 5 AND e.amount = ?4) AS platform,
+                (SELECT COUNT(*) FROM ledger_entries e WHERE e.transaction_id = t.id) AS entries,
+                (SELECT GROUP_CONCAT(DISTINCT f.day) FROM fund_incomes f WHERE f.ledger_tx = t.id) AS day,
+                (SELECT COUNT(*) FROM fund_incomes f WHERE f.ledger_tx = t.id) AS incomes
+           FROM ledger_transactions t WHERE t.user_id = ?1 AND t.kind = 'fund_income' ORDER BY t.id`,
+      )
+        .bind(u.id, u.accounts.funding, USD, -3 * USD)
+        .all<{ id: number; lines: number; platform: number; entries: number; day: string; incomes: number }>();
+      expect(txs.map((t) => ({ day: t.day, lines: t.lines, platform: t.platform, entries: t.entries, incomes: t.incomes }))).toEqual(
+        ["2042-02-11", "2042-02-12"].map((day) => ({ day, lines: 3, platform: 1, entries: 4, incomes: 3 })),
+      );
+      const b = await env.DB.prepare("SELECT balance FROM accounts WHERE id = ?1").bind(u.accounts.funding).first<{ balance: number }>();
+      expect(b!.balance).toBe(1_000 * USD - 300 * USD + 6 * USD);
+    }
+    expect(await incomeRows(users.map((u) => u.id))).toEqual(users.flatMap((u) => ["2042-02-11", "2042-02-12"].map((day) => ({ userId: u.id, day, n: 3 }))));
+  });
+
   it("a chunk D1 refuses is retried and changes nothing; once the cause is gone its redelivery pays once", async () => {
     const fundId = await product(3);
     const users = await subscribers(2, 1, fundId, "2042-03-01");
