@@ -11,7 +11,7 @@
 // prints the table for FANOUT_SIZES (default 1000,2000,5000) and the figures.
 import { createHash } from "node:crypto";
 import { execFileSync } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { readFileSync, readdirSync } from "node:fs";
 import { WebSocket, WebSocketServer } from "ws";
 
 const SIZES = (process.env.FANOUT_SIZES ?? "1000,2000,5000").split(",").map(Number);
