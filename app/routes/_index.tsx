@@ -1,5 +1,5 @@
 /** Home (spec §2): header, balance card when signed in, featured instruments with mini charts, shortcuts, list by category. */
-import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
+import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { Link, useLoaderData, useNavigation } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { Sparkline } from "~/components/sparkline";
@@ -16,8 +16,11 @@ import { ChatLink } from "~/components/content";
 import { SanctionsNotice } from "~/components/notice";
 import { listCategories, listInstruments, marketQuotes, miniCharts } from "~/services/market.server";
 import { useRootData } from "~/root";
+import { pageMeta } from "~/lib/meta";
 
 const FEATURED = 4;
+
+export const meta: MetaFunction = ({ matches }) => pageMeta(matches, (t) => ({ title: null, description: t("home.meta_description") }));
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const url = new URL(request.url);

@@ -2,10 +2,13 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { RouteErrorBoundary } from "~/components/route-error";
 import { requireOperator } from "~/services/operator.server";
+import { titled } from "~/lib/meta";
 
 function notFound() {
   return new Response("Not Found", { status: 404, headers: { "cache-control": "private, no-store" } });
 }
+
+export const meta = titled("errors.not_found", { console: true });
 
 export async function loader({ context }: LoaderFunctionArgs) {
   await requireOperator(context);

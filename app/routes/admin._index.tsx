@@ -5,6 +5,9 @@ import { useTranslation } from "react-i18next";
 import { RouteErrorBoundary } from "~/components/route-error";
 import { useRootData } from "~/root";
 import { queueCounts, requireOperator, stepUpUntil } from "~/services/operator.server";
+import { titled } from "~/lib/meta";
+
+export const meta = titled("admin.overview", { console: true });
 
 export async function loader({ context }: LoaderFunctionArgs) {
   await requireOperator(context);

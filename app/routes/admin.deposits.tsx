@@ -25,6 +25,9 @@ import { approveDeposit, decidedDeposits, pendingDeposits, rejectDeposit, type Q
 import { requireOperator, requireStepUp, stepUpUntil } from "~/services/operator.server";
 import { redirectWithFlash } from "~/services/web.server";
 import depositStylesHref from "~/styles/deposit.css";
+import { titled } from "~/lib/meta";
+
+export const meta = titled("admin.deposits", { console: true });
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: depositStylesHref }];
 

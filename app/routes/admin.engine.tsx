@@ -18,6 +18,9 @@ import { useRootData } from "~/root";
 import { deadLetters, parkedSettlements, requeueDeadLetter, retryParked } from "~/services/engine.server";
 import { requireOperator } from "~/services/operator.server";
 import { redirectWithFlash } from "~/services/web.server";
+import { titled } from "~/lib/meta";
+
+export const meta = titled("engine.admin_nav", { console: true });
 
 export async function loader({ context }: LoaderFunctionArgs) {
   const operator = await requireOperator(context);

@@ -13,6 +13,9 @@ import { useRootData } from "~/root";
 import { adminFeedback, markFeedbackRead } from "~/services/content.server";
 import { requireOperator } from "~/services/operator.server";
 import { redirectWithFlash } from "~/services/web.server";
+import { titled } from "~/lib/meta";
+
+export const meta = titled("feedback.admin_title", { console: true });
 
 export async function loader({ context }: LoaderFunctionArgs) {
   const operator = await requireOperator(context);

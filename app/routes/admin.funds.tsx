@@ -27,6 +27,9 @@ import { requireOperator, requireStepUp, stepUpUntil } from "~/services/operator
 import { redirectWithFlash } from "~/services/web.server";
 import depositStylesHref from "~/styles/deposit.css";
 import fundStylesHref from "~/styles/fund.css";
+import { titled } from "~/lib/meta";
+
+export const meta = titled("fund.admin_nav", { console: true });
 
 export const links: LinksFunction = () => [
   { rel: "stylesheet", href: depositStylesHref },

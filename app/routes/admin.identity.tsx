@@ -19,6 +19,9 @@ import { decideIdentity, identityQueue } from "~/services/identity.server";
 import { requireOperator } from "~/services/operator.server";
 import { redirectWithFlash } from "~/services/web.server";
 import identityStylesHref from "~/styles/identity.css";
+import { titled } from "~/lib/meta";
+
+export const meta = titled("admin.identity", { console: true });
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: identityStylesHref }];
 

@@ -36,6 +36,9 @@ import {
 import { requireOperator, requireStepUp, stepUpUntil } from "~/services/operator.server";
 import { redirectWithFlash } from "~/services/web.server";
 import loanStylesHref from "~/styles/loan.css";
+import { titled } from "~/lib/meta";
+
+export const meta = titled("loan.admin_title", { console: true });
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: loanStylesHref }];
 

@@ -4,6 +4,9 @@ import { ContentList } from "~/components/publish";
 import { RouteErrorBoundary } from "~/components/route-error";
 import { listLoader } from "~/lib/publish.server";
 import contentStylesHref from "~/styles/content.css";
+import { titled } from "~/lib/meta";
+
+export const meta = titled("publish.news", { console: true });
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: contentStylesHref }];
 

@@ -3,13 +3,17 @@
  * every other language), and deleting it after a confirm page (?confirm=delete). Every save bumps
  * the content cache's counter in its own batch: readers see it on their next request.
  */
-import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs } from "@remix-run/cloudflare";
+import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { ContentEditor } from "~/components/publish";
 import { RouteErrorBoundary } from "~/components/route-error";
 import { editorAction, editorLoader } from "~/lib/publish.server";
 import contentStylesHref from "~/styles/content.css";
+import { pageMeta } from "~/lib/meta";
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: contentStylesHref }];
+
+export const meta: MetaFunction<typeof loader> = ({ data: d, matches }) =>
+  pageMeta(matches, (t) => ({ title: d?.item ? d.item.englishTitle : t("publish.new_news"), console: true }));
 
 // Function declarations (not calls at module level): the compiler drops them from the browser's bundle.
 export function loader(args: LoaderFunctionArgs) {

@@ -19,6 +19,9 @@ import { useRootData } from "~/root";
 import { allOptionTerms, saveOptionDuration, saveOptionLossLevel, saveOptionStakes, type DurationRow } from "~/services/option.server";
 import { requireOperator } from "~/services/operator.server";
 import { redirectWithFlash } from "~/services/web.server";
+import { titled } from "~/lib/meta";
+
+export const meta = titled("options.admin_nav", { console: true });
 
 export async function loader({ context }: LoaderFunctionArgs) {
   const operator = await requireOperator(context);

@@ -22,6 +22,9 @@ import { useRootData } from "~/root";
 import { requireOperator, requireStepUp } from "~/services/operator.server";
 import { operatorSettings, saveChatSettings, saveCompanyEmail, saveDemoBalances, saveSiteStatus } from "~/services/settings.server";
 import { redirectWithFlash } from "~/services/web.server";
+import { titled } from "~/lib/meta";
+
+export const meta = titled("settings.nav", { console: true });
 
 export async function loader({ context }: LoaderFunctionArgs) {
   const operator = await requireOperator(context);

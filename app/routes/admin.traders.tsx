@@ -23,6 +23,9 @@ import { requireOperator } from "~/services/operator.server";
 import { redirectWithFlash } from "~/services/web.server";
 import identityStylesHref from "~/styles/identity.css";
 import copyStylesHref from "~/styles/copy.css";
+import { titled } from "~/lib/meta";
+
+export const meta = titled("copy.admin_traders", { console: true });
 
 export const links: LinksFunction = () => [
   { rel: "stylesheet", href: identityStylesHref },

@@ -8,6 +8,9 @@ import { NavLink, Outlet, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { RouteErrorBoundary } from "~/components/route-error";
 import { queueCounts, requireOperator, stepUpUntil } from "~/services/operator.server";
+import { titled } from "~/lib/meta";
+
+export const meta = titled("admin.title");
 
 export async function loader({ context }: LoaderFunctionArgs) {
   const user = await requireOperator(context);

@@ -14,6 +14,9 @@ import { translateMessage } from "~/lib/messages";
 import { safeRedirect } from "~/lib/redirect";
 import { sendStepUpCode } from "~/services/auth.server";
 import { requireOperator, STEP_UP_TTL_MS, verifyStepUp } from "~/services/operator.server";
+import { titled } from "~/lib/meta";
+
+export const meta = titled("admin.step_up", { console: true });
 
 export async function loader({ context }: LoaderFunctionArgs) {
   const user = await requireOperator(context);

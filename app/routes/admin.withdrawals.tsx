@@ -21,6 +21,9 @@ import { requireOperator, requireStepUp } from "~/services/operator.server";
 import { approveWithdrawal, rejectWithdrawal, withdrawalQueue, type QueueItem } from "~/services/withdraw.server";
 import { redirectWithFlash } from "~/services/web.server";
 import walletStylesHref from "~/styles/withdraw.css";
+import { titled } from "~/lib/meta";
+
+export const meta = titled("admin.withdrawals", { console: true });
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: walletStylesHref }];
 

@@ -3,9 +3,13 @@
  * locally (ENVIRONMENT=local). JSON when asked with Accept: application/json.
  */
 import { RouteErrorBoundary } from "~/components/route-error";
-import { redirect, type LoaderFunctionArgs } from "@remix-run/cloudflare";
+import { redirect, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
+import { pageMeta } from "~/lib/meta";
 import { useLoaderData } from "@remix-run/react";
 import { outboxMessages } from "~/services/notify.server";
+
+// A local developer tool (never on a deployed site): its title, as its page, is English only.
+export const meta: MetaFunction = ({ matches }) => pageMeta(matches, () => ({ title: "Local outbox" }));
 
 // The JSON form (Accept: application/json) is answered by the Worker entry (app/server.ts).
 export async function loader({ context }: LoaderFunctionArgs) {

@@ -23,6 +23,9 @@ import { useRootData } from "~/root";
 import { myFeedback, myFeedbackItem, sendFeedback } from "~/services/content.server";
 import { redirectWithFlash, requireUser } from "~/services/web.server";
 import contentStylesHref from "~/styles/content.css";
+import { titled } from "~/lib/meta";
+
+export const meta = titled("feedback.title");
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: contentStylesHref }];
 

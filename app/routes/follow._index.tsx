@@ -3,6 +3,9 @@ import { redirect, type LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { RouteErrorBoundary } from "~/components/route-error";
 import { isTrader } from "~/services/copy.server";
 import { requireUser } from "~/services/web.server";
+import { titled } from "~/lib/meta";
+
+export const meta = titled("tabs.follow");
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const user = await requireUser(context, request);

@@ -24,6 +24,9 @@ import { requireUser } from "~/services/web.server";
 import copyStylesHref from "~/styles/copy.css";
 import ordersStylesHref from "~/styles/orders.css";
 import { sheetKeyDown } from "~/components/sheet";
+import { titled } from "~/lib/meta";
+
+export const meta = titled("copy.follow_list_title");
 
 export const links: LinksFunction = () => [
   { rel: "stylesheet", href: ordersStylesHref },

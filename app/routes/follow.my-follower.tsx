@@ -25,6 +25,9 @@ import { readFormWithUploads, uploadFieldError, uploadIdOf } from "~/services/up
 import { redirectWithFlash, requireUser } from "~/services/web.server";
 import copyStylesHref from "~/styles/copy.css";
 import ordersStylesHref from "~/styles/orders.css";
+import { titled } from "~/lib/meta";
+
+export const meta = titled("copy.my_follower_title");
 
 export const links: LinksFunction = () => [
   { rel: "stylesheet", href: ordersStylesHref },

@@ -28,6 +28,9 @@ import { copyGuideCookie as guideCookie, followTrader, liveFollow, traderOf } fr
 import { AccountKind } from "~/services/ledger.server";
 import { redirectWithFlash, requireUser } from "~/services/web.server";
 import copyStylesHref from "~/styles/copy.css";
+import { titled } from "~/lib/meta";
+
+export const meta = titled("copy.submit_title");
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: copyStylesHref }];
 

@@ -27,6 +27,9 @@ import { useRootData } from "~/root";
 import { applicationOf, applyTrader, isTrader } from "~/services/copy.server";
 import { redirectWithFlash, requireUser } from "~/services/web.server";
 import copyStylesHref from "~/styles/copy.css";
+import { titled } from "~/lib/meta";
+
+export const meta = titled("copy.apply_title");
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: copyStylesHref }];
 

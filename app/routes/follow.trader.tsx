@@ -7,7 +7,7 @@
  * pauses / resumes copying, sets a copy stop-loss, and sees the copies that were skipped.
  * Unknown traders answer 404. Visitors may look; following needs a login.
  */
-import { data, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs } from "@remix-run/cloudflare";
+import { data, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { Figure, Rate, SignedMoney, TraderAvatar } from "~/components/copy";
@@ -27,6 +27,7 @@ import { copySkipsOf, setCopyStopLoss, setFollowPaused, traderClosedOrders, trad
 import { redirectWithFlash, requireUser } from "~/services/web.server";
 import copyStylesHref from "~/styles/copy.css";
 import ordersStylesHref from "~/styles/orders.css";
+import { pageMeta } from "~/lib/meta";
 
 export const links: LinksFunction = () => [
   { rel: "stylesheet", href: ordersStylesHref },
@@ -39,6 +40,8 @@ const CONFIRM_ID = "unfollow-confirm";
 function notFound() {
   return new Response("Not Found", { status: 404 });
 }
+
+export const meta: MetaFunction<typeof loader> = ({ data: d, matches }) => pageMeta(matches, (t) => ({ title: d?.trader.nickname ?? t("tabs.follow") }));
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const url = new URL(request.url);

@@ -14,8 +14,11 @@ import { checkedOnly, replyWithErrors } from "~/forms/reply";
 import { readForm } from "~/lib/http.server";
 import { resetPassword, sendResetCode } from "~/services/auth.server";
 import { redirectWithFlash } from "~/services/web.server";
+import { titled } from "~/lib/meta";
 
 const SECRETS = ["password", "re_password"];
+
+export const meta = titled("auth.forgot_title");
 
 export const loader = () => ({ constraint: getValibotConstraint(ForgotSchema) });
 

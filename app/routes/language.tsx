@@ -11,6 +11,9 @@ import { readForm } from "~/lib/http.server";
 import { safeRedirect } from "~/lib/redirect";
 import { setUserLanguage } from "~/services/account.server";
 import { langCookie } from "~/services/preferences.server";
+import { titled } from "~/lib/meta";
+
+export const meta = titled("user.language");
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const from = safeRedirect(new URL(request.url).searchParams.get("from"), "/");

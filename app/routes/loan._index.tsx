@@ -19,6 +19,9 @@ import { kycOf, kycStatus, submitKyc, type KycInput } from "~/services/loan.serv
 import { ownedUpload, readFormWithUploads, uploadFieldError, uploadIdOf, uploadUrl } from "~/services/uploads.server";
 import { redirectWithFlash, requireRealUser } from "~/services/web.server";
 import loanStylesHref from "~/styles/loan.css";
+import { titled } from "~/lib/meta";
+
+export const meta = titled("loan.title");
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: loanStylesHref }];
 

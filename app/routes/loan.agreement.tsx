@@ -15,6 +15,9 @@ import { toDecimalString } from "~/domain/money";
 import { agreementText, checkApplication, idOf, kycFullName, kycOf, kycStatus, ownedLoan } from "~/services/loan.server";
 import { requireRealUser } from "~/services/web.server";
 import loanStylesHref from "~/styles/loan.css";
+import { titled } from "~/lib/meta";
+
+export const meta = titled("loan.agreement");
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: loanStylesHref }];
 

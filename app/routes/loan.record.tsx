@@ -17,6 +17,9 @@ import { useRootData } from "~/root";
 import { dueNow, loanRecords } from "~/services/loan.server";
 import { requireRealUser } from "~/services/web.server";
 import loanStylesHref from "~/styles/loan.css";
+import { titled } from "~/lib/meta";
+
+export const meta = titled("loan.record");
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: loanStylesHref }];
 

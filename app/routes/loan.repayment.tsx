@@ -23,6 +23,9 @@ import { dueNow, idOf, ownedLoan, repaymentAccounts, submitRepayment } from "~/s
 import { ownedUpload, readFormWithUploads, uploadFieldError, uploadIdOf, uploadUrl } from "~/services/uploads.server";
 import { redirectWithFlash, requireRealUser } from "~/services/web.server";
 import loanStylesHref from "~/styles/loan.css";
+import { titled } from "~/lib/meta";
+
+export const meta = titled("loan.repayment");
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: loanStylesHref }];
 

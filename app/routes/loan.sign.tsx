@@ -22,6 +22,9 @@ import { readForm } from "~/lib/http.server";
 import { agreementDigest, agreementText, applyLoan, checkApplication, kycFullName, kycOf, kycStatus } from "~/services/loan.server";
 import { redirectWithFlash, requireRealUser } from "~/services/web.server";
 import loanStylesHref from "~/styles/loan.css";
+import { titled } from "~/lib/meta";
+
+export const meta = titled("loan.sign_now");
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: loanStylesHref }];
 

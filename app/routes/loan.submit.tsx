@@ -19,6 +19,9 @@ import { languageInfo } from "~/i18n/config";
 import { checkApplication, kycOf, kycStatus, loanConfigs, openLoanId } from "~/services/loan.server";
 import { requireRealUser } from "~/services/web.server";
 import loanStylesHref from "~/styles/loan.css";
+import { titled } from "~/lib/meta";
+
+export const meta = titled("loan.apply");
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: loanStylesHref }];
 

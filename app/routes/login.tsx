@@ -4,7 +4,7 @@
  */
 import { getFormProps, useForm } from "@conform-to/react";
 import { getValibotConstraint } from "@conform-to/valibot";
-import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
+import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { Form, Link, useActionData, useLoaderData, useSearchParams } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { CaptchaField, Field, FormErrors, PasswordField, SubmitButton, useClearSecrets } from "~/components/forms";
@@ -19,6 +19,9 @@ import { safeRedirect } from "~/lib/redirect";
 import { login } from "~/services/auth.server";
 import { createCaptcha } from "~/services/codes.server";
 import { redirectWithFlash, sessionSetCookie } from "~/services/web.server";
+import { titled } from "~/lib/meta";
+
+export const meta = titled("auth.login_title", { description: "auth.login_meta_description" });
 
 export async function loader({ context, request }: LoaderFunctionArgs) {
   const user = await context.user();
@@ -41,8 +44,6 @@ export async function action({ request, context }: ActionFunctionArgs) {
   }
   return redirectWithFlash(context, safeRedirect(form.get("from"), "/"), { kind: "success", message: "auth.login_success" }, { "Set-Cookie": await sessionSetCookie(context, result.value.token) });
 }
-
-export const meta: MetaFunction = () => [{ title: "Bourse" }];
 
 export default function Login() {
   const { t } = useTranslation();

@@ -14,6 +14,9 @@ import { useRootData } from "~/root";
 import { assetsOverview } from "~/services/account.server";
 import { requireUser } from "~/services/web.server";
 import walletStylesHref from "~/styles/wallet.css";
+import { titled } from "~/lib/meta";
+
+export const meta = titled("wallet.accounts_title");
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: walletStylesHref }];
 

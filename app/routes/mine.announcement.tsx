@@ -9,6 +9,9 @@ import { textParagraphs } from "~/domain/content";
 import { useRootData } from "~/root";
 import { announcementList } from "~/services/content.server";
 import contentStylesHref from "~/styles/content.css";
+import { titled } from "~/lib/meta";
+
+export const meta = titled("user.announcements");
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: contentStylesHref }];
 

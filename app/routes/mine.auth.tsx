@@ -30,8 +30,11 @@ import { identityOf, submitRealName } from "~/services/identity.server";
 import { ownedUpload, readFormWithUploads, uploadFieldError, uploadIdOf, uploadUrl } from "~/services/uploads.server";
 import { redirectWithFlash, requireRealUser } from "~/services/web.server";
 import identityStylesHref from "~/styles/identity.css";
+import { titled } from "~/lib/meta";
 
 const PHOTOS = { front_pic: "identity", reverse_pic: "identity" } as const;
+
+export const meta = titled("user.real_name");
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: identityStylesHref }];
 

@@ -35,6 +35,9 @@ import { chargeCurrencies, checkDeposit, submitDeposit, wireAccounts, type Check
 import { readFormWithUploads, uploadUrl } from "~/services/uploads.server";
 import { redirectWithFlash, requireRealUser } from "~/services/web.server";
 import depositStylesHref from "~/styles/deposit.css";
+import { titled } from "~/lib/meta";
+
+export const meta = titled("deposit.title");
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: depositStylesHref }];
 

@@ -15,6 +15,9 @@ import { useRootData } from "~/root";
 import { depositRecords } from "~/services/deposit.server";
 import { requireRealUser } from "~/services/web.server";
 import depositStylesHref from "~/styles/deposit.css";
+import { titled } from "~/lib/meta";
+
+export const meta = titled("deposit.records");
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: depositStylesHref }];
 

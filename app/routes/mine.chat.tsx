@@ -13,6 +13,9 @@ import { RouteErrorBoundary } from "~/components/route-error";
 import { FRAME_SRC_HEADER } from "~/lib/http.server";
 import { supportChat } from "~/services/content.server";
 import contentStylesHref from "~/styles/content.css";
+import { titled } from "~/lib/meta";
+
+export const meta = titled("user.chat");
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: contentStylesHref }];
 

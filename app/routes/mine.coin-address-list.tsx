@@ -5,6 +5,9 @@ import { RouteErrorBoundary } from "~/components/route-error";
 import { DrawType } from "~/domain/withdraw";
 import { methodsAction, methodsLoader } from "~/lib/payout-methods.server";
 import walletStylesHref from "~/styles/withdraw.css";
+import { titled } from "~/lib/meta";
+
+export const meta = titled("wallet.coin_addresses");
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: walletStylesHref }];
 

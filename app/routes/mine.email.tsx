@@ -7,6 +7,9 @@ import { EmptyState, PageHeader } from "~/components/layout";
 import { RouteErrorBoundary } from "~/components/route-error";
 import { companyEmail } from "~/services/content.server";
 import contentStylesHref from "~/styles/content.css";
+import { titled } from "~/lib/meta";
+
+export const meta = titled("user.company_email");
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: contentStylesHref }];
 

@@ -18,6 +18,9 @@ import { useRootData } from "~/root";
 import { accountDetail, accountHistory } from "~/services/wallet.server";
 import { requireUser } from "~/services/web.server";
 import walletStylesHref from "~/styles/wallet.css";
+import { titled } from "~/lib/meta";
+
+export const meta = titled("history.title");
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: walletStylesHref }];
 

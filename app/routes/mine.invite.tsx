@@ -15,6 +15,9 @@ import { inviteLink } from "~/domain/content";
 import { qrPath } from "~/lib/qr.server";
 import { requireRealUser } from "~/services/web.server";
 import contentStylesHref from "~/styles/content.css";
+import { titled } from "~/lib/meta";
+
+export const meta = titled("user.invite");
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: contentStylesHref }];
 

@@ -15,10 +15,13 @@ import { checkedOnly, replyWithErrors } from "~/forms/reply";
 import { readForm } from "~/lib/http.server";
 import { amendPassword, sendAmendCode } from "~/services/auth.server";
 import { redirectWithFlash, requireRealUser, sessionSetCookie } from "~/services/web.server";
+import { titled } from "~/lib/meta";
 
 const SECRETS = ["old_password", "password", "re_password"];
 /** Sending a code checks no field. */
 const SendOnly = v.object({});
+
+export const meta = titled("user.reset_password");
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const user = await requireRealUser(context, request);

@@ -8,6 +8,9 @@ import { PageHeader } from "~/components/layout";
 import { ThemeSwitch } from "~/components/preferences";
 import { languageInfo } from "~/i18n/config";
 import { requireUser } from "~/services/web.server";
+import { titled } from "~/lib/meta";
+
+export const meta = titled("user.settings");
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   await requireUser(context, request);

@@ -38,6 +38,9 @@ import { balances } from "~/services/account.server";
 import { transfer, transferLog } from "~/services/wallet.server";
 import { redirectWithFlash, requireRealUser } from "~/services/web.server";
 import walletStylesHref from "~/styles/wallet.css";
+import { titled } from "~/lib/meta";
+
+export const meta = titled("transfer.title");
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: walletStylesHref }];
 

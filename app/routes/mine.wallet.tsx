@@ -11,6 +11,9 @@ import { useRootData } from "~/root";
 import { assetsOverview } from "~/services/account.server";
 import { requireUser } from "~/services/web.server";
 import walletStylesHref from "~/styles/wallet.css";
+import { titled } from "~/lib/meta";
+
+export const meta = titled("wallet.title");
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: walletStylesHref }];
 

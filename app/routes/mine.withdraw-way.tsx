@@ -6,7 +6,7 @@
  */
 import { getFormProps, useForm } from "@conform-to/react";
 import { getValibotConstraint } from "@conform-to/valibot";
-import { data, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs } from "@remix-run/cloudflare";
+import { data, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
 import { Form, Link, useActionData, useLoaderData, type ShouldRevalidateFunction } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { Field, FormErrors, SubmitButton } from "~/components/forms";
@@ -23,6 +23,7 @@ import { translateMessage } from "~/lib/messages";
 import { bindMethod, listMethods, listWithdrawCurrencies } from "~/services/withdraw.server";
 import { redirectWithFlash, requireRealUser } from "~/services/web.server";
 import walletStylesHref from "~/styles/withdraw.css";
+import { pageMeta } from "~/lib/meta";
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: walletStylesHref }];
 
@@ -33,6 +34,9 @@ function params(url: URL) {
 }
 
 const listPath = (drawType: DrawType) => (drawType === DrawType.Coin ? "/mine/coin-address-list" : "/mine/bank-card-list");
+
+export const meta: MetaFunction<typeof loader> = ({ data: d, matches }) =>
+  pageMeta(matches, (t) => ({ title: d?.drawType === DrawType.Bank ? t("wallet.add_account") : t("wallet.add_address") }));
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const user = await requireRealUser(context, request);

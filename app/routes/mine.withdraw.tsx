@@ -31,6 +31,9 @@ import { useRootData } from "~/root";
 import { fundingBalance, listMethods, listWithdrawCurrencies, listWithdrawals, prepareWithdrawal, requestWithdrawal } from "~/services/withdraw.server";
 import { redirectWithFlash, requireRealUser } from "~/services/web.server";
 import walletStylesHref from "~/styles/withdraw.css";
+import { titled } from "~/lib/meta";
+
+export const meta = titled("withdraw.title");
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: walletStylesHref }];
 

@@ -14,6 +14,9 @@ import { Pager } from "~/components/wallet";
 import { useRootData } from "~/root";
 import { listFunds, pageNumber } from "~/services/fund.server";
 import fundStylesHref from "~/styles/fund.css";
+import { titled } from "~/lib/meta";
+
+export const meta = titled("fund.title", { description: "fund.meta_description" });
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: fundStylesHref }];
 

@@ -15,6 +15,9 @@ import { useRootData } from "~/root";
 import { idParam, incomeRecords, pageNumber } from "~/services/fund.server";
 import { requireUser } from "~/services/web.server";
 import fundStylesHref from "~/styles/fund.css";
+import { titled } from "~/lib/meta";
+
+export const meta = titled("fund.income_title");
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: fundStylesHref }];
 

@@ -29,6 +29,9 @@ import { idParam, ownedSubscription, pageNumber, redemptionOf, requestRedemption
 import { redirectWithFlash, requireUser } from "~/services/web.server";
 import fundStylesHref from "~/styles/fund.css";
 import ordersStylesHref from "~/styles/orders.css";
+import { titled } from "~/lib/meta";
+
+export const meta = titled("fund.records");
 
 export const links: LinksFunction = () => [
   { rel: "stylesheet", href: ordersStylesHref },

@@ -9,7 +9,7 @@
  * maximum and the funding balance) and redirects to the records with a flash. A hidden
  * request_id makes a double submission one subscription. Demo users are refused.
  */
-import { data, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs } from "@remix-run/cloudflare";
+import { data, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { useEffect, useRef, useState, type FormEvent, type KeyboardEvent } from "react";
 import { useTranslation } from "react-i18next";
@@ -31,6 +31,7 @@ import { checkSubscription, fundInfo, idParam, subscribe } from "~/services/fund
 import { redirectWithFlash, requireRealUser } from "~/services/web.server";
 import fundStylesHref from "~/styles/fund.css";
 import ordersStylesHref from "~/styles/orders.css";
+import { pageMeta } from "~/lib/meta";
 
 export const links: LinksFunction = () => [
   { rel: "stylesheet", href: ordersStylesHref },
@@ -40,6 +41,9 @@ export const links: LinksFunction = () => [
 function notFound() {
   return new Response("Not Found", { status: 404, headers: { "cache-control": "private, no-store" } });
 }
+
+export const meta: MetaFunction<typeof loader> = ({ data: d, matches }) =>
+  pageMeta(matches, (t) => ({ title: d?.fund.title || t("fund.subscribe_title"), description: t("fund.meta_description") }));
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const fund = await fundInfo(context, idParam(new URL(request.url).searchParams.get("id")));

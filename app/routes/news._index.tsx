@@ -10,6 +10,9 @@ import { parsePage } from "~/domain/content";
 import { useRootData } from "~/root";
 import { newsPage, PUBLIC_CACHE } from "~/services/content.server";
 import contentStylesHref from "~/styles/content.css";
+import { titled } from "~/lib/meta";
+
+export const meta = titled("content.news", { description: "content.news_meta_description" });
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: contentStylesHref }];
 

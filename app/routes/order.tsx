@@ -39,6 +39,9 @@ import { marketQuotes } from "~/services/market.server";
 import type { Quote } from "~/domain/market";
 import { sheetKeyDown } from "~/components/sheet";
 import { PullIndicator, usePullToRefresh } from "~/components/pull-to-refresh";
+import { titled } from "~/lib/meta";
+
+export const meta = titled("tabs.order");
 
 export const links: LinksFunction = () => [
   { rel: "stylesheet", href: ordersStylesHref },

@@ -29,6 +29,9 @@ import { marketQuotes } from "~/services/market.server";
 import { chosenCompanyId, companyCard, isMainSite, searchCompanies, searchPairs, type CompanyCard } from "~/services/search.server";
 import { redirectWithFlash } from "~/services/web.server";
 import productStylesHref from "~/styles/product.css";
+import { titled } from "~/lib/meta";
+
+export const meta = titled("product.title", { description: "product.meta_description" });
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: productStylesHref }];
 

@@ -15,6 +15,9 @@ import { useRootData } from "~/root";
 import { leaders } from "~/services/copy.server";
 import copyStylesHref from "~/styles/copy.css";
 import ordersStylesHref from "~/styles/orders.css";
+import { titled } from "~/lib/meta";
+
+export const meta = titled("tabs.rank");
 
 export const links: LinksFunction = () => [
   { rel: "stylesheet", href: ordersStylesHref },

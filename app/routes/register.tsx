@@ -22,6 +22,7 @@ import { register, sendRegisterCode, verifyRegType } from "~/services/auth.serve
 import { createCaptcha } from "~/services/codes.server";
 import { SanctionsNotice } from "~/components/notice";
 import { redirectWithFlash, sessionSetCookie } from "~/services/web.server";
+import { titled } from "~/lib/meta";
 
 type RegType = "email" | "mobile";
 const DEFAULT_AREA_INDEX = 1; // the spec's default: the second entry of the area list
@@ -29,6 +30,8 @@ const SECRETS = ["password", "re_password", "captcha", "key"];
 /** The fields that sending a code checks. */
 const SEND_FIELDS = ["type", "account", "area_id"];
 
+
+export const meta = titled("auth.register_title", { description: "auth.register_meta_description" });
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   if (await context.user()) throw redirect("/user");

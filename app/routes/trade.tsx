@@ -8,7 +8,7 @@
  * chart, the form and the open orders stand side by side.
  */
 import { getValibotConstraint } from "@conform-to/valibot";
-import { data, redirect, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs } from "@remix-run/cloudflare";
+import { data, redirect, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
 import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import { memo, useEffect, useMemo, useState, type ComponentType } from "react";
 import { useTranslation } from "react-i18next";
@@ -32,6 +32,7 @@ import { OrderSchema, placeInputOf } from "~/forms/trade";
 import { submissionOf } from "~/forms/parse";
 import { replyWithErrors } from "~/forms/reply";
 import { readForm } from "~/lib/http.server";
+import { pageMeta } from "~/lib/meta";
 import { RouteErrorBoundary } from "~/components/route-error";
 import { useRootData } from "~/root";
 import { DEFAULT_PERIOD, PERIODS, PERIOD_LABELS, isPeriod, type Period } from "~/domain/market";
@@ -61,6 +62,19 @@ function openOrderOf(row: ContractOrderRow): OpenOrder {
     precision: row.precision,
   };
 }
+
+/**
+ * "BTC/USDT 99,329.06 · Bourse": the instrument and the price the page rendered with, formatted as
+ * its headline shows it (the title does not follow the live price).
+ */
+export const meta: MetaFunction<typeof loader> = ({ data: d, matches }) =>
+  pageMeta(matches, (t, locale) => {
+    const current = d?.current;
+    if (!current) return { title: t("tabs.trade") };
+    const quote = d.quotes.find((q) => q.Code === current.code);
+    const price = quote ? ` ${formatPrice(quote.Close, current.pricePrecision, locale)}` : "";
+    return { title: `${current.showCode}${price}`, description: t("trade.meta_description", { instrument: current.showCode }) };
+  });
 
 type CandleChartModule = typeof import("~/components/candle-chart.client");
 const loadCandleChart = () => import("~/components/candle-chart.client");

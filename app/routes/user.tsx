@@ -35,6 +35,9 @@ import { Intent } from "~/forms/intents";
 import { RouteErrorBoundary } from "~/components/route-error";
 import { redirectWithFlash, requireUser } from "~/services/web.server";
 import { useRootData } from "~/root";
+import { titled } from "~/lib/meta";
+
+export const meta = titled("tabs.user");
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const user = await requireUser(context, request);

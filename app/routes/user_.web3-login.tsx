@@ -6,7 +6,7 @@
  * its install message and official site. Without JavaScript the page says wallet login needs a
  * browser wallet and JavaScript, and links to e-mail login.
  */
-import { data, redirect, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
+import { data, redirect, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { Link, useActionData, useNavigation, useSearchParams, useSubmit } from "@remix-run/react";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
@@ -22,6 +22,9 @@ import { translateMessage } from "~/lib/messages";
 import { siteOf, web3Login } from "~/services/web3.server";
 import { redirectWithFlash, sessionSetCookie } from "~/services/web.server";
 import web3StylesHref from "~/styles/web3.css";
+import { titled } from "~/lib/meta";
+
+export const meta = titled("web3.title");
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: web3StylesHref }];
 
@@ -39,8 +42,6 @@ export async function action({ request, context }: ActionFunctionArgs) {
   if (!result.ok) return data({ error: result.errors.form ?? "web3.login_failed" }, { status: result.status });
   return redirectWithFlash(context, safeRedirect(form.get("from"), "/user"), { kind: "success", message: "auth.login_success" }, { "Set-Cookie": await sessionSetCookie(context, result.value.token) });
 }
-
-export const meta: MetaFunction = () => [{ title: "Bourse" }];
 
 /** An injected EIP-1193 provider, as much of it as this page uses. */
 interface Provider {

@@ -16,6 +16,10 @@ test("language: Arabic renders right to left, Japanese is Japanese, the choice i
   await expect(page.locator("html")).toHaveAttribute("dir", "ltr");
   await page.goto("/login");
   await expect(page.getByRole("heading", { level: 1 })).not.toHaveText("Log in");
+  await expect(page).toHaveTitle("ログイン · Bourse");
+  // the next page's title, in the same language (in the browser too when JavaScript navigates)
+  await page.getByRole("link", { name: "新規登録はこちら" }).click();
+  await expect(page).toHaveTitle("新規登録 · Bourse");
 });
 
 test("every language renders the login page in its own words, Arabic right to left", async ({ page }) => {
@@ -29,6 +33,7 @@ test("every language renders the login page in its own words, Arabic right to le
     await expect(page.locator("html")).toHaveAttribute("lang", lang.htmlLang);
     await expect(page.locator("html")).toHaveAttribute("dir", lang.code === "ar" ? "rtl" : "ltr");
     await expect(page.getByRole("heading", { level: 1 })).toHaveText(messages.auth.login_title);
+    await expect(page).toHaveTitle(`${messages.auth.login_title} · Bourse`);
     await expect(page.getByRole("button", { name: messages.auth.login_button, exact: true })).toBeVisible();
   }
 });
