@@ -142,20 +142,22 @@ let postings = 0;
  * money that users hold before the measured paths run.
  */
 export async function postEntries(db, entriesSql, binds = []) {
-  const id = `bench-fixture-${process.pid}-${postings++}`;
+  const key = `bench-fixture-${process.pid}-${postings++}`;
   const n = binds.length;
+  // the transaction's integer id is found by its key, as the services' batches do (txOfKey)
+  const tx = (param) => `(SELECT id FROM ledger_transactions WHERE idempotency_key = ${param})`;
   await db.batch([
-    db.prepare("INSERT INTO ledger_transactions (id, idempotency_key, request_hash, kind, memo) VALUES (?1, ?1, 'bench', 'adjustment', '')").bind(id),
-    db.prepare(`INSERT INTO ledger_entries (transaction_id, account_id, bucket, amount) SELECT ?${n + 1}, e.* FROM (${entriesSql}) e`).bind(...binds, id),
-    db.prepare("INSERT INTO ledger_entries (transaction_id, account_id, bucket, amount) SELECT ?1, 6, 0, -SUM(amount) FROM ledger_entries WHERE transaction_id = ?1").bind(id),
+    db.prepare("INSERT INTO ledger_transactions (idempotency_key, request_hash, kind, memo) VALUES (?1, 'bench', 'adjustment', '')").bind(key),
+    db.prepare(`INSERT INTO ledger_entries (transaction_id, account_id, bucket, amount) SELECT ${tx(`?${n + 1}`)}, e.* FROM (${entriesSql}) e`).bind(...binds, key),
+    db.prepare(`INSERT INTO ledger_entries (transaction_id, account_id, bucket, amount) SELECT ${tx("?1")}, 6, 0, -SUM(amount) FROM ledger_entries WHERE transaction_id = ${tx("?1")}`).bind(key),
     db
       .prepare(
         `UPDATE accounts SET balance = accounts.balance + d.available, lock_balance = accounts.lock_balance + d.locked
            FROM (SELECT account_id, SUM(CASE WHEN bucket = 0 THEN amount ELSE 0 END) AS available, SUM(CASE WHEN bucket = 1 THEN amount ELSE 0 END) AS locked
-                   FROM ledger_entries WHERE transaction_id = ?1 GROUP BY account_id) AS d
+                   FROM ledger_entries WHERE transaction_id = ${tx("?1")} GROUP BY account_id) AS d
           WHERE accounts.id = d.account_id`,
       )
-      .bind(id),
+      .bind(key),
   ]);
 }
 
