@@ -9,7 +9,7 @@
 // orders, 50,000 options, 100,000 followers, 1,000,000 fund subscriptions). A size not run is
 // null with its reason, never extrapolated. Parts: BENCH_SKIP_LIGHTHOUSE, BENCH_SKIP_ORDERS,
 // BENCH_SKIP_TICKS, BENCH_SKIP_STOPS, BENCH_SKIP_OPTIONS, BENCH_SKIP_COPIES, BENCH_SKIP_FUNDS,
-// BENCH_SKIP_FANOUT, BENCH_SKIP_STORAGE (=1 skips; BENCH_SKIP_TRADING=1 skips orders, ticks, stops,
+// BENCH_SKIP_FANOUT, BENCH_SKIP_STORAGE, BENCH_SKIP_HEAP (=1 skips; BENCH_SKIP_TRADING=1 skips orders, ticks, stops,
 // options and copies). Tuning: see the README's bench section.
 import { bin, run } from "../scripts/lib.mjs";
 import { benchContext, printFigures, skipped, writeFigures } from "./figures.mjs";
@@ -19,6 +19,7 @@ import { orderFigures } from "./orders.mjs";
 import { stopFigures, tickFigures } from "./engine.mjs";
 import { copyFigures, optionFigures } from "./settlement.mjs";
 import { fundFigures } from "./funds.mjs";
+import { heapFigures } from "./engine-heap.mjs";
 
 const context = benchContext();
 
@@ -41,6 +42,7 @@ const parts = [
   { skip: "BENCH_SKIP_STOPS", off: trading, ids: [["stops_5000_with_100k_open_ms", "ms, price move → all closed in D1"], ["tick_js_max_ms", "ms, worst no-op latency − idle median during the cascade"]], run: stopFigures },
   { skip: "BENCH_SKIP_OPTIONS", off: trading, ids: [["options_10k_users_ms", "ms, expiry → all settled"], ["options_50k_ms", "ms, expiry → all settled"]], run: optionFigures },
   { skip: "BENCH_SKIP_COPIES", off: trading, ids: [["copy_10k_open_ms", "ms, trader's order → every copy open"], ["copy_100k_open_ms", "ms, trader's order → every copy open"]], run: copyFigures },
+  { skip: "BENCH_SKIP_HEAP", off: trading, ids: [["engine_max_object_mb_1m", "MB, largest engine shard's heap at 1,000,000 open"]], run: heapFigures },
   { skip: "BENCH_SKIP_FUNDS", ids: [["fund_income_1m_ms", "ms, job start → all paid"], ["fund_income_max_chunk_ms", "ms, longest single chunk write"]], run: fundFigures },
   {
     skip: "BENCH_SKIP_FANOUT",
@@ -93,8 +95,7 @@ for (const part of parts) {
   for (const [id, unit] of part.ids) figures.push(got.find((f) => f.id === id) ?? skipped(id, unit, "not measured yet on this branch"));
   figures.push(...got.filter((f) => !part.ids.some(([id]) => id === f.id)));
 }
-// Each engine shard's heap over the inspector, in its own worker: measured on the engine-shard branch.
-figures.push(skipped("engine_max_object_mb_1m", "MB, largest engine object's heap at 1,000,000 open", "engine shards: measured on the shard branch", { target: "≤ 64" }));
+
 
 printFigures(figures);
 if (process.env.BENCH_JSON) {

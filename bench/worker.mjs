@@ -30,7 +30,12 @@ function declaredBindings() {
   };
 }
 
-export async function startWorker() {
+/**
+ * Starts the Worker. `heapWorker` adds a second worker, "engine-heap", running the same build with
+ * its own EngineShard namespace (the market room never calls it) and the inspector on
+ * `inspectorPort`, so one engine shard can be loaded alone in its own isolate and its heap read.
+ */
+export async function startWorker({ heapWorker = false, inspectorPort } = {}) {
   if (!built) {
     rmSync(outdir, { recursive: true, force: true });
     run(bin("wrangler"), ["deploy", "--dry-run", `--outdir=${outdir}`], { stdio: ["ignore", "ignore", "inherit"] });
@@ -39,8 +44,10 @@ export async function startWorker() {
   const persist = path.join(root, ".wrangler", `bench-state-${process.pid}-${starts++}`);
   rmSync(persist, { recursive: true, force: true });
   const declared = declaredBindings();
-  const mf = new Miniflare({
-    modules: [{ type: "ESModule", path: path.join(outdir, "server.js"), contents: readFileSync(path.join(outdir, "server.js"), "utf8") }],
+  const modules = [{ type: "ESModule", path: path.join(outdir, "server.js"), contents: readFileSync(path.join(outdir, "server.js"), "utf8") }];
+  const worker = {
+    name: "main",
+    modules,
     compatibilityDate: declared.compatibilityDate,
     compatibilityFlags: declared.compatibilityFlags,
     bindings: { ...declared.vars, ENVIRONMENT: "local" },
@@ -49,13 +56,29 @@ export async function startWorker() {
     durableObjects: declared.durableObjects,
     queueProducers: declared.queueProducers,
     queueConsumers: declared.queueConsumers,
+  };
+  const shared = {
     d1Persist: persist,
     durableObjectsPersist: persist,
     r2Persist: persist,
     host: "127.0.0.1",
     port: 0,
     ...(process.env.BENCH_DEBUG ? { log: new Log(LogLevel.DEBUG) } : {}),
-  });
+  };
+  const heap = heapWorker
+    ? {
+        ...worker,
+        name: "engine-heap",
+        queueConsumers: {},
+        durableObjects: Object.fromEntries(
+          Object.entries(declared.durableObjects).map(([binding, o]) => {
+            const className = typeof o === "string" ? o : o.className;
+            return [binding, className === "EngineShard" ? { className, useSQLite: true } : { className, scriptName: "main" }];
+          }),
+        ),
+      }
+    : null;
+  const mf = new Miniflare(heap ? { ...shared, inspectorPort, workers: [worker, heap] } : { ...shared, ...worker });
   const url = await mf.ready;
   const db = await mf.getD1Database("DB");
   const migrations = readdirSync(path.join(root, "migrations")).filter((f) => f.endsWith(".sql")).sort();

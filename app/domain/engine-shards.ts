@@ -1,6 +1,7 @@
 /**
  * Engine shards (docs/decisions/018-scale.md, "Engine shards"): no single object holds every
- * open order. Each instrument belongs to one of `buckets` shards (by a hash of its code), and a
+ * open order. Each instrument belongs to one of `buckets` shards (dealt round the sorted list of
+ * active instruments, so no shard holds more than its share), and a
  * hot instrument named in the split is spread over its own `parts` shards by user id, so one
  * user's orders and options on it always sit together (their live profit, their delivery) and a
  * copy that is let run never changes shard. Pure: the market room plans, the shards load by it.
@@ -11,6 +12,8 @@ export interface ShardPlan {
   buckets: number;
   /** Hot instruments: code → how many shards (by user id) hold its orders. */
   split: Record<string, number>;
+  /** Each unsplit instrument's shard (see `assign`); an instrument not listed goes by a hash of its code. */
+  assigned?: Record<string, number>;
 }
 
 /** One engine shard: the instruments it holds, and for a split instrument which part by user. */
@@ -50,11 +53,22 @@ export function codeBucket(code: string, buckets: number) {
 
 const partsOf = (plan: ShardPlan, code: string) => (plan.split[code] ?? 1) > 1 ? plan.split[code]! : 1;
 
+/**
+ * The plan for these instruments: the unsplit ones dealt round the shared shards in code order,
+ * so none holds more than ceil(n / buckets) of them (a hash alone put 5 of 19 in one of 8).
+ */
+export function assign(plan: ShardPlan, codes: readonly string[]): ShardPlan {
+  const unsplit = [...new Set(codes)].filter((c) => partsOf(plan, c) <= 1).sort();
+  return { ...plan, assigned: Object.fromEntries(unsplit.map((c, i) => [c, i % plan.buckets])) };
+}
+
+const bucketOf = (plan: ShardPlan, code: string) => plan.assigned?.[code] ?? codeBucket(code, plan.buckets);
+
 /** The name of the shard holding an order or option of `userId` on `code`. */
 export function shardName(plan: ShardPlan, code: string, userId: number): string {
   const parts = partsOf(plan, code);
   if (parts > 1) return `engine:${code}:${userId % parts}/${parts}`;
-  return `engine:b${codeBucket(code, plan.buckets)}/${plan.buckets}`;
+  return `engine:b${bucketOf(plan, code)}/${plan.buckets}`;
 }
 
 /** Every shard of the plan for these instruments (an empty bucket is no shard). */
@@ -67,7 +81,7 @@ export function shardsFor(plan: ShardPlan, codes: readonly string[]): ShardSpec[
       for (let part = 0; part < parts; part++) out.push({ name: `engine:${code}:${part}/${parts}`, codes: [code], part, parts });
       continue;
     }
-    const b = codeBucket(code, plan.buckets);
+    const b = bucketOf(plan, code);
     let list = buckets.get(b);
     if (!list) buckets.set(b, (list = []));
     list.push(code);

@@ -13,7 +13,7 @@
  */
 import type { EngineChange, LivePart, ParkedSettlement, ShardQuiet, ShardTickInput, ShardTickOutput, TickInput, TickOutput, UserEvent } from "~/domain/engine";
 import { priceToSteps } from "~/domain/market";
-import { holds, shardName, shardsFor, shardsOfCode, type ShardPlan, type ShardSpec } from "~/domain/engine-shards";
+import { assign, holds, shardName, shardsFor, shardsOfCode, type ShardPlan, type ShardSpec } from "~/domain/engine-shards";
 import { copyStopReached } from "~/domain/copy";
 import { liveEvents, type Engine, type EngineStore, type GoneRow } from "./engine";
 
@@ -62,13 +62,16 @@ export class ShardedEngine implements Engine {
   /** Ticks handed to shards and skipped as quiet (figures for /dev/engine and the bench). */
   readonly calls = { handed: 0, skipped: 0 };
 
+  private readonly plan: ShardPlan;
+
   constructor(
     private readonly store: Required<EngineStore>,
     private readonly shard: (name: string) => ShardApi,
-    private readonly plan: ShardPlan,
+    plan: ShardPlan,
     codes: readonly string[],
   ) {
-    this.specs = shardsFor(plan, codes);
+    this.plan = assign(plan, codes);
+    this.specs = shardsFor(this.plan, codes);
   }
 
   shards(): readonly ShardSpec[] {

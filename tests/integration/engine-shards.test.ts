@@ -4,17 +4,22 @@
 // shard closes its copies on the others in the same tick; a copy stop-loss sums copies held on
 // two shards; a shard that crashes mid-cascade loads again from D1 and every position closes once.
 import { env } from "cloudflare:test";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createServiceContext } from "~/context.server";
 import { Side } from "~/domain/contract";
-import { parsePlan, shardName } from "~/domain/engine-shards";
+import { assign, parsePlan, shardName, type ShardPlan } from "~/domain/engine-shards";
 import { placeOrder } from "~/services/contract.server";
 import { checkInvariants } from "~/services/ledger.server";
 import { ConfigError, readConfig } from "~/env.server";
 import { createUser, fund, holdPrice as hold, mainRoom, tickMain as tick } from "./helpers";
 
 const USD = 1_000_000;
-const plan = parsePlan(env.ENGINE_SHARDS, env.ENGINE_SPLIT);
+/** The room's plan: the configured one dealt over the active instruments, as the market room deals it. */
+let plan: ShardPlan = parsePlan(env.ENGINE_SHARDS, env.ENGINE_SPLIT);
+beforeAll(async () => {
+  const { results } = await env.DB.prepare("SELECT code FROM instruments WHERE status = 1").all<{ code: string }>();
+  plan = assign(plan, results.map((r) => r.code));
+});
 const shard = (name: string) => env.ENGINE_SHARD.get(env.ENGINE_SHARD.idFromName(name));
 
 async function trader() {

@@ -2,7 +2,7 @@
 // instrument's users spread over its parts, and a bad configuration is refused at start.
 import { describe, expect, it } from "vitest";
 import type { EngineOrder, SettlementRequest, TickInput, UserEvent } from "~/domain/engine";
-import { filterOf, holds, parsePlan, shardName, shardsFor, shardsOfCode, type ShardFilter } from "~/domain/engine-shards";
+import { assign, filterOf, holds, parsePlan, shardName, shardsFor, shardsOfCode, type ShardFilter } from "~/domain/engine-shards";
 import { ContractEngine, type EngineStore } from "../../party/market/engine";
 import { ShardedEngine, type ShardApi } from "../../party/market/shards";
 
@@ -20,7 +20,7 @@ describe("engine shard plan", () => {
   });
 
   it("every (instrument, user) belongs to exactly one shard, the one its name says", () => {
-    const plan = parsePlan("3", "BTCUSDT:4,ETHUSDT:2");
+    const plan = assign(parsePlan("3", "BTCUSDT:4,ETHUSDT:2"), CODES);
     const specs = shardsFor(plan, CODES);
     expect(new Set(specs.map((s) => s.name)).size).toBe(specs.length);
     for (const code of CODES) {
@@ -43,9 +43,18 @@ describe("engine shard plan", () => {
     expect(shardName(plan, "BTCUSDT", 12345)).toBe(shardName(plan, "BTCUSDT", 12345));
   });
 
+  it("the shared shards hold the unsplit instruments evenly: none more than its share", () => {
+    const plan = assign(parsePlan("4", "BTCUSDT:8"), CODES);
+    const buckets = shardsFor(plan, CODES).filter((s) => s.parts === undefined);
+    expect(buckets).toHaveLength(4);
+    // 11 unsplit instruments over 4 shards: 3, 3, 3, 2
+    expect(buckets.map((b) => b.codes.length).sort()).toEqual([2, 3, 3, 3]);
+    for (const code of CODES) for (const userId of [1, 2, 3]) expect(buckets.concat(shardsFor(plan, CODES)).some((s) => s.name === shardName(plan, code, userId))).toBe(true);
+  });
+
   it("the same plan gives the same shards in every room and after restarts", () => {
-    const a = shardsFor(parsePlan("4", "BTCUSDT:2"), CODES);
-    const b = shardsFor(parsePlan("4", "BTCUSDT:2"), [...CODES].reverse());
+    const a = shardsFor(assign(parsePlan("4", "BTCUSDT:2"), CODES), CODES);
+    const b = shardsFor(assign(parsePlan("4", "BTCUSDT:2"), [...CODES].reverse()), [...CODES].reverse());
     expect(a).toEqual(b);
   });
 });
@@ -129,7 +138,7 @@ describe("the market room over engine shards", () => {
     expect([...w.ticksHanded.values()].reduce((a, b) => a + b, 0)).toBe(0);
     // a fall to 94: only user 1's part is reached
     await engine.onTick(at(6000, [{ code: "BTCUSDT", low: 94, high: 100, last: 94 }]));
-    expect([...w.ticksHanded.keys()]).toEqual([shardName(plan, "BTCUSDT", 1)]);
+    expect([...w.ticksHanded.keys()]).toEqual([shardName(assign(plan, ["BTCUSDT", "SOLUSDT"]), "BTCUSDT", 1)]);
     expect(w.settled.flatMap((r) => r.exits.map((e) => e.id))).toEqual([1]);
     expect(engine.pending()).toBe(1);
   });
@@ -139,7 +148,8 @@ describe("the market room over engine shards", () => {
     const w = world([order(1, 3, "BTCUSDT", { liquidation: 9_000 }), order(2, 3, "SOLUSDT", { liquidation: 9_000 })]);
     const engine = new ShardedEngine(w.store, w.shardApi, plan, ["BTCUSDT", "SOLUSDT"]);
     await engine.load();
-    expect(shardName(plan, "BTCUSDT", 3)).not.toBe(shardName(plan, "SOLUSDT", 3));
+    const assigned = assign(plan, ["BTCUSDT", "SOLUSDT"]);
+    expect(shardName(assigned, "BTCUSDT", 3)).not.toBe(shardName(assigned, "SOLUSDT", 3));
     const { userEvents } = await engine.onTick(
       at(1000, [
         { code: "BTCUSDT", low: 101, high: 102.5, last: 102.5 },
