@@ -350,11 +350,12 @@ export async function engineOptions(
     changedSince > 0
       ? ctx.d1
           .prepare(
-            `SELECT ${OPTION_COLUMNS} FROM options WHERE id > ?2
+            // new rows a page at a time (a burst is read over several ticks, never in one answer)
+            `SELECT * FROM (SELECT ${OPTION_COLUMNS} FROM options WHERE id > ?2 ORDER BY id LIMIT ?3)
              UNION ALL
              SELECT ${OPTION_COLUMNS} FROM options WHERE status IN (1, 3) AND updated_at >= ?1 AND id <= ?2`,
           )
-          .bind(changedSince, afterId)
+          .bind(changedSince, afterId, page)
       : // parked settlements wait for an operator (app/services/engine.server.ts), even across a restart
         // (a page by id: the start reads at most `page` rows per query)
         ctx.d1
@@ -368,14 +369,22 @@ export async function engineOptions(
   const open: EngineOption[] = [];
   const gone: number[] = [];
   const goneRows: { id: number; code: string; userId: number }[] = [];
+  let fresh = 0;
+  let lastFresh = afterId;
   for (const row of rows!.results as OptionRow[]) {
+    if (row.id > afterId) {
+      fresh += 1;
+      lastFresh = Math.max(lastFresh, row.id);
+    }
     if (row.status === OptionStatus.Open) open.push(engineOptionOf(row));
     else {
       gone.push(row.id);
       goneRows.push({ id: row.id, code: row.code, userId: row.userId });
     }
   }
-  return { open, gone, goneRows, watermark, lastId: Math.max(afterId, (max!.results[0] as { id: number }).id), more: changedSince === 0 && open.length === page };
+  // a catch-up that read a full page of new rows goes on from the last of them next time
+  if (changedSince > 0 && fresh === page) return { open, gone, goneRows, watermark, lastId: lastFresh, more: true };
+  return { open, gone, goneRows, watermark, lastId: (max!.results[0] as { id: number }).id, more: changedSince === 0 && open.length === page };
 }
 
 /**

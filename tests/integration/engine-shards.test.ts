@@ -8,7 +8,7 @@ import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createServiceContext } from "~/context.server";
 import { Side } from "~/domain/contract";
 import { assign, parsePlan, shardName, type ShardPlan } from "~/domain/engine-shards";
-import { placeOrder } from "~/services/contract.server";
+import { engineOrders, placeOrder } from "~/services/contract.server";
 import { checkInvariants } from "~/services/ledger.server";
 import { ConfigError, readConfig } from "~/env.server";
 import { createUser, fund, holdPrice as hold, mainRoom, tickMain as tick } from "./helpers";
@@ -127,6 +127,30 @@ describe("engine shards", () => {
     // the trader's own positions stay open
     expect(await row(btc.value.id)).toMatchObject({ status: 1 });
     expect(await row(sol.value.id)).toMatchObject({ status: 1 });
+  });
+
+  it("the room's catch-up reads a burst of new orders a page at a time, going on from the last one read", async () => {
+    await hold("XAUUSD", 4_000);
+    const ctx = await createServiceContext(env);
+    const before = await engineOrders(ctx, Date.now(), Number.MAX_SAFE_INTEGER);
+    const ids: number[] = [];
+    for (let i = 0; i < 7; i++) {
+      const user = await createUser();
+      await fund(user.accounts.contract, 10_000 * USD);
+      const placed = await placeOrder(ctx, user.id, { side: Side.Buy, lots: "0.01", instrumentId: 4, entry: 1, leverage: 10 });
+      if (!placed.ok) throw new Error(placed.error);
+      ids.push(placed.value.id);
+    }
+    const since = Date.now() + 60_000; // nothing "changed": only the new rows by id
+    const first = await engineOrders(ctx, since, before.lastId, 3);
+    expect(first.open.map((o) => o.id)).toEqual(ids.slice(0, 3));
+    expect(first).toMatchObject({ lastId: ids[2], more: true });
+    const second = await engineOrders(ctx, since, first.lastId, 3);
+    expect(second.open.map((o) => o.id)).toEqual(ids.slice(3, 6));
+    const third = await engineOrders(ctx, since, second.lastId, 3);
+    expect(third.open.map((o) => o.id)).toEqual(ids.slice(6));
+    expect(third.more).toBe(false);
+    expect(third.lastId).toBeGreaterThanOrEqual(ids[6]!);
   });
 
   it("an engine shard that crashes mid-cascade loads again from D1 on the next tick: every stop-loss closes, each once", async () => {
