@@ -85,10 +85,12 @@ export async function heapFigures() {
   const d = await domain();
   const plans = await shardsModule();
   const inspectorPort = await freePort();
-  const worker = await startWorker({ heapWorker: true, inspectorPort });
+  // the market room stays asleep: the main worker's shards never index the fixture, and the
+  // measured shard loads it itself from D1 in the engine-heap worker
+  const worker = await startWorker({ heapWorker: true, inspectorPort, warm: false });
   let row;
   try {
-    const insts = await instruments(worker, d);
+    const insts = await instruments(worker, d, { hold: false });
     const step = (what) => console.log(`  [heap] ${what}`);
     step("instruments held");
     await openPositions(worker, d, insts, `heap${process.pid}`, ORDERS);

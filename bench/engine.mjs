@@ -32,7 +32,7 @@ export async function domain() {
 }
 
 /** The instruments with their terms (as termsOf builds them) and a held price each. */
-export async function instruments(worker, d) {
+export async function instruments(worker, d, { hold = true } = {}) {
   const { results } = await worker.db
     .prepare("SELECT id, code, price_precision AS precision, contract_size AS contractSize, fee_rate AS feeRate, margin_mode AS marginMode, multiples, base_price AS base FROM instruments WHERE status = 1 ORDER BY id")
     .all();
@@ -44,7 +44,7 @@ export async function instruments(worker, d) {
     const multiples = JSON.parse(r.multiples || "[]").map(Number).filter((m) => m > 0).sort((a, b) => a - b);
     if (r.marginMode !== 1 && multiples.length === 0) continue;
     const price = Math.round(Number(r.base) * 10 ** r.precision);
-    await holdPrice(worker, r.code, price / 10 ** r.precision);
+    if (hold) await holdPrice(worker, r.code, price / 10 ** r.precision);
     out.push({ ...r, price, multiples, terms: { marginMode: r.marginMode, contractSize, pricePrecision: r.precision, feeRate: r.feeRate, feeMode: mode } });
   }
   return out;

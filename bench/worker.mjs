@@ -34,8 +34,9 @@ function declaredBindings() {
  * Starts the Worker. `heapWorker` adds a second worker, "engine-heap", running the same build with
  * its own EngineShard namespace (the market room never calls it) and the inspector on
  * `inspectorPort`, so one engine shard can be loaded alone in its own isolate and its heap read.
+ * `warm: false` leaves the market room asleep (nothing indexes what a bench writes meanwhile).
  */
-export async function startWorker({ heapWorker = false, inspectorPort } = {}) {
+export async function startWorker({ heapWorker = false, inspectorPort, warm = true } = {}) {
   if (!built) {
     rmSync(outdir, { recursive: true, force: true });
     run(bin("wrangler"), ["deploy", "--dry-run", `--outdir=${outdir}`], { stdio: ["ignore", "ignore", "inherit"] });
@@ -88,8 +89,8 @@ export async function startWorker({ heapWorker = false, inspectorPort } = {}) {
   }
   const seed = await buildSeedStatements();
   await db.batch(seed.map((s) => db.prepare(s)));
-  // warm the market room (history is generated once)
-  await (await mf.dispatchFetch(`${url.origin}/v2/api/forex/trade_list`)).text();
+  // warm the market room (history is generated once); `warm: false` leaves it asleep
+  if (warm) await (await mf.dispatchFetch(`${url.origin}/v2/api/forex/trade_list`)).text();
   const dispose = async () => {
     await mf.dispose();
     rmSync(persist, { recursive: true, force: true });
