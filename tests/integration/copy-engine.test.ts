@@ -9,7 +9,7 @@ import { Side } from "~/domain/contract";
 import { closeOrder, placeOrder, setStops } from "~/services/contract.server";
 import { myFollowers } from "~/services/copy.server";
 import { checkInvariants } from "~/services/ledger.server";
-import { createUser, fund, loggedInSocket, tickMain as tick, holdPrice as hold, accountBalances as balances } from "./helpers";
+import { aFollower, aTrader, loggedInSocket, tickMain as tick, holdPrice as hold, accountBalances as balances } from "./helpers";
 
 const USD = 1_000_000;
 async function copiesOf(originId: number) {
@@ -25,28 +25,9 @@ async function skipsOf(originId: number) {
   return results;
 }
 
-async function aTrader() {
-  const user = await createUser();
-  await fund(user.accounts.contract, 10_000 * USD);
-  await env.DB.batch([
-    env.DB.prepare("UPDATE users SET is_trader = 1 WHERE id = ?1").bind(user.id),
-    // statistics fresh as of now: a close must make the next read of the ranking recompute them
-    env.DB.prepare("INSERT INTO traders (user_id, nickname, status, approved_at, stats_at) VALUES (?1, ?2, 1, ?3, ?4)").bind(user.id, `trader-${user.id}`, Date.now() - 60_000, Date.now()),
-  ]);
-  return user;
-}
 async function statsAt(traderId: number) {
   return (await env.DB.prepare("SELECT stats_at AS at FROM traders WHERE user_id = ?1").bind(traderId).first<{ at: number }>())!.at;
 }
-async function aFollower(traderId: number, opts: { multiple: number; bond: number; balance: number; status?: number; isDemo?: boolean }) {
-  const user = await createUser({ isDemo: opts.isDemo });
-  if (opts.balance > 0) await fund(user.accounts.contract, opts.balance);
-  await env.DB.prepare("INSERT INTO follows (follower_id, trader_id, multiple, max_amount, status, created_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6)")
-    .bind(user.id, traderId, opts.multiple, opts.bond, opts.status ?? 1, Date.now() - 30_000)
-    .run();
-  return user;
-}
-
 afterEach(async () => {
   expect(await checkInvariants(env.DB)).toEqual({ unbalancedTransactions: 0, driftingAccounts: 0, negativeAccounts: 0 });
 });

@@ -11,7 +11,7 @@ import { assign, parsePlan, shardName, type ShardPlan } from "~/domain/engine-sh
 import { engineOrders, placeOrder } from "~/services/contract.server";
 import { checkInvariants } from "~/services/ledger.server";
 import { ConfigError, readConfig } from "~/env.server";
-import { createUser, fund, holdPrice as hold, mainRoom, tickMain as tick } from "./helpers";
+import { aFollower, aTrader, createUser, fund, holdPrice as hold, mainRoom, tickMain as tick } from "./helpers";
 
 const USD = 1_000_000;
 /** The room's plan: the configured one dealt over the active instruments, as the market room deals it. */
@@ -22,23 +22,6 @@ beforeAll(async () => {
 });
 const shard = (name: string) => env.ENGINE_SHARD.get(env.ENGINE_SHARD.idFromName(name));
 
-async function trader() {
-  const user = await createUser();
-  await fund(user.accounts.contract, 10_000 * USD);
-  await env.DB.batch([
-    env.DB.prepare("UPDATE users SET is_trader = 1 WHERE id = ?1").bind(user.id),
-    env.DB.prepare("INSERT INTO traders (user_id, nickname, status, approved_at, stats_at) VALUES (?1, ?2, 1, ?3, ?4)").bind(user.id, `trader-${user.id}`, Date.now() - 60_000, Date.now()),
-  ]);
-  return user;
-}
-async function follower(traderId: number, copyStopLoss = 0) {
-  const user = await createUser();
-  await fund(user.accounts.contract, 1_000 * USD);
-  await env.DB.prepare("INSERT INTO follows (follower_id, trader_id, multiple, max_amount, status, created_at, copy_stop_loss) VALUES (?1, ?2, 1, ?3, 1, ?4, ?5)")
-    .bind(user.id, traderId, 1_000 * USD, Date.now() - 30_000, copyStopLoss)
-    .run();
-  return user;
-}
 async function row(id: number) {
   return env.DB.prepare("SELECT status, close_reason AS reason, close_price AS closePrice, profit FROM contract_orders WHERE id = ?1").bind(id).first<{ status: number; reason: string | null; closePrice: number | null; profit: number | null }>();
 }
@@ -89,8 +72,8 @@ describe("engine shards", () => {
   it("a trader's order that closes on one shard closes its follower's copy on another shard in the same tick, at the same price", async () => {
     await hold("BTCUSDT", 50_000);
     const ctx = await createServiceContext(env);
-    const t = await trader();
-    const f = await follower(t.id);
+    const t = await aTrader();
+    const f = await aFollower(t.id, { multiple: 1, bond: 1_000 * USD, balance: 1_000 * USD });
     expect(shardName(plan, "BTCUSDT", f.id)).not.toBe(shardName(plan, "BTCUSDT", t.id));
     const placed = await placeOrder(ctx, t.id, { side: Side.Buy, lots: "0.01", instrumentId: 1, entry: 1, leverage: 10, takeProfit: "51000" });
     if (!placed.ok) throw new Error(placed.error);
@@ -106,8 +89,8 @@ describe("engine shards", () => {
     await hold("BTCUSDT", 50_000);
     await hold("SOLUSDT", 200);
     const ctx = await createServiceContext(env);
-    const t = await trader();
-    const f = await follower(t.id, 15 * USD);
+    const t = await aTrader();
+    const f = await aFollower(t.id, { multiple: 1, bond: 1_000 * USD, balance: 1_000 * USD, copyStopLoss: 15 * USD });
     expect(shardName(plan, "SOLUSDT", f.id)).not.toBe(shardName(plan, "BTCUSDT", f.id));
     const btc = await placeOrder(ctx, t.id, { side: Side.Buy, lots: "0.01", instrumentId: 1, entry: 1, leverage: 10 });
     const sol = await placeOrder(ctx, t.id, { side: Side.Buy, lots: "1", instrumentId: 12, entry: 1, leverage: 10 });

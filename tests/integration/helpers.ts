@@ -206,3 +206,27 @@ export async function holdPrice(code: string, price: number): Promise<number> {
 export async function accountBalances(accountId: number) {
   return (await env.DB.prepare("SELECT balance, lock_balance AS locked FROM accounts WHERE id = ?1").bind(accountId).first<{ balance: number; locked: number }>())!;
 }
+
+const TRADER_FUNDS = 10_000_000_000;
+
+/** An approved copy-trading trader with 10,000.00 in the contract account (statistics fresh as of now). */
+export async function aTrader() {
+  const user = await createUser();
+  await fund(user.accounts.contract, TRADER_FUNDS);
+  await env.DB.batch([
+    env.DB.prepare("UPDATE users SET is_trader = 1 WHERE id = ?1").bind(user.id),
+    // statistics fresh as of now: a close must make the next read of the ranking recompute them
+    env.DB.prepare("INSERT INTO traders (user_id, nickname, status, approved_at, stats_at) VALUES (?1, ?2, 1, ?3, ?4)").bind(user.id, `trader-${user.id}`, Date.now() - 60_000, Date.now()),
+  ]);
+  return user;
+}
+
+/** A user following `traderId` (copy multiple, bond cap, funded balance, status, copy stop-loss in micros). */
+export async function aFollower(traderId: number, opts: { multiple: number; bond: number; balance: number; status?: number; isDemo?: boolean; copyStopLoss?: number }) {
+  const user = await createUser({ isDemo: opts.isDemo });
+  if (opts.balance > 0) await fund(user.accounts.contract, opts.balance);
+  await env.DB.prepare("INSERT INTO follows (follower_id, trader_id, multiple, max_amount, status, created_at, copy_stop_loss) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)")
+    .bind(user.id, traderId, opts.multiple, opts.bond, opts.status ?? 1, Date.now() - 30_000, opts.copyStopLoss ?? 0)
+    .run();
+  return user;
+}
