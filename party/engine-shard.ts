@@ -85,6 +85,14 @@ export class EngineShard extends DurableObject<Env> {
     return this.status(engine);
   }
 
+  /** Rows the room's catch-up read for this shard outside a tick (a reconcile). */
+  async absorb(spec: ShardSpec, rows: { orders: ShardTickInput["orders"]; options: ShardTickInput["options"] }): Promise<ShardStatus> {
+    const engine = await this.ready(spec);
+    engine.absorb(rows.orders.open, rows.orders.gone);
+    engine.absorbOptions(rows.options.open, rows.options.gone);
+    return this.status(engine);
+  }
+
   /** Trader orders that left on another shard of a split instrument: their copies here close at that price. */
   async cascade(spec: ShardSpec, time: number, departed: { id: number; price: number | null }[]): Promise<UserEvent[]> {
     return (await this.ready(spec)).cascadeFrom(time, departed);

@@ -22,6 +22,7 @@ export interface ShardApi {
   wake(spec: ShardSpec): Promise<ShardState>;
   tick(spec: ShardSpec, input: ShardTickInput): Promise<ShardTickOutput>;
   apply(spec: ShardSpec, changes: EngineChange[]): Promise<ShardState>;
+  absorb(spec: ShardSpec, rows: { orders: ShardTickInput["orders"]; options: ShardTickInput["options"] }): Promise<ShardState>;
   cascade(spec: ShardSpec, time: number, departed: { id: number; price: number | null }[]): Promise<UserEvent[]>;
   closeFollows(spec: ShardSpec, time: number, followIds: number[]): Promise<UserEvent[]>;
   refresh(spec: ShardSpec): Promise<ShardState>;
@@ -152,9 +153,9 @@ export class ShardedEngine implements Engine {
     await this.each(targets, (spec) => this.shard(spec.name).apply(spec, byShard.get(spec.name)!), (spec, status) => this.state.set(spec.name, status));
   }
 
-  /** Reads what changed in D1 since the last tick (once for every shard), by shard. */
-  private async catchUp(): Promise<Map<string, Routed>> {
-    const routed = new Map<string, Routed>();
+  /** Reads what changed in D1 since the last tick (once for every shard), by shard; `more` when a full page of new rows was read. */
+  private async catchUp(): Promise<Map<string, Routed> & { more?: boolean }> {
+    const routed: Map<string, Routed> & { more?: boolean } = new Map<string, Routed>();
     const to = (name: string) => {
       let r = routed.get(name);
       if (!r) routed.set(name, (r = { open: [], gone: [], options: [], optionsGone: [] }));
@@ -171,6 +172,7 @@ export class ShardedEngine implements Engine {
       for (const row of options.goneRows ?? []) to(shardName(this.plan, row.code, row.userId)).optionsGone.push(row.id);
       this.optionWatermark = options.watermark;
       this.lastOptionId = Math.max(this.lastOptionId, options.lastId ?? 0);
+      routed.more = Boolean(orders.more || options.more);
     } catch (error) {
       console.error("engine catch-up failed", error);
     }
@@ -297,17 +299,20 @@ export class ShardedEngine implements Engine {
     return events;
   }
 
-  /** The catch-up now, and every shard's delivery schedules read again. */
+  /** The catch-up now, every page of it (orders and options to their shards), and every shard's delivery schedules read again. */
   async reconcile() {
-    const routed = await this.catchUp();
-    await this.each(
-      this.specs.filter((s) => routed.has(s.name)),
-      (spec) => {
-        const r = routed.get(spec.name)!;
-        return this.shard(spec.name).apply(spec, [...r.open.map((order) => ({ op: "upsert" as const, order })), ...r.gone.map((id) => ({ op: "remove" as const, id }))]);
-      },
-      () => {},
-    );
+    for (;;) {
+      const routed = await this.catchUp();
+      await this.each(
+        this.specs.filter((s) => routed.has(s.name)),
+        (spec) => {
+          const r = routed.get(spec.name)!;
+          return this.shard(spec.name).absorb(spec, { orders: { open: r.open, gone: r.gone }, options: { open: r.options, gone: r.optionsGone } });
+        },
+        (spec, status) => this.state.set(spec.name, status),
+      );
+      if (!routed.more) break;
+    }
     await this.each(this.specs, (spec) => this.shard(spec.name).refresh(spec), (spec, status) => this.state.set(spec.name, status));
   }
 

@@ -61,11 +61,17 @@ describe("engine shard plan", () => {
 
 // ---- the market room's side, with shards as in-memory engines over one fake database ----
 
-function world(rows: EngineOrder[]) {
+function world(rows: EngineOrder[], later: EngineOrder[] = []) {
   const settled: SettlementRequest[] = [];
+  /** Rows written after the start: the catch-up reads them by id, two a page. */
+  const newRows = (afterId = 0) => {
+    const fresh = later.filter((o) => o.id > afterId).slice(0, 2);
+    const more = later.filter((o) => o.id > afterId).length > 2;
+    return { open: fresh, gone: [], goneRows: [], watermark: Date.now(), lastId: fresh.at(-1)?.id ?? Math.max(afterId, ...later.map((o) => o.id), 0), more };
+  };
   const inFilter = (o: EngineOrder, f?: ShardFilter) => !f || (f.codes.includes(o.code) && o.userId % f.parts === f.part);
   const store: Required<EngineStore> = {
-    orders: async (since, _afterId, filter) => (since === 0 ? { open: rows.filter((o) => inFilter(o, filter)), gone: [], watermark: 1, lastId: 0 } : { open: [], gone: [], goneRows: [], watermark: since, lastId: 0 }),
+    orders: async (since, afterId, filter) => (since === 0 ? { open: rows.filter((o) => inFilter(o, filter)), gone: [], watermark: 1, lastId: 0 } : newRows(afterId)),
     options: async (since) => ({ open: [], gone: [], goneRows: [], watermark: since, lastId: 0 }),
     schedules: async () => [],
     settle: async (req) => {
@@ -102,6 +108,12 @@ function world(rows: EngineOrder[]) {
       apply: async (spec, changes) => {
         const e = await ready(spec);
         e.apply(changes);
+        return status(e);
+      },
+      absorb: async (spec, rows) => {
+        const e = await ready(spec);
+        e.absorb(rows.orders.open, rows.orders.gone);
+        e.absorbOptions(rows.options.open, rows.options.gone);
         return status(e);
       },
       cascade: async (spec, time, departed) => (await ready(spec)).cascadeFrom(time, departed),
@@ -141,6 +153,16 @@ describe("the market room over engine shards", () => {
     expect([...w.ticksHanded.keys()]).toEqual([shardName(assign(plan, ["BTCUSDT", "SOLUSDT"]), "BTCUSDT", 1)]);
     expect(w.settled.flatMap((r) => r.exits.map((e) => e.id))).toEqual([1]);
     expect(engine.pending()).toBe(1);
+  });
+
+  it("a reconcile reads every page of a burst of new orders and hands each to its shard", async () => {
+    const plan = parsePlan("2", "BTCUSDT:2");
+    const later = [1, 2, 3, 4, 5].map((id) => order(100 + id, id, id % 2 ? "BTCUSDT" : "SOLUSDT", { liquidation: 9_000 }));
+    // new rows come two a page: one reconcile reads all three pages
+    const burst = world([], later);
+    const fresh = new ShardedEngine(burst.store, burst.shardApi, plan, ["BTCUSDT", "SOLUSDT"]);
+    await fresh.reconcile();
+    expect(fresh.pending()).toBe(5);
   });
 
   it("live profit over shards: one FOREX_TRADE per user with the total of its positions on every shard", async () => {
