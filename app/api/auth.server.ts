@@ -3,7 +3,8 @@ import { ApiAmendSchema, ForgotSchema, LoginSchema, RegisterSchema, ResetCodeSch
 import { parseFields } from "~/forms/parse";
 import { createCaptcha } from "~/services/codes.server";
 import { Limits, hit } from "~/services/rate-limit.server";
-import { amendPassword, demoLogin, login, logout, register, resetPassword, sendAmendCode, sendRegisterCode, sendResetCode, type Failure } from "~/services/auth.server";
+import { amendPassword, demoLogin, login, logout, register, resetPassword, sendAmendCode, sendRegisterCode, sendResetCode } from "~/services/auth.server";
+import type { Failure } from "~/services/outcome";
 import { userProfile } from "~/services/account.server";
 import { failure, fields, ok, query, userOrInvalid, type Routes } from "./common.server";
 import type { AppContext } from "~/context.server";

@@ -6,7 +6,9 @@
 import { parseWithValibot } from "@conform-to/valibot";
 import type * as v from "valibot";
 
-export type FieldErrors = Partial<Record<string, string>>;
+import type { FieldErrors } from "~/services/outcome";
+
+export type { FieldErrors };
 
 export type Parsed<T> = { ok: true; value: T } | { ok: false; errors: FieldErrors };
 

@@ -11,7 +11,6 @@ import type { AppContext, ServiceContext } from "~/context.server";
 import { areas, baseSettings, users } from "~/db/schema";
 import { canonicalInternational, canonicalMobile, identifierWords, parseAccount } from "~/domain/identity";
 import type { AmendInput, ApiAmendInput, ForgotInput, LoginInput, RegisterInput, SendCodeInput } from "~/forms/auth";
-import type { FieldErrors } from "~/forms/parse";
 import { MAIN_COMPANY_ID } from "~/lib/constants";
 import { consumeCaptcha, consumeCode, issueCode, withdrawCode, CODE_RESEND_SECONDS, CODE_TTL_MS, type CodePurpose } from "~/services/codes.server";
 import { grantDemoBalances } from "~/services/demo.server";
@@ -21,9 +20,7 @@ import { hashPassword, needsRehash, verifyPassword } from "~/services/password.s
 import { passwordProblem } from "~/services/password-policy.server";
 import { Backoffs, Limits, clear, hit, release, reserve, reserveWithBackoff } from "~/services/rate-limit.server";
 import { createSession, revokeAllSessions, revokeSession, type SessionUser } from "~/services/session.server";
-
-export type Failure = { ok: false; errors: FieldErrors; status: number; captchaRequired?: boolean };
-export type Outcome<T> = { ok: true; value: T } | Failure;
+import type { Failure, FieldErrors, Outcome } from "~/services/outcome";
 
 const fail = (errors: FieldErrors, status = 400, captchaRequired?: boolean): Failure => ({ ok: false, errors, status, ...(captchaRequired ? { captchaRequired } : {}) });
 

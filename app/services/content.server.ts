@@ -19,6 +19,7 @@ import { hit, Limits } from "~/services/rate-limit.server";
 import { assertOperator } from "~/services/operator.server";
 import type { SessionUser } from "~/services/session.server";
 import { ownedUpload } from "~/services/uploads.server";
+import type { Outcome } from "~/services/outcome";
 
 /** The language whose text is on the main rows (news, announcements): every other language falls back to it. */
 export const FALLBACK_LANGUAGE: LanguageCode = "en";
@@ -143,8 +144,6 @@ export async function supportChatButton(ctx: ServiceContext, user: ChatUser | nu
  * -------------------------------------------------------------------------------------------- */
 
 export type ContentKind = "news" | "announcement";
-type Refusal = { ok: false; errors: Partial<Record<string, string>>; status: number };
-export type Outcome<T> = { ok: true; value: T } | Refusal;
 
 const DOUBLE_SUBMIT_MS = 60_000;
 

@@ -33,7 +33,6 @@ import {
   type WindowSums,
 } from "~/domain/copy";
 import { parseAmount, type Micros } from "~/domain/money";
-import type { FieldErrors } from "~/forms/parse";
 import { ORDER_COLUMNS, closeOrder, withFigures, type ContractOrder, type ContractOrderRow } from "~/services/contract.server";
 import { reasonProblem } from "~/services/identity.server";
 import { AccountKind } from "~/services/ledger.server";
@@ -41,10 +40,8 @@ import { listInstruments, marketQuotes } from "~/services/market.server";
 import { assertOperator, decisionStatement, isAlreadyDecided, type Decision } from "~/services/operator.server";
 import type { SessionUser } from "~/services/session.server";
 import { ownedUpload } from "~/services/uploads.server";
+import { fail, type FieldErrors, type Outcome } from "~/services/outcome";
 
-export type Failure = { ok: false; errors: FieldErrors; status: number };
-export type Outcome<T> = { ok: true; value: T } | Failure;
-const fail = (errors: FieldErrors, status = 400): Failure => ({ ok: false, errors, status });
 
 export const COPY_PAGE_SIZE = 20;
 

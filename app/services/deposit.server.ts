@@ -14,15 +14,12 @@
 import type { ServiceContext } from "~/context.server";
 import { DepositStatus, DepositType, depositAmount, senderAddressOk, type AmountUnit } from "~/domain/deposit";
 import type { Micros } from "~/domain/money";
-import type { FieldErrors } from "~/forms/parse";
 import { AccountKind, LedgerError, PlatformAccount, post, txOfKey } from "~/services/ledger.server";
 import { assertOperator, decisionStatement, isAlreadyDecided, isStepUpExpired, stepUpGuard } from "~/services/operator.server";
 import type { SessionUser } from "~/services/session.server";
 import { ownedUpload, uploadFieldError, uploadIdOf } from "~/services/uploads.server";
+import { fail, type FieldErrors, type Outcome } from "~/services/outcome";
 
-export type Failure = { ok: false; errors: FieldErrors; status: number };
-export type Outcome<T> = { ok: true; value: T } | Failure;
-const fail = (errors: FieldErrors, status = 400): Failure => ({ ok: false, errors, status });
 
 export const RECORDS_PAGE_SIZE = 10;
 const REQUEST_ID = /^[A-Za-z0-9_-]{8,64}$/;

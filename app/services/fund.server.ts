@@ -28,14 +28,11 @@ import {
   utcDay,
 } from "~/domain/fund";
 import { parseAmount, type Micros } from "~/domain/money";
-import type { FieldErrors } from "~/forms/parse";
 import { AccountKind, LedgerError, PlatformAccount, post, txOfKey } from "~/services/ledger.server";
 import { assertOperator, decisionStatement, isAlreadyDecided, isStepUpExpired, stepUpGuard } from "~/services/operator.server";
 import type { SessionUser } from "~/services/session.server";
+import { fail, type FieldErrors, type Outcome } from "~/services/outcome";
 
-export type Failure = { ok: false; errors: FieldErrors; status: number };
-export type Outcome<T> = { ok: true; value: T } | Failure;
-const fail = (errors: FieldErrors, status = 400): Failure => ({ ok: false, errors, status });
 
 export const FUNDS_PAGE_SIZE = 10;
 export const RECORDS_PAGE_SIZE = 10;

@@ -15,15 +15,12 @@
  */
 import type { ServiceContext } from "~/context.server";
 import { ReviewStatus, maskCardId } from "~/domain/real-name";
-import type { FieldErrors } from "~/forms/parse";
 import type { RealNameInput } from "~/forms/real-name";
 import { assertOperator, decisionStatement, isAlreadyDecided, type Decision } from "~/services/operator.server";
 import type { SessionUser } from "~/services/session.server";
 import { ownedUpload, uploadIdOf, uploadUrl } from "~/services/uploads.server";
+import { fail, type FieldErrors, type Outcome } from "~/services/outcome";
 
-export type Failure = { ok: false; errors: FieldErrors; status: number };
-export type Outcome<T> = { ok: true; value: T } | Failure;
-const fail = (errors: FieldErrors, status = 400): Failure => ({ ok: false, errors, status });
 
 export const REASON_MAX = 200;
 

@@ -41,7 +41,6 @@ import {
 } from "~/domain/loan";
 import { LOAN_PENALTY_CHUNK, chunkStartsSql, userRanges, type UserRange } from "~/domain/jobs";
 import { formatMoney, parseAmount, type Micros } from "~/domain/money";
-import type { FieldErrors } from "~/forms/parse";
 import { languageInfo, normalizeLanguage } from "~/i18n/config";
 import { fixedT } from "~/i18n/i18n.server";
 import { chargeCurrencies, type ChargeCurrency } from "~/services/deposit.server";
@@ -49,10 +48,8 @@ import { AccountKind, LedgerError, PlatformAccount, post, txOfKey, type Posting 
 import { assertOperator, decisionStatement, isAlreadyDecided, isStepUpExpired, stepUpGuard } from "~/services/operator.server";
 import type { SessionUser } from "~/services/session.server";
 import { ownedUpload, uploadFieldError, uploadIdOf } from "~/services/uploads.server";
+import { fail, type Failure, type FieldErrors, type Outcome } from "~/services/outcome";
 
-export type Failure = { ok: false; errors: FieldErrors; status: number };
-export type Outcome<T> = { ok: true; value: T } | Failure;
-const fail = (errors: FieldErrors, status = 400): Failure => ({ ok: false, errors, status });
 
 export const LOAN_PAGE_SIZE = 10;
 const REQUEST_ID = /^[A-Za-z0-9_-]{8,64}$/;

@@ -10,13 +10,13 @@ import type { ShardFilter } from "~/domain/engine-shards";
 import { Direction, OptionStatus, parseDurationSeconds, parseProfitRatio, parseStakeList } from "~/domain/option";
 import { priceToSteps } from "~/domain/market";
 import { parseAmount, type Micros } from "~/domain/money";
-import type { FieldErrors } from "~/forms/parse";
 import { MAIN_COMPANY_ID } from "~/lib/constants";
 import { AccountKind, Bucket, LedgerError, PlatformAccount, batchPostingStatements, openBatch, post, postBatch, txOfKey } from "~/services/ledger.server";
 import { findInstrument, listInstruments, quoteOf } from "~/services/market.server";
 import { bumpStatement, forgetVersions } from "~/services/cache.server";
 import { assertOperator } from "~/services/operator.server";
 import type { SessionUser } from "~/services/session.server";
+import { fail, type FieldErrors, type Outcome } from "~/services/outcome";
 
 export const PAGE_SIZE = 20;
 /** The largest stake of one option (a typo guard). */
@@ -56,9 +56,6 @@ export function optionTerms(ctx: ServiceContext) {
  * their row (ratio, seconds, loss level), so edits apply to new options only.
  * ------------------------------------------------------------------------------------------- */
 
-export type Failure = { ok: false; errors: FieldErrors; status: number };
-export type Outcome<T> = { ok: true; value: T } | Failure;
-const fail = (errors: FieldErrors, status = 400): Failure => ({ ok: false, errors, status });
 
 export interface DurationRow extends Duration {
   sort: number;

@@ -7,14 +7,12 @@
 import type { ServiceContext } from "~/context.server";
 import { checkChatSettings, checkCompanyEmail, checkDemoBalances, checkSiteStatus, type DemoBalances } from "~/domain/settings";
 import { CompanyStatus } from "~/domain/startup";
-import type { FieldErrors } from "~/forms/parse";
 import { MAIN_COMPANY_ID } from "~/lib/constants";
 import { bumpStatement, forgetVersions } from "~/services/cache.server";
 import { assertOperator } from "~/services/operator.server";
 import type { SessionUser } from "~/services/session.server";
+import { type Outcome } from "~/services/outcome";
 
-export type Failure = { ok: false; errors: FieldErrors; status: number };
-export type Outcome<T> = { ok: true; value: T } | Failure;
 
 /** What the settings page shows, read fresh (never from the cache: the operator sees what is stored). */
 export async function operatorSettings(ctx: ServiceContext, operator: SessionUser) {

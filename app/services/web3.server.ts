@@ -15,11 +15,11 @@ import { verifyMessage } from "viem";
 import type { AppContext } from "~/context.server";
 import { NONCE_TTL_MS, checkLoginMessage } from "~/domain/web3";
 import type { NonceRequestInput, Web3LoginInput } from "~/forms/web3";
-import { createWalletUser, type Failure, type Outcome } from "~/services/auth.server";
+import { createWalletUser } from "~/services/auth.server";
+import { refuse as fail, type Outcome } from "~/services/outcome";
 import { Limits, hit, release } from "~/services/rate-limit.server";
 import { createSession } from "~/services/session.server";
 
-const fail = (key: string, status = 400): Failure => ({ ok: false, errors: { form: key }, status });
 
 /** Where the login happens: the request's host (with port) and origin. */
 export interface Site {

@@ -14,7 +14,7 @@
  * Rules and figures come from app/domain/withdraw.ts (the browser's preview uses the same).
  */
 import type { ServiceContext } from "~/context.server";
-import type { FieldErrors } from "~/forms/parse";
+import { fail, type Outcome } from "~/services/outcome";
 import type { BankMethodInput, CoinMethodInput } from "~/forms/withdraw";
 import { toDecimalString, type Micros } from "~/domain/money";
 import {
@@ -32,8 +32,6 @@ import type { SessionUser } from "~/services/session.server";
 
 export const PAGE_SIZE = 20;
 
-export type Outcome<T> = { ok: true; value: T } | { ok: false; errors: FieldErrors; status: number };
-const fail = (errors: FieldErrors, status = 400): { ok: false; errors: FieldErrors; status: number } => ({ ok: false, errors, status });
 
 // ---- currencies ----
 
