@@ -8,11 +8,19 @@ import tseslint from "typescript-eslint";
  * public functions (through party/services.ts) and domain. app/ never imports party/ (only the
  * Worker entry, which exports the room classes); the domain imports nothing with I/O.
  */
-const PARTY = { group: ["**/party/*", "**/party/**", "../party", "../../party"], message: "app/ does not import party/: shared rules and the socket protocol live in app/domain/." };
-const UI = { group: ["~/routes/*", "~/components/*", "~/api/*", "~/root", "@remix-run/react"], message: "services and rooms do not import the web layer." };
+const PARTY = {
+  group: ["**/party/*", "**/party/**", "../party", "../../party"],
+  message: "app/ does not import party/: shared rules and the socket protocol live in app/domain/.",
+};
+const UI = {
+  group: ["~/routes/*", "~/components/*", "~/api/*", "~/root", "@remix-run/react"],
+  message: "services and rooms do not import the web layer.",
+};
 
 export default tseslint.config(
-  { ignores: ["build/**", "public/build/**", ".wrangler/**", "node_modules/**", "test-results/**", "playwright-report/**", "migrations/**"] },
+  {
+    ignores: ["build/**", "public/build/**", ".wrangler/**", "node_modules/**", "test-results/**", "playwright-report/**", "migrations/**"],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -44,7 +52,23 @@ export default tseslint.config(
           patterns: [
             PARTY,
             UI,
-            { group: ["~/services/*", "~/db/*", "~/api/*", "~/context.server", "~/env.server", "*.server", "@remix-run/*", "partyserver", "drizzle-orm", "drizzle-orm/*", "react", "react-dom"], message: "app/domain/ holds pure rules: no I/O, no Remix, no rooms." },
+            {
+              group: [
+                "~/services/*",
+                "~/db/*",
+                "~/api/*",
+                "~/context.server",
+                "~/env.server",
+                "*.server",
+                "@remix-run/*",
+                "partyserver",
+                "drizzle-orm",
+                "drizzle-orm/*",
+                "react",
+                "react-dom",
+              ],
+              message: "app/domain/ holds pure rules: no I/O, no Remix, no rooms.",
+            },
           ],
         },
       ],
@@ -58,7 +82,12 @@ export default tseslint.config(
         {
           patterns: [
             UI,
-            { group: ["~/services/*", "~/context.server", "~/db/*", "~/i18n/*"], message: "rooms reach services through party/services.ts (one copy of each module in the Worker); import types with `import type`.", allowTypeImports: true },
+            {
+              group: ["~/services/*", "~/context.server", "~/db/*", "~/i18n/*"],
+              message:
+                "rooms reach services through party/services.ts (one copy of each module in the Worker); import types with `import type`.",
+              allowTypeImports: true,
+            },
           ],
         },
       ],

@@ -33,9 +33,7 @@ export interface Config {
   sessionSecret: string;
   pepper: string;
   pbkdf2Iterations: number;
-  mail:
-    | { provider: "outbox" }
-    | { provider: "http"; url: string; token: string; from: string; smsUrl: string; smsToken: string };
+  mail: { provider: "outbox" } | { provider: "http"; url: string; token: string; from: string; smsUrl: string; smsToken: string };
   /** The desktop site's host (spec §9 pc subdomain), or null when off (the default). */
   pcHost: string | null;
 }

@@ -49,7 +49,13 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   if (closed && user?.role !== "operator" && url.pathname !== "/login") {
     if (closed.lossUrl) throw redirect(closed.lossUrl);
     throw data(
-      { closed: true, title: context.t("status.closed_title"), text: context.t("status.closed_text"), htmlLang: languageInfo(context.lang).htmlLang, dir: RTL_LANGUAGES.has(context.lang) ? "rtl" : "ltr" },
+      {
+        closed: true,
+        title: context.t("status.closed_title"),
+        text: context.t("status.closed_text"),
+        htmlLang: languageInfo(context.lang).htmlLang,
+        dir: RTL_LANGUAGES.has(context.lang) ? "rtl" : "ltr",
+      },
       { status: 503 },
     );
   }
@@ -121,7 +127,19 @@ function SkipLink() {
 /** The desktop site's layout width: on the pc host every device lays the page out as a desktop does. */
 const DESKTOP_VIEWPORT = "width=1280, viewport-fit=cover";
 
-function Document({ children, lang, dir, theme, desktop = false }: { children: React.ReactNode; lang: string; dir: "ltr" | "rtl"; theme: Theme | null; desktop?: boolean }) {
+function Document({
+  children,
+  lang,
+  dir,
+  theme,
+  desktop = false,
+}: {
+  children: React.ReactNode;
+  lang: string;
+  dir: "ltr" | "rtl";
+  theme: Theme | null;
+  desktop?: boolean;
+}) {
   const nonce = useNonce();
   return (
     <html lang={lang} dir={dir} data-theme={theme ?? undefined} data-site={desktop ? "pc" : undefined}>
@@ -149,16 +167,16 @@ export default function App() {
     <Document lang={root.htmlLang} dir={root.dir} theme={root.theme} desktop={root.desktopSite}>
       <I18nProvider lang={root.lang} messages={root.messages}>
         <LiveProvider ticket={root.socketTicket}>
-        <StaleRefresher />
-        <LegacyHashLinks />
-        <SkipLink />
-        <div className={withTabs ? "app with-tabs" : "app"}>
-          {withTabs ? <TabBar /> : null}
-          <main id="main" className="main">
-            <Outlet />
-          </main>
-        </div>
-        <Toast flash={root.flash} />
+          <StaleRefresher />
+          <LegacyHashLinks />
+          <SkipLink />
+          <div className={withTabs ? "app with-tabs" : "app"}>
+            {withTabs ? <TabBar /> : null}
+            <main id="main" className="main">
+              <Outlet />
+            </main>
+          </div>
+          <Toast flash={root.flash} />
         </LiveProvider>
       </I18nProvider>
     </Document>
@@ -218,5 +236,12 @@ interface ClosedPage {
 
 function isClosedPage(value: unknown): value is ClosedPage {
   const v = value as Partial<ClosedPage> | null;
-  return Boolean(v && v.closed === true && typeof v.title === "string" && typeof v.text === "string" && typeof v.htmlLang === "string" && (v.dir === "ltr" || v.dir === "rtl"));
+  return Boolean(
+    v &&
+    v.closed === true &&
+    typeof v.title === "string" &&
+    typeof v.text === "string" &&
+    typeof v.htmlLang === "string" &&
+    (v.dir === "ltr" || v.dir === "rtl"),
+  );
 }

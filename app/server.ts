@@ -28,7 +28,15 @@ const app = build.entry.module as unknown as typeof AppEntry;
 provideServices(app);
 
 /** Headers a socket upgrade passes on to the room; everything else (x-partykit-* included) stays out. */
-const SOCKET_HEADERS = ["upgrade", "connection", "sec-websocket-key", "sec-websocket-version", "sec-websocket-protocol", "sec-websocket-extensions", "user-agent"];
+const SOCKET_HEADERS = [
+  "upgrade",
+  "connection",
+  "sec-websocket-key",
+  "sec-websocket-version",
+  "sec-websocket-protocol",
+  "sec-websocket-extensions",
+  "user-agent",
+];
 
 /**
  * Which user a socket upgrade belongs to (session cookie or authorization header), for routing
@@ -53,7 +61,8 @@ function plain(status: number, text: string, https: boolean) {
 
 async function openSocket(request: Request, env: Env, url: URL): Promise<Response> {
   const https = url.protocol === "https:";
-  if (request.method !== "GET" || request.headers.get("upgrade")?.toLowerCase() !== "websocket") return plain(426, "Expected a WebSocket upgrade", https);
+  if (request.method !== "GET" || request.headers.get("upgrade")?.toLowerCase() !== "websocket")
+    return plain(426, "Expected a WebSocket upgrade", https);
   // A page of another site may not open a socket in a visitor's name.
   const origin = request.headers.get("origin");
   if (origin && origin !== url.origin) return plain(403, "Forbidden", https);
@@ -90,7 +99,10 @@ async function fetch(request: Request, env: Env, ctx: ExecutionContext): Promise
     // The desktop site (spec §9): with a pc host configured, desktop browsers' page requests go there.
     const pcHost = context.config.pcHost;
     const desktop = desktopRedirect({ url, method: request.method, userAgent: request.headers.get("user-agent") }, pcHost);
-    if (desktop) return await done(new Response(null, { status: 302, headers: { location: desktop, "cache-control": "private, no-store", vary: "User-Agent" } }));
+    if (desktop)
+      return await done(
+        new Response(null, { status: 302, headers: { location: desktop, "cache-control": "private, no-store", vary: "User-Agent" } }),
+      );
     if (context.config.isLocal) {
       const dev = await app.handleDevRequest(request, context);
       if (dev) return await done(dev);

@@ -23,7 +23,14 @@ async function shardsModule() {
   const outdir = path.join(root, ".wrangler", "bench-domain");
   mkdirSync(outdir, { recursive: true });
   const outfile = path.join(outdir, "engine-shards.mjs");
-  await build({ entryPoints: [path.join(root, "app", "domain", "engine-shards.ts")], bundle: true, format: "esm", platform: "node", outfile, logLevel: "silent" });
+  await build({
+    entryPoints: [path.join(root, "app", "domain", "engine-shards.ts")],
+    bundle: true,
+    format: "esm",
+    platform: "node",
+    outfile,
+    logLevel: "silent",
+  });
   return import(outfile);
 }
 
@@ -38,7 +45,8 @@ const freePort = () =>
 /** The inspector session of one worker's isolate. */
 async function inspector(port, worker) {
   const targets = await (await fetch(`http://127.0.0.1:${port}/json`)).json();
-  const target = targets.find((t) => String(t.id ?? t.title).includes(worker)) ?? targets.find((t) => String(t.webSocketDebuggerUrl).includes(worker));
+  const target =
+    targets.find((t) => String(t.id ?? t.title).includes(worker)) ?? targets.find((t) => String(t.webSocketDebuggerUrl).includes(worker));
   if (!target) throw new Error(`no inspector target for ${worker}: ${targets.map((t) => t.id ?? t.title).join(", ")}`);
   const ws = new WebSocket(target.webSocketDebuggerUrl ?? `ws://127.0.0.1:${port}/${target.id}`);
   await new Promise((resolve, reject) => {
@@ -98,7 +106,9 @@ export async function heapFigures() {
     const { results: active } = await worker.db.prepare("SELECT code FROM instruments WHERE status = 1").all();
     const codes = active.map((r) => r.code);
     const plan = plans.assign(plans.parsePlan(declared("ENGINE_SHARDS"), declared("ENGINE_SPLIT")), codes);
-    const { results } = await worker.db.prepare("SELECT code, user_id AS userId, COUNT(*) AS n FROM contract_orders WHERE status IN (0, 1) GROUP BY code, user_id").all();
+    const { results } = await worker.db
+      .prepare("SELECT code, user_id AS userId, COUNT(*) AS n FROM contract_orders WHERE status IN (0, 1) GROUP BY code, user_id")
+      .all();
     const counts = new Map();
     for (const r of results) {
       const name = plans.shardName(plan, r.code, r.userId);
@@ -127,7 +137,14 @@ export async function heapFigures() {
     await worker.dispose();
   }
   const covers = `the largest engine shard loaded alone in its own worker's isolate, ${row.orders.toLocaleString("en-US")} open orders (half on BTCUSDT) over the plan's ${row.shards} shards; used heap (lowest of 5 readings), the isolate's baseline (${row.baseline.toFixed(1)} MB) included`;
-  if (row.orders < 1_000_000) return [skipped("engine_max_object_mb_1m", "MB", FULL ? "HEAP_ORDERS below 1,000,000" : SCALE_REASON, { target: "≤ 64", covers, measured: { orders: row.orders, mb: row.loaded } })];
+  if (row.orders < 1_000_000)
+    return [
+      skipped("engine_max_object_mb_1m", "MB", FULL ? "HEAP_ORDERS below 1,000,000" : SCALE_REASON, {
+        target: "≤ 64",
+        covers,
+        measured: { orders: row.orders, mb: row.loaded },
+      }),
+    ];
   return [figure("engine_max_object_mb_1m", "MB", [row.loaded], { target: "≤ 64", covers })];
 }
 

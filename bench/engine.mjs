@@ -27,30 +27,49 @@ export async function domain() {
   const outdir = path.join(root, ".wrangler", "bench-domain");
   mkdirSync(outdir, { recursive: true });
   const outfile = path.join(outdir, "contract.mjs");
-  await build({ entryPoints: [path.join(root, "app", "domain", "contract.ts")], bundle: true, format: "esm", platform: "node", outfile, alias: { "~": path.join(root, "app") }, logLevel: "silent" });
+  await build({
+    entryPoints: [path.join(root, "app", "domain", "contract.ts")],
+    bundle: true,
+    format: "esm",
+    platform: "node",
+    outfile,
+    alias: { "~": path.join(root, "app") },
+    logLevel: "silent",
+  });
   return import(outfile);
 }
 
 /** The instruments with their terms (as termsOf builds them) and a held price each. */
 export async function instruments(worker, d, { hold = true } = {}) {
   const { results } = await worker.db
-    .prepare("SELECT id, code, price_precision AS precision, contract_size AS contractSize, fee_rate AS feeRate, margin_mode AS marginMode, multiples, base_price AS base FROM instruments WHERE status = 1 ORDER BY id")
+    .prepare(
+      "SELECT id, code, price_precision AS precision, contract_size AS contractSize, fee_rate AS feeRate, margin_mode AS marginMode, multiples, base_price AS base FROM instruments WHERE status = 1 ORDER BY id",
+    )
     .all();
   const { mode } = await worker.db.prepare("SELECT trade_fee_type AS mode FROM base_settings WHERE company_id = 1").first();
   const out = [];
   for (const r of results) {
     const contractSize = d.toScaled6(r.contractSize);
     if (!contractSize) continue;
-    const multiples = JSON.parse(r.multiples || "[]").map(Number).filter((m) => m > 0).sort((a, b) => a - b);
+    const multiples = JSON.parse(r.multiples || "[]")
+      .map(Number)
+      .filter((m) => m > 0)
+      .sort((a, b) => a - b);
     if (r.marginMode !== 1 && multiples.length === 0) continue;
     const price = Math.round(Number(r.base) * 10 ** r.precision);
     if (hold) await holdPrice(worker, r.code, price / 10 ** r.precision);
-    out.push({ ...r, price, multiples, terms: { marginMode: r.marginMode, contractSize, pricePrecision: r.precision, feeRate: r.feeRate, feeMode: mode } });
+    out.push({
+      ...r,
+      price,
+      multiples,
+      terms: { marginMode: r.marginMode, contractSize, pricePrecision: r.precision, feeRate: r.feeRate, feeMode: mode },
+    });
   }
   return out;
 }
 
-const COLUMNS = "user_id, account_id, instrument_id, code, side, status, lots, contract_size, precision, leverage, margin_mode, origin_price, open_price, pending_crossing, margin, fee, stop_loss, take_profit, liquidation, open_tx, filled_at, updated_at";
+const COLUMNS =
+  "user_id, account_id, instrument_id, code, side, status, lots, contract_size, precision, leverage, margin_mode, origin_price, open_price, pending_crossing, margin, fee, stop_loss, take_profit, liquidation, open_tx, filled_at, updated_at";
 const LOTS = [10_000, 50_000, 100_000, 1_000_000];
 
 /** One open position as placeOrder writes it (market order, holding), its figures from the domain. */
@@ -67,12 +86,14 @@ function positionRow(d, inst, user, k, tag, now, { side = 1 + (k % 2), price, le
 /** Inserts rows in multi-row INSERTs (300 a statement, 10 statements a batch). */
 async function insertRows(db, rows) {
   const statements = [];
-  for (let i = 0; i < rows.length; i += 300) statements.push(`INSERT INTO contract_orders (${COLUMNS}) VALUES ${rows.slice(i, i + 300).join(",")}`);
+  for (let i = 0; i < rows.length; i += 300)
+    statements.push(`INSERT INTO contract_orders (${COLUMNS}) VALUES ${rows.slice(i, i + 300).join(",")}`);
   for (let i = 0; i < statements.length; i += 10) await db.batch(statements.slice(i, i + 10).map((s) => db.prepare(s)));
 }
 
 /** Margins of the tagged orders moved into their accounts' locked balances (the ledger as placeOrder leaves it). */
-const lockMargins = (db, tag) => postEntries(db, "SELECT account_id, 1, SUM(margin) FROM contract_orders WHERE open_tx LIKE ?1 || '-%' GROUP BY account_id", [tag]);
+const lockMargins = (db, tag) =>
+  postEntries(db, "SELECT account_id, 1, SUM(margin) FROM contract_orders WHERE open_tx LIKE ?1 || '-%' GROUP BY account_id", [tag]);
 
 /**
  * `n` open positions over n / 20 users (half on the first instrument, BTCUSDT), users created in
@@ -86,7 +107,8 @@ export async function openPositions(worker, d, insts, tag, n, { skip = [] } = {}
   const now = Date.now();
   for (let from = 0; from < n; from += 30_000) {
     const rows = [];
-    for (let k = from; k < Math.min(n, from + 30_000); k++) rows.push(positionRow(d, k % 2 === 0 ? hot : rest[(k >> 1) % rest.length], users[k % users.length], k, tag, now));
+    for (let k = from; k < Math.min(n, from + 30_000); k++)
+      rows.push(positionRow(d, k % 2 === 0 ? hot : rest[(k >> 1) % rest.length], users[k % users.length], k, tag, now));
     await insertRows(worker.db, rows);
   }
   await lockMargins(worker.db, tag);
@@ -97,7 +119,9 @@ export async function openPositions(worker, d, insts, tag, n, { skip = [] } = {}
 function flow(d, insts, users, ids, t) {
   const now = Date.now();
   const tag = `flow${process.pid}t${t}`;
-  const rows = Array.from({ length: 50 }, (_, j) => positionRow(d, insts[j % insts.length], users[(t * 50 + j) % users.length], j, tag, now));
+  const rows = Array.from({ length: 50 }, (_, j) =>
+    positionRow(d, insts[j % insts.length], users[(t * 50 + j) % users.length], j, tag, now),
+  );
   const changed = ids.slice((t * 100) % ids.length, ((t * 100) % ids.length) + 50);
   const closed = ids.slice(((t * 100) % ids.length) + 50, ((t * 100) % ids.length) + 100);
   return { rows, changed, closed, now };
@@ -107,9 +131,17 @@ async function writeFlow(db, f) {
   await db.batch([
     db.prepare(`INSERT INTO contract_orders (${COLUMNS}) VALUES ${f.rows.join(",")}`),
     // setStops: the new levels and updated_at
-    db.prepare(`UPDATE contract_orders SET stop_loss = CASE WHEN side = 1 THEN CAST(open_price * 0.93 AS INTEGER) ELSE CAST(open_price * 1.07 AS INTEGER) END, updated_at = ?1 WHERE id IN (${f.changed.join(",")}) AND status = 1`).bind(f.now),
+    db
+      .prepare(
+        `UPDATE contract_orders SET stop_loss = CASE WHEN side = 1 THEN CAST(open_price * 0.93 AS INTEGER) ELSE CAST(open_price * 1.07 AS INTEGER) END, updated_at = ?1 WHERE id IN (${f.changed.join(",")}) AND status = 1`,
+      )
+      .bind(f.now),
     // closeOrder's closeEffect: status 3, the close price, the realised profit, the reason, the times
-    db.prepare(`UPDATE contract_orders SET status = 3, close_price = open_price, profit = 0, close_reason = 'manual', closed_at = ?1, updated_at = ?1 WHERE id IN (${f.closed.join(",")}) AND status = 1`).bind(f.now),
+    db
+      .prepare(
+        `UPDATE contract_orders SET status = 3, close_price = open_price, profit = 0, close_reason = 'manual', closed_at = ?1, updated_at = ?1 WHERE id IN (${f.closed.join(",")}) AND status = 1`,
+      )
+      .bind(f.now),
   ]);
 }
 
@@ -147,18 +179,29 @@ export async function tickFigures() {
       await openPositions(worker, d, insts, `tick${process.pid}s${size}`, size - open);
       open = size;
       const { pending } = await dev(worker, "/dev/engine/reconcile", {});
-      const { results } = await worker.db.prepare("SELECT id FROM contract_orders WHERE status = 1 AND open_tx LIKE 'tick%' ORDER BY id DESC LIMIT 20000").all();
+      const { results } = await worker.db
+        .prepare("SELECT id FROM contract_orders WHERE status = 1 AND open_tx LIKE 'tick%' ORDER BY id DESC LIMIT 20000")
+        .all();
       const ids = results.map((r) => r.id);
       const runs = await tickRuns(worker, d, insts, users, ids, TICKS, size === SIZES[0] ? 10 : 3, seq);
       rows.push({ size, pending, runs });
-      console.log(`  tick at ${size.toLocaleString("en-US")} open (${pending} indexed): median ${median(runs).toFixed(1)} ms, max ${Math.max(...runs).toFixed(1)} ms over ${runs.length} ticks`);
+      console.log(
+        `  tick at ${size.toLocaleString("en-US")} open (${pending} indexed): median ${median(runs).toFixed(1)} ms, max ${Math.max(...runs).toFixed(1)} ms over ${runs.length} ticks`,
+      );
     }
   } finally {
     await worker.dispose();
   }
-  const covers = (n) => `one tick via tickNow (inside the Worker) at ${n} open orders (half on BTCUSDT), 50 new + 50 changed + 50 closed rows written before each tick, median of ${TICKS} ticks`;
+  const covers = (n) =>
+    `one tick via tickNow (inside the Worker) at ${n} open orders (half on BTCUSDT), 50 new + 50 changed + 50 closed rows written before each tick, median of ${TICKS} ticks`;
   const by = (n) => rows.find((r) => r.size === n);
-  const fig = (id, n, target) => (by(n) ? figure(id, "ms per tick", by(n).runs, { target, covers: covers(n.toLocaleString("en-US")) }) : skipped(id, "ms per tick", n === 1_000_000 && !FULL ? SCALE_REASON : "size not in TICK_SIZES", { target, covers: covers(n.toLocaleString("en-US")) }));
+  const fig = (id, n, target) =>
+    by(n)
+      ? figure(id, "ms per tick", by(n).runs, { target, covers: covers(n.toLocaleString("en-US")) })
+      : skipped(id, "ms per tick", n === 1_000_000 && !FULL ? SCALE_REASON : "size not in TICK_SIZES", {
+          target,
+          covers: covers(n.toLocaleString("en-US")),
+        });
   return [fig("tick_ms_100", 100), fig("tick_ms_100k", 100_000), fig("tick_ms_1m", 1_000_000, "≤ 2 × tick_ms_100")];
 }
 
@@ -203,7 +246,9 @@ export async function stopFigures() {
       await creditUsers(worker.db, users[0].id, users.at(-1).id, "contract", 10_000_000_000);
       const now = Date.now();
       const stopLoss = Math.round(eth.price * 0.98);
-      const rows = users.map((u, k) => positionRow(d, eth, u, k, tag, now, { side: 1, price: eth.price, leverage, stopLoss, takeProfit: 0 }));
+      const rows = users.map((u, k) =>
+        positionRow(d, eth, u, k, tag, now, { side: 1, price: eth.price, leverage, stopLoss, takeProfit: 0 }),
+      );
       await insertRows(worker.db, rows);
       await lockMargins(worker.db, tag);
       const liquidation = d.orderFigures(eth.terms, 1, LOTS[0], eth.price, leverage).liquidation;
@@ -226,8 +271,22 @@ export async function stopFigures() {
       const calls = await ping.stop();
       const during = calls.filter((c) => c.at >= moved && c.at <= (Number.isNaN(done) ? Infinity : done));
       const worst = Math.max(...during.map((c) => c.ms));
-      const closed = await worker.db.prepare("SELECT COUNT(*) AS n FROM contract_orders WHERE open_tx LIKE ?1 || '-%' AND status = 3 AND close_reason = 'stop_loss'").bind(tag).first();
-      const run = { ms: done - moved, jsMax: worst - idleMedian, idleMedian, worst, pings: during.length, closed: closed.n, pending, liquidation, stopLoss, move };
+      const closed = await worker.db
+        .prepare("SELECT COUNT(*) AS n FROM contract_orders WHERE open_tx LIKE ?1 || '-%' AND status = 3 AND close_reason = 'stop_loss'")
+        .bind(tag)
+        .first();
+      const run = {
+        ms: done - moved,
+        jsMax: worst - idleMedian,
+        idleMedian,
+        worst,
+        pings: during.length,
+        closed: closed.n,
+        pending,
+        liquidation,
+        stopLoss,
+        move,
+      };
       runs.push(run);
       console.log(
         `  cascade ${r + 1}: ${run.closed}/${STOPS} stop-losses closed ${run.ms.toFixed(0)} ms after the move (ETH ${eth.price} → ${move} steps, stop ${stopLoss}, liquidation ${liquidation}; ${pending} open indexed); no-op every 5 ms: idle median ${idleMedian.toFixed(1)} ms, worst ${worst.toFixed(1)} ms over ${during.length} calls (${during.filter((c) => c.failed).length} failed)`,
@@ -238,8 +297,18 @@ export async function stopFigures() {
   }
   const covers = `${STOPS} ETHUSDT longs of ${STOPS} users (stop 2 % below, liquidation from orderFigures) with ${OTHERS.toLocaleString("en-US")} other orders open over ${Math.ceil(OTHERS / ORDERS_PER_USER)} users; price held 3 % lower then one tick; median of ${CASCADES} cascades`;
   return [
-    figure("stops_5000_with_100k_open_ms", "ms, price move → all closed in D1", runs.map((r) => r.ms), { target: "≤ 1000", covers }),
-    figure("tick_js_max_ms", "ms, worst no-op latency − idle median during the cascade", runs.map((r) => r.jsMax), { target: "≤ 50", covers: `a GET /dev/market/ping (the room's ping()) every 5 ms during each cascade above` }),
+    figure(
+      "stops_5000_with_100k_open_ms",
+      "ms, price move → all closed in D1",
+      runs.map((r) => r.ms),
+      { target: "≤ 1000", covers },
+    ),
+    figure(
+      "tick_js_max_ms",
+      "ms, worst no-op latency − idle median during the cascade",
+      runs.map((r) => r.jsMax),
+      { target: "≤ 50", covers: `a GET /dev/market/ping (the room's ping()) every 5 ms during each cascade above` },
+    ),
   ];
 }
 

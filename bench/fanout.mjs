@@ -191,7 +191,10 @@ async function measure(url, n, { subscribe, tokens = [] }) {
   messages = 0;
   await new Promise((r) => setTimeout(r, (TICKS + 3) * 1000));
   const elapsed = (Date.now() - readyAt) / 1000;
-  const ticks = [...received.keys()].filter((t) => t >= readyAt + 2000).sort((a, b) => a - b).slice(0, TICKS);
+  const ticks = [...received.keys()]
+    .filter((t) => t >= readyAt + 2000)
+    .sort((a, b) => a - b)
+    .slice(0, TICKS);
   const latencies = [];
   const spreads = [];
   for (const t of ticks) {
@@ -205,7 +208,16 @@ async function measure(url, n, { subscribe, tokens = [] }) {
   });
   ending = true;
   for (const ws of sockets) ws.terminate();
-  return { p50: pct(latencies, 50), p99: pct(latencies, 99), spread: median(spreads), msgsPerSec: messages / elapsed, failures, missing: missed, ticks: ticks.length, rssReady };
+  return {
+    p50: pct(latencies, 50),
+    p99: pct(latencies, 99),
+    spread: median(spreads),
+    msgsPerSec: messages / elapsed,
+    failures,
+    missing: missed,
+    ticks: ticks.length,
+    rssReady,
+  };
 }
 
 function baselineServer(payloadFor) {
@@ -214,7 +226,17 @@ function baselineServer(payloadFor) {
     const frame = payloadFor(Date.now());
     for (const c of wss.clients) c.send(frame);
   }, 1000);
-  return new Promise((resolve) => wss.once("listening", () => resolve({ url: `ws://127.0.0.1:${wss.address().port}`, close: () => { clearInterval(timer); wss.close(); } })));
+  return new Promise((resolve) =>
+    wss.once("listening", () =>
+      resolve({
+        url: `ws://127.0.0.1:${wss.address().port}`,
+        close: () => {
+          clearInterval(timer);
+          wss.close();
+        },
+      }),
+    ),
+  );
 }
 
 export { startWorker } from "./worker.mjs";
@@ -222,19 +244,28 @@ import { startWorker } from "./worker.mjs";
 
 /** `count` users with a live session each, straight in D1; answers their session tokens (what an API client sends, and what the web app's cookie holds). */
 async function benchUsers(db, count) {
-  const tokens = Array.from({ length: count }, (_, i) => `bench-fanout-${i}-${createHash("sha256").update(String(i)).digest("hex").slice(0, 24)}`);
-  await db.prepare(
-    `INSERT INTO users (uid, company_id, invite_code, nickname)
+  const tokens = Array.from(
+    { length: count },
+    (_, i) => `bench-fanout-${i}-${createHash("sha256").update(String(i)).digest("hex").slice(0, 24)}`,
+  );
+  await db
+    .prepare(
+      `INSERT INTO users (uid, company_id, invite_code, nickname)
      WITH RECURSIVE c(n) AS (SELECT 0 UNION ALL SELECT n + 1 FROM c WHERE n + 1 < ?1)
      SELECT 'bf' || n, 1, 'BF' || n, 'fanout' FROM c`,
-  ).bind(count).run();
+    )
+    .bind(count)
+    .run();
   const expires = Date.now() + 24 * 3600_000;
   for (let i = 0; i < count; i += 2_000) {
     const rows = tokens.slice(i, i + 2_000).map((t, j) => ({ id: createHash("sha256").update(t).digest("hex"), uid: `bf${i + j}` }));
-    await db.prepare(
-      `INSERT INTO sessions (id, user_id, expires_at, user_agent)
+    await db
+      .prepare(
+        `INSERT INTO sessions (id, user_id, expires_at, user_agent)
        SELECT j.value ->> 'id', u.id, ?2, 'bench' FROM json_each(?1) j JOIN users u ON u.uid = j.value ->> 'uid'`,
-    ).bind(JSON.stringify(rows), expires).run();
+      )
+      .bind(JSON.stringify(rows), expires)
+      .run();
   }
   return tokens;
 }
@@ -256,7 +287,10 @@ export async function fanout(sizes = SIZES) {
   const rows = [];
   try {
     // one unmeasured round first: what workerd grows by once (modules, shards, caches) is not counted per socket
-    await measure(worker.ws, 1_000, { subscribe: true, tokens: Array.from({ length: 1_000 }, (_, i) => (i % 2 === 0 ? allTokens[i / 2] : undefined)) });
+    await measure(worker.ws, 1_000, {
+      subscribe: true,
+      tokens: Array.from({ length: 1_000 }, (_, i) => (i % 2 === 0 ? allTokens[i / 2] : undefined)),
+    });
     for (const requested of sizes) {
       // workerd holds one file a socket; this process one (two with the baseline's server side)
       const workerdLimit = openFileLimit(pids[0]);
@@ -265,13 +299,18 @@ export async function fanout(sizes = SIZES) {
         const fit = Math.floor((Math.min(workerdLimit, limit) - 1_000) / 1_000) * 1_000;
         // the largest size that fits is measured in its place only when asked (it takes long on a loaded machine)
         const instead = FIT && fit > 0 && !sizes.includes(fit);
-        rows.push({ clients: n, reason: `the open-file limit is ${limit} for this process and ${workerdLimit} for workerd (a hard limit that prlimit could not raise here), below the ${n} sockets plus the files workerd and this process hold otherwise${instead ? `; measured at ${fit} sockets instead` : ""}` });
+        rows.push({
+          clients: n,
+          reason: `the open-file limit is ${limit} for this process and ${workerdLimit} for workerd (a hard limit that prlimit could not raise here), below the ${n} sockets plus the files workerd and this process hold otherwise${instead ? `; measured at ${fit} sockets instead` : ""}`,
+        });
         if (!instead) continue;
         n = fit;
       }
       const withBaseline = limit >= 2 * n + 1_000;
       // signed-in clients spread over the users (one socket each), interleaved with anonymous ones
-      const tokens = Array.from({ length: n }, (_, i) => (i % Math.round(1 / SIGNED_IN) === 0 ? allTokens[Math.floor(i / Math.round(1 / SIGNED_IN))] : undefined));
+      const tokens = Array.from({ length: n }, (_, i) =>
+        i % Math.round(1 / SIGNED_IN) === 0 ? allTokens[Math.floor(i / Math.round(1 / SIGNED_IN))] : undefined,
+      );
       const runs = { bourse: [], baseline: [], rssPer1k: [], cpu: [], rss: [] };
       for (let r = 0; r < RUNS; r++) {
         await new Promise((res) => setTimeout(res, 1500));
@@ -287,7 +326,14 @@ export async function fanout(sizes = SIZES) {
         if (withBaseline) runs.baseline.push(await measure(baseline.url, n, { subscribe: false }));
       }
       const pick = (list, key) => median(list.map((x) => x[key]));
-      const side = (list) => ({ p50: pick(list, "p50"), p99: pick(list, "p99"), spread: pick(list, "spread"), msgs: pick(list, "msgsPerSec"), failures: Math.max(...list.map((x) => x.failures)), missing: Math.max(...list.map((x) => x.missing)) });
+      const side = (list) => ({
+        p50: pick(list, "p50"),
+        p99: pick(list, "p99"),
+        spread: pick(list, "spread"),
+        msgs: pick(list, "msgsPerSec"),
+        failures: Math.max(...list.map((x) => x.failures)),
+        missing: Math.max(...list.map((x) => x.missing)),
+      });
       rows.push({
         clients: n,
         signedIn: tokens.filter(Boolean).length,
@@ -310,8 +356,14 @@ export async function fanout(sizes = SIZES) {
 }
 
 export function printFanout(rows) {
-  console.log("\nFan-out: DAY_MARKET to N sockets through /v2/ws (workerd via Miniflare, production build) vs a bare `ws` broadcast server; half the clients signed in (routed to their user's shard); median of", RUNS, "runs");
-  console.log("clients | bourse p50/p99 ms | spread ms | msg/s  | fail/miss | baseline p50/p99 ms | spread ms | p99 ratio | workerd CPU | workerd RSS");
+  console.log(
+    "\nFan-out: DAY_MARKET to N sockets through /v2/ws (workerd via Miniflare, production build) vs a bare `ws` broadcast server; half the clients signed in (routed to their user's shard); median of",
+    RUNS,
+    "runs",
+  );
+  console.log(
+    "clients | bourse p50/p99 ms | spread ms | msg/s  | fail/miss | baseline p50/p99 ms | spread ms | p99 ratio | workerd CPU | workerd RSS",
+  );
   for (const r of rows) {
     if (r.reason) {
       console.log(`${String(r.clients).padStart(7)} | not run: ${r.reason}`);
@@ -346,7 +398,9 @@ export async function fanoutFigures({ print = true } = {}) {
     if (!row || row.reason) {
       // a size that could not run is null; the size measured in its place is named in the reason, never extrapolated
       const instead = rows.find((r) => !r.reason && r.clients < (row?.clients ?? 0) && r.clients > 5_000);
-      const also = instead ? ` (at ${instead.clients} sockets: ${key === "failed" ? "failed or missed" : key} per run ${JSON.stringify(measured(instead, key))})` : "";
+      const also = instead
+        ? ` (at ${instead.clients} sockets: ${key === "failed" ? "failed or missed" : key} per run ${JSON.stringify(measured(instead, key))})`
+        : "";
       return { id, value: null, unit, runs: [], reason: `${row?.reason ?? failure ?? "not measured"}${also}` };
     }
     const runs = measured(row, key);

@@ -43,7 +43,15 @@ export function figure(id, unit, runs, extra = {}) {
 
 /** A size that was not run: null with the reason, never extrapolated. */
 export function skipped(id, unit, reason, extra = {}) {
-  return { id, value: null, unit, runs: [], reason, ...(extra.target ? { target: extra.target } : {}), ...(extra.covers ? { covers: extra.covers } : {}) };
+  return {
+    id,
+    value: null,
+    unit,
+    runs: [],
+    reason,
+    ...(extra.target ? { target: extra.target } : {}),
+    ...(extra.covers ? { covers: extra.covers } : {}),
+  };
 }
 
 export function benchContext() {
@@ -67,7 +75,9 @@ export function printFigures(figures) {
   console.log("\nFigures (value = median of the runs; null = not measured, with the reason):");
   for (const f of figures) {
     const value = f.value === null ? `null (${f.reason})` : String(f.value);
-    console.log(`  ${f.id.padEnd(30)} ${value.padStart(10)} ${f.unit}${f.target ? `  [target ${f.target}]` : ""}${f.runs.length ? `  runs ${JSON.stringify(f.runs)}` : ""}`);
+    console.log(
+      `  ${f.id.padEnd(30)} ${value.padStart(10)} ${f.unit}${f.target ? `  [target ${f.target}]` : ""}${f.runs.length ? `  runs ${JSON.stringify(f.runs)}` : ""}`,
+    );
     if (f.covers) console.log(`  ${"".padEnd(30)} ${f.covers}`);
   }
 }

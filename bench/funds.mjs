@@ -57,7 +57,15 @@ async function fundRun(r) {
                 (SELECT COUNT(*) FROM accounts a WHERE balance <> (SELECT COALESCE(SUM(amount), 0) FROM ledger_entries e WHERE e.account_id = a.id AND e.bucket = 0)) AS drifting`,
       )
       .first();
-    const x = { day, ms: paid >= SUBS ? end - started : NaN, maxChunk: Math.max(...chunks.map((c) => c.ms)), chunks: chunks.length, paid, rows: rows.n, inv };
+    const x = {
+      day,
+      ms: paid >= SUBS ? end - started : NaN,
+      maxChunk: Math.max(...chunks.map((c) => c.ms)),
+      chunks: chunks.length,
+      paid,
+      rows: rows.n,
+      inv,
+    };
     console.log(
       `  ${SUBS.toLocaleString("en-US")} subscriptions over ${USERS.toLocaleString("en-US")} users, run ${r + 1}: ${x.paid} paid (${x.rows} income rows) in ${x.chunks} chunks, ${x.ms} ms from the cron to the last chunk, longest chunk ${x.maxChunk} ms; ledger: ${inv.unbalanced} unbalanced transactions, ${inv.drifting} drifting accounts`,
     );
@@ -74,9 +82,24 @@ export async function fundFigures() {
   const full = SUBS >= 1_000_000;
   return [
     full
-      ? figure("fund_income_1m_ms", "ms, job start → all paid", runs.map((x) => x.ms), { target: "≤ 60000", covers })
-      : skipped("fund_income_1m_ms", "ms, job start → all paid", `${SCALE_REASON} (this run: ${SUBS.toLocaleString("en-US")} subscriptions, ${runs.map((x) => x.ms).join("/")} ms)`, { target: "≤ 60000", covers }),
-    figure("fund_income_max_chunk_ms", "ms, longest single chunk write", runs.map((x) => x.maxChunk), { target: "≤ 1000", covers: `${covers}; the consumer's longest chunk of each run` }),
+      ? figure(
+          "fund_income_1m_ms",
+          "ms, job start → all paid",
+          runs.map((x) => x.ms),
+          { target: "≤ 60000", covers },
+        )
+      : skipped(
+          "fund_income_1m_ms",
+          "ms, job start → all paid",
+          `${SCALE_REASON} (this run: ${SUBS.toLocaleString("en-US")} subscriptions, ${runs.map((x) => x.ms).join("/")} ms)`,
+          { target: "≤ 60000", covers },
+        ),
+    figure(
+      "fund_income_max_chunk_ms",
+      "ms, longest single chunk write",
+      runs.map((x) => x.maxChunk),
+      { target: "≤ 1000", covers: `${covers}; the consumer's longest chunk of each run` },
+    ),
   ];
 }
 

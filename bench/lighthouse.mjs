@@ -14,7 +14,16 @@ import { bin, ensureChromium, root, run, start, waitForHttp } from "../scripts/l
 import { seedDatabase } from "../scripts/seed.mjs";
 
 const PAGES = ["/", "/trade", "/login"];
-const CHROME_FLAGS = ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"];
+const CHROME_FLAGS = [
+  "--headless=new",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-dev-shm-usage",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+  "--no-first-run",
+];
 
 const median = (xs) => {
   const s = xs.filter((x) => Number.isFinite(x)).sort((a, b) => a - b);
@@ -77,11 +86,16 @@ async function measureAll(base, chromePath, runs) {
 
 export function printLighthouse(title, results) {
   console.log(title);
-  console.log(`  ${"page".padEnd(8)} ${"score".padStart(5)} ${"LCP".padStart(8)} ${"TBT".padStart(8)} ${"CLS".padStart(6)} ${"FCP".padStart(8)}   runs      LCP element`);
+  console.log(
+    `  ${"page".padEnd(8)} ${"score".padStart(5)} ${"LCP".padStart(8)} ${"TBT".padStart(8)} ${"CLS".padStart(6)} ${"FCP".padStart(8)}   runs      LCP element`,
+  );
   for (const [page, r] of Object.entries(results)) {
     const ms = (v) => `${Math.round(v)} ms`.padStart(8);
     console.log(
-      `  ${page.padEnd(8)} ${r.score.toFixed(0).padStart(5)} ${ms(r.lcp)} ${ms(r.tbt)} ${r.cls.toFixed(3).padStart(6)} ${ms(r.fcp)}   ${r.scores.map((s) => s.toFixed(0)).join("/").padEnd(9)} ${r.lcpElement.slice(0, 40)}`,
+      `  ${page.padEnd(8)} ${r.score.toFixed(0).padStart(5)} ${ms(r.lcp)} ${ms(r.tbt)} ${r.cls.toFixed(3).padStart(6)} ${ms(r.fcp)}   ${r.scores
+        .map((s) => s.toFixed(0))
+        .join("/")
+        .padEnd(9)} ${r.lcpElement.slice(0, 40)}`,
     );
   }
 }
@@ -102,7 +116,20 @@ export async function lighthouseBench({ build = false } = {}) {
   run(bin("wrangler"), ["d1", "migrations", "apply", "DB", "--local", `--persist-to=${state}`], { stdio: ["ignore", "ignore", "inherit"] });
   await seedDatabase({ persistTo: state });
   if (build) run(bin("remix"), ["build"], { stdio: ["ignore", "ignore", "inherit"] });
-  const server = start(bin("wrangler"), ["dev", "--port", port, "--var", "ENVIRONMENT:local", `--persist-to=${state}`, "--show-interactive-dev-session=false", "--log-level=warn"], { stdio: ["ignore", "ignore", "inherit"] });
+  const server = start(
+    bin("wrangler"),
+    [
+      "dev",
+      "--port",
+      port,
+      "--var",
+      "ENVIRONMENT:local",
+      `--persist-to=${state}`,
+      "--show-interactive-dev-session=false",
+      "--log-level=warn",
+    ],
+    { stdio: ["ignore", "ignore", "inherit"] },
+  );
   const base = `http://localhost:${port}`;
   try {
     await waitForHttp(`${base}/`, 90_000);

@@ -46,13 +46,18 @@ async function run(worker, concurrency, samples, users, pairs) {
   const price = worker.btcSteps;
   const order = async (i) => {
     const u = list[i % list.length];
-    const res = await fetch(`${origin}/v2/api/forex/submit?type=1&cont=0.01&forex_id=1&status=1&multiple=10`, { headers: { authorization: u.token } });
+    const res = await fetch(`${origin}/v2/api/forex/submit?type=1&cont=0.01&forex_id=1&status=1&multiple=10`, {
+      headers: { authorization: u.token },
+    });
     const body = await res.json();
     return body.code === 1;
   };
   const bare = async (i) => {
     const u = list[i % list.length];
-    const res = await fetch(`${origin}/dev/bench/batch?user=${u.id}&account=${u.contract}&session=${u.session}&demo=0&instrument=1&lots=10000&leverage=10&price=${price}`, { method: "POST" });
+    const res = await fetch(
+      `${origin}/dev/bench/batch?user=${u.id}&account=${u.contract}&session=${u.session}&demo=0&instrument=1&lots=10000&leverage=10&price=${price}`,
+      { method: "POST" },
+    );
     const body = await res.json();
     return res.ok && body.ok === true;
   };
@@ -71,8 +76,20 @@ async function run(worker, concurrency, samples, users, pairs) {
   const orders = sum(o);
   const bares = sum(b);
   return {
-    orders: { perSecond: orders.perSecond, p50: percentile(orders.latencies, 50), p99: percentile(orders.latencies, 99), failures: orders.failures, n: orders.latencies.length },
-    bare: { perSecond: bares.perSecond, p50: percentile(bares.latencies, 50), p99: percentile(bares.latencies, 99), failures: bares.failures, n: bares.latencies.length },
+    orders: {
+      perSecond: orders.perSecond,
+      p50: percentile(orders.latencies, 50),
+      p99: percentile(orders.latencies, 99),
+      failures: orders.failures,
+      n: orders.latencies.length,
+    },
+    bare: {
+      perSecond: bares.perSecond,
+      p50: percentile(bares.latencies, 50),
+      p99: percentile(bares.latencies, 99),
+      failures: bares.failures,
+      n: bares.latencies.length,
+    },
     throughputRatio: orders.failures || bares.failures ? NaN : orders.perSecond / bares.perSecond,
     p99Ratio: orders.failures || bares.failures ? NaN : percentile(orders.latencies, 99) / percentile(bares.latencies, 99),
   };
@@ -90,8 +107,18 @@ export async function orderFigures() {
     printOrders({ c10, c1 });
     const covers = `market orders via /v2/api/forex/submit, ${USERS} fresh users per run (cold caches), ${SAMPLES} orders + ${SAMPLES} bare writes per run in ${PAIRS} alternating pairs, concurrency 10, ${RUNS} runs; bare = openOrderWrite posted alone`;
     return [
-      figure("order_throughput_ratio_c10", "orders ÷ bare write, concurrency 10", c10.map((r) => r.throughputRatio), { target: "≥ 0.8", covers }),
-      figure("order_p99_ratio_c10", "p99 ÷ bare write's p99", c10.map((r) => r.p99Ratio), { target: "≤ 1.5", covers }),
+      figure(
+        "order_throughput_ratio_c10",
+        "orders ÷ bare write, concurrency 10",
+        c10.map((r) => r.throughputRatio),
+        { target: "≥ 0.8", covers },
+      ),
+      figure(
+        "order_p99_ratio_c10",
+        "p99 ÷ bare write's p99",
+        c10.map((r) => r.p99Ratio),
+        { target: "≤ 1.5", covers },
+      ),
     ];
   } finally {
     await worker.dispose();

@@ -46,6 +46,12 @@ export function pageWeights(routes) {
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  const weights = pageWeights({ "/": "routes/_index", "/trade": "routes/trade", "/login": "routes/login", "/register": "routes/register", "/user": "routes/user" });
+  const weights = pageWeights({
+    "/": "routes/_index",
+    "/trade": "routes/trade",
+    "/login": "routes/login",
+    "/register": "routes/register",
+    "/user": "routes/user",
+  });
   for (const [page, bytes] of Object.entries(weights)) console.log(`${page.padEnd(10)} ${(bytes / 1024).toFixed(1)} KB gzip`);
 }

@@ -37,16 +37,73 @@ async function optional(file, name) {
 const trading = Boolean(process.env.BENCH_SKIP_TRADING);
 /** Each part: the switch that skips it, the ids (and units) it answers, and how it runs. */
 const parts = [
-  { skip: "BENCH_SKIP_ORDERS", off: trading, ids: [["order_throughput_ratio_c10", "orders ÷ bare write, concurrency 10"], ["order_p99_ratio_c10", "p99 ÷ bare write's p99"]], run: orderFigures },
-  { skip: "BENCH_SKIP_TICKS", off: trading, ids: [["tick_ms_100", "ms per tick"], ["tick_ms_100k", "ms per tick"], ["tick_ms_1m", "ms per tick"]], run: tickFigures },
-  { skip: "BENCH_SKIP_STOPS", off: trading, ids: [["stops_5000_with_100k_open_ms", "ms, price move → all closed in D1"], ["tick_js_max_ms", "ms, worst no-op latency − idle median during the cascade"]], run: stopFigures },
-  { skip: "BENCH_SKIP_OPTIONS", off: trading, ids: [["options_10k_users_ms", "ms, expiry → all settled"], ["options_50k_ms", "ms, expiry → all settled"]], run: optionFigures },
-  { skip: "BENCH_SKIP_COPIES", off: trading, ids: [["copy_10k_open_ms", "ms, trader's order → every copy open"], ["copy_100k_open_ms", "ms, trader's order → every copy open"]], run: copyFigures },
-  { skip: "BENCH_SKIP_HEAP", off: trading, ids: [["engine_max_object_mb_1m", "MB, largest engine shard's heap at 1,000,000 open"]], run: heapFigures },
-  { skip: "BENCH_SKIP_FUNDS", ids: [["fund_income_1m_ms", "ms, job start → all paid"], ["fund_income_max_chunk_ms", "ms, longest single chunk write"]], run: fundFigures },
+  {
+    skip: "BENCH_SKIP_ORDERS",
+    off: trading,
+    ids: [
+      ["order_throughput_ratio_c10", "orders ÷ bare write, concurrency 10"],
+      ["order_p99_ratio_c10", "p99 ÷ bare write's p99"],
+    ],
+    run: orderFigures,
+  },
+  {
+    skip: "BENCH_SKIP_TICKS",
+    off: trading,
+    ids: [
+      ["tick_ms_100", "ms per tick"],
+      ["tick_ms_100k", "ms per tick"],
+      ["tick_ms_1m", "ms per tick"],
+    ],
+    run: tickFigures,
+  },
+  {
+    skip: "BENCH_SKIP_STOPS",
+    off: trading,
+    ids: [
+      ["stops_5000_with_100k_open_ms", "ms, price move → all closed in D1"],
+      ["tick_js_max_ms", "ms, worst no-op latency − idle median during the cascade"],
+    ],
+    run: stopFigures,
+  },
+  {
+    skip: "BENCH_SKIP_OPTIONS",
+    off: trading,
+    ids: [
+      ["options_10k_users_ms", "ms, expiry → all settled"],
+      ["options_50k_ms", "ms, expiry → all settled"],
+    ],
+    run: optionFigures,
+  },
+  {
+    skip: "BENCH_SKIP_COPIES",
+    off: trading,
+    ids: [
+      ["copy_10k_open_ms", "ms, trader's order → every copy open"],
+      ["copy_100k_open_ms", "ms, trader's order → every copy open"],
+    ],
+    run: copyFigures,
+  },
+  {
+    skip: "BENCH_SKIP_HEAP",
+    off: trading,
+    ids: [["engine_max_object_mb_1m", "MB, largest engine shard's heap at 1,000,000 open"]],
+    run: heapFigures,
+  },
+  {
+    skip: "BENCH_SKIP_FUNDS",
+    ids: [
+      ["fund_income_1m_ms", "ms, job start → all paid"],
+      ["fund_income_max_chunk_ms", "ms, longest single chunk write"],
+    ],
+    run: fundFigures,
+  },
   {
     skip: "BENCH_SKIP_FANOUT",
-    ids: [["fanout_p99_ratio_5k", "p99 ÷ bare ws, 5,000 sockets"], ["fanout_fail_20k", "failed or missed sockets at 20,000"], ["fanout_rss_mb_per_1k", "MB of workerd RSS per 1,000 sockets"]],
+    ids: [
+      ["fanout_p99_ratio_5k", "p99 ÷ bare ws, 5,000 sockets"],
+      ["fanout_fail_20k", "failed or missed sockets at 20,000"],
+      ["fanout_rss_mb_per_1k", "MB of workerd RSS per 1,000 sockets"],
+    ],
     run: async () => {
       const figures = await optional("./fanout.mjs", "fanoutFigures");
       if (figures) return figures();
@@ -58,7 +115,10 @@ const parts = [
   },
   {
     skip: "BENCH_SKIP_STORAGE",
-    ids: [["bytes_per_subscription_day", "dbstat bytes"], ["bytes_per_order_round_trip", "dbstat bytes"]],
+    ids: [
+      ["bytes_per_subscription_day", "dbstat bytes"],
+      ["bytes_per_order_round_trip", "dbstat bytes"],
+    ],
     run: async () => {
       const { printStorage, storageBench, storageFigures } = await import("./storage.mjs");
       const result = await storageBench();
@@ -71,13 +131,24 @@ const parts = [
 run(bin("remix"), ["build"], { stdio: ["ignore", "ignore", "inherit"] });
 // /login and /register carry the form library (conform, about 10 KB): their budget is 125 KB.
 const budgets = { "/": 120, "/trade": 200, "/login": 125, "/register": 125, "/order": 140 };
-console.log(`Bench on ${context.commit.slice(0, 12)}, ${context.cores} cores, load ${context.load}, scale ${process.env.BENCH_SCALE === "full" ? "full" : "default"}`);
+console.log(
+  `Bench on ${context.commit.slice(0, 12)}, ${context.cores} cores, load ${context.load}, scale ${process.env.BENCH_SCALE === "full" ? "full" : "default"}`,
+);
 console.log("Page weight (JavaScript loaded on first visit, gzip -9):");
-const weights = pageWeights({ "/": "routes/_index", "/trade": "routes/trade", "/login": "routes/login", "/register": "routes/register", "/user": "routes/user", "/order": "routes/order" });
+const weights = pageWeights({
+  "/": "routes/_index",
+  "/trade": "routes/trade",
+  "/login": "routes/login",
+  "/register": "routes/register",
+  "/user": "routes/user",
+  "/order": "routes/order",
+});
 for (const [page, bytes] of Object.entries(weights)) {
   const kb = bytes / 1024;
   const budget = budgets[page];
-  console.log(`  ${page.padEnd(10)} ${kb.toFixed(1).padStart(6)} KB${budget ? `  (budget ${budget} KB, ${((kb / budget) * 100).toFixed(0)}% of it)` : ""}`);
+  console.log(
+    `  ${page.padEnd(10)} ${kb.toFixed(1).padStart(6)} KB${budget ? `  (budget ${budget} KB, ${((kb / budget) * 100).toFixed(0)}% of it)` : ""}`,
+  );
 }
 if (!process.env.BENCH_SKIP_LIGHTHOUSE) {
   const { quiet, busy, runs } = await lighthouseBench();
@@ -95,7 +166,6 @@ for (const part of parts) {
   for (const [id, unit] of part.ids) figures.push(got.find((f) => f.id === id) ?? skipped(id, unit, "not measured yet on this branch"));
   figures.push(...got.filter((f) => !part.ids.some(([id]) => id === f.id)));
 }
-
 
 printFigures(figures);
 if (process.env.BENCH_JSON) {

@@ -16,7 +16,9 @@ const FOLLOWERS_LARGE = Number(process.env.BENCH_FOLLOWERS_LARGE ?? 100_000);
 let seq = 0;
 async function expiries(worker, n) {
   const { db } = worker;
-  const inst = await db.prepare("SELECT id, code, price_precision AS precision, base_price AS base FROM instruments WHERE code = 'SOLUSDT'").first();
+  const inst = await db
+    .prepare("SELECT id, code, price_precision AS precision, base_price AS base FROM instruments WHERE code = 'SOLUSDT'")
+    .first();
   const price = Math.round(Number(inst.base) * 10 ** inst.precision);
   await holdPrice(worker, inst.code, price / 10 ** inst.precision);
   const tag = `opt${process.pid}r${seq++}`;
@@ -25,7 +27,10 @@ async function expiries(worker, n) {
   await creditUsers(db, users[0].id, users.at(-1).id, "options", 1_000_000_000);
   const now = Date.now();
   const expiry = Math.ceil((now + 10_000 + n / 2) / 1000) * 1000;
-  const rows = users.map((u, k) => `(${u.id}, ${u.options}, ${inst.id}, '${inst.code}', ${1 + (k % 2)}, ${stake}, '0.80', 30, 0, ${inst.precision}, ${price}, ${now}, 'sim', ${expiry}, '${tag}-${k}', ${now})`);
+  const rows = users.map(
+    (u, k) =>
+      `(${u.id}, ${u.options}, ${inst.id}, '${inst.code}', ${1 + (k % 2)}, ${stake}, '0.80', 30, 0, ${inst.precision}, ${price}, ${now}, 'sim', ${expiry}, '${tag}-${k}', ${now})`,
+  );
   const statements = [];
   for (let i = 0; i < rows.length; i += 400) {
     statements.push(
@@ -34,7 +39,11 @@ async function expiries(worker, n) {
   }
   for (let i = 0; i < statements.length; i += 10) await db.batch(statements.slice(i, i + 10).map((s) => db.prepare(s)));
   // the stakes, locked as the option service's opening transaction leaves them
-  await postEntries(db, "SELECT account_id, 0, -SUM(amount) FROM options WHERE open_tx LIKE ?1 || '-%' GROUP BY account_id UNION ALL SELECT account_id, 1, SUM(amount) FROM options WHERE open_tx LIKE ?1 || '-%' GROUP BY account_id", [tag]);
+  await postEntries(
+    db,
+    "SELECT account_id, 0, -SUM(amount) FROM options WHERE open_tx LIKE ?1 || '-%' GROUP BY account_id UNION ALL SELECT account_id, 1, SUM(amount) FROM options WHERE open_tx LIKE ?1 || '-%' GROUP BY account_id",
+    [tag],
+  );
   await worker.mf.dispatchFetch(`${worker.origin}/dev/engine/reconcile`, { method: "POST" });
   if (Date.now() > expiry) return { n, ms: NaN, late: true };
   // the price moves before the expiry: the up half wins, the down half loses
@@ -61,10 +70,19 @@ async function copies(worker, n) {
   const lo = followers[0].id;
   const hi = followers.at(-1).id;
   await creditUsers(db, lo, hi, "contract", 1_000_000_000); // 1,000 USD each
-  await db.prepare("INSERT INTO follows (follower_id, trader_id, multiple, max_amount, status, created_at) SELECT id, ?3, 2, 500000000, 1, ?4 FROM users WHERE id BETWEEN ?1 AND ?2").bind(lo, hi, trader.id, now - 60_000).run();
+  await db
+    .prepare(
+      "INSERT INTO follows (follower_id, trader_id, multiple, max_amount, status, created_at) SELECT id, ?3, 2, 500000000, 1, ?4 FROM users WHERE id BETWEEN ?1 AND ?2",
+    )
+    .bind(lo, hi, trader.id, now - 60_000)
+    .run();
   await worker.mf.dispatchFetch(`${origin}/dev/engine/reconcile`, { method: "POST" });
   const placedAt = performance.now();
-  const placed = await (await fetch(`${origin}/v2/api/forex/submit?type=1&cont=0.01&forex_id=1&status=1&multiple=10`, { headers: { authorization: trader.token } })).json();
+  const placed = await (
+    await fetch(`${origin}/v2/api/forex/submit?type=1&cont=0.01&forex_id=1&status=1&multiple=10`, {
+      headers: { authorization: trader.token },
+    })
+  ).json();
   if (placed.code !== 1) return { n, ms: NaN, copies: 0 };
   const count = db.prepare("SELECT COUNT(*) AS n FROM contract_orders WHERE origin_id = ?1 AND status = 1").bind(placed.data.Id);
   const done = await until(async () => (await count.first()).n >= n, { every: 25, timeoutMs: 120_000 });
@@ -81,7 +99,9 @@ export async function optionFigures() {
     const worker = await startWorker();
     try {
       const x = await expiries(worker, n);
-      console.log(`  ${x.n.toLocaleString("en-US")} options of ${x.n.toLocaleString("en-US")} users expiring in one second: all settled ${x.ms.toFixed(0)} ms after the expiry${x.late ? " (set-up ran past the expiry: run void)" : ""}`);
+      console.log(
+        `  ${x.n.toLocaleString("en-US")} options of ${x.n.toLocaleString("en-US")} users expiring in one second: all settled ${x.ms.toFixed(0)} ms after the expiry${x.late ? " (set-up ran past the expiry: run void)" : ""}`,
+      );
       return x;
     } finally {
       await worker.dispose();
@@ -89,11 +109,22 @@ export async function optionFigures() {
   };
   for (let r = 0; r < RUNS; r++) small.push(await one(10_000));
   if (RUN_LARGE_OPTIONS) for (let r = 0; r < RUNS; r++) large.push(await one(OPTIONS_LARGE));
-  const covers = (n) => `${n} options (30 s, one per user, of ${n} users) expiring in the same second, through the room's tick: expiry → all settled in D1, median of ${RUNS}`;
+  const covers = (n) =>
+    `${n} options (30 s, one per user, of ${n} users) expiring in the same second, through the room's tick: expiry → all settled in D1, median of ${RUNS}`;
   return [
-    figure("options_10k_users_ms", "ms, expiry → all settled", small.map((x) => x.ms), { target: "≤ 1000", covers: covers("10,000") }),
+    figure(
+      "options_10k_users_ms",
+      "ms, expiry → all settled",
+      small.map((x) => x.ms),
+      { target: "≤ 1000", covers: covers("10,000") },
+    ),
     RUN_LARGE_OPTIONS
-      ? figure("options_50k_ms", "ms, expiry → all settled", large.map((x) => x.ms), { target: "≤ 5000", covers: covers(OPTIONS_LARGE.toLocaleString("en-US")) })
+      ? figure(
+          "options_50k_ms",
+          "ms, expiry → all settled",
+          large.map((x) => x.ms),
+          { target: "≤ 5000", covers: covers(OPTIONS_LARGE.toLocaleString("en-US")) },
+        )
       : skipped("options_50k_ms", "ms, expiry → all settled", SCALE_REASON, { target: "≤ 5000", covers: covers("50,000") }),
   ];
 }
@@ -108,13 +139,30 @@ export async function copyFigures() {
   } finally {
     await worker.dispose();
   }
-  for (const x of [...small, ...large]) console.log(`  one trader order copied to ${x.n.toLocaleString("en-US")} followers: ${x.copies} copies open ${x.ms.toFixed(0)} ms after the order`);
-  const covers = (n) => `a trader's market order via the API, ${n} followers (each funded, one follow): order → every copy open in D1, median of ${RUNS}`;
+  for (const x of [...small, ...large])
+    console.log(
+      `  one trader order copied to ${x.n.toLocaleString("en-US")} followers: ${x.copies} copies open ${x.ms.toFixed(0)} ms after the order`,
+    );
+  const covers = (n) =>
+    `a trader's market order via the API, ${n} followers (each funded, one follow): order → every copy open in D1, median of ${RUNS}`;
   return [
-    figure("copy_10k_open_ms", "ms, trader's order → every copy open", small.map((x) => x.ms), { target: "≤ 1000", covers: covers("10,000") }),
+    figure(
+      "copy_10k_open_ms",
+      "ms, trader's order → every copy open",
+      small.map((x) => x.ms),
+      { target: "≤ 1000", covers: covers("10,000") },
+    ),
     FULL
-      ? figure("copy_100k_open_ms", "ms, trader's order → every copy open", large.map((x) => x.ms), { target: "≤ 10000", covers: covers(FOLLOWERS_LARGE.toLocaleString("en-US")) })
-      : skipped("copy_100k_open_ms", "ms, trader's order → every copy open", SCALE_REASON, { target: "≤ 10000", covers: covers("100,000") }),
+      ? figure(
+          "copy_100k_open_ms",
+          "ms, trader's order → every copy open",
+          large.map((x) => x.ms),
+          { target: "≤ 10000", covers: covers(FOLLOWERS_LARGE.toLocaleString("en-US")) },
+        )
+      : skipped("copy_100k_open_ms", "ms, trader's order → every copy open", SCALE_REASON, {
+          target: "≤ 10000",
+          covers: covers("100,000"),
+        }),
   ];
 }
 

@@ -48,7 +48,13 @@ function d1File(dir) {
 function sizes(dir) {
   const out = execFileSync(
     "sqlite3",
-    ["-readonly", "-separator", "\t", d1File(dir), "SELECT s.name, COALESCE(m.tbl_name, s.name), SUM(s.pgsize) FROM dbstat s LEFT JOIN sqlite_master m ON m.name = s.name GROUP BY s.name"],
+    [
+      "-readonly",
+      "-separator",
+      "\t",
+      d1File(dir),
+      "SELECT s.name, COALESCE(m.tbl_name, s.name), SUM(s.pgsize) FROM dbstat s LEFT JOIN sqlite_master m ON m.name = s.name GROUP BY s.name",
+    ],
     { encoding: "utf8" },
   );
   const map = new Map();
@@ -95,7 +101,9 @@ async function subscriptionDays() {
       )
       .bind(users)
       .run();
-    await db.prepare("INSERT INTO accounts (user_id, kind, account_type_id) SELECT id, 'funding', 1 FROM users WHERE uid LIKE 'store-%'").run();
+    await db
+      .prepare("INSERT INTO accounts (user_id, kind, account_type_id) SELECT id, 'funding', 1 FROM users WHERE uid LIKE 'store-%'")
+      .run();
     // the subscriptions as the subscribe path leaves them (ten per user, in progress from the paid day)
     for (let from = 0; from < SUBS; from += 50_000) {
       const count = Math.min(50_000, SUBS - from);
@@ -131,10 +139,16 @@ async function subscriptionDays() {
 async function orderRoundTrips() {
   const { mf, origin, db, persist, dispose } = await startWorker();
   try {
-    await mf.dispatchFetch(`${origin}/dev/market/price`, { method: "POST", body: JSON.stringify({ code: "BTCUSDT", price: 50000 }), headers: { "content-type": "application/json" } });
+    await mf.dispatchFetch(`${origin}/dev/market/price`, {
+      method: "POST",
+      body: JSON.stringify({ code: "BTCUSDT", price: 50000 }),
+      headers: { "content-type": "application/json" },
+    });
     const users = [];
     const created = await load(ORDERS, async (i) => {
-      const res = await mf.dispatchFetch(`${origin}/api/user/createAccountDemoForU?demo_id=${crypto.randomUUID()}`, { headers: { "cf-connecting-ip": `10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}` } });
+      const res = await mf.dispatchFetch(`${origin}/api/user/createAccountDemoForU?demo_id=${crypto.randomUUID()}`, {
+        headers: { "cf-connecting-ip": `10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}` },
+      });
       const body = await res.json();
       if (!body.data?.token) return false;
       users[i] = body.data.token;
@@ -147,7 +161,9 @@ async function orderRoundTrips() {
       const before = sizes(persist);
       const ids = [];
       const opened = await load(ORDERS, async (i) => {
-        const res = await mf.dispatchFetch(`${origin}/v2/api/forex/submit?type=1&cont=0.01&forex_id=1&status=1&multiple=10`, { headers: { authorization: users[i] } });
+        const res = await mf.dispatchFetch(`${origin}/v2/api/forex/submit?type=1&cont=0.01&forex_id=1&status=1&multiple=10`, {
+          headers: { authorization: users[i] },
+        });
         const body = await res.json();
         ids[i] = body.data?.Id;
         return body.code === 1;
@@ -189,7 +205,8 @@ export function printStorage({ subs, orders }) {
     const total = table.reduce((s, x) => s + x.bytes, 0);
     console.log(`\n${title} (${records.toLocaleString("en-US")} records; dbstat pgsize on the local D1 file; target ≤ ${target} bytes)`);
     console.log("  table or index                         |        bytes | bytes/record");
-    for (const x of table) console.log(`  ${x.name.padEnd(38)} | ${String(x.bytes).padStart(12)} | ${(x.bytes / records).toFixed(1).padStart(12)}`);
+    for (const x of table)
+      console.log(`  ${x.name.padEnd(38)} | ${String(x.bytes).padStart(12)} | ${(x.bytes / records).toFixed(1).padStart(12)}`);
     console.log(`  ${"total".padEnd(38)} | ${String(total).padStart(12)} | ${(total / records).toFixed(1).padStart(12)}`);
   };
   print("Storage per paid subscription-day", subs, 300);

@@ -45,7 +45,9 @@ export async function startWorker({ heapWorker = false, inspectorPort, warm = tr
   const persist = path.join(root, ".wrangler", `bench-state-${process.pid}-${starts++}`);
   rmSync(persist, { recursive: true, force: true });
   const declared = declaredBindings();
-  const modules = [{ type: "ESModule", path: path.join(outdir, "server.js"), contents: readFileSync(path.join(outdir, "server.js"), "utf8") }];
+  const modules = [
+    { type: "ESModule", path: path.join(outdir, "server.js"), contents: readFileSync(path.join(outdir, "server.js"), "utf8") },
+  ];
   const worker = {
     name: "main",
     modules,
@@ -82,10 +84,17 @@ export async function startWorker({ heapWorker = false, inspectorPort, warm = tr
   const mf = new Miniflare(heap ? { ...shared, inspectorPort, workers: [worker, heap] } : { ...shared, ...worker });
   const url = await mf.ready;
   const db = await mf.getD1Database("DB");
-  const migrations = readdirSync(path.join(root, "migrations")).filter((f) => f.endsWith(".sql")).sort();
+  const migrations = readdirSync(path.join(root, "migrations"))
+    .filter((f) => f.endsWith(".sql"))
+    .sort();
   for (const f of migrations) {
     const sql = readFileSync(path.join(root, "migrations", f), "utf8").split("--> statement-breakpoint");
-    await db.batch(sql.map((s) => s.trim()).filter(Boolean).map((s) => db.prepare(s)));
+    await db.batch(
+      sql
+        .map((s) => s.trim())
+        .filter(Boolean)
+        .map((s) => db.prepare(s)),
+    );
   }
   const seed = await buildSeedStatements();
   await db.batch(seed.map((s) => db.prepare(s)));
@@ -100,7 +109,12 @@ export async function startWorker({ heapWorker = false, inspectorPort, warm = tr
 
 /** A local control of the Worker (/dev/...), answered as JSON. */
 export async function dev(worker, pathAndQuery, body) {
-  const res = await worker.mf.dispatchFetch(`${worker.origin}${pathAndQuery}`, body === undefined ? { method: "GET" } : { method: "POST", body: JSON.stringify(body), headers: { "content-type": "application/json" } });
+  const res = await worker.mf.dispatchFetch(
+    `${worker.origin}${pathAndQuery}`,
+    body === undefined
+      ? { method: "GET" }
+      : { method: "POST", body: JSON.stringify(body), headers: { "content-type": "application/json" } },
+  );
   const text = await res.text();
   if (!res.ok) throw new Error(`${pathAndQuery}: ${res.status} ${text.slice(0, 300)}`);
   return text ? JSON.parse(text) : null;
@@ -132,8 +146,15 @@ export async function bulkUsers(db, tag, n, { sessions = false } = {}) {
       .run();
   }
   const range = await db.prepare("SELECT MIN(id) AS lo, MAX(id) AS hi FROM users WHERE uid LIKE ?1 || '-%'").bind(tag).first();
-  for (const [kind, type] of [["funding", 1], ["options", 2], ["contract", 3]]) {
-    await db.prepare("INSERT INTO accounts (user_id, kind, account_type_id) SELECT id, ?3, ?4 FROM users WHERE id BETWEEN ?1 AND ?2").bind(range.lo, range.hi, kind, type).run();
+  for (const [kind, type] of [
+    ["funding", 1],
+    ["options", 2],
+    ["contract", 3],
+  ]) {
+    await db
+      .prepare("INSERT INTO accounts (user_id, kind, account_type_id) SELECT id, ?3, ?4 FROM users WHERE id BETWEEN ?1 AND ?2")
+      .bind(range.lo, range.hi, kind, type)
+      .run();
   }
   const { results } = await db
     .prepare(
@@ -151,7 +172,9 @@ export async function bulkUsers(db, tag, n, { sessions = false } = {}) {
     for (let i = 0; i < users.length; i += 400) {
       const part = users.slice(i, i + 400);
       await db
-        .prepare(`INSERT INTO sessions (id, user_id, expires_at) VALUES ${part.map((u) => `('${createHash("sha256").update(u.token).digest("hex")}', ${u.id}, ${expires})`).join(",")}`)
+        .prepare(
+          `INSERT INTO sessions (id, user_id, expires_at) VALUES ${part.map((u) => `('${createHash("sha256").update(u.token).digest("hex")}', ${u.id}, ${expires})`).join(",")}`,
+        )
         .run();
     }
   }
@@ -171,9 +194,19 @@ export async function postEntries(db, entriesSql, binds = []) {
   // the transaction's integer id is found by its key, as the services' batches do (txOfKey)
   const tx = (param) => `(SELECT id FROM ledger_transactions WHERE idempotency_key = ${param})`;
   await db.batch([
-    db.prepare("INSERT INTO ledger_transactions (idempotency_key, request_hash, kind, memo) VALUES (?1, 'bench', 'adjustment', '')").bind(key),
-    db.prepare(`INSERT INTO ledger_entries (transaction_id, account_id, bucket, amount) SELECT ${tx(`?${n + 1}`)}, e.* FROM (${entriesSql}) e`).bind(...binds, key),
-    db.prepare(`INSERT INTO ledger_entries (transaction_id, account_id, bucket, amount) SELECT ${tx("?1")}, 6, 0, -SUM(amount) FROM ledger_entries WHERE transaction_id = ${tx("?1")}`).bind(key),
+    db
+      .prepare("INSERT INTO ledger_transactions (idempotency_key, request_hash, kind, memo) VALUES (?1, 'bench', 'adjustment', '')")
+      .bind(key),
+    db
+      .prepare(
+        `INSERT INTO ledger_entries (transaction_id, account_id, bucket, amount) SELECT ${tx(`?${n + 1}`)}, e.* FROM (${entriesSql}) e`,
+      )
+      .bind(...binds, key),
+    db
+      .prepare(
+        `INSERT INTO ledger_entries (transaction_id, account_id, bucket, amount) SELECT ${tx("?1")}, 6, 0, -SUM(amount) FROM ledger_entries WHERE transaction_id = ${tx("?1")}`,
+      )
+      .bind(key),
     db
       .prepare(
         `UPDATE accounts SET balance = accounts.balance + d.available, lock_balance = accounts.lock_balance + d.locked

@@ -111,7 +111,9 @@ export class EngineShard extends DurableObject<Env> {
   }
 
   /** Local runs and tests only: the figures /dev/engine shows. */
-  async view(spec: ShardSpec): Promise<{ timings: { orders: number; ms: number; kind?: string }[]; parked: ParkedSettlement[]; status: ShardStatus }> {
+  async view(
+    spec: ShardSpec,
+  ): Promise<{ timings: { orders: number; ms: number; kind?: string }[]; parked: ParkedSettlement[]; status: ShardStatus }> {
     this.localOnly();
     const engine = await this.ready(spec);
     return { timings: engine.timings, parked: engine.parked, status: this.status(engine) };

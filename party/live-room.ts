@@ -76,7 +76,10 @@ export class LiveRoom extends Server<Env> {
   private lastRenew = 0;
   /** Local runs and tests only (not counted elsewhere): how many event batches for each user reached this shard (home or forwarded). */
   private received = new Map<number, number>();
-  private readonly sessions = new SessionLookup((ids) => services().liveSessions(this.env.DB, ids), { ttlMs: SESSION_CACHE_MS, batchMs: LOOKUP_BATCH_MS });
+  private readonly sessions = new SessionLookup((ids) => services().liveSessions(this.env.DB, ids), {
+    ttlMs: SESSION_CACHE_MS,
+    batchMs: LOOKUP_BATCH_MS,
+  });
 
   private send(connection: Connection, message: ServerMessage) {
     try {
@@ -151,10 +154,14 @@ export class LiveRoom extends Server<Env> {
   private registry(now = Date.now()): Map<number, Map<string, number>> {
     if (this.remotes) return this.remotes;
     const sql = this.ctx.storage.sql;
-    sql.exec("CREATE TABLE IF NOT EXISTS live_remote (user_id INTEGER NOT NULL, shard TEXT NOT NULL, expires_at INTEGER NOT NULL, PRIMARY KEY (user_id, shard)) WITHOUT ROWID");
+    sql.exec(
+      "CREATE TABLE IF NOT EXISTS live_remote (user_id INTEGER NOT NULL, shard TEXT NOT NULL, expires_at INTEGER NOT NULL, PRIMARY KEY (user_id, shard)) WITHOUT ROWID",
+    );
     sql.exec("DELETE FROM live_remote WHERE expires_at <= ?", now);
     const map = new Map<number, Map<string, number>>();
-    for (const row of sql.exec<{ user_id: number; shard: string; expires_at: number }>("SELECT user_id, shard, expires_at FROM live_remote")) {
+    for (const row of sql.exec<{ user_id: number; shard: string; expires_at: number }>(
+      "SELECT user_id, shard, expires_at FROM live_remote",
+    )) {
       let shards = map.get(row.user_id);
       if (!shards) map.set(row.user_id, (shards = new Map()));
       shards.set(row.shard, row.expires_at);
@@ -180,7 +187,12 @@ export class LiveRoom extends Server<Env> {
       let shards = registry.get(id);
       if (!shards) registry.set(id, (shards = new Map()));
       shards.set(shard, expires);
-      this.ctx.storage.sql.exec("INSERT INTO live_remote (user_id, shard, expires_at) VALUES (?, ?, ?) ON CONFLICT (user_id, shard) DO UPDATE SET expires_at = excluded.expires_at", id, shard, expires);
+      this.ctx.storage.sql.exec(
+        "INSERT INTO live_remote (user_id, shard, expires_at) VALUES (?, ?, ?) ON CONFLICT (user_id, shard) DO UPDATE SET expires_at = excluded.expires_at",
+        id,
+        shard,
+        expires,
+      );
     }
   }
 
@@ -327,7 +339,8 @@ export class LiveRoom extends Server<Env> {
         }
         const period: Period = code ? (message.period ?? DEFAULT_PERIOD) : DEFAULT_PERIOD;
         connection.setState({ ...current, topics: { ...current.topics, [topic]: code ? period : "" } });
-        if (topic === "DAY_MARKET" || topic === "FOREX_TRADE" || topic === "FOREX_FOLLOW_TRADE" || code) await this.registerWithMarket(true);
+        if (topic === "DAY_MARKET" || topic === "FOREX_TRADE" || topic === "FOREX_FOLLOW_TRADE" || code)
+          await this.registerWithMarket(true);
         return;
       }
     }
@@ -350,7 +363,10 @@ export class LiveRoom extends Server<Env> {
             listeners += 1;
           }
         } else if (topic === "DAY_MARKET") {
-          dayMarket ??= JSON.stringify({ type: "DAY_MARKET", data: tick.stale ? tick.quotes.map((q) => ({ ...q, stale: true })) : tick.quotes });
+          dayMarket ??= JSON.stringify({
+            type: "DAY_MARKET",
+            data: tick.stale ? tick.quotes.map((q) => ({ ...q, stale: true })) : tick.quotes,
+          });
           connection.send(dayMarket);
           listeners += 1;
         } else if (period) {
@@ -444,7 +460,12 @@ export class LiveRoom extends Server<Env> {
     if (this.env.ENVIRONMENT !== "local") throw new Error("local runs and tests only");
     const remotes: { userId: number; shard: string; expiresAt: number }[] = [];
     for (const [userId, shards] of this.registry()) for (const [shard, expiresAt] of shards) remotes.push({ userId, shard, expiresAt });
-    return { name: this.name, users: [...this.usersHere()], remotes, received: Object.fromEntries(this.received) as Record<string, number> };
+    return {
+      name: this.name,
+      users: [...this.usersHere()],
+      remotes,
+      received: Object.fromEntries(this.received) as Record<string, number>,
+    };
   }
 
   /** One event for one user (kept for callers that publish a single event). */

@@ -85,7 +85,13 @@ export class MarketRoom extends Server<Env> {
           )
         : new ContractEngine(null);
       await engine.load();
-      const clock = new Clock({ storage: this.ctx.storage, book, engine, publisher: this.publisher, stale: () => this.feed?.isStale() ?? false });
+      const clock = new Clock({
+        storage: this.ctx.storage,
+        book,
+        engine,
+        publisher: this.publisher,
+        stale: () => this.feed?.isStale() ?? false,
+      });
       this.parts = { book, clock, engine };
       this.startFeed(book);
       engine.feed = this.feedKind;
@@ -120,7 +126,11 @@ export class MarketRoom extends Server<Env> {
     const override = PriceBook.meta(this.storageSql, "feed");
     if (override) return JSON.parse(override);
     const kind = (this.env.MARKET_FEED ?? "sim") as FeedKind;
-    return { kind: kind === "upstream" || kind === "binance" ? kind : "sim", url: this.env.MARKET_UPSTREAM_URL ?? "", token: this.env.MARKET_UPSTREAM_TOKEN };
+    return {
+      kind: kind === "upstream" || kind === "binance" ? kind : "sim",
+      url: this.env.MARKET_UPSTREAM_URL ?? "",
+      token: this.env.MARKET_UPSTREAM_TOKEN,
+    };
   }
 
   /** The kind of feed prices come from (on every option's receipt). */
@@ -264,8 +274,17 @@ export class MarketRoom extends Server<Env> {
   }> {
     this.localOnly();
     const { engine, clock } = await this.ready();
-    const details = engine instanceof ShardedEngine ? await engine.details() : { timings: engine.timings, parked: engine.parked, shards: [] };
-    return { ticks: engine.recent, pending: engine.pending(), triggers: engine.triggers(), lastTick: clock.lastTick, alarm: await this.ctx.storage.getAlarm(), running: clock.shouldRun(), ...details };
+    const details =
+      engine instanceof ShardedEngine ? await engine.details() : { timings: engine.timings, parked: engine.parked, shards: [] };
+    return {
+      ticks: engine.recent,
+      pending: engine.pending(),
+      triggers: engine.triggers(),
+      lastTick: clock.lastTick,
+      alarm: await this.ctx.storage.getAlarm(),
+      running: clock.shouldRun(),
+      ...details,
+    };
   }
 
   /** Local runs and tests only: re-read open orders from D1 now (as the periodic reconcile does). */

@@ -20,7 +20,13 @@ for (const name of readdirSync(outdir)) {
 }
 const kb = (n) => `${(n / 1024).toFixed(1)} KB`;
 console.log(`worker bundle: ${kb(raw)} raw, ${kb(gz)} gzip (limit ${kb(LIMIT_GZIP)} gzip)`);
-const source = readFileSync(path.join(outdir, readdirSync(outdir).find((n) => n.endsWith(".js"))), "utf8");
+const source = readFileSync(
+  path.join(
+    outdir,
+    readdirSync(outdir).find((n) => n.endsWith(".js")),
+  ),
+  "utf8",
+);
 for (const cls of ["MarketRoom", "LiveRoom"]) {
   if (!source.includes(cls)) throw new Error(`the bundle does not export the ${cls} room`);
 }

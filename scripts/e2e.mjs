@@ -13,13 +13,28 @@ run(bin("wrangler"), ["d1", "migrations", "apply", "DB", "--local", `--persist-t
 await seedDatabase({ persistTo: state });
 if (!process.argv.includes("--no-build")) run(bin("remix"), ["build"], { stdio: ["ignore", "ignore", "inherit"] });
 
-const server = start(bin("wrangler"), ["dev", "--port", port, "--var", "ENVIRONMENT:local", `--persist-to=${state}`, "--show-interactive-dev-session=false", "--log-level=warn"], { stdio: ["ignore", "ignore", "inherit"] });
+const server = start(
+  bin("wrangler"),
+  [
+    "dev",
+    "--port",
+    port,
+    "--var",
+    "ENVIRONMENT:local",
+    `--persist-to=${state}`,
+    "--show-interactive-dev-session=false",
+    "--log-level=warn",
+  ],
+  { stdio: ["ignore", "ignore", "inherit"] },
+);
 let code = 1;
 try {
   await waitForHttp(`http://localhost:${port}/`, 90_000);
   const extra = process.argv.slice(2).filter((a) => a !== "--no-build");
   try {
-    run(bin("playwright"), ["test", ...extra], { env: { ...process.env, E2E_BASE_URL: `http://localhost:${port}`, CHROMIUM_PATH: chromium } });
+    run(bin("playwright"), ["test", ...extra], {
+      env: { ...process.env, E2E_BASE_URL: `http://localhost:${port}`, CHROMIUM_PATH: chromium },
+    });
     code = 0;
   } catch (error) {
     console.error(error.message);

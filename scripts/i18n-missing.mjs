@@ -30,7 +30,9 @@ function ordered(ref, target) {
   return out;
 }
 
-for (const lang of readdirSync(dir).filter((l) => l !== "en").sort()) {
+for (const lang of readdirSync(dir)
+  .filter((l) => l !== "en")
+  .sort()) {
   const messages = load(lang);
   const todo = [];
   walk(en, messages, "", todo);

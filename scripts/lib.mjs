@@ -53,7 +53,9 @@ export function ensureChromium() {
   if (found) return found;
   const isRoot = typeof process.getuid === "function" && process.getuid() === 0;
   if (!isRoot) {
-    throw new Error("Chromium is required for the browser tests. Install Debian's package: sudo apt-get install -y chromium (or set CHROMIUM_PATH).");
+    throw new Error(
+      "Chromium is required for the browser tests. Install Debian's package: sudo apt-get install -y chromium (or set CHROMIUM_PATH).",
+    );
   }
   console.log("Installing Debian's chromium (apt-get)…");
   const env = { ...process.env, DEBIAN_FRONTEND: "noninteractive" };

@@ -31,8 +31,10 @@ export async function buildSeedStatements({ remote = false } = {}) {
   const password = process.env.OPERATOR_PASSWORD ?? (remote ? "" : seed.LOCAL_OPERATOR_PASSWORD);
   const pepper = process.env.PASSWORD_PEPPER ?? (remote ? "" : seed.LOCAL_PEPPER);
   if (remote) {
-    if (!email || !password || !pepper) throw new Error("OPERATOR_EMAIL, OPERATOR_PASSWORD and PASSWORD_PEPPER are required to seed a remote database");
-    if (password === seed.LOCAL_OPERATOR_PASSWORD || pepper === seed.LOCAL_PEPPER) throw new Error("the local default operator password and pepper are refused in production");
+    if (!email || !password || !pepper)
+      throw new Error("OPERATOR_EMAIL, OPERATOR_PASSWORD and PASSWORD_PEPPER are required to seed a remote database");
+    if (password === seed.LOCAL_OPERATOR_PASSWORD || pepper === seed.LOCAL_PEPPER)
+      throw new Error("the local default operator password and pepper are refused in production");
     if (password.length < 12) throw new Error("OPERATOR_PASSWORD must have at least 12 characters");
   }
   const hash = await seed.hashPassword(password, pepper, seed.MAX_PBKDF2_ITERATIONS);

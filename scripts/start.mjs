@@ -7,7 +7,15 @@ const port = process.env.PORT ?? "8787";
 run(bin("wrangler"), ["d1", "migrations", "apply", "DB", "--local"], { stdio: ["ignore", "inherit", "inherit"] });
 await seedDatabase();
 run(bin("remix"), ["build"]);
-const child = start(bin("wrangler"), ["dev", "--port", port, "--var", "ENVIRONMENT:local", "--test-scheduled", "--show-interactive-dev-session=false"]);
+const child = start(bin("wrangler"), [
+  "dev",
+  "--port",
+  port,
+  "--var",
+  "ENVIRONMENT:local",
+  "--test-scheduled",
+  "--show-interactive-dev-session=false",
+]);
 console.log(`\nBourse is starting at http://localhost:${port}  (operator: operator@bourse.local / operator-local-only)\n`);
 for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => child.kill(signal));
 child.on("exit", (code) => process.exit(code ?? 0));

@@ -3,7 +3,13 @@
 import { bin, run } from "./lib.mjs";
 
 const steps = [
-  ["typecheck", () => { run(bin("tsc"), ["-p", "tsconfig.json", "--noEmit"]); run(bin("tsc"), ["-p", "tests/tsconfig.json", "--noEmit"]); }],
+  [
+    "typecheck",
+    () => {
+      run(bin("tsc"), ["-p", "tsconfig.json", "--noEmit"]);
+      run(bin("tsc"), ["-p", "tests/tsconfig.json", "--noEmit"]);
+    },
+  ],
   ["lint", () => run(bin("eslint"), ["--max-warnings", "0", "."])],
   ["build", () => run(bin("remix"), ["build"])],
   ["unit", () => run(bin("vitest"), ["run", "--config", "vitest.unit.config.ts"])],

@@ -3,7 +3,17 @@ import { ApiAmendSchema, ForgotSchema, LoginSchema, RegisterSchema, ResetCodeSch
 import { parseFields } from "~/forms/parse";
 import { createCaptcha } from "~/services/codes.server";
 import { Limits, hit } from "~/services/rate-limit.server";
-import { amendPassword, demoLogin, login, logout, register, resetPassword, sendAmendCode, sendRegisterCode, sendResetCode } from "~/services/auth.server";
+import {
+  amendPassword,
+  demoLogin,
+  login,
+  logout,
+  register,
+  resetPassword,
+  sendAmendCode,
+  sendRegisterCode,
+  sendResetCode,
+} from "~/services/auth.server";
 import type { Failure } from "~/services/outcome";
 import { userProfile } from "~/services/account.server";
 import { failure, fields, ok, query, userOrInvalid, type Routes } from "./common.server";
@@ -16,7 +26,8 @@ function refused(ctx: AppContext, outcome: Failure) {
 export const authRoutes: Routes = {
   "/api/captcha": {
     GET: async (_request, ctx) => {
-      if (!(await hit(ctx.d1, `captcha:c:${ctx.client.key}`, Limits.captchaPerClient))) return failure(ctx, { form: "errors.too_many_requests" }, 429);
+      if (!(await hit(ctx.d1, `captcha:c:${ctx.client.key}`, Limits.captchaPerClient)))
+        return failure(ctx, { form: "errors.too_many_requests" }, 429);
       return ok(ctx, await createCaptcha(ctx.d1));
     },
   },

@@ -8,7 +8,15 @@ import { companyEmail, newsItem, newsPage, NEWS_CATEGORY, type NewsItem } from "
 import { failure, ok, query, type Routes } from "./common.server";
 
 function item(n: NewsItem) {
-  return { id: n.id, category_id: n.category_id, title: n.title, desc: n.desc, logo: n.logo, content: textParagraphs(n.content).join("\n\n"), created_at: n.created_at };
+  return {
+    id: n.id,
+    category_id: n.category_id,
+    title: n.title,
+    desc: n.desc,
+    logo: n.logo,
+    content: textParagraphs(n.content).join("\n\n"),
+    created_at: n.created_at,
+  };
 }
 
 export const contentRoutes: Routes = {

@@ -7,9 +7,31 @@
 import type { AppContext } from "~/context.server";
 import { hundredthsToPercent, riskRate, scaled6ToDecimal, stepsToDecimal } from "~/domain/contract";
 import { toDecimalString } from "~/domain/money";
-import { cancelOrder, closeOrder, listOrders, messageOf, orderDetail, placeOrder, prepareOrder, setStops, withFigures, type ContractOrder } from "~/services/contract.server";
+import {
+  cancelOrder,
+  closeOrder,
+  listOrders,
+  messageOf,
+  orderDetail,
+  placeOrder,
+  prepareOrder,
+  setStops,
+  withFigures,
+  type ContractOrder,
+} from "~/services/contract.server";
 import { listInstruments, marketQuotes } from "~/services/market.server";
-import { actingUserOrInvalid, failure, invalidSession, ok, params, query, sessionForWrite, userOrInvalid, type Handler, type Routes } from "./common.server";
+import {
+  actingUserOrInvalid,
+  failure,
+  invalidSession,
+  ok,
+  params,
+  query,
+  sessionForWrite,
+  userOrInvalid,
+  type Handler,
+  type Routes,
+} from "./common.server";
 
 /** Amounts are exact decimal strings ("10.00"), as everywhere in the API; prices are numbers at the instrument's precision. */
 const money = (micros: number | null, decimals = 2) => (micros === null ? null : toDecimalString(micros, decimals));
@@ -113,7 +135,10 @@ const stops: Handler = async (request, ctx) => {
   if (user instanceof Response) return user;
   const q = await params(request, ctx);
   if (q instanceof Response) return q;
-  const result = await setStops(ctx, user.id, idOf(q), { stopLoss: q.get("stop_loss_price") ?? undefined, takeProfit: q.get("target_profit_price") ?? undefined });
+  const result = await setStops(ctx, user.id, idOf(q), {
+    stopLoss: q.get("stop_loss_price") ?? undefined,
+    takeProfit: q.get("target_profit_price") ?? undefined,
+  });
   if (!result.ok) return failure(ctx, { [result.field ?? "id"]: messageOf(result) }, refusalStatus(result.error));
   return ok(ctx, await wire(ctx, result.value), "contract.stops_saved");
 };
@@ -126,7 +151,13 @@ const myDeal: Handler = async (request, ctx) => {
   // 0 pending, 1 holding, 3 closed (spec §7); 4 the cancelled pending orders (never in 3)
   if (![0, 1, 3, 4].includes(status)) return failure(ctx, { status: "errors.bad_request" });
   const page = await listOrders(ctx, user.id, status, Number(q.get("page") ?? "1"));
-  return ok(ctx, { data: page.orders.map(toWireOrder), all_fact_profits: money(page.allProfit), total: page.total, last_page: page.lastPage, page: page.page });
+  return ok(ctx, {
+    data: page.orders.map(toWireOrder),
+    all_fact_profits: money(page.allProfit),
+    total: page.total,
+    last_page: page.lastPage,
+    page: page.page,
+  });
 };
 
 const detail: Handler = async (request, ctx) => {

@@ -60,7 +60,14 @@ function wireTrader(t: TraderRow, isFollowed: boolean) {
 
 function wireFollow(f: FollowRow | null) {
   if (!f) return null;
-  return { follow_id: f.id, multiple: f.multiple, max_amount: money(f.maxAmount), status: f.status, copy_stop_loss: money(f.copyStopLoss), created_at: new Date(f.createdAt).toISOString() };
+  return {
+    follow_id: f.id,
+    multiple: f.multiple,
+    max_amount: money(f.maxAmount),
+    status: f.status,
+    copy_stop_loss: money(f.copyStopLoss),
+    created_at: new Date(f.createdAt).toISOString(),
+  };
 }
 
 const list: Handler = async (request, ctx) => {
@@ -98,7 +105,10 @@ const apply: Handler = async (request, ctx) => {
     const reader = await userOrInvalid(ctx);
     if (reader instanceof Response) return reader;
     const [app, trader] = await Promise.all([applicationOf(ctx, reader.id), isTrader(ctx, reader.id)]);
-    return ok(ctx, { is_trader: trader ? 1 : 0, application: app && { id: app.id, status: app.status, reason: app.reason, created_at: new Date(app.createdAt).toISOString() } });
+    return ok(ctx, {
+      is_trader: trader ? 1 : 0,
+      application: app && { id: app.id, status: app.status, reason: app.reason, created_at: new Date(app.createdAt).toISOString() },
+    });
   }
   const user = await actingUserOrInvalid(request, ctx);
   if (user instanceof Response) return user;
@@ -107,7 +117,18 @@ const apply: Handler = async (request, ctx) => {
   const agree = ["1", "on", "true"].includes((q.get("agree") ?? "").trim());
   const result = await applyTrader(ctx, user, { agree });
   if (!result.ok) return failure(ctx, result.errors, result.status);
-  return ok(ctx, { application: { id: result.value.id, status: result.value.status, reason: "", created_at: new Date(result.value.createdAt).toISOString() } }, "copy.applied");
+  return ok(
+    ctx,
+    {
+      application: {
+        id: result.value.id,
+        status: result.value.status,
+        reason: "",
+        created_at: new Date(result.value.createdAt).toISOString(),
+      },
+    },
+    "copy.applied",
+  );
 };
 
 const detail: Handler = async (request, ctx) => {
@@ -125,7 +146,11 @@ const follow: Handler = async (request, ctx) => {
   if (user instanceof Response) return user;
   const q = await params(request, ctx);
   if (q instanceof Response) return q;
-  const result = await followTrader(ctx, user, { trader_id: q.get("trader_id") ?? "", multiple: q.get("multiple") ?? "", max_amount: q.get("max_amount") ?? "" });
+  const result = await followTrader(ctx, user, {
+    trader_id: q.get("trader_id") ?? "",
+    multiple: q.get("multiple") ?? "",
+    max_amount: q.get("max_amount") ?? "",
+  });
   if (!result.ok) return failure(ctx, result.errors, result.status);
   return ok(ctx, wireFollow(result.value), "copy.followed");
 };
@@ -138,7 +163,11 @@ const cancel: Handler = async (request, ctx) => {
   const closeNow = ["1", "true", "close"].includes(q.get("close_orders") ?? "");
   const result = await unfollow(ctx, user, { traderId: q.get("trader_id") ?? "", open: closeNow ? "close" : "keep" });
   if (!result.ok) return failure(ctx, result.errors, result.status);
-  return ok(ctx, { follow_id: result.value.followId, closed: result.value.closed, not_closed: result.value.failed, kept: result.value.kept }, "copy.unfollowed");
+  return ok(
+    ctx,
+    { follow_id: result.value.followId, closed: result.value.closed, not_closed: result.value.failed, kept: result.value.kept },
+    "copy.unfollowed",
+  );
 };
 
 const pause: Handler = async (request, ctx) => {
@@ -201,7 +230,14 @@ const followers: Handler = async (request, ctx) => {
     position_profits: money(r.positionProfits),
     follow_num: r.followNum,
     profit_share: shareDecimalToPercent(r.profitShare),
-    data: r.data.map((f) => ({ follow_id: f.followId, nickname: f.nickname, avatar: f.avatar ?? "", profitability: percent(f.profitability), total_profits: money(f.totalProfits), status: f.status })),
+    data: r.data.map((f) => ({
+      follow_id: f.followId,
+      nickname: f.nickname,
+      avatar: f.avatar ?? "",
+      profitability: percent(f.profitability),
+      total_profits: money(f.totalProfits),
+      status: f.status,
+    })),
     total: r.total,
     last_page: r.lastPage,
     page: r.page,
@@ -219,10 +255,22 @@ const followOrderList: Handler = async (request, ctx) => {
   if (status !== 1 && status !== 3) return failure(ctx, { status: "errors.bad_request" });
   const followId = q.get("follow_id");
   const traderId = q.get("user_id");
-  if ((followId && idParam(followId) === null) || (traderId && idParam(traderId) === null)) return failure(ctx, { follow_id: "errors.not_found" }, 404);
-  const page = await followOrders(ctx, user.id, { followId: idParam(followId) ?? undefined, traderId: idParam(traderId) ?? undefined, status, page: pageParam(q) });
+  if ((followId && idParam(followId) === null) || (traderId && idParam(traderId) === null))
+    return failure(ctx, { follow_id: "errors.not_found" }, 404);
+  const page = await followOrders(ctx, user.id, {
+    followId: idParam(followId) ?? undefined,
+    traderId: idParam(traderId) ?? undefined,
+    status,
+    page: pageParam(q),
+  });
   if (!page) return failure(ctx, { follow_id: "errors.not_found" }, 404);
-  return ok(ctx, { data: page.orders.map(toWireOrder), all_fact_profits: money(page.allProfit), total: page.total, last_page: page.lastPage, page: page.page });
+  return ok(ctx, {
+    data: page.orders.map(toWireOrder),
+    all_fact_profits: money(page.allProfit),
+    total: page.total,
+    last_page: page.lastPage,
+    page: page.page,
+  });
 };
 
 export const copyRoutes: Routes = {

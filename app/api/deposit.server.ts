@@ -53,7 +53,12 @@ export const depositRoutes: Routes = {
     GET: async (_request, ctx) => {
       const user = await userOrInvalid(ctx);
       if (user instanceof Response) return user;
-      return ok(ctx, { max_amount: money(MAX_DEPOSIT), usd_decimals: USD_DECIMALS, coin_decimals: COIN_DECIMALS, is_demo: user.isDemo ? 1 : 0 });
+      return ok(ctx, {
+        max_amount: money(MAX_DEPOSIT),
+        usd_decimals: USD_DECIMALS,
+        coin_decimals: COIN_DECIMALS,
+        is_demo: user.isDemo ? 1 : 0,
+      });
     },
   },
   "/api/quickCharge/symbols": {
@@ -63,7 +68,13 @@ export const depositRoutes: Routes = {
       const list = await chargeCurrencies(ctx);
       return ok(
         ctx,
-        list.map((c) => ({ id: c.id, currency_code: c.currencyCode, protocol_code: c.protocolCode, address: c.address, usd_price: c.usdPrice })),
+        list.map((c) => ({
+          id: c.id,
+          currency_code: c.currencyCode,
+          protocol_code: c.protocolCode,
+          address: c.address,
+          usd_price: c.usdPrice,
+        })),
       );
     },
   },
@@ -97,7 +108,12 @@ export const depositRoutes: Routes = {
       const type = typeParam === "0" ? DepositType.Coin : typeParam === "1" ? DepositType.Bank : null;
       const rawPage = q.get("page") ?? "1";
       const page = await depositRecords(ctx, user.id, /^\d{1,5}$/.test(rawPage) ? Number(rawPage) : 1, type);
-      return ok(ctx, { data: page.records.map((r) => toWireRecord(r, ctx.t)), total: page.total, last_page: page.lastPage, page: page.page });
+      return ok(ctx, {
+        data: page.records.map((r) => toWireRecord(r, ctx.t)),
+        total: page.total,
+        last_page: page.lastPage,
+        page: page.page,
+      });
     },
   },
 };

@@ -7,7 +7,18 @@
  */
 import { DAY_PROFIT_DECIMALS, SUBSCRIPTION_STATUS_KEYS } from "~/domain/fund";
 import { toDecimalString, type Micros } from "~/domain/money";
-import { fundInfo, idParam, incomeRecords, listFunds, pageNumber, requestRedemption, subscribe, subscriptionRecords, type Fund, type SubscriptionRecord } from "~/services/fund.server";
+import {
+  fundInfo,
+  idParam,
+  incomeRecords,
+  listFunds,
+  pageNumber,
+  requestRedemption,
+  subscribe,
+  subscriptionRecords,
+  type Fund,
+  type SubscriptionRecord,
+} from "~/services/fund.server";
 import { actingUserOrInvalid, failure, ok, params, query, userOrInvalid, type Handler, type Routes } from "./common.server";
 
 const money = (micros: Micros) => toDecimalString(micros, 2);
@@ -52,7 +63,19 @@ const buy: Handler = async (request, ctx) => {
   const result = await subscribe(ctx, user, { id: q.get("id"), amount: q.get("amount"), request_id: q.get("request_id") });
   if (!result.ok) return failure(ctx, result.errors, result.status);
   const v = result.value;
-  return ok(ctx, { id: v.id, created: v.created, share_amount: money(v.quote.amount), day_profit: profit(v.quote.dayProfit), total_profit: profit(v.quote.totalProfit), start_day: v.quote.startDay, end_day: v.quote.endDay }, "fund.subscribed");
+  return ok(
+    ctx,
+    {
+      id: v.id,
+      created: v.created,
+      share_amount: money(v.quote.amount),
+      day_profit: profit(v.quote.dayProfit),
+      total_profit: profit(v.quote.totalProfit),
+      start_day: v.quote.startDay,
+      end_day: v.quote.endDay,
+    },
+    "fund.subscribed",
+  );
 };
 
 const applyRefund: Handler = async (request, ctx) => {
@@ -62,7 +85,11 @@ const applyRefund: Handler = async (request, ctx) => {
   if (user instanceof Response) return user;
   const result = await requestRedemption(ctx, user, idParam(q.get("sub_id")));
   if (!result.ok) return failure(ctx, result.errors, result.status);
-  return ok(ctx, { id: result.value.id, status: result.value.status, penalty: money(result.value.penalty) }, result.value.status === 3 ? "fund.refunded" : "fund.refund_requested");
+  return ok(
+    ctx,
+    { id: result.value.id, status: result.value.status, penalty: money(result.value.penalty) },
+    result.value.status === 3 ? "fund.refunded" : "fund.refund_requested",
+  );
 };
 
 export const fundRoutes: Routes = {
@@ -96,7 +123,12 @@ export const fundRoutes: Routes = {
       const page = await incomeRecords(ctx, user.id, idParam(q.get("sub_id")), pageNumber(q.get("page")));
       if (!page) return failure(ctx, { sub_id: "errors.not_found" }, 404);
       return ok(ctx, {
-        data: page.items.map((i) => ({ id: i.id, interest: profit(i.interest), day: i.day, created_at: new Date(i.createdAt).toISOString() })),
+        data: page.items.map((i) => ({
+          id: i.id,
+          interest: profit(i.interest),
+          day: i.day,
+          created_at: new Date(i.createdAt).toISOString(),
+        })),
         total: page.total,
         last_page: page.lastPage,
         page: page.page,

@@ -61,7 +61,9 @@ function toWireLoan(l: LoanRecord, t: (key: string) => string, withAgreement = f
     status_name: t(LOAN_STATUS_KEYS[l.status] ?? "loan.status_1"),
     reason: l.reason,
     created_at: iso(l.createdAt),
-    ...(withAgreement ? { agreement: l.agreement, signature: l.signatureUploadId ? `/uploads/${l.signatureUploadId}` : l.signatureName } : {}),
+    ...(withAgreement
+      ? { agreement: l.agreement, signature: l.signatureUploadId ? `/uploads/${l.signatureUploadId}` : l.signatureName }
+      : {}),
   };
 }
 
@@ -91,7 +93,13 @@ const loanSubmit: Handler = async (request, ctx) => {
   const user = await actingUserOrInvalid(request, ctx);
   if (user instanceof Response) return user;
   const f = (n: string) => q.get(n) ?? undefined;
-  const result = await applyLoan(ctx, user, { config_id: f("config_id"), amount: f("amount"), sign: f("sign"), signature_name: f("signature_name"), request_id: f("request_id") });
+  const result = await applyLoan(ctx, user, {
+    config_id: f("config_id"),
+    amount: f("amount"),
+    sign: f("sign"),
+    signature_name: f("signature_name"),
+    request_id: f("request_id"),
+  });
   if (!result.ok) return failure(ctx, result.errors, result.status);
   return ok(ctx, { id: result.value.id, created: result.value.created }, "loan.submitted");
 };
@@ -138,10 +146,19 @@ export const loanRoutes: Routes = {
       const user = await userOrInvalid(ctx);
       if (user instanceof Response) return user;
       const q = query(request);
-      const checked = await checkApplication(ctx, { config_id: q.get("config_id") ?? q.get("id") ?? undefined, amount: q.get("amount") ?? undefined });
+      const checked = await checkApplication(ctx, {
+        config_id: q.get("config_id") ?? q.get("id") ?? undefined,
+        amount: q.get("amount") ?? undefined,
+      });
       if (!checked.ok) return failure(ctx, checked.errors, checked.status);
       const s = checked.value.summary;
-      return ok(ctx, { amount: money(s.amount), interest_amount: money(s.interest), repayment_date: iso(s.repaymentDate), total: money(s.totalDue), daily_penalty: money(s.dailyPenalty) });
+      return ok(ctx, {
+        amount: money(s.amount),
+        interest_amount: money(s.interest),
+        repayment_date: iso(s.repaymentDate),
+        total: money(s.totalDue),
+        daily_penalty: money(s.dailyPenalty),
+      });
     },
   },
   "/api/loan/loan_submit": { GET: loanSubmit, POST: loanSubmit },
@@ -189,7 +206,13 @@ export const loanRoutes: Routes = {
       if (user instanceof Response) return user;
       return ok(
         ctx,
-        (await repaymentAccounts(ctx)).map((c) => ({ id: c.id, currency_code: c.currencyCode, protocol_code: c.protocolCode, address: c.address, usd_price: c.usdPrice })),
+        (await repaymentAccounts(ctx)).map((c) => ({
+          id: c.id,
+          currency_code: c.currencyCode,
+          protocol_code: c.protocolCode,
+          address: c.address,
+          usd_price: c.usdPrice,
+        })),
       );
     },
   },

@@ -23,13 +23,19 @@ export const marketRoutes: Routes = {
     GET: async (request, ctx) => {
       const categoryId = Number(query(request).get("category_id")) || null;
       const [list, market] = await Promise.all([listInstruments(ctx), marketQuotes(ctx)]);
-      return ok(ctx, list.filter((i) => !categoryId || i.categoryId === categoryId).map((i) => toTradeListItem(i, market.quotes.get(i.code))));
+      return ok(
+        ctx,
+        list.filter((i) => !categoryId || i.categoryId === categoryId).map((i) => toTradeListItem(i, market.quotes.get(i.code))),
+      );
     },
   },
   "/v2/api/forex/getCategories": {
     GET: async (_request, ctx) => {
       const list = await listCategories(ctx);
-      return ok(ctx, list.map((c) => ({ Id: c.id, NameShowTrans: ctx.t(`categories.${c.key}`) })));
+      return ok(
+        ctx,
+        list.map((c) => ({ Id: c.id, NameShowTrans: ctx.t(`categories.${c.key}`) })),
+      );
     },
   },
   "/v2/api/forex/abbreviated_cache_kline": { GET: (r, c) => klineCall(r, c, true) },

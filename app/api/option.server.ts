@@ -31,7 +31,10 @@ export function toWireOption(o: OptionRow & { showCode: string }, now = Date.now
     Receipt: {
       open: { price: price(o.openPrice, o.precision), tickAt: iso(o.openTickAt), feed: o.openFeed },
       expiresAt: iso(o.expiresAt),
-      settlement: o.endTickAt === null ? null : { price: price(o.endPrice, o.precision), tickAt: iso(o.endTickAt), feed: o.endFeed, late: o.late === 1 },
+      settlement:
+        o.endTickAt === null
+          ? null
+          : { price: price(o.endPrice, o.precision), tickAt: iso(o.endTickAt), feed: o.endFeed, late: o.late === 1 },
     },
   };
 }

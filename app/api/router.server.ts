@@ -45,7 +45,8 @@ const routes: Routes = {
 export async function handleApi(request: Request, ctx: AppContext): Promise<Response | null> {
   const path = new URL(request.url).pathname.replace(/\/+$/, "");
   const route = Object.hasOwn(routes, path) ? routes[path] : undefined;
-  if (!route) return path.startsWith("/api/") || path.startsWith("/v2/api/") ? envelope(ApiCode.Error, ctx.t("errors.not_found"), null, 404) : null;
+  if (!route)
+    return path.startsWith("/api/") || path.startsWith("/v2/api/") ? envelope(ApiCode.Error, ctx.t("errors.not_found"), null, 404) : null;
   const handler = request.method === "GET" || request.method === "POST" ? route[request.method] : undefined;
   if (!handler) return envelope(ApiCode.Error, ctx.t("errors.method_not_allowed"), null, 405);
   return handler(request, ctx);

@@ -23,7 +23,15 @@ export const searchRoutes: Routes = {
       const [pairs, market] = await Promise.all([searchPairs(ctx, name), marketQuotes(ctx)]);
       const data = pairs.map((i) => {
         const q = market.quotes.get(i.code);
-        return { Id: i.id, Code: i.code, ShowCode: i.showCode, Logo: i.logo, PricePrecision: i.pricePrecision, MarketStatus: q?.MarketStatus ?? 0, ForexQuotations: q ? { Close: q.Close, Change: q.Change } : null };
+        return {
+          Id: i.id,
+          Code: i.code,
+          ShowCode: i.showCode,
+          Logo: i.logo,
+          PricePrecision: i.pricePrecision,
+          MarketStatus: q?.MarketStatus ?? 0,
+          ForexQuotations: q ? { Close: q.Close, Change: q.Change } : null,
+        };
       });
       return ok(ctx, { name, data });
     },

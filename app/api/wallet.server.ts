@@ -59,7 +59,13 @@ const transferCall: Handler = async (request, ctx) => {
   if (q instanceof Response) return q;
   const user = await actingUserOrInvalid(request, ctx);
   if (user instanceof Response) return user;
-  const result = await transfer(ctx, user, { from: q.get("from"), to: q.get("to"), amount: q.get("balance"), currencyId: q.get("currency_id"), requestId: q.get("request_id") });
+  const result = await transfer(ctx, user, {
+    from: q.get("from"),
+    to: q.get("to"),
+    amount: q.get("balance"),
+    currencyId: q.get("currency_id"),
+    requestId: q.get("request_id"),
+  });
   if (!result.ok) return failure(ctx, { [result.field]: result.error }, result.error === "errors.only_real_account" ? 403 : 400);
   return ok(ctx, { transfer: wireTransfer(ctx, result.value), accounts: await walletBalances(ctx, user.id) }, "transfer.done");
 };
@@ -93,7 +99,13 @@ export const walletRoutes: Routes = {
       const id = accountParam(q);
       if (id === null) return failure(ctx, { type: "transfer.err_account" });
       const page = await accountHistory(ctx, user.id, id, pageParam(q.get("page")));
-      return ok(ctx, { data: page.entries.map((e) => wireLogEntry(ctx, e)), total: page.total, last_page: page.lastPage, page: page.page, per_page: page.pageSize });
+      return ok(ctx, {
+        data: page.entries.map((e) => wireLogEntry(ctx, e)),
+        total: page.total,
+        last_page: page.lastPage,
+        page: page.page,
+        per_page: page.pageSize,
+      });
     },
   },
   "/api/account/transfer": { GET: transferCall, POST: transferCall },
@@ -106,7 +118,12 @@ export const walletRoutes: Routes = {
       const id = raw === null || raw === "" || raw === "0" ? null : accountTypeOf(raw);
       if (id === null && raw !== null && raw !== "" && raw !== "0") return failure(ctx, { type: "transfer.err_account" });
       const page = await transferLog(ctx, user.id, pageParam(q.get("page")), id);
-      return ok(ctx, { data: page.transfers.map((r) => wireTransfer(ctx, r)), total: page.total, last_page: page.lastPage, page: page.page });
+      return ok(ctx, {
+        data: page.transfers.map((r) => wireTransfer(ctx, r)),
+        total: page.total,
+        last_page: page.lastPage,
+        page: page.page,
+      });
     },
   },
 };

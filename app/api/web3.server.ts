@@ -16,7 +16,12 @@ export const web3Routes: Routes = {
       const result = await issueNonce(ctx, input.value);
       if (!result.ok) return failure(ctx, result.errors, result.status);
       const { nonce, address, issuedAt, expiresAt } = result.value;
-      return ok(ctx, { nonce, w_address: address, issued_at: new Date(issuedAt).toISOString(), expiration_time: new Date(expiresAt).toISOString() });
+      return ok(ctx, {
+        nonce,
+        w_address: address,
+        issued_at: new Date(issuedAt).toISOString(),
+        expiration_time: new Date(expiresAt).toISOString(),
+      });
     },
   },
   /** w_address, signature, nonce and the signed EIP-4361 message: token and user. */
@@ -29,7 +34,11 @@ export const web3Routes: Routes = {
       const result = await web3Login(ctx, siteOf(request), input.value);
       if (!result.ok) return failure(ctx, result.errors, result.status);
       const user = await userProfile(ctx, result.value.userId);
-      return ok(ctx, { token: result.value.token, user: user ? { ...user, w_address: input.value.w_address } : null }, "auth.login_success");
+      return ok(
+        ctx,
+        { token: result.value.token, user: user ? { ...user, w_address: input.value.w_address } : null },
+        "auth.login_success",
+      );
     },
   },
 };

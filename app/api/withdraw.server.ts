@@ -29,7 +29,16 @@ const iso = (ms: number) => new Date(ms).toISOString();
 
 /** Spec §3 Withdraw currency (and its minimum). */
 export function toWireCurrency(c: WithdrawCurrency) {
-  return { id: c.id, draw_type: c.drawType, code: c.code, protocol: c.protocol, draw_rate: c.drawRate, fee_type: c.feeType, usd_price: c.usdPrice, min_amount: money(c.minAmount) };
+  return {
+    id: c.id,
+    draw_type: c.drawType,
+    code: c.code,
+    protocol: c.protocol,
+    draw_rate: c.drawRate,
+    fee_type: c.feeType,
+    usd_price: c.usdPrice,
+    min_amount: money(c.minAmount),
+  };
 }
 
 /** Spec §3 Draw method. */

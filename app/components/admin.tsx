@@ -13,7 +13,17 @@ import { translateMessage } from "~/lib/messages";
  * The top of a money-moving queue: when approvals wait and the session has no fresh step-up, the
  * notice with the link to get one (back to this page after); and an error that belongs to no item.
  */
-export function QueueNotices({ needsStepUp, message = "admin.step_up_needed", from, error }: { needsStepUp: boolean; message?: string; from: string; error?: string | null }) {
+export function QueueNotices({
+  needsStepUp,
+  message = "admin.step_up_needed",
+  from,
+  error,
+}: {
+  needsStepUp: boolean;
+  message?: string;
+  from: string;
+  error?: string | null;
+}) {
   const { t } = useTranslation();
   return (
     <>

@@ -11,7 +11,18 @@
 import { Chart, LinearScale, Tooltip, type ChartConfiguration, type Plugin, type Scale } from "chart.js";
 import { CandlestickController, CandlestickElement } from "chartjs-chart-financial";
 import { useEffect, useRef } from "react";
-import { CHART_PAD, CHART_UNITS, LEVEL_ARROW, LEVEL_COLOR, LEVEL_DASH, LEVEL_LABEL_HEIGHT, edgeArrow, markerSlot, type CandleFrame, type ChartLevel } from "~/components/charts";
+import {
+  CHART_PAD,
+  CHART_UNITS,
+  LEVEL_ARROW,
+  LEVEL_COLOR,
+  LEVEL_DASH,
+  LEVEL_LABEL_HEIGHT,
+  edgeArrow,
+  markerSlot,
+  type CandleFrame,
+  type ChartLevel,
+} from "~/components/charts";
 import { placeLevels } from "~/lib/chart-levels";
 import { formatNyTime } from "~/lib/format";
 
@@ -71,7 +82,13 @@ function levelsPlugin(levels: { current: ChartLevel[] }, k: number, family: stri
       if (levels.current.length === 0) return;
       const { ctx, chartArea: area } = c;
       const y = c.scales.y!;
-      const placed = placeLevels(levels.current, { lo: y.min, hi: y.max, top: area.top, bottom: area.bottom, labelHeight: LEVEL_LABEL_HEIGHT * k });
+      const placed = placeLevels(levels.current, {
+        lo: y.min,
+        hi: y.max,
+        top: area.top,
+        bottom: area.bottom,
+        labelHeight: LEVEL_LABEL_HEIGHT * k,
+      });
       ctx.save();
       ctx.font = `${11 * k}px ${family}`;
       ctx.textAlign = "right";
@@ -98,14 +115,31 @@ function levelsPlugin(levels: { current: ChartLevel[] }, k: number, family: stri
           ctx.closePath();
           ctx.fill();
         }
-        if (labelTop !== null) ctx.fillText(l.label, area.right - (edge === null ? 4 : 8 + LEVEL_ARROW) * k, labelTop + (LEVEL_LABEL_HEIGHT - 3) * k);
+        if (labelTop !== null)
+          ctx.fillText(l.label, area.right - (edge === null ? 4 : 8 + LEVEL_ARROW) * k, labelTop + (LEVEL_LABEL_HEIGHT - 3) * k);
       }
       ctx.restore();
     },
   };
 }
 
-export default function CandleChart({ frame, precision, locale, withDate, label, levels = [], onReady }: { frame: CandleFrame; precision: number; locale: string; withDate: boolean; label: string; levels?: ChartLevel[]; onReady: () => void }) {
+export default function CandleChart({
+  frame,
+  precision,
+  locale,
+  withDate,
+  label,
+  levels = [],
+  onReady,
+}: {
+  frame: CandleFrame;
+  precision: number;
+  locale: string;
+  withDate: boolean;
+  label: string;
+  levels?: ChartLevel[];
+  onReady: () => void;
+}) {
   const canvas = useRef<HTMLCanvasElement>(null);
   const chart = useRef<Chart<"candlestick"> | null>(null);
   const latest = useRef(frame);
@@ -140,7 +174,17 @@ export default function CandleChart({ frame, precision, locale, withDate, label,
         type: "candlestick",
         plugins: [levelsPlugin(latestLevels, k, font.family)],
         // First pass: the candles on screen (the box starts at the latest candle).
-        data: { datasets: [{ label, data: points(first, first.list.length - FIRST_PASS), backgroundColors: { up, down, unchanged: text }, borderColors: { up, down, unchanged: text }, borderWidth: k } as never] },
+        data: {
+          datasets: [
+            {
+              label,
+              data: points(first, first.list.length - FIRST_PASS),
+              backgroundColors: { up, down, unchanged: text },
+              borderColors: { up, down, unchanged: text },
+              borderWidth: k,
+            } as never,
+          ],
+        },
         options: {
           animation: false,
           responsive: true,

@@ -113,9 +113,21 @@ export function markerSlot(edge: "top" | "bottom", edgeY: number, labelTop: numb
   return labelTop ?? (edge === "top" ? edgeY : edgeY - LEVEL_LABEL_HEIGHT * k);
 }
 /** Dash patterns in chart units (line, gap, …). */
-export const LEVEL_DASH: Record<LevelKind, number[]> = { open: [8, 4], pending: [8, 4, 2, 4], sl: [4, 4], tp: [2, 3], liq: [12, 3, 2, 3, 2, 3] };
+export const LEVEL_DASH: Record<LevelKind, number[]> = {
+  open: [8, 4],
+  pending: [8, 4, 2, 4],
+  sl: [4, 4],
+  tp: [2, 3],
+  liq: [12, 3, 2, 3, 2, 3],
+};
 /** Colours: custom properties of the theme. */
-export const LEVEL_COLOR: Record<LevelKind, string> = { open: "--accent", pending: "--accent", sl: "--danger-text", tp: "--up-text", liq: "--text" };
+export const LEVEL_COLOR: Record<LevelKind, string> = {
+  open: "--accent",
+  pending: "--accent",
+  sl: "--danger-text",
+  tp: "--up-text",
+  liq: "--text",
+};
 
 /** The chart's box: as wide as its candles at the frame's scale, at least the frame's width. */
 export function chartInnerStyle(frame: CandleFrame) {
@@ -127,7 +139,21 @@ export function chartInnerStyle(frame: CandleFrame) {
  * until the interactive chart is ready). Up and down candles are one path each (wick and body),
  * a few elements instead of hundreds.
  */
-export function CandleSvg({ frame, precision, locale, label, withDate, levels = [] }: { frame: CandleFrame; precision: number; locale: string; label: string; withDate: boolean; levels?: ChartLevel[] }) {
+export function CandleSvg({
+  frame,
+  precision,
+  locale,
+  label,
+  withDate,
+  levels = [],
+}: {
+  frame: CandleFrame;
+  precision: number;
+  locale: string;
+  label: string;
+  withDate: boolean;
+  levels?: ChartLevel[];
+}) {
   const { list, hi, lo, ticks, labels, width } = frame;
   if (list.length === 0) return null;
   const height = CHART_UNITS;
@@ -147,7 +173,14 @@ export function CandleSvg({ frame, precision, locale, label, withDate, levels = 
     else down += d;
   });
   return (
-    <svg className="candle-svg" viewBox={`0 0 ${width} ${height}`} preserveAspectRatio="xMaxYMid meet" role="img" aria-label={label} direction="ltr">
+    <svg
+      className="candle-svg"
+      viewBox={`0 0 ${width} ${height}`}
+      preserveAspectRatio="xMaxYMid meet"
+      role="img"
+      aria-label={label}
+      direction="ltr"
+    >
       {ticks.map((v) => (
         <g key={`t${v}`}>
           <line x1={pad.left} x2={width - pad.right} y1={y(v)} y2={y(v)} className="grid" />
@@ -161,29 +194,36 @@ export function CandleSvg({ frame, precision, locale, label, withDate, levels = 
       ))}
       <path d={up} className="up" />
       <path d={down} className="down" />
-      {placeLevels(levels, { lo, hi, top: pad.top, bottom: height - pad.bottom, labelHeight: LEVEL_LABEL_HEIGHT }).map(({ level: l, edge, y: ly, labelTop }) => {
-        const right = width - pad.right;
-        const a = LEVEL_ARROW;
-        // an edge marker: a short solid stroke along the edge and an arrow pointing off the chart, the label beside it
-        const arrow = edge === null ? "" : `M${edgeArrow(edge, right, markerSlot(edge, ly, labelTop)).map(([px, py]) => `${n(px)} ${n(py)}`).join("L")}z`;
-        return (
-          <g key={l.key} className={`level level-${l.kind}`} data-edge={edge ?? undefined}>
-            {edge === null ? (
-              <line x1={pad.left} x2={right} y1={n(ly)} y2={n(ly)} strokeDasharray={LEVEL_DASH[l.kind].join(" ")} />
-            ) : (
-              <>
-                <line x1={n(right - 4 * a)} x2={right} y1={n(ly)} y2={n(ly)} className="level-edge" />
-                <path d={arrow} className="level-arrow" />
-              </>
-            )}
-            {labelTop === null ? null : (
-              <text x={n(right - (edge === null ? 4 : 8 + a))} y={n(labelTop + LEVEL_LABEL_HEIGHT - 3)} textAnchor="end">
-                {l.label}
-              </text>
-            )}
-          </g>
-        );
-      })}
+      {placeLevels(levels, { lo, hi, top: pad.top, bottom: height - pad.bottom, labelHeight: LEVEL_LABEL_HEIGHT }).map(
+        ({ level: l, edge, y: ly, labelTop }) => {
+          const right = width - pad.right;
+          const a = LEVEL_ARROW;
+          // an edge marker: a short solid stroke along the edge and an arrow pointing off the chart, the label beside it
+          const arrow =
+            edge === null
+              ? ""
+              : `M${edgeArrow(edge, right, markerSlot(edge, ly, labelTop))
+                  .map(([px, py]) => `${n(px)} ${n(py)}`)
+                  .join("L")}z`;
+          return (
+            <g key={l.key} className={`level level-${l.kind}`} data-edge={edge ?? undefined}>
+              {edge === null ? (
+                <line x1={pad.left} x2={right} y1={n(ly)} y2={n(ly)} strokeDasharray={LEVEL_DASH[l.kind].join(" ")} />
+              ) : (
+                <>
+                  <line x1={n(right - 4 * a)} x2={right} y1={n(ly)} y2={n(ly)} className="level-edge" />
+                  <path d={arrow} className="level-arrow" />
+                </>
+              )}
+              {labelTop === null ? null : (
+                <text x={n(right - (edge === null ? 4 : 8 + a))} y={n(labelTop + LEVEL_LABEL_HEIGHT - 3)} textAnchor="end">
+                  {l.label}
+                </text>
+              )}
+            </g>
+          );
+        },
+      )}
       {labels.map((i) => (
         <text key={`l${i}`} x={x(i)} y={height - 6} className="axis" textAnchor="middle">
           {formatNyTime(list[i]!.timestamp, locale, withDate)}

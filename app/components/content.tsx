@@ -48,7 +48,17 @@ export function SupportLink({ link }: { link: string }) {
  * goes straight to the link, and the chat page is loaded as a whole document so its response's
  * CSP (which allows the chat frame's host) applies.
  */
-export function ChatLink({ chat, className, label, children }: { chat: ChatButton; className?: string; label?: string; children: ReactNode }) {
+export function ChatLink({
+  chat,
+  className,
+  label,
+  children,
+}: {
+  chat: ChatButton;
+  className?: string;
+  label?: string;
+  children: ReactNode;
+}) {
   const { t } = useTranslation();
   const hydrated = useHydrated();
   const dialog = useRef<HTMLDialogElement>(null);

@@ -46,7 +46,9 @@ export function FollowTabs({ isTrader }: { isTrader: boolean }) {
   const { t } = useTranslation();
   const links = [
     { to: "/follow/follow-list", label: t("copy.tab_following") },
-    isTrader ? { to: "/follow/my-follower", label: t("copy.my_follower_title") } : { to: "/follow/trader-apply", label: t("copy.apply_title") },
+    isTrader
+      ? { to: "/follow/my-follower", label: t("copy.my_follower_title") }
+      : { to: "/follow/trader-apply", label: t("copy.apply_title") },
     { to: "/rank", label: t("tabs.rank") },
   ];
   return (

@@ -30,18 +30,27 @@ export function AddressCard({ address, qr, title }: { address: string; qr: QrPat
 
 export function DepositStatusBadge({ status }: { status: number }) {
   const { t } = useTranslation();
-  const tone = status === DepositStatus.Finished ? "status-finished" : status === DepositStatus.Unchecked ? "status-unchecked" : "status-refused";
+  const tone =
+    status === DepositStatus.Finished ? "status-finished" : status === DepositStatus.Unchecked ? "status-unchecked" : "status-refused";
   return <span className={`badge status-badge ${tone}`}>{t(depositStatusKey(status))}</span>;
 }
 
 /** A deposit's amount: USD at 2 decimals, and the coin count typed when there is one. */
-export function DepositAmount({ amount, coinCount, currencyCode, locale }: { amount: Micros; coinCount: string | null; currencyCode: string; locale: string }) {
+export function DepositAmount({
+  amount,
+  coinCount,
+  currencyCode,
+  locale,
+}: {
+  amount: Micros;
+  coinCount: string | null;
+  currencyCode: string;
+  locale: string;
+}) {
   return (
     <>
       <Money value={amount} locale={locale} /> USD
-      {coinCount ? (
-        <span className="muted small num">{` (${coinCount} ${currencyCode})`}</span>
-      ) : null}
+      {coinCount ? <span className="muted small num">{` (${coinCount} ${currencyCode})`}</span> : null}
     </>
   );
 }

@@ -57,7 +57,10 @@ export function ErrorSummary({ errors }: { errors: Partial<Record<string, string
   );
 }
 
-export type PlainFieldProps = { id: string; name: string; label: string; error?: string; hint?: ReactNode; children?: ReactNode } & Omit<InputHTMLAttributes<HTMLInputElement>, "name" | "id">;
+export type PlainFieldProps = { id: string; name: string; label: string; error?: string; hint?: ReactNode; children?: ReactNode } & Omit<
+  InputHTMLAttributes<HTMLInputElement>,
+  "name" | "id"
+>;
 
 /** A labelled input without conform (plain POST forms): its hint and error under it, tied by aria-describedby. */
 export function PlainField({ id, name, label, error, hint, children, ...input }: PlainFieldProps) {
@@ -125,7 +128,16 @@ export function Field({ field, label, type = "text", hint, addon, ...input }: Fi
 }
 
 /** A multi-line text field (conform), laid out like Field. */
-export function TextAreaField({ field, label, hint, ...textarea }: Omit<TextareaHTMLAttributes<HTMLTextAreaElement>, "name" | "id" | "defaultValue" | "form"> & { field: AnyField; label: string; hint?: ReactNode }) {
+export function TextAreaField({
+  field,
+  label,
+  hint,
+  ...textarea
+}: Omit<TextareaHTMLAttributes<HTMLTextAreaElement>, "name" | "id" | "defaultValue" | "form"> & {
+  field: AnyField;
+  label: string;
+  hint?: ReactNode;
+}) {
   const { key, ...props } = getTextareaProps(field, { ariaDescribedBy: hint ? field.descriptionId : undefined });
   return (
     <FieldShell field={field} label={label} hint={hint}>
@@ -167,7 +179,13 @@ export function PasswordField(props: Omit<FieldProps, "type" | "addon">) {
       type={visible ? "text" : "password"}
       addon={
         hydrated ? (
-          <button type="button" className="icon-button" aria-pressed={visible} aria-label={visible ? t("auth.hide_password") : t("auth.show_password")} onClick={() => setVisible((v) => !v)}>
+          <button
+            type="button"
+            className="icon-button"
+            aria-pressed={visible}
+            aria-label={visible ? t("auth.hide_password") : t("auth.show_password")}
+            onClick={() => setVisible((v) => !v)}
+          >
             {visible ? <EyeOffIcon /> : <EyeIcon />}
           </button>
         ) : null
@@ -190,7 +208,15 @@ export function NewPasswordFields({ password, confirm, label }: { password: AnyF
 /** The verification code with its send button (60 s countdown after a send). */
 export function CodeField({ field, secondsLeft }: { field: AnyField; secondsLeft: number }) {
   const { t } = useTranslation();
-  return <Field field={field} label={t("auth.code")} inputMode="numeric" autoComplete="one-time-code" addon={<CodeButton secondsLeft={secondsLeft} />} />;
+  return (
+    <Field
+      field={field}
+      label={t("auth.code")}
+      inputMode="numeric"
+      autoComplete="one-time-code"
+      addon={<CodeButton secondsLeft={secondsLeft} />}
+    />
+  );
 }
 
 export interface CaptchaImage {
@@ -222,11 +248,31 @@ export function CaptchaField({ captcha, field, refreshTo }: { captcha: CaptchaIm
   );
 }
 
-export function SubmitButton({ children, intent, className = "button primary", formNoValidate, disabled }: { children: ReactNode; intent?: string; className?: string; formNoValidate?: boolean; disabled?: boolean }) {
+export function SubmitButton({
+  children,
+  intent,
+  className = "button primary",
+  formNoValidate,
+  disabled,
+}: {
+  children: ReactNode;
+  intent?: string;
+  className?: string;
+  formNoValidate?: boolean;
+  disabled?: boolean;
+}) {
   const navigation = useNavigation();
   const pending = navigation.state === "submitting" && (intent === undefined || navigation.formData?.get("intent") === intent);
   return (
-    <button type="submit" name={intent ? "intent" : undefined} value={intent} className={className} disabled={disabled || pending} aria-busy={pending || undefined} formNoValidate={formNoValidate}>
+    <button
+      type="submit"
+      name={intent ? "intent" : undefined}
+      value={intent}
+      className={className}
+      disabled={disabled || pending}
+      aria-busy={pending || undefined}
+      formNoValidate={formNoValidate}
+    >
       {pending ? <span className="spinner" aria-hidden="true" /> : null}
       {children}
     </button>

@@ -18,7 +18,17 @@ export function Percent({ value, locale }: { value: string; locale: string }) {
 }
 
 /** A fund amount with its currency code. */
-export function FundMoney({ value, currency, locale, decimals = 2 }: { value: Micros; currency: string; locale: string; decimals?: number }) {
+export function FundMoney({
+  value,
+  currency,
+  locale,
+  decimals = 2,
+}: {
+  value: Micros;
+  currency: string;
+  locale: string;
+  decimals?: number;
+}) {
   return (
     <span className="num">
       {formatMoney(value, locale, decimals)} <span className="currency-code">{currency}</span>
@@ -26,7 +36,9 @@ export function FundMoney({ value, currency, locale, decimals = 2 }: { value: Mi
   );
 }
 
-export const ProfitMoney = ({ value, currency, locale }: { value: Micros; currency: string; locale: string }) => <FundMoney value={value} currency={currency} locale={locale} decimals={DAY_PROFIT_DECIMALS} />;
+export const ProfitMoney = ({ value, currency, locale }: { value: Micros; currency: string; locale: string }) => (
+  <FundMoney value={value} currency={currency} locale={locale} decimals={DAY_PROFIT_DECIMALS} />
+);
 
 /** A number of days in the reader's language (Intl: no plural keys; the page's unit locale). */
 export function Days({ days, locale }: { days: number; locale: string }) {

@@ -95,7 +95,20 @@ export function useCandles(code: string, period: string, initial: Candle[]): Can
 }
 
 /** Input types that take typed text (a focused button, checkbox or radio is not typing). */
-const TEXT_INPUTS = new Set(["text", "search", "email", "tel", "url", "password", "number", "date", "datetime-local", "month", "time", "week"]);
+const TEXT_INPUTS = new Set([
+  "text",
+  "search",
+  "email",
+  "tel",
+  "url",
+  "password",
+  "number",
+  "date",
+  "datetime-local",
+  "month",
+  "time",
+  "week",
+]);
 
 /** Whether the focused element is one the user types into (a text field, a text area, a list box, editable content). */
 function isTyping(el: Element | null): boolean {

@@ -19,7 +19,16 @@ export function LoanField(props: Omit<PlainFieldProps, "id">) {
   return <PlainField id={`loan-${props.name}`} {...props} />;
 }
 
-export function LoanSelect({ name, label, error, options, ...select }: { name: string; label: string; error?: string; options: { value: string; label: string }[] } & Omit<SelectHTMLAttributes<HTMLSelectElement>, "name" | "id">) {
+export function LoanSelect({
+  name,
+  label,
+  error,
+  options,
+  ...select
+}: { name: string; label: string; error?: string; options: { value: string; label: string }[] } & Omit<
+  SelectHTMLAttributes<HTMLSelectElement>,
+  "name" | "id"
+>) {
   const { t } = useTranslation();
   const id = `loan-${name}`;
   return (
@@ -62,7 +71,12 @@ export function Figures({ rows }: { rows: [string, ReactNode][] }) {
   );
 }
 
-type PadState = { status: "empty" } | { status: "drawn" } | { status: "uploading" } | { status: "done"; id: string } | { status: "error"; message: string };
+type PadState =
+  | { status: "empty" }
+  | { status: "drawn" }
+  | { status: "uploading" }
+  | { status: "done"; id: string }
+  | { status: "error"; message: string };
 
 /** The signature pad (only with JavaScript): posts the stored PNG's id as `sign`. */
 export function SignaturePad({ error, onBusy }: { error?: string; onBusy?: (busy: boolean) => void }) {

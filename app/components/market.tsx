@@ -7,7 +7,17 @@ import { direction, formatChange, formatPrice } from "~/lib/format";
 import type { Quote } from "~/domain/market";
 
 /** A price that flashes its up/down colour when it changes (no layout shift). */
-export function LivePrice({ value, precision, locale, className = "" }: { value: number | undefined; precision: number; locale: string; className?: string }) {
+export function LivePrice({
+  value,
+  precision,
+  locale,
+  className = "",
+}: {
+  value: number | undefined;
+  precision: number;
+  locale: string;
+  className?: string;
+}) {
   const ref = useRef<HTMLSpanElement>(null);
   const previous = useRef(value);
   useEffect(() => {
@@ -50,7 +60,17 @@ export interface RowInstrument {
   logo?: string;
 }
 
-export function InstrumentRow({ instrument, quote, locale, to }: { instrument: RowInstrument; quote: Quote | undefined; locale: string; to: string }) {
+export function InstrumentRow({
+  instrument,
+  quote,
+  locale,
+  to,
+}: {
+  instrument: RowInstrument;
+  quote: Quote | undefined;
+  locale: string;
+  to: string;
+}) {
   return (
     <Link to={to} className="instrument-row" prefetch="intent">
       <span className="symbol">
@@ -78,7 +98,17 @@ export function SkeletonRows({ count = 10 }: { count?: number }) {
 }
 
 /** A list of instruments with live prices; each opens its trade screen. Empty state when none. */
-export function InstrumentList({ instruments, quotes, locale, href = (i) => `/trade?code=${encodeURIComponent(i.code)}` }: { instruments: RowInstrument[]; quotes: Map<string, Quote>; locale: string; href?: (i: RowInstrument) => string }) {
+export function InstrumentList({
+  instruments,
+  quotes,
+  locale,
+  href = (i) => `/trade?code=${encodeURIComponent(i.code)}`,
+}: {
+  instruments: RowInstrument[];
+  quotes: Map<string, Quote>;
+  locale: string;
+  href?: (i: RowInstrument) => string;
+}) {
   const { t } = useTranslation();
   if (instruments.length === 0) return <EmptyState title={t("common.no_data")} />;
   return (

@@ -126,14 +126,26 @@ export function OptionForm({ action, instrumentId, terms, requestId, loginHref, 
   const amount = parseAmount(values.amount, 2);
   const profit = duration && amount !== null && amount > 0 ? profitFigure(amount, duration.profitRatio) : null;
   const loss = duration && amount !== null && amount > 0 ? lossIfWrong(amount, duration.profitRatio, terms.lossLevel) : null;
-  const submitting = navigation.state === "submitting" && navigation.formData?.get("seconds") !== null && navigation.formAction?.startsWith("/trade") === true;
+  const submitting =
+    navigation.state === "submitting" &&
+    navigation.formData?.get("seconds") !== null &&
+    navigation.formAction?.startsWith("/trade") === true;
   const pressed = submitting ? navigation.formData?.get("type") : null;
   const { key: amountKey, ...amountProps } = getInputProps(fields.number, { type: "text" });
   const amountError = fields.number.errors?.[0];
   const hintId = `${fields.number.id}-hint`;
 
   return (
-    <Form method="post" action={action} preventScrollReset className="form option-form" {...getFormProps(form)} ref={formRef} onChange={refresh} onInput={refresh}>
+    <Form
+      method="post"
+      action={action}
+      preventScrollReset
+      className="form option-form"
+      {...getFormProps(form)}
+      ref={formRef}
+      onChange={refresh}
+      onInput={refresh}
+    >
       {/* Enter in the amount presses this one, not Buy up: the server asks for a direction. */}
       <button type="submit" className="visually-hidden" tabIndex={-1} aria-hidden="true" />
       <FormErrors form={form} />
@@ -147,7 +159,13 @@ export function OptionForm({ action, instrumentId, terms, requestId, loginHref, 
             const id = `${fields.seconds.id}-${d.seconds}`;
             return (
               <label key={d.id} htmlFor={id} className="duration-option">
-                <input type="radio" id={id} name={fields.seconds.name} value={String(d.seconds)} defaultChecked={initial("seconds") === String(d.seconds)} />
+                <input
+                  type="radio"
+                  id={id}
+                  name={fields.seconds.name}
+                  value={String(d.seconds)}
+                  defaultChecked={initial("seconds") === String(d.seconds)}
+                />
                 <span className="duration-time">{durationText(unitLocale, d.seconds)}</span>
                 <span className="duration-ratio num">{t("options.payout_percent", { value: ratioPercent(d.profitRatio) })}</span>
                 <span className="duration-min small muted">{t("options.min_short", { value: formatMoney(d.minAmount, locale, 2) })}</span>
@@ -165,11 +183,23 @@ export function OptionForm({ action, instrumentId, terms, requestId, loginHref, 
       <div className={amountError ? "field has-error" : "field"}>
         <label htmlFor={fields.number.id}>{t("options.amount")}</label>
         <div className="input-row">
-          <input key={amountKey} {...amountProps} inputMode="decimal" autoComplete="off" aria-invalid={amountError ? true : undefined} aria-describedby={amountError ? `${fields.number.errorId} ${hintId}` : hintId} />
+          <input
+            key={amountKey}
+            {...amountProps}
+            inputMode="decimal"
+            autoComplete="off"
+            aria-invalid={amountError ? true : undefined}
+            aria-describedby={amountError ? `${fields.number.errorId} ${hintId}` : hintId}
+          />
           <span className="unit">USD</span>
         </div>
         <p className="hint" id={hintId}>
-          {duration ? t("options.min_hint", { value: formatMoney(duration.minAmount, locale, 2), duration: durationText(unitLocale, duration.seconds) }) : null}
+          {duration
+            ? t("options.min_hint", {
+                value: formatMoney(duration.minAmount, locale, 2),
+                duration: durationText(unitLocale, duration.seconds),
+              })
+            : null}
           {hydrated ? null : ` ${t("options.presets_hint", { list: terms.amounts.map((a) => formatMoney(a, locale, 0)).join(", ") })}`}
         </p>
         {amountError ? (
@@ -182,7 +212,14 @@ export function OptionForm({ action, instrumentId, terms, requestId, loginHref, 
             {terms.amounts.map((a) => {
               const text = toDecimalString(a, 2).replace(/\.00$/, "");
               return (
-                <button key={a} type="button" className={amount === a ? "chip active" : "chip"} aria-pressed={amount === a} aria-controls={fields.number.id} onClick={() => setAmount(text)}>
+                <button
+                  key={a}
+                  type="button"
+                  className={amount === a ? "chip active" : "chip"}
+                  aria-pressed={amount === a}
+                  aria-controls={fields.number.id}
+                  onClick={() => setAmount(text)}
+                >
                   {formatMoney(a, locale, 0)}
                 </button>
               );
@@ -194,7 +231,12 @@ export function OptionForm({ action, instrumentId, terms, requestId, loginHref, 
       <section className="option-payout" aria-labelledby="option-payout-title">
         <h3 id="option-payout-title">{t("options.payout_title")}</h3>
         <p className="hint">
-          {profit !== null && duration ? t(hydrated ? "options.payout_caption" : "options.payout_caption_estimate", { amount: formatMoney(amount!, locale, 2), duration: durationText(unitLocale, duration.seconds) }) : t("options.payout_incomplete")}
+          {profit !== null && duration
+            ? t(hydrated ? "options.payout_caption" : "options.payout_caption_estimate", {
+                amount: formatMoney(amount!, locale, 2),
+                duration: durationText(unitLocale, duration.seconds),
+              })
+            : t("options.payout_incomplete")}
         </p>
         <dl className="preview-grid">
           <div data-figure="profit">
@@ -224,11 +266,25 @@ export function OptionForm({ action, instrumentId, terms, requestId, loginHref, 
           </>
         ) : (
           <>
-            <button type="submit" name="type" value="1" className="button buy" disabled={submitting} aria-busy={pressed === "1" || undefined}>
+            <button
+              type="submit"
+              name="type"
+              value="1"
+              className="button buy"
+              disabled={submitting}
+              aria-busy={pressed === "1" || undefined}
+            >
               {pressed === "1" ? <span className="spinner" aria-hidden="true" /> : null}
               {t("trade.buy_up")}
             </button>
-            <button type="submit" name="type" value="2" className="button sell" disabled={submitting} aria-busy={pressed === "2" || undefined}>
+            <button
+              type="submit"
+              name="type"
+              value="2"
+              className="button sell"
+              disabled={submitting}
+              aria-busy={pressed === "2" || undefined}
+            >
               {pressed === "2" ? <span className="spinner" aria-hidden="true" /> : null}
               {t("trade.buy_down")}
             </button>

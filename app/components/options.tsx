@@ -75,7 +75,13 @@ export function Countdown({ expiresAt, now }: { expiresAt: number; now: number }
   const { days, clock } = countdownParts(ms);
   const text = days > 0 ? t("trade.countdown_days", { count: days, time: clock }) : clock;
   return (
-    <span className="num option-countdown" role="timer" aria-live="off" aria-label={t("options.remaining_label", { time: text })} data-remaining={Math.max(0, ms)}>
+    <span
+      className="num option-countdown"
+      role="timer"
+      aria-live="off"
+      aria-label={t("options.remaining_label", { time: text })}
+      data-remaining={Math.max(0, ms)}
+    >
       {ms > 0 ? text : t("options.expiring")}
     </span>
   );
@@ -84,7 +90,14 @@ export function Countdown({ expiresAt, now }: { expiresAt: number; now: number }
 /** The predicted profit at the current quote (null without one: before JavaScript, or no quote). */
 export function livePrediction(option: OptionView, quote: Quote | undefined): Micros | null {
   if (!quote || !(quote.Close > 0)) return null;
-  return predictedProfit(option.direction as Direction, option.openPrice, priceToSteps(quote.Close, option.precision), option.amount, option.profitRatio, option.lossLevel);
+  return predictedProfit(
+    option.direction as Direction,
+    option.openPrice,
+    priceToSteps(quote.Close, option.precision),
+    option.amount,
+    option.profitRatio,
+    option.lossLevel,
+  );
 }
 
 function Profit({ value, locale }: { value: Micros | null; locale: string }) {
@@ -97,7 +110,19 @@ function Price({ steps, precision, locale }: { steps: number | null; precision: 
 }
 
 /** One option in a list, as a link to its detail sheet. */
-export function OptionRow({ option, to, locale, now, predicted }: { option: OptionView; to: string; locale: string; now: number; predicted: Micros | null }) {
+export function OptionRow({
+  option,
+  to,
+  locale,
+  now,
+  predicted,
+}: {
+  option: OptionView;
+  to: string;
+  locale: string;
+  now: number;
+  predicted: Micros | null;
+}) {
   const { t } = useTranslation();
   const unitLocale = useUnitLocale(locale);
   const open = option.status === OptionStatus.Open;
@@ -155,7 +180,17 @@ function Item({ label, children, name }: { label: string; children: ReactNode; n
 }
 
 /** Every field of the option, with its receipt: open tick, expiry, settlement tick (and whether it came late). */
-export function OptionDetail({ option, locale, now, predicted }: { option: OptionView; locale: string; now: number; predicted: Micros | null }) {
+export function OptionDetail({
+  option,
+  locale,
+  now,
+  predicted,
+}: {
+  option: OptionView;
+  locale: string;
+  now: number;
+  predicted: Micros | null;
+}) {
   const { t } = useTranslation();
   const unitLocale = useUnitLocale(locale);
   const open = option.status === OptionStatus.Open;
@@ -202,7 +237,11 @@ export function OptionDetail({ option, locale, now, predicted }: { option: Optio
                   {t("options.end_tick")}: <OrderTime ms={option.endTickAt} locale={locale} />
                 </small>
               ) : null}
-              {option.endFeed === "reset" ? <small>{t("options.closed_by_reset")}</small> : option.endFeed ? <small>{t("options.feed", { feed: option.endFeed })}</small> : null}
+              {option.endFeed === "reset" ? (
+                <small>{t("options.closed_by_reset")}</small>
+              ) : option.endFeed ? (
+                <small>{t("options.feed", { feed: option.endFeed })}</small>
+              ) : null}
               {option.late === 1 ? <small className="option-late">{t("options.late")}</small> : null}
             </span>
           </Item>
@@ -239,7 +278,17 @@ export interface OpenOption {
  * down to its expiry and linking to its detail. With JavaScript the page reloads when one settles
  * (MICRO_SETTLED) or one second after one reaches zero.
  */
-export function OpenOptions({ options, locale, loginHref, renderedAt }: { options: OpenOption[] | null; locale: string; loginHref: string; renderedAt: number }) {
+export function OpenOptions({
+  options,
+  locale,
+  loginHref,
+  renderedAt,
+}: {
+  options: OpenOption[] | null;
+  locale: string;
+  loginHref: string;
+  renderedAt: number;
+}) {
   const { t } = useTranslation();
   const now = useClock(renderedAt);
   const client = useLiveClient();

@@ -38,7 +38,20 @@ export interface OrderFormProps {
 }
 
 /** The form's fields (spec §7 names), as conform sees them. */
-type Fields = Record<"forex_id" | "type" | "cont" | "multiple" | "status" | "target_price" | "stop_loss_on" | "stop_loss_price" | "take_profit_on" | "target_profit_price" | "request_id", string>;
+type Fields = Record<
+  | "forex_id"
+  | "type"
+  | "cont"
+  | "multiple"
+  | "status"
+  | "target_price"
+  | "stop_loss_on"
+  | "stop_loss_price"
+  | "take_profit_on"
+  | "target_profit_price"
+  | "request_id",
+  string
+>;
 
 interface Values {
   lots: string;
@@ -55,10 +68,28 @@ function valuesOf(form: HTMLFormElement): Values {
     const value = data.get(name);
     return typeof value === "string" ? value : "";
   };
-  return { lots: text("cont"), leverage: text("multiple"), status: text("status") || "1", target: text("target_price"), stopLoss: data.has("stop_loss_on"), takeProfit: data.has("take_profit_on") };
+  return {
+    lots: text("cont"),
+    leverage: text("multiple"),
+    status: text("status") || "1",
+    target: text("target_price"),
+    stopLoss: data.has("stop_loss_on"),
+    takeProfit: data.has("take_profit_on"),
+  };
 }
 
-export function OrderForm({ action, instrumentId, precision, order, quote, requestId, loginHref, lastResult, constraint, locale }: OrderFormProps) {
+export function OrderForm({
+  action,
+  instrumentId,
+  precision,
+  order,
+  quote,
+  requestId,
+  loginHref,
+  lastResult,
+  constraint,
+  locale,
+}: OrderFormProps) {
   const { t } = useTranslation();
   const hydrated = useHydrated();
   const navigation = useNavigation();
@@ -111,15 +142,24 @@ export function OrderForm({ action, instrumentId, precision, order, quote, reque
     else refresh();
   };
 
-  const preview = order ? orderPreview(order, { lots: values.lots, leverage: Number(values.leverage), pending, targetPrice: values.target }, market) : null;
+  const preview = order
+    ? orderPreview(order, { lots: values.lots, leverage: Number(values.leverage), pending, targetPrice: values.target }, market)
+    : null;
   // With JavaScript the lots are checked as they are typed (the service's rule); the server's
   // message stays until the amount it refused is changed.
-  const liveLotsError = hydrated && values.lots !== "" && preview && !preview.ok && preview.reason.startsWith("lots") ? lotsMessage(preview.reason, order!) : undefined;
+  const liveLotsError =
+    hydrated && values.lots !== "" && preview && !preview.ok && preview.reason.startsWith("lots")
+      ? lotsMessage(preview.reason, order!)
+      : undefined;
   const lotsError = hydrated && values.lots !== initial("cont") ? liveLotsError : (fields.cont.errors?.[0] ?? liveLotsError);
   // a buy price far from the market is refused as it is typed (the service's rule)
   const band = market !== null ? pendingPriceBand(market) : null;
-  const liveTargetError = hydrated && pending && preview && !preview.ok && preview.reason === "price_far" && band ? `errors.price_far|${stepsToDecimal(band.min, precision)} – ${stepsToDecimal(band.max, precision)}` : undefined;
-  const targetError = hydrated && values.target !== initial("target_price") ? liveTargetError : (fields.target_price.errors?.[0] ?? liveTargetError);
+  const liveTargetError =
+    hydrated && pending && preview && !preview.ok && preview.reason === "price_far" && band
+      ? `errors.price_far|${stepsToDecimal(band.min, precision)} – ${stepsToDecimal(band.max, precision)}`
+      : undefined;
+  const targetError =
+    hydrated && values.target !== initial("target_price") ? liveTargetError : (fields.target_price.errors?.[0] ?? liveTargetError);
   const { key: lotsKey, ...lotsProps } = getInputProps(fields.cont, { type: "number" });
   const { key: targetKey, ...targetProps } = getInputProps(fields.target_price, { type: "number" });
   const { key: slOnKey, ...slOnProps } = getInputProps(fields.stop_loss_on, { type: "checkbox" });
@@ -130,7 +170,15 @@ export function OrderForm({ action, instrumentId, precision, order, quote, reque
   const lotsHintId = `${fields.cont.id}-hint`;
 
   return (
-    <Form method="post" action={action} preventScrollReset className="form order-form" {...getFormProps(form)} noValidate={false} onChange={refresh}>
+    <Form
+      method="post"
+      action={action}
+      preventScrollReset
+      className="form order-form"
+      {...getFormProps(form)}
+      noValidate={false}
+      onChange={refresh}
+    >
       {/* Enter in a field presses this one, not Buy: the server asks for Buy or Sell. */}
       <button type="submit" className="visually-hidden" tabIndex={-1} aria-hidden="true" />
       <FormErrors form={form} />
@@ -141,7 +189,14 @@ export function OrderForm({ action, instrumentId, precision, order, quote, reque
         <label htmlFor={fields.cont.id}>{t("trade.lots")}</label>
         <div className="input-row stepper">
           {hydrated ? (
-            <button type="button" className="icon-button step-button" aria-label={t("trade.decrease_lots")} aria-controls={fields.cont.id} disabled={!order || !canDecreaseLots(values.lots, order.lotStep)} onClick={() => order && setField("cont", stepLots(values.lots, order.lotStep, -1))}>
+            <button
+              type="button"
+              className="icon-button step-button"
+              aria-label={t("trade.decrease_lots")}
+              aria-controls={fields.cont.id}
+              disabled={!order || !canDecreaseLots(values.lots, order.lotStep)}
+              onClick={() => order && setField("cont", stepLots(values.lots, order.lotStep, -1))}
+            >
               <span aria-hidden="true" className="step-mark minus" />
             </button>
           ) : null}
@@ -156,7 +211,14 @@ export function OrderForm({ action, instrumentId, precision, order, quote, reque
             aria-describedby={lotsError ? `${fields.cont.errorId} ${lotsHintId}` : lotsHintId}
           />
           {hydrated ? (
-            <button type="button" className="icon-button step-button" aria-label={t("trade.increase_lots")} aria-controls={fields.cont.id} disabled={!order} onClick={() => order && setField("cont", stepLots(values.lots, order.lotStep, 1))}>
+            <button
+              type="button"
+              className="icon-button step-button"
+              aria-label={t("trade.increase_lots")}
+              aria-controls={fields.cont.id}
+              disabled={!order}
+              onClick={() => order && setField("cont", stepLots(values.lots, order.lotStep, 1))}
+            >
               <span aria-hidden="true" className="step-mark plus" />
             </button>
           ) : null}
@@ -203,7 +265,21 @@ export function OrderForm({ action, instrumentId, precision, order, quote, reque
 
       <div className={targetError ? "field has-error" : "field"} hidden={hydrated && !pending}>
         <label htmlFor={fields.target_price.id}>{t("trade.buy_price")}</label>
-        <input key={targetKey} {...targetProps} min={0} step={priceStep} inputMode="decimal" autoComplete="off" required={hydrated && pending} aria-invalid={targetError ? true : undefined} aria-describedby={[targetError ? fields.target_price.errorId : null, hydrated ? null : `${fields.target_price.id}-hint`].filter(Boolean).join(" ") || undefined} />
+        <input
+          key={targetKey}
+          {...targetProps}
+          min={0}
+          step={priceStep}
+          inputMode="decimal"
+          autoComplete="off"
+          required={hydrated && pending}
+          aria-invalid={targetError ? true : undefined}
+          aria-describedby={
+            [targetError ? fields.target_price.errorId : null, hydrated ? null : `${fields.target_price.id}-hint`]
+              .filter(Boolean)
+              .join(" ") || undefined
+          }
+        />
         {hydrated ? null : (
           <p className="hint" id={`${fields.target_price.id}-hint`}>
             {t("trade.buy_price_hint")}
@@ -215,8 +291,26 @@ export function OrderForm({ action, instrumentId, precision, order, quote, reque
       <div className="stops">
         {(
           [
-            { label: t("trade.stop_loss"), on: fields.stop_loss_on, onKey: slOnKey, onProps: slOnProps, price: fields.stop_loss_price, priceKey: slKey, priceProps: slProps, active: values.stopLoss },
-            { label: t("trade.take_profit"), on: fields.take_profit_on, onKey: tpOnKey, onProps: tpOnProps, price: fields.target_profit_price, priceKey: tpKey, priceProps: tpProps, active: values.takeProfit },
+            {
+              label: t("trade.stop_loss"),
+              on: fields.stop_loss_on,
+              onKey: slOnKey,
+              onProps: slOnProps,
+              price: fields.stop_loss_price,
+              priceKey: slKey,
+              priceProps: slProps,
+              active: values.stopLoss,
+            },
+            {
+              label: t("trade.take_profit"),
+              on: fields.take_profit_on,
+              onKey: tpOnKey,
+              onProps: tpOnProps,
+              price: fields.target_profit_price,
+              priceKey: tpKey,
+              priceProps: tpProps,
+              active: values.takeProfit,
+            },
           ] as const
         ).map((s) => (
           <div key={s.price.name} className={s.price.errors ? "field stop-field has-error" : "field stop-field"}>
@@ -224,7 +318,16 @@ export function OrderForm({ action, instrumentId, precision, order, quote, reque
               <input key={s.onKey} {...s.onProps} onChange={onToggle(s.price.name)} />
               <span>{s.label}</span>
             </label>
-            <input key={s.priceKey} {...s.priceProps} aria-label={s.label} min={0} step={priceStep} inputMode="decimal" autoComplete="off" disabled={hydrated && !s.active} />
+            <input
+              key={s.priceKey}
+              {...s.priceProps}
+              aria-label={s.label}
+              min={0}
+              step={priceStep}
+              inputMode="decimal"
+              autoComplete="off"
+              disabled={hydrated && !s.active}
+            />
             <FieldError id={s.price.errorId} message={s.price.errors?.[0]} />
           </div>
         ))}
@@ -250,11 +353,25 @@ export function OrderForm({ action, instrumentId, precision, order, quote, reque
           </>
         ) : (
           <>
-            <button type="submit" name="type" value="1" className="button buy" disabled={!canOrder || requestId === null || submitting} aria-busy={pressed === "1" || undefined}>
+            <button
+              type="submit"
+              name="type"
+              value="1"
+              className="button buy"
+              disabled={!canOrder || requestId === null || submitting}
+              aria-busy={pressed === "1" || undefined}
+            >
               {pressed === "1" ? <span className="spinner" aria-hidden="true" /> : null}
               {t("trade.buy")}
             </button>
-            <button type="submit" name="type" value="2" className="button sell" disabled={!canOrder || requestId === null || submitting} aria-busy={pressed === "2" || undefined}>
+            <button
+              type="submit"
+              name="type"
+              value="2"
+              className="button sell"
+              disabled={!canOrder || requestId === null || submitting}
+              aria-busy={pressed === "2" || undefined}
+            >
               {pressed === "2" ? <span className="spinner" aria-hidden="true" /> : null}
               {t("trade.sell")}
             </button>
@@ -287,10 +404,25 @@ function FieldError({ id, message }: { id: string; message: string | undefined }
  * The figures of the order being typed. Margin and fee at 6 decimals (spec §9), notional at 2,
  * the prepayment ratio in %, and the liquidation price a buy and a sell would open with.
  */
-function PreviewFigures({ preview, pending, market, precision, locale, estimate }: { preview: OrderPreview | null; pending: boolean; market: number | null; precision: number; locale: string; estimate: boolean }) {
+function PreviewFigures({
+  preview,
+  pending,
+  market,
+  precision,
+  locale,
+  estimate,
+}: {
+  preview: OrderPreview | null;
+  pending: boolean;
+  market: number | null;
+  precision: number;
+  locale: string;
+  estimate: boolean;
+}) {
   const { t } = useTranslation();
   const ok = preview?.ok ? preview : null;
-  const price = (steps: number | null) => (steps === null ? t("trade.none") : formatPrice(stepsToPrice(steps, precision), precision, locale));
+  const price = (steps: number | null) =>
+    steps === null ? t("trade.none") : formatPrice(stepsToPrice(steps, precision), precision, locale);
   const usd = (micros: number, decimals: number) => `${formatMoney(micros, locale, decimals)} USD`;
   const caption = !ok
     ? t("trade.preview_incomplete")

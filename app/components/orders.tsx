@@ -133,7 +133,17 @@ function formatTime(ms: number, locale: string, timeZone: string | undefined): s
   const key = `${locale}|${timeZone ?? ""}`;
   let f = dateFormats.get(key);
   if (!f) {
-    f = new Intl.DateTimeFormat(locale, { year: "numeric", month: "2-digit", day: "2-digit", hour: "2-digit", minute: "2-digit", second: "2-digit", hourCycle: "h23", timeZone, timeZoneName: "short" });
+    f = new Intl.DateTimeFormat(locale, {
+      year: "numeric",
+      month: "2-digit",
+      day: "2-digit",
+      hour: "2-digit",
+      minute: "2-digit",
+      second: "2-digit",
+      hourCycle: "h23",
+      timeZone,
+      timeZoneName: "short",
+    });
     dateFormats.set(key, f);
   }
   return f.format(ms);
@@ -188,7 +198,12 @@ export function useLiveOrders(onClosed?: (ids: number[]) => void, resetKey?: unk
       if (!d || !Array.isArray(d.list)) return;
       const next = new Map<number, LiveFigure>();
       for (const item of d.list as { Id?: unknown; UpdatePrice?: unknown; FactProfits?: unknown }[]) {
-        if (typeof item?.Id === "number" && typeof item.UpdatePrice === "number" && (typeof item.FactProfits === "string" || typeof item.FactProfits === "number")) next.set(item.Id, { price: item.UpdatePrice, profit: item.FactProfits });
+        if (
+          typeof item?.Id === "number" &&
+          typeof item.UpdatePrice === "number" &&
+          (typeof item.FactProfits === "string" || typeof item.FactProfits === "number")
+        )
+          next.set(item.Id, { price: item.UpdatePrice, profit: item.FactProfits });
       }
       const sum = liveMicros(d.all_fact_profits);
       startTransition(() => {
@@ -360,7 +375,9 @@ export function OrderDetail({ order, locale }: { order: OrderView; locale: strin
           <span className="num">{risk === null ? "—" : `${hundredthsToPercent(risk)}%`}</span>
         </Item>
       ) : null}
-      {order.closeReason && REASONS.has(order.closeReason) ? <Item label={t("orders.reason")}>{t(`orders.reason_${order.closeReason}`)}</Item> : null}
+      {order.closeReason && REASONS.has(order.closeReason) ? (
+        <Item label={t("orders.reason")}>{t(`orders.reason_${order.closeReason}`)}</Item>
+      ) : null}
       <Item label={t("orders.order_id")}>
         <span className="num">{order.id}</span>
       </Item>

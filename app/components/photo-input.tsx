@@ -35,7 +35,8 @@ async function downscale(file: File): Promise<Blob> {
   }
 }
 
-type State = { status: "idle" } | { status: "uploading" } | { status: "done"; id: string; url: string } | { status: "error"; message: string };
+type State =
+  { status: "idle" } | { status: "uploading" } | { status: "done"; id: string; url: string } | { status: "error"; message: string };
 
 export function PhotoInput({
   name,

@@ -44,7 +44,12 @@ export function AssetsToggle({ hidden }: { hidden: boolean }) {
       <input type="hidden" name="intent" value={Intent.Assets} />
       <input type="hidden" name="hidden" value={isHidden ? "0" : "1"} />
       <input type="hidden" name="redirectTo" value={location.pathname + location.search} />
-      <button type="submit" className="icon-button" aria-pressed={isHidden} aria-label={isHidden ? t("user.show_assets") : t("user.hide_assets")}>
+      <button
+        type="submit"
+        className="icon-button"
+        aria-pressed={isHidden}
+        aria-label={isHidden ? t("user.show_assets") : t("user.hide_assets")}
+      >
         {isHidden ? <EyeOffIcon /> : <EyeIcon />}
       </button>
     </fetcher.Form>

@@ -66,7 +66,6 @@ export function ContentList() {
   );
 }
 
-
 export function ContentEditor() {
   const { t } = useTranslation();
   const d = useLoaderData<ReturnType<typeof editorLoader>>();
@@ -85,7 +84,12 @@ export function ContentEditor() {
           <ul>
             {LANGUAGES.map((l) => (
               <li key={l.code}>
-                <Link to={editHref(kind, id, l.code)} aria-current={l.code === lang ? "page" : undefined} lang={l.htmlLang} className={written.has(l.code) ? "written" : undefined}>
+                <Link
+                  to={editHref(kind, id, l.code)}
+                  aria-current={l.code === lang ? "page" : undefined}
+                  lang={l.htmlLang}
+                  className={written.has(l.code) ? "written" : undefined}
+                >
                   {l.label}
                   {written.has(l.code) ? <span className="visually-hidden"> ({t("publish.written")})</span> : null}
                   {written.has(l.code) ? <span aria-hidden="true"> ✓</span> : null}
@@ -116,19 +120,41 @@ function EditorForm() {
   });
   const language = languageLabel(lang);
   return (
-    <Form method="post" encType={kind === "news" ? "multipart/form-data" : undefined} className="form card" {...getFormProps(form)} noValidate={false}>
+    <Form
+      method="post"
+      encType={kind === "news" ? "multipart/form-data" : undefined}
+      className="form card"
+      {...getFormProps(form)}
+      noValidate={false}
+    >
       <p className="muted">
         {t("publish.editing_in", { language })}
         {lang === "en" ? ` ${t("publish.english_fallback")}` : text ? "" : ` ${t("publish.not_written")}`}
       </p>
       <FormErrors form={form} />
       <Field field={fields.title} label={t("publish.title")} maxLength={200} required autoComplete="off" />
-      {kind === "news" ? <Field field={fields.desc} label={t("publish.summary")} maxLength={SUMMARY_MAX} autoComplete="off" hint={t("publish.summary_hint")} /> : null}
+      {kind === "news" ? (
+        <Field
+          field={fields.desc}
+          label={t("publish.summary")}
+          maxLength={SUMMARY_MAX}
+          autoComplete="off"
+          hint={t("publish.summary_hint")}
+        />
+      ) : null}
       <TextAreaField field={fields.content} label={t("publish.body")} maxLength={BODY_MAX} hint={t("publish.body_hint")} rows={10} />
       {kind === "news" ? (
         <>
           {item?.logo ? <img className="photo-preview" src={item.logo} alt={t("publish.current_image")} /> : null}
-          <PhotoInput name="image" label={t("publish.image")} purpose="news_image" required={false} error={fields.image.errors?.[0]} hint={t("publish.image_hint")} kept={kept} />
+          <PhotoInput
+            name="image"
+            label={t("publish.image")}
+            purpose="news_image"
+            required={false}
+            error={fields.image.errors?.[0]}
+            hint={t("publish.image_hint")}
+            kept={kept}
+          />
         </>
       ) : null}
       <div className="tiles">

@@ -18,7 +18,14 @@ export function RouteErrorBoundary() {
   }
   const status = isRouteErrorResponse(error) ? error.status : 500;
   if (!isRouteErrorResponse(error)) console.error(error);
-  const message = status === 404 ? t("errors.not_found") : status === 413 ? t("errors.too_large") : status < 500 ? t("errors.bad_request") : t("errors.try_again");
+  const message =
+    status === 404
+      ? t("errors.not_found")
+      : status === 413
+        ? t("errors.too_large")
+        : status < 500
+          ? t("errors.bad_request")
+          : t("errors.try_again");
   return (
     <div className="page narrow error-page" role="alert">
       <h1>{message}</h1>

@@ -13,7 +13,17 @@ export function miniChartSpan(points: number): number {
   return points > MINI_CHART_WINDOW ? (points - 1) / (MINI_CHART_WINDOW - 1) : 1;
 }
 
-export function Sparkline({ points, trend, label, scrollLabel }: { points: number[]; trend: "up" | "down" | "flat"; label: string; scrollLabel?: string }) {
+export function Sparkline({
+  points,
+  trend,
+  label,
+  scrollLabel,
+}: {
+  points: number[];
+  trend: "up" | "down" | "flat";
+  label: string;
+  scrollLabel?: string;
+}) {
   if (points.length < 2) return <svg className="sparkline" viewBox="0 0 100 32" aria-hidden="true" />;
   const min = Math.min(...points);
   const max = Math.max(...points);

@@ -85,7 +85,8 @@ function useOrderChanges(orders: OpenOrder[] | null) {
   ref.current = { orders, state };
   useEffect(() => {
     if (!client) return;
-    const mine = (ids: unknown[], wanted: (o: OpenOrder) => boolean) => (ref.current.orders ?? []).some((o) => wanted(o) && ids.includes(o.id));
+    const mine = (ids: unknown[], wanted: (o: OpenOrder) => boolean) =>
+      (ref.current.orders ?? []).some((o) => wanted(o) && ids.includes(o.id));
     const refresh = () => {
       if (ref.current.state === "idle") revalidate();
     };
@@ -94,7 +95,14 @@ function useOrderChanges(orders: OpenOrder[] | null) {
     });
     const offTrade = client.subscribe("FOREX_TRADE", (data) => {
       const list = (data as { list?: { Id?: unknown }[] } | null)?.list;
-      if (Array.isArray(list) && mine(list.map((i) => i?.Id), (o) => o.status === 0)) refresh();
+      if (
+        Array.isArray(list) &&
+        mine(
+          list.map((i) => i?.Id),
+          (o) => o.status === 0,
+        )
+      )
+        refresh();
     });
     return () => {
       offClosed();
@@ -108,7 +116,19 @@ function useOrderChanges(orders: OpenOrder[] | null) {
  * visitors (`rows` null), an empty note, or the rows (each a link to its detail). Shared by the
  * contract tab's open orders and the future tab's options in transaction.
  */
-export function OpenItemsPanel({ id, title, empty, loginHref, rows }: { id: string; title: string; empty: string; loginHref: string; rows: { key: number; to: string; content: ReactNode }[] | null }) {
+export function OpenItemsPanel({
+  id,
+  title,
+  empty,
+  loginHref,
+  rows,
+}: {
+  id: string;
+  title: string;
+  empty: string;
+  loginHref: string;
+  rows: { key: number; to: string; content: ReactNode }[] | null;
+}) {
   const { t } = useTranslation();
   return (
     <section className="card open-orders" aria-labelledby={id}>
@@ -173,8 +193,14 @@ export function PlacedDialog({ order, locale, closeHref }: { order: PlacedOrder;
   const ref = useRef<HTMLDivElement>(null);
   useEffect(() => ref.current?.focus(), [order.id]);
   const rows: [string, string][] = [
-    [t("trade.side"), `${t(order.side === 1 ? "trade.buy" : "trade.sell")} · ${t(order.status === 0 ? "trade.pending_order" : "trade.market_order")}`],
-    [t("trade.lots"), `${order.showCode} · ${t("trade.lots_value", { lots: order.lots })}${order.leverage > 0 ? ` · ${t("trade.multiple_value", { value: order.leverage })}` : ""}`],
+    [
+      t("trade.side"),
+      `${t(order.side === 1 ? "trade.buy" : "trade.sell")} · ${t(order.status === 0 ? "trade.pending_order" : "trade.market_order")}`,
+    ],
+    [
+      t("trade.lots"),
+      `${order.showCode} · ${t("trade.lots_value", { lots: order.lots })}${order.leverage > 0 ? ` · ${t("trade.multiple_value", { value: order.leverage })}` : ""}`,
+    ],
     [order.status === 0 ? t("trade.buy_price") : t("trade.price"), priceText(order.price, order.precision, locale)],
     [t("trade.margin"), `${formatMoney(order.margin, locale, 6)} USD`],
     [t("trade.fee"), `${formatMoney(order.fee, locale, 6)} USD`],
@@ -240,7 +266,15 @@ export function CandleCountdown({ period, renderedAt }: { period: Period; render
  * A delivery contract's next delivery (date and time in the user's language; the server renders
  * New York time, the browser then its own time zone) and a countdown; perpetual contracts say so.
  */
-export function DeliveryInfo({ delivery, renderedAt, locale }: { delivery: { days: number; at: number } | null; renderedAt: number; locale: string }) {
+export function DeliveryInfo({
+  delivery,
+  renderedAt,
+  locale,
+}: {
+  delivery: { days: number; at: number } | null;
+  renderedAt: number;
+  locale: string;
+}) {
   const { t } = useTranslation();
   const now = useNow(renderedAt);
   const [zone, setZone] = useState<string | undefined>("America/New_York");
@@ -248,10 +282,19 @@ export function DeliveryInfo({ delivery, renderedAt, locale }: { delivery: { day
   const at = delivery ? (delivery.at > now ? delivery.at : nextDelivery(delivery.days, now)) : 0;
   const countdown = useCountdownText(at - now);
   if (!delivery) return <span className="badge trade-delivery">{t("trade.perpetual")}</span>;
-  const date = new Intl.DateTimeFormat(locale, { timeZone: zone, year: "numeric", month: "short", day: "numeric", hour: "2-digit", minute: "2-digit", timeZoneName: "short" }).format(at);
+  const date = new Intl.DateTimeFormat(locale, {
+    timeZone: zone,
+    year: "numeric",
+    month: "short",
+    day: "numeric",
+    hour: "2-digit",
+    minute: "2-digit",
+    timeZoneName: "short",
+  }).format(at);
   return (
     <p className="trade-delivery small">
-      <span className="muted">{t("trade.delivery")}</span> <time dateTime={new Date(at).toISOString()} suppressHydrationWarning>
+      <span className="muted">{t("trade.delivery")}</span>{" "}
+      <time dateTime={new Date(at).toISOString()} suppressHydrationWarning>
         {date}
       </time>{" "}
       <span className="num" role="timer">

@@ -88,7 +88,17 @@ export function percent(rate: string): string {
 }
 
 /** The figures before confirming: amount, fee (USD) and what the payee receives (payout currency). */
-export function Figures({ figures, currency, locale, id }: { figures: WithdrawFigures; currency: CurrencyView; locale: string; id?: string }) {
+export function Figures({
+  figures,
+  currency,
+  locale,
+  id,
+}: {
+  figures: WithdrawFigures;
+  currency: CurrencyView;
+  locale: string;
+  id?: string;
+}) {
   const { t } = useTranslation();
   return (
     <dl className="preview-grid withdraw-figures" id={id} aria-live="polite">
@@ -120,7 +130,6 @@ export function StatusBadge({ status }: { status: number }) {
     </span>
   );
 }
-
 
 /** The records (spec §3 Withdraw record), newest first. */
 export function RecordList({ records, locale }: { records: RecordView[]; locale: string }) {
@@ -195,4 +204,3 @@ export function PageLinks({ page, lastPage, href }: { page: number; lastPage: nu
     </nav>
   );
 }
-

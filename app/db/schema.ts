@@ -66,7 +66,9 @@ export const users = sqliteTable(
     isTrader: integer("is_trader").notNull().default(0),
     isDemo: integer("is_demo").notNull().default(0),
     demoId: text("demo_id"),
-    role: text("role", { enum: ["user", "operator"] }).notNull().default("user"),
+    role: text("role", { enum: ["user", "operator"] })
+      .notNull()
+      .default("user"),
     status: integer("status").notNull().default(1),
     nickname: text("nickname").notNull().default(""),
     lang: text("lang").notNull().default("hk"),
@@ -154,14 +156,8 @@ export const accounts = sqliteTable(
   (t) => [
     uniqueIndex("accounts_user_kind").on(t.userId, t.kind),
     uniqueIndex("accounts_platform_code").on(t.platformCode),
-    check(
-      "accounts_owner",
-      sql`(${t.userId} IS NULL) <> (${t.platformCode} IS NULL)`,
-    ),
-    check(
-      "accounts_user_non_negative",
-      sql`${t.userId} IS NULL OR (${t.balance} >= 0 AND ${t.lockBalance} >= 0)`,
-    ),
+    check("accounts_owner", sql`(${t.userId} IS NULL) <> (${t.platformCode} IS NULL)`),
+    check("accounts_user_non_negative", sql`${t.userId} IS NULL OR (${t.balance} >= 0 AND ${t.lockBalance} >= 0)`),
   ],
 );
 
@@ -188,7 +184,9 @@ export const ledgerTransactions = sqliteTable(
   },
   (t) => [
     uniqueIndex("ledger_transactions_key").on(t.idempotencyKey),
-    index("ledger_transactions_batch").on(t.batchId).where(sql`${t.batchId} IS NOT NULL`),
+    index("ledger_transactions_batch")
+      .on(t.batchId)
+      .where(sql`${t.batchId} IS NOT NULL`),
     check("ledger_transactions_balanced", sql`${t.imbalance} = 0`),
     index("ledger_transactions_user").on(t.userId, t.createdAt),
   ],
@@ -349,7 +347,9 @@ export const contractOrders = sqliteTable(
     index("contract_orders_user").on(t.userId, t.status, t.id),
     index("contract_orders_live").on(t.status, t.updatedAt),
     index("contract_orders_follow").on(t.followId, t.status),
-    uniqueIndex("contract_orders_copy_once").on(t.originId, t.userId).where(sql`${t.originId} IS NOT NULL`),
+    uniqueIndex("contract_orders_copy_once")
+      .on(t.originId, t.userId)
+      .where(sql`${t.originId} IS NOT NULL`),
     check("contract_orders_side", sql`${t.side} IN (1, 2)`),
     check("contract_orders_status", sql`${t.status} IN (0, 1, 3, 4)`),
     check("contract_orders_amounts", sql`${t.lots} > 0 AND ${t.margin} >= 0 AND ${t.fee} >= 0`),
@@ -374,7 +374,12 @@ export const orderExits = sqliteTable(
     profit: integer("profit").notNull().default(0),
     createdAt: createdAt(),
   },
-  (t) => [uniqueIndex("order_exits_pk").on(t.orderId, t.fromStatus), index("order_exits_batch").on(t.batchId).where(sql`${t.batchId} IS NOT NULL`)],
+  (t) => [
+    uniqueIndex("order_exits_pk").on(t.orderId, t.fromStatus),
+    index("order_exits_batch")
+      .on(t.batchId)
+      .where(sql`${t.batchId} IS NOT NULL`),
+  ],
 );
 
 /**
@@ -415,11 +420,9 @@ export const jobDeadLetters = sqliteTable("job_dead_letters", {
  * the session is not live, and the CHECK aborts that write's whole batch (the session is verified
  * in the same transaction as the write; see writeSessionGuard).
  */
-export const sessionGuard = sqliteTable(
-  "session_guard",
-  { sessionId: text("session_id") },
-  (t) => [check("session_valid", sql`${t.sessionId} IS NULL`)],
-);
+export const sessionGuard = sqliteTable("session_guard", { sessionId: text("session_id") }, (t) => [
+  check("session_valid", sql`${t.sessionId} IS NULL`),
+]);
 
 /** Option durations on offer (spec §3 Micro seconds option: Seconds, ProfitRatio, LimitAmount). Operators edit them. */
 export const optionDurations = sqliteTable("option_durations", {
@@ -493,17 +496,21 @@ export const options = sqliteTable(
 );
 
 /** The unique key of an option's settlement (inserted first in the settling batch). */
-export const optionSettlements = sqliteTable("option_settlements", {
-  optionId: integer("option_id").primaryKey(),
-  batchId: integer("batch_id").notNull(),
-  endPrice: integer("end_price").notNull(),
-  endTickAt: integer("end_tick_at").notNull(),
-  endFeed: text("end_feed").notNull(),
-  late: integer("late").notNull().default(0),
-  profit: integer("profit").notNull(),
-  payout: integer("payout").notNull(),
-  createdAt: createdAt(),
-}, (t) => [index("option_settlements_batch").on(t.batchId)]);
+export const optionSettlements = sqliteTable(
+  "option_settlements",
+  {
+    optionId: integer("option_id").primaryKey(),
+    batchId: integer("batch_id").notNull(),
+    endPrice: integer("end_price").notNull(),
+    endTickAt: integer("end_tick_at").notNull(),
+    endFeed: text("end_feed").notNull(),
+    late: integer("late").notNull().default(0),
+    profit: integer("profit").notNull(),
+    payout: integer("payout").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index("option_settlements_batch").on(t.batchId)],
+);
 
 /* ---------------------------------------------------------------------------------------------
  * Wallet and funding (issue 10): uploads, deposits, withdrawals, payout methods, transfers,
@@ -702,7 +709,11 @@ export const transfers = sqliteTable(
     ledgerTx: integer("ledger_tx").notNull(),
     createdAt: createdAt(),
   },
-  (t) => [uniqueIndex("transfers_tx").on(t.ledgerTx), index("transfers_user").on(t.userId, t.id), check("transfers_amount", sql`${t.amount} > 0 AND ${t.fromKind} <> ${t.toKind}`)],
+  (t) => [
+    uniqueIndex("transfers_tx").on(t.ledgerTx),
+    index("transfers_user").on(t.userId, t.id),
+    check("transfers_amount", sql`${t.amount} > 0 AND ${t.fromKind} <> ${t.toKind}`),
+  ],
 );
 
 /**
@@ -751,7 +762,10 @@ export const operatorDecisions = sqliteTable(
     reason: text("reason").notNull().default(""),
     createdAt: createdAt(),
   },
-  (t) => [uniqueIndex("operator_decisions_once").on(t.subject, t.subjectId, t.step), index("operator_decisions_operator").on(t.operatorId, t.createdAt)],
+  (t) => [
+    uniqueIndex("operator_decisions_once").on(t.subject, t.subjectId, t.step),
+    index("operator_decisions_operator").on(t.operatorId, t.createdAt),
+  ],
 );
 
 /**
@@ -787,7 +801,9 @@ export const traderApplications = sqliteTable(
     createdAt: createdAt(),
   },
   (t) => [
-    uniqueIndex("trader_applications_waiting").on(t.userId).where(sql`${t.status} = 0`),
+    uniqueIndex("trader_applications_waiting")
+      .on(t.userId)
+      .where(sql`${t.status} = 0`),
     index("trader_applications_user").on(t.userId, t.id),
     index("trader_applications_status").on(t.status, t.id),
     check("trader_applications_status_values", sql`${t.status} IN (0, 1, 2)`),
@@ -849,7 +865,9 @@ export const follows = sqliteTable(
     endedAt: integer("ended_at"),
   },
   (t) => [
-    uniqueIndex("follows_live").on(t.followerId, t.traderId).where(sql`${t.status} <> 0`),
+    uniqueIndex("follows_live")
+      .on(t.followerId, t.traderId)
+      .where(sql`${t.status} <> 0`),
     index("follows_trader").on(t.traderId, t.status),
     index("follows_follower").on(t.followerId, t.status),
     check("follows_status_values", sql`${t.status} IN (0, 1, 2)`),
@@ -941,7 +959,10 @@ export const loanConfigs = sqliteTable(
     updatedAt: integer("updated_at").notNull().default(0),
   },
   (t) => [
-    check("loan_configs_bounds", sql`${t.minAmount} > 0 AND ${t.maxAmount} >= ${t.minAmount} AND ${t.loanPeriod} > 0 AND ${t.freePeriod} >= 0 AND ${t.freePeriod} <= ${t.loanPeriod}`),
+    check(
+      "loan_configs_bounds",
+      sql`${t.minAmount} > 0 AND ${t.maxAmount} >= ${t.minAmount} AND ${t.loanPeriod} > 0 AND ${t.freePeriod} >= 0 AND ${t.freePeriod} <= ${t.loanPeriod}`,
+    ),
     check("loan_configs_status_values", sql`${t.status} IN (0, 1)`),
   ],
 );
@@ -991,7 +1012,9 @@ export const loans = sqliteTable(
   },
   (t) => [
     uniqueIndex("loans_request").on(t.userId, t.requestId),
-    uniqueIndex("loans_open").on(t.userId).where(sql`${t.status} IN (1, 2, 4)`),
+    uniqueIndex("loans_open")
+      .on(t.userId)
+      .where(sql`${t.status} IN (1, 2, 4)`),
     index("loans_user").on(t.userId, t.id),
     index("loans_status").on(t.status, t.id),
     check("loans_status_values", sql`${t.status} IN (1, 2, 3, 4, 5)`),
@@ -1027,7 +1050,9 @@ export const loanRepayments = sqliteTable(
     createdAt: createdAt(),
   },
   (t) => [
-    uniqueIndex("loan_repayments_waiting").on(t.loanId).where(sql`${t.status} = 0`),
+    uniqueIndex("loan_repayments_waiting")
+      .on(t.loanId)
+      .where(sql`${t.status} = 0`),
     index("loan_repayments_loan").on(t.loanId, t.id),
     index("loan_repayments_status").on(t.status, t.id),
     check("loan_repayments_status_values", sql`${t.status} IN (0, 1, 2)`),

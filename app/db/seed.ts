@@ -5,7 +5,21 @@
  * nothing the second time. Shared by scripts/seed.mjs (wrangler d1 execute) and the workerd
  * tests, so both see the same world.
  */
-import { ANNOUNCEMENTS, AREAS, COMPANIES, CATEGORIES, CHARGE_CURRENCIES, FUNDS, INSTRUMENTS, LOAN_CONFIGS, NEWS, OPTION_AMOUNTS, OPTION_DURATIONS, WIRE_ACCOUNTS, WITHDRAW_CURRENCIES } from "~/db/seed-data";
+import {
+  ANNOUNCEMENTS,
+  AREAS,
+  COMPANIES,
+  CATEGORIES,
+  CHARGE_CURRENCIES,
+  FUNDS,
+  INSTRUMENTS,
+  LOAN_CONFIGS,
+  NEWS,
+  OPTION_AMOUNTS,
+  OPTION_DURATIONS,
+  WIRE_ACCOUNTS,
+  WITHDRAW_CURRENCIES,
+} from "~/db/seed-data";
 import { checkEffectiveLeverage, parsePrice } from "~/domain/contract";
 import { MICROS_PER_USD } from "~/domain/money";
 import { ACCOUNT_KINDS, PlatformAccount } from "~/services/ledger.server";
@@ -70,7 +84,10 @@ export function seedStatements(options: SeedOptions): string[] {
   for (const i of INSTRUMENTS) {
     // an instrument whose positions would be liquidated a tick after opening is never seeded
     const price = parsePrice(i.basePrice, i.pricePrecision);
-    if (price === null || checkEffectiveLeverage({ marginMode: i.marginMode, pricePrecision: i.pricePrecision, leverages: i.multiples }, price) !== "ok") {
+    if (
+      price === null ||
+      checkEffectiveLeverage({ marginMode: i.marginMode, pricePrecision: i.pricePrecision, leverages: i.multiples }, price) !== "ok"
+    ) {
       throw new Error(`seed instrument ${i.code}: its effective leverage at ${i.basePrice} passes the platform's maximum`);
     }
     out.push(
@@ -97,11 +114,30 @@ export function seedStatements(options: SeedOptions): string[] {
     );
   }
   for (const d of OPTION_DURATIONS) {
-    out.push(insert("option_durations", { id: d.id, seconds: d.seconds, profit_ratio: d.profitRatio, min_amount: Number(d.minAmount) * MICROS_PER_USD, sort: d.sort, status: 1 }));
+    out.push(
+      insert("option_durations", {
+        id: d.id,
+        seconds: d.seconds,
+        profit_ratio: d.profitRatio,
+        min_amount: Number(d.minAmount) * MICROS_PER_USD,
+        sort: d.sort,
+        status: 1,
+      }),
+    );
   }
   for (const a of OPTION_AMOUNTS) out.push(insert("option_amounts", { id: a.id, amount: Number(a.amount) * MICROS_PER_USD, sort: a.sort }));
   for (const c of CHARGE_CURRENCIES) {
-    out.push(insert("charge_currencies", { id: c.id, currency_code: c.currencyCode, protocol_code: c.protocolCode, address: c.address, usd_price: c.usdPrice, status: 1, sort: c.sort }));
+    out.push(
+      insert("charge_currencies", {
+        id: c.id,
+        currency_code: c.currencyCode,
+        protocol_code: c.protocolCode,
+        address: c.address,
+        usd_price: c.usdPrice,
+        status: 1,
+        sort: c.sort,
+      }),
+    );
   }
   for (const w of WIRE_ACCOUNTS) {
     out.push(
@@ -169,7 +205,17 @@ export function seedStatements(options: SeedOptions): string[] {
     );
   }
   for (const n of NEWS) {
-    out.push(insert("news", { id: n.id, category_id: 1, title: n.title, desc: n.desc, logo: n.logo, content: n.content, created_at: Date.parse(n.createdAt) }));
+    out.push(
+      insert("news", {
+        id: n.id,
+        category_id: 1,
+        title: n.title,
+        desc: n.desc,
+        logo: n.logo,
+        content: n.content,
+        created_at: Date.parse(n.createdAt),
+      }),
+    );
   }
   for (const a of ANNOUNCEMENTS) {
     out.push(insert("announcements", { id: a.id, title: a.title, content: a.content, created_at: Date.parse(a.createdAt) }));

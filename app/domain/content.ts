@@ -10,7 +10,9 @@ function decodeEntities(text: string): string {
   return text.replace(/&(#x[0-9a-f]{1,6}|#\d{1,7}|[a-z]{2,6});/gi, (whole, name: string) => {
     if (name[0] === "#") {
       const code = name[1] === "x" || name[1] === "X" ? parseInt(name.slice(2), 16) : parseInt(name.slice(1), 10);
-      return Number.isInteger(code) && code > 0 && code <= 0x10ffff && !(code >= 0xd800 && code <= 0xdfff) ? String.fromCodePoint(code) : "";
+      return Number.isInteger(code) && code > 0 && code <= 0x10ffff && !(code >= 0xd800 && code <= 0xdfff)
+        ? String.fromCodePoint(code)
+        : "";
     }
     return ENTITIES[name.toLowerCase()] ?? whole;
   });
@@ -32,7 +34,12 @@ export function textParagraphs(content: string): string[] {
     .replace(/<\/?[a-z][^>]*>?/gi, "");
   return decodeEntities(text)
     .split(/\n[ \t]*\n/)
-    .map((p) => p.replace(/[ \t]+/g, " ").replace(/ *\n */g, "\n").trim())
+    .map((p) =>
+      p
+        .replace(/[ \t]+/g, " ")
+        .replace(/ *\n */g, "\n")
+        .trim(),
+    )
     .filter(Boolean);
 }
 

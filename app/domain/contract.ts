@@ -113,7 +113,12 @@ export function notional(lots: Scaled6, contractSize: Scaled6, price: PriceSteps
  * Margin (CautionMoney), 6 decimals. MarginMode 1: lots × units per lot (0.5 lots × 1 = 0.5 USD
  * per …); otherwise lots × units per lot × price ÷ leverage (0.01 × 100000 × 1.16245 ÷ 100 = 11.6245).
  */
-export function margin(terms: Pick<ContractTerms, "marginMode" | "contractSize" | "pricePrecision">, lots: Scaled6, price: PriceSteps, leverage: number): Micros {
+export function margin(
+  terms: Pick<ContractTerms, "marginMode" | "contractSize" | "pricePrecision">,
+  lots: Scaled6,
+  price: PriceSteps,
+  leverage: number,
+): Micros {
   if (terms.marginMode === 1) return toSafe(divRound(BigInt(lots) * BigInt(terms.contractSize), B6));
   if (!Number.isInteger(leverage) || leverage <= 0) throw new RangeError("leverage required");
   return toSafe(divRound(BigInt(lots) * BigInt(terms.contractSize) * BigInt(price), B6 * pow10(terms.pricePrecision) * BigInt(leverage)));
@@ -169,7 +174,14 @@ export function riskRate(marginMicros: Micros, profitMicros: Micros): number | n
  * margin ÷ (lots × units) for a sell; the distance rounded down to a price step. A buy whose
  * liquidation price would be 0 or less cannot be liquidated (null).
  */
-export function liquidationPrice(side: Side, open: PriceSteps, marginMicros: Micros, lots: Scaled6, contractSize: Scaled6, precision: number): PriceSteps | null {
+export function liquidationPrice(
+  side: Side,
+  open: PriceSteps,
+  marginMicros: Micros,
+  lots: Scaled6,
+  contractSize: Scaled6,
+  precision: number,
+): PriceSteps | null {
   const size = BigInt(lots) * BigInt(contractSize);
   if (size === 0n) return null;
   // distance in steps = margin[10^-6] × 10^12 / size[10^-12] × 10^precision / 10^6
@@ -203,8 +215,12 @@ export type LeverageCheck = "ok" | "leverage_too_high";
  * the notional ÷ the chosen multiple: the effective leverage is the multiple, so every offered
  * multiple must be within the maximum. Exact: the price is compared in steps.
  */
-export function checkEffectiveLeverage(setup: { marginMode: number; pricePrecision: number; leverages: readonly number[] }, price: PriceSteps): LeverageCheck {
-  if (setup.marginMode === 1) return BigInt(price) > BigInt(MAX_EFFECTIVE_LEVERAGE) * pow10(setup.pricePrecision) ? "leverage_too_high" : "ok";
+export function checkEffectiveLeverage(
+  setup: { marginMode: number; pricePrecision: number; leverages: readonly number[] },
+  price: PriceSteps,
+): LeverageCheck {
+  if (setup.marginMode === 1)
+    return BigInt(price) > BigInt(MAX_EFFECTIVE_LEVERAGE) * pow10(setup.pricePrecision) ? "leverage_too_high" : "ok";
   return setup.leverages.some((m) => m > MAX_EFFECTIVE_LEVERAGE) ? "leverage_too_high" : "ok";
 }
 

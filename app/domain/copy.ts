@@ -13,7 +13,17 @@
  *     win rate 1/2 = 50.00 %, profit 20 USD.
  *   - a copy realising 12.345678 USD with a share of "0.1" pays 1.23 USD (rounded down to the cent).
  */
-import { MAX_LOTS, divRound, margin as marginOf, fee as feeOf, toScaled6, parseDecimal, type ContractTerms, type PriceSteps, type Scaled6 } from "./contract";
+import {
+  MAX_LOTS,
+  divRound,
+  margin as marginOf,
+  fee as feeOf,
+  toScaled6,
+  parseDecimal,
+  type ContractTerms,
+  type PriceSteps,
+  type Scaled6,
+} from "./contract";
 import type { Micros } from "./money";
 
 /** The statistics' recent window: three weeks ending now. */
@@ -127,7 +137,12 @@ export interface WindowSums {
 }
 
 export function statsFromSums(sums: WindowSums): WindowStats {
-  return { rate: ratioHundredths(sums.profit, sums.margin), win: ratioHundredths(sums.wins, sums.count), profit: sums.profit, count: sums.count };
+  return {
+    rate: ratioHundredths(sums.profit, sums.margin),
+    win: ratioHundredths(sums.wins, sums.count),
+    profit: sums.profit,
+    count: sums.count,
+  };
 }
 
 export function windowStats(trades: readonly ClosedTrade[]): WindowStats {
@@ -143,7 +158,10 @@ export function windowStats(trades: readonly ClosedTrade[]): WindowStats {
 /** The ranking's figures: the three weeks ending `now` (closed after now − 21 days, up to now) and all time. */
 export function traderStats(trades: readonly ClosedTrade[], now: number): TraderStats {
   const from = now - THREE_WEEKS_MS;
-  return { threeWeek: windowStats(trades.filter((t) => t.closedAt > from && t.closedAt <= now)), total: windowStats(trades.filter((t) => t.closedAt <= now)) };
+  return {
+    threeWeek: windowStats(trades.filter((t) => t.closedAt > from && t.closedAt <= now)),
+    total: windowStats(trades.filter((t) => t.closedAt <= now)),
+  };
 }
 
 // ---- profit share ----

@@ -62,7 +62,16 @@ export function coinToUsd(coinCount: string, usdPrice: string): Micros | null {
 
 export type DepositAmount =
   | { ok: true; amount: Micros; coinCount: string | null }
-  | { ok: false; error: "deposit.amount_required" | "deposit.amount_invalid" | "deposit.coin_invalid" | "deposit.amount_positive" | "deposit.coin_too_small" | "deposit.amount_too_large" };
+  | {
+      ok: false;
+      error:
+        | "deposit.amount_required"
+        | "deposit.amount_invalid"
+        | "deposit.coin_invalid"
+        | "deposit.amount_positive"
+        | "deposit.coin_too_small"
+        | "deposit.amount_too_large";
+    };
 
 /**
  * The USD amount of a deposit request from what the user typed: a USD amount (> 0, ≤ 2

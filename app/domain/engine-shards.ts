@@ -30,9 +30,13 @@ export const MAX_SHARDS = 64;
 /** The plan from configuration (ENGINE_SHARDS, ENGINE_SPLIT "CODE:n,CODE:n"); throws on a bad value. */
 export function parsePlan(shards: string | undefined, split: string | undefined): ShardPlan {
   const buckets = shards === undefined || shards.trim() === "" ? 2 : Number(shards);
-  if (!Number.isInteger(buckets) || buckets < 1 || buckets > MAX_SHARDS) throw new Error(`ENGINE_SHARDS must be a whole number from 1 to ${MAX_SHARDS}`);
+  if (!Number.isInteger(buckets) || buckets < 1 || buckets > MAX_SHARDS)
+    throw new Error(`ENGINE_SHARDS must be a whole number from 1 to ${MAX_SHARDS}`);
   const out: Record<string, number> = {};
-  for (const item of (split ?? "").split(",").map((s) => s.trim()).filter(Boolean)) {
+  for (const item of (split ?? "")
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean)) {
     const m = /^([A-Za-z0-9._-]+):(\d+)$/.exec(item);
     const parts = m ? Number(m[2]) : NaN;
     if (!m || parts < 1 || parts > MAX_SHARDS) throw new Error(`ENGINE_SPLIT: "${item}" is not CODE:n with n from 1 to ${MAX_SHARDS}`);
@@ -51,7 +55,7 @@ export function codeBucket(code: string, buckets: number) {
   return (h >>> 0) % buckets;
 }
 
-const partsOf = (plan: ShardPlan, code: string) => (plan.split[code] ?? 1) > 1 ? plan.split[code]! : 1;
+const partsOf = (plan: ShardPlan, code: string) => ((plan.split[code] ?? 1) > 1 ? plan.split[code]! : 1);
 
 /**
  * The plan for these instruments: the unsplit ones dealt round the shared shards in code order,

@@ -79,7 +79,8 @@ export interface EngineOrder {
  * can close at it without reading it back, and its instrument and owner, so it goes only to the
  * engine shard holding it (without them it goes to every shard).
  */
-export type EngineChange = { op: "upsert"; order: EngineOrder } | { op: "remove"; id: number; price?: number; code?: string; userId?: number };
+export type EngineChange =
+  { op: "upsert"; order: EngineOrder } | { op: "remove"; id: number; price?: number; code?: string; userId?: number };
 
 /** What the engine settles in one tick (one set-based batch). Prices in steps, money in micros. */
 export interface SettlementRequest {
@@ -139,7 +140,16 @@ export interface EngineOption {
 export interface OptionSettlementRequest {
   batchId: number;
   time: number;
-  items: { id: number; userId: number; endPrice: number; endTickAt: number; endFeed: string; late: boolean; profit: number; payout: number }[];
+  items: {
+    id: number;
+    userId: number;
+    endPrice: number;
+    endTickAt: number;
+    endFeed: string;
+    late: boolean;
+    profit: number;
+    payout: number;
+  }[];
 }
 
 export interface OptionSettlementResult {

@@ -123,7 +123,11 @@ export type AmountCheck = { ok: true; amount: Micros } | { ok: false; error: str
  * A typed subscription amount against the product's bounds and the funding balance (spec §5:
  * empty → 'input lock num'). Returns the i18n key of the first refusal.
  */
-export function checkSubscribeAmount(input: string | undefined | null, fund: { startingSubAmount: Micros; maxSubAmount: Micros }, available: Micros | null): AmountCheck {
+export function checkSubscribeAmount(
+  input: string | undefined | null,
+  fund: { startingSubAmount: Micros; maxSubAmount: Micros },
+  available: Micros | null,
+): AmountCheck {
   const text = (input ?? "").trim();
   if (!text) return { ok: false, error: "fund.input_lock_num" };
   const amount = parseAmount(text, AMOUNT_DECIMALS);

@@ -100,7 +100,8 @@ export interface AckMessage {
 
 export type ShardMessage = CreditMessage | AckMessage;
 
-export type PostOutcome = { ok: true; replayed: boolean } | { ok: false; reason: "invalid" | "unknown_account" | "insufficient_funds" | "idempotency_conflict" };
+export type PostOutcome =
+  { ok: true; replayed: boolean } | { ok: false; reason: "invalid" | "unknown_account" | "insufficient_funds" | "idempotency_conflict" };
 
 /** Each shard's account for money that has left it and is not yet acknowledged by the receiving shard. */
 export const TRANSIT = "platform:in_transit";
@@ -113,12 +114,14 @@ export const clearingAccount = (peer: number) => `platform:shard:${peer}`;
 
 export function createShard(id: number, userAccounts: readonly string[]): LedgerShard {
   const accounts = new Map<string, ShardAccount>();
-  for (const code of [TRANSIT, FEES, DEPOSITS]) accounts.set(code, { code, role: code === TRANSIT ? "transit" : "platform", balance: 0, open: true });
+  for (const code of [TRANSIT, FEES, DEPOSITS])
+    accounts.set(code, { code, role: code === TRANSIT ? "transit" : "platform", balance: 0, open: true });
   for (const code of userAccounts) accounts.set(code, { code, role: "user", balance: 0, open: true });
   return { id, accounts, transactions: new Map(), outbox: new Map(), inbox: new Map() };
 }
 
-const sameEntries = (a: ShardEntry[], b: ShardEntry[]) => a.length === b.length && a.every((e, i) => e.account === b[i]!.account && e.amount === b[i]!.amount);
+const sameEntries = (a: ShardEntry[], b: ShardEntry[]) =>
+  a.length === b.length && a.every((e, i) => e.account === b[i]!.account && e.amount === b[i]!.amount);
 
 /**
  * Posts one transaction on one shard, all or nothing (one D1 batch): a replay of its key with the
@@ -127,7 +130,8 @@ const sameEntries = (a: ShardEntry[], b: ShardEntry[]) => a.length === b.length 
  */
 export function post(shard: LedgerShard, tx: ShardTransaction): PostOutcome {
   const existing = shard.transactions.get(tx.key);
-  if (existing) return sameEntries(existing.entries, tx.entries) ? { ok: true, replayed: true } : { ok: false, reason: "idempotency_conflict" };
+  if (existing)
+    return sameEntries(existing.entries, tx.entries) ? { ok: true, replayed: true } : { ok: false, reason: "idempotency_conflict" };
   if (!tx.key || tx.entries.length < 2) return { ok: false, reason: "invalid" };
   let sum = 0;
   const after = new Map<string, Micros>();
@@ -141,15 +145,30 @@ export function post(shard: LedgerShard, tx: ShardTransaction): PostOutcome {
     after.set(e.account, balance);
   }
   if (sum !== 0) return { ok: false, reason: "invalid" };
-  for (const [code, balance] of after) if (balance < 0 && shard.accounts.get(code)!.role === "user") return { ok: false, reason: "insufficient_funds" };
+  for (const [code, balance] of after)
+    if (balance < 0 && shard.accounts.get(code)!.role === "user") return { ok: false, reason: "insufficient_funds" };
   for (const [code, balance] of after) shard.accounts.get(code)!.balance = balance;
   shard.transactions.set(tx.key, { ...tx, entries: tx.entries.map((e) => ({ ...e })) });
   return { ok: true, replayed: false };
 }
 
 /** A movement between two accounts of the same shard: one transaction, as on one database. */
-export function transferWithin(shard: LedgerShard, transferId: string, from: string, to: string, amount: Micros, kind: LedgerKind = "transfer"): PostOutcome {
-  return post(shard, { key: `transfer:${transferId}`, kind, entries: [{ account: from, amount: -amount }, { account: to, amount }] });
+export function transferWithin(
+  shard: LedgerShard,
+  transferId: string,
+  from: string,
+  to: string,
+  amount: Micros,
+  kind: LedgerKind = "transfer",
+): PostOutcome {
+  return post(shard, {
+    key: `transfer:${transferId}`,
+    kind,
+    entries: [
+      { account: from, amount: -amount },
+      { account: to, amount },
+    ],
+  });
 }
 
 export interface CrossTransfer {
@@ -167,17 +186,33 @@ export function beginTransfer(shard: LedgerShard, t: CrossTransfer): PostOutcome
   if (t.toShard === shard.id || !(t.amount > 0)) return { ok: false, reason: "invalid" };
   const known = shard.outbox.get(t.transferId);
   if (known) {
-    const same = known.from === t.from && known.toShard === t.toShard && known.toAccount === t.toAccount && known.amount === t.amount && known.kind === kind;
+    const same =
+      known.from === t.from &&
+      known.toShard === t.toShard &&
+      known.toAccount === t.toAccount &&
+      known.amount === t.amount &&
+      known.kind === kind;
     return same ? { ok: true, replayed: true } : { ok: false, reason: "idempotency_conflict" };
   }
   const debit = post(shard, {
     key: `xfer_out:${t.transferId}`,
     kind,
-    entries: [{ account: t.from, amount: -t.amount }, { account: TRANSIT, amount: t.amount }],
+    entries: [
+      { account: t.from, amount: -t.amount },
+      { account: TRANSIT, amount: t.amount },
+    ],
     transfer: { id: t.transferId, step: "out" },
   });
   if (!debit.ok) return debit;
-  shard.outbox.set(t.transferId, { transferId: t.transferId, kind, from: t.from, toShard: t.toShard, toAccount: t.toAccount, amount: t.amount, state: "pending" });
+  shard.outbox.set(t.transferId, {
+    transferId: t.transferId,
+    kind,
+    from: t.from,
+    toShard: t.toShard,
+    toAccount: t.toAccount,
+    amount: t.amount,
+    state: "pending",
+  });
   return debit;
 }
 
@@ -186,7 +221,15 @@ export function outboxMessages(shard: LedgerShard): CreditMessage[] {
   const out: CreditMessage[] = [];
   for (const item of shard.outbox.values()) {
     if (item.state !== "pending") continue;
-    out.push({ type: "credit", transferId: item.transferId, kind: item.kind, fromShard: shard.id, toShard: item.toShard, toAccount: item.toAccount, amount: item.amount });
+    out.push({
+      type: "credit",
+      transferId: item.transferId,
+      kind: item.kind,
+      fromShard: shard.id,
+      toShard: item.toShard,
+      toAccount: item.toAccount,
+      amount: item.amount,
+    });
   }
   return out;
 }
@@ -204,7 +247,13 @@ function ensureClearing(shard: LedgerShard, peer: number): string {
  */
 export function receiveCredit(shard: LedgerShard, m: CreditMessage): AckMessage {
   if (m.toShard !== shard.id) throw new Error(`credit for shard ${m.toShard} delivered to ${shard.id}`);
-  const ack = (outcome: CreditOutcome): AckMessage => ({ type: "ack", transferId: m.transferId, fromShard: shard.id, toShard: m.fromShard, outcome });
+  const ack = (outcome: CreditOutcome): AckMessage => ({
+    type: "ack",
+    transferId: m.transferId,
+    fromShard: shard.id,
+    toShard: m.fromShard,
+    outcome,
+  });
   const answered = shard.inbox.get(m.transferId);
   if (answered) return ack(answered.outcome);
   const account = shard.accounts.get(m.toAccount);
@@ -214,7 +263,10 @@ export function receiveCredit(shard: LedgerShard, m: CreditMessage): AckMessage 
     const credit = post(shard, {
       key: `xfer_in:${m.transferId}`,
       kind: m.kind,
-      entries: [{ account: clearing, amount: -m.amount }, { account: m.toAccount, amount: m.amount }],
+      entries: [
+        { account: clearing, amount: -m.amount },
+        { account: m.toAccount, amount: m.amount },
+      ],
       transfer: { id: m.transferId, step: "in" },
     });
     if (credit.ok) outcome = "credited";
@@ -237,13 +289,19 @@ export function receiveAck(shard: LedgerShard, m: AckMessage): void {
       ? post(shard, {
           key: `xfer_done:${item.transferId}`,
           kind: item.kind,
-          entries: [{ account: TRANSIT, amount: -item.amount }, { account: ensureClearing(shard, item.toShard), amount: item.amount }],
+          entries: [
+            { account: TRANSIT, amount: -item.amount },
+            { account: ensureClearing(shard, item.toShard), amount: item.amount },
+          ],
           transfer: { id: item.transferId, step: "done" },
         })
       : post(shard, {
           key: `xfer_return:${item.transferId}`,
           kind: item.kind,
-          entries: [{ account: TRANSIT, amount: -item.amount }, { account: item.from, amount: item.amount }],
+          entries: [
+            { account: TRANSIT, amount: -item.amount },
+            { account: item.from, amount: item.amount },
+          ],
           transfer: { id: item.transferId, step: "return" },
         });
   if (!done.ok) throw new Error(`acknowledgement of ${item.transferId} could not post: ${done.reason}`);
@@ -299,7 +357,8 @@ export function checkShards(shards: readonly LedgerShard[]): string[] {
     for (const item of s.outbox.values()) if (item.state === "pending") transit += item.amount;
     for (const a of s.accounts.values()) {
       global += a.balance;
-      if (a.balance !== (fromEntries.get(a.code) ?? 0)) problems.push(`shard ${s.id}: ${a.code} holds ${a.balance}, its entries ${fromEntries.get(a.code) ?? 0}`);
+      if (a.balance !== (fromEntries.get(a.code) ?? 0))
+        problems.push(`shard ${s.id}: ${a.code} holds ${a.balance}, its entries ${fromEntries.get(a.code) ?? 0}`);
       if (a.role === "user" && a.balance < 0) problems.push(`shard ${s.id}: ${a.code} is below zero (${a.balance})`);
       if (a.role === "transit" && a.balance !== transit) problems.push(`shard ${s.id}: in transit ${a.balance}, pending outbox ${transit}`);
     }

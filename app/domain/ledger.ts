@@ -48,7 +48,14 @@ export function newBatchId(): number {
  * proof): they are read on the platform's side, as what the CHARGE accounts received in the
  * user's repayment, and count as a loss.
  */
-export const RESULT_KINDS = ["trade_margin", "trade_fee", "trade_settle", "option_stake", "option_settle", "fund_income"] as const satisfies readonly LedgerKind[];
+export const RESULT_KINDS = [
+  "trade_margin",
+  "trade_fee",
+  "trade_settle",
+  "option_stake",
+  "option_settle",
+  "fund_income",
+] as const satisfies readonly LedgerKind[];
 export const CHARGE_KINDS = ["loan_repay"] as const satisfies readonly LedgerKind[];
 /** The platform accounts (their codes) that take a loan's interest and penalty. */
 export const CHARGE_ACCOUNTS = ["platform:loan_interest", "platform:loan_penalties"] as const;

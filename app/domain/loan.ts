@@ -32,7 +32,13 @@ export type KycStatus = (typeof KycStatus)[keyof typeof KycStatus];
 /** Loan states (spec §4). */
 export const LoanStatus = { Review: 1, ToRepay: 2, Rejected: 3, RepaymentCheck: 4, Repaid: 5 } as const;
 export type LoanStatus = (typeof LoanStatus)[keyof typeof LoanStatus];
-export const LOAN_STATUS_KEYS: Record<number, string> = { 1: "loan.status_1", 2: "loan.status_2", 3: "loan.status_3", 4: "loan.status_4", 5: "loan.status_5" };
+export const LOAN_STATUS_KEYS: Record<number, string> = {
+  1: "loan.status_1",
+  2: "loan.status_2",
+  3: "loan.status_3",
+  4: "loan.status_4",
+  5: "loan.status_5",
+};
 
 /** Limits of what operators may configure (they also keep every product in safe integer range). */
 export const MAX_LOAN_AMOUNT: Micros = 500_000 * 1_000_000;
@@ -137,8 +143,10 @@ export function amountInBounds(amount: Micros, terms: Pick<LoanTerms, "minAmount
 /** Checks operator-edited terms; the error keys of what is wrong (empty when all is well). */
 export function configErrors(terms: LoanTerms): Partial<Record<keyof LoanTerms, string>> {
   const errors: Partial<Record<keyof LoanTerms, string>> = {};
-  if (!Number.isInteger(terms.loanPeriod) || terms.loanPeriod < 1 || terms.loanPeriod > MAX_LOAN_PERIOD) errors.loanPeriod = "loan.config_period_invalid";
-  if (!Number.isInteger(terms.freePeriod) || terms.freePeriod < 0 || terms.freePeriod > terms.loanPeriod) errors.freePeriod = "loan.config_free_invalid";
+  if (!Number.isInteger(terms.loanPeriod) || terms.loanPeriod < 1 || terms.loanPeriod > MAX_LOAN_PERIOD)
+    errors.loanPeriod = "loan.config_period_invalid";
+  if (!Number.isInteger(terms.freePeriod) || terms.freePeriod < 0 || terms.freePeriod > terms.loanPeriod)
+    errors.freePeriod = "loan.config_free_invalid";
   if (!(terms.minAmount > 0)) errors.minAmount = "loan.config_amount_invalid";
   if (!(terms.maxAmount >= terms.minAmount) || terms.maxAmount > MAX_LOAN_AMOUNT) errors.maxAmount = "loan.config_max_invalid";
   if (parseRate(terms.interestRate) === null) errors.interestRate = "loan.config_rate_invalid";
@@ -159,7 +167,8 @@ export function checkBirthday(input: string, now: number): { ok: true; value: st
   if (!m) return { ok: false, error: "loan.birthday_invalid" };
   const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
   const date = new Date(Date.UTC(y, mo - 1, d));
-  if (date.getUTCFullYear() !== y || date.getUTCMonth() !== mo - 1 || date.getUTCDate() !== d) return { ok: false, error: "loan.birthday_invalid" };
+  if (date.getUTCFullYear() !== y || date.getUTCMonth() !== mo - 1 || date.getUTCDate() !== d)
+    return { ok: false, error: "loan.birthday_invalid" };
   const value = `${m[1]}/${m[2]}/${m[3]}`;
   const today = utcDay(now).replaceAll("-", "/");
   if (value < MIN_BIRTHDAY || value > today) return { ok: false, error: "loan.birthday_range" };

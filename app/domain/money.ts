@@ -80,8 +80,7 @@ export function formatMoney(value: Micros, locale: string, decimals = 2): string
   const negative = text.startsWith("-");
   const [whole, frac] = (negative ? text.slice(1) : text).split(".");
   const fmt = new Intl.NumberFormat(locale, { useGrouping: true, maximumFractionDigits: 0 });
-  const decimalSep =
-    new Intl.NumberFormat(locale).formatToParts(1.5).find((p) => p.type === "decimal")?.value ?? ".";
+  const decimalSep = new Intl.NumberFormat(locale).formatToParts(1.5).find((p) => p.type === "decimal")?.value ?? ".";
   const groupedWhole = fmt.format(BigInt(whole));
   return `${negative ? "-" : ""}${groupedWhole}${frac ? decimalSep + frac : ""}`;
 }

@@ -49,7 +49,14 @@ export function lossIfWrong(amount: Micros, profitRatio: string, lossLevel: numb
   return lossLevel === 0 ? amount : Math.min(profitFigure(amount, profitRatio), amount);
 }
 
-export function settle(direction: Direction, open: PriceSteps, end: PriceSteps, amount: Micros, profitRatio: string, lossLevel: number): Settlement {
+export function settle(
+  direction: Direction,
+  open: PriceSteps,
+  end: PriceSteps,
+  amount: Micros,
+  profitRatio: string,
+  lossLevel: number,
+): Settlement {
   if (outcomeOf(direction, open, end) === "win") {
     const figure = profitFigure(amount, profitRatio);
     return { outcome: "win", profit: figure, payout: amount + figure };
@@ -59,7 +66,14 @@ export function settle(direction: Direction, open: PriceSteps, end: PriceSteps, 
 }
 
 /** The predicted profit while open (spec §4): the settlement rule at the current price. */
-export function predictedProfit(direction: Direction, open: PriceSteps, price: PriceSteps, amount: Micros, profitRatio: string, lossLevel: number): Micros {
+export function predictedProfit(
+  direction: Direction,
+  open: PriceSteps,
+  price: PriceSteps,
+  amount: Micros,
+  profitRatio: string,
+  lossLevel: number,
+): Micros {
   return settle(direction, open, price, amount, profitRatio, lossLevel).profit;
 }
 

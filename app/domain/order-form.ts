@@ -4,7 +4,19 @@
  * the order with (checkLots, parsePrice, orderFigures), so what the form shows is what the ledger
  * books. Pure: no I/O.
  */
-import { Side, checkLots, checkPendingPrice, orderFigures, parsePrice, scaled6ToDecimal, toScaled6, type ContractTerms, type LotsCheck, type PriceSteps, type Scaled6 } from "./contract";
+import {
+  Side,
+  checkLots,
+  checkPendingPrice,
+  orderFigures,
+  parsePrice,
+  scaled6ToDecimal,
+  toScaled6,
+  type ContractTerms,
+  type LotsCheck,
+  type PriceSteps,
+  type Scaled6,
+} from "./contract";
 import type { Micros } from "./money";
 
 /** What the form needs of the current instrument: its rule inputs, lot step, minimum and leverages. */

@@ -81,7 +81,10 @@ export function parseClientMessage(raw: unknown): ParseResult {
     case "logout":
       return { ok: true, message: { type: "logout" } };
     case "ping":
-      return { ok: true, message: { type: "ping", timestamp: typeof m.timestamp === "number" && Number.isFinite(m.timestamp) ? m.timestamp : Date.now() } };
+      return {
+        ok: true,
+        message: { type: "ping", timestamp: typeof m.timestamp === "number" && Number.isFinite(m.timestamp) ? m.timestamp : Date.now() },
+      };
     case "sub":
     case "unsub": {
       if (typeof m.topic !== "string" || !TOPIC_RE.test(m.topic)) return { ok: false, warning: `${m.type} needs a topic` };

@@ -46,15 +46,24 @@ export function checkCompanyEmail(input: string): Checked<string> {
  * once. A loss URL on one of the site's own hosts (`siteHosts`) would send visitors back into the
  * closed site, so it is refused.
  */
-export function checkSiteStatus(input: { status: string; lossUrl: string; confirmed: boolean; wasClosed: boolean; siteHosts: string[] }): Checked<{ status: number; lossUrl: string }> {
-  if (input.status !== String(CompanyStatus.Open) && input.status !== String(CompanyStatus.Closed)) return { ok: false, errors: { status: "errors.bad_request" } };
+export function checkSiteStatus(input: {
+  status: string;
+  lossUrl: string;
+  confirmed: boolean;
+  wasClosed: boolean;
+  siteHosts: string[];
+}): Checked<{ status: number; lossUrl: string }> {
+  if (input.status !== String(CompanyStatus.Open) && input.status !== String(CompanyStatus.Closed))
+    return { ok: false, errors: { status: "errors.bad_request" } };
   const status = Number(input.status);
   const raw = input.lossUrl.trim();
   if (raw.length > SETTINGS_LINK_MAX) return { ok: false, errors: { loss_url: "settings.link_too_long" } };
   const url = raw ? httpUrl(raw) : null;
   if (raw && !url) return { ok: false, errors: { loss_url: "settings.link_invalid" } };
-  if (url && input.siteHosts.some((h) => h.toLowerCase() === url.host)) return { ok: false, errors: { loss_url: "settings.loss_url_own_site" } };
-  if (status === CompanyStatus.Closed && !input.wasClosed && !input.confirmed) return { ok: false, errors: { confirm_close: "settings.confirm_close_required" } };
+  if (url && input.siteHosts.some((h) => h.toLowerCase() === url.host))
+    return { ok: false, errors: { loss_url: "settings.loss_url_own_site" } };
+  if (status === CompanyStatus.Closed && !input.wasClosed && !input.confirmed)
+    return { ok: false, errors: { confirm_close: "settings.confirm_close_required" } };
   return { ok: true, value: { status, lossUrl: url ? url.href : "" } };
 }
 

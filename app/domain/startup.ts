@@ -12,7 +12,10 @@ export const CompanyStatus = { Closed: 0, Open: 1 } as const;
  * closed page). A loss_url on the host being asked (`host`) would send visitors back to this
  * same check in a loop, so they get the closed page instead.
  */
-export function startupStatus(company: { status: number; loss_url: string } | null | undefined, host?: string): { lossUrl: string | null } | null {
+export function startupStatus(
+  company: { status: number; loss_url: string } | null | undefined,
+  host?: string,
+): { lossUrl: string | null } | null {
   if (!company || company.status !== CompanyStatus.Closed) return null;
   const url = httpUrl(company.loss_url);
   return { lossUrl: url && url.host !== host?.toLowerCase() ? url.href : null };

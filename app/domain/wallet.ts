@@ -46,7 +46,11 @@ export function kindOf(id: AccountTypeId): WalletKind {
  * The transfer form's pair after the user picks `value` for `side` (spec §4: from and to must
  * differ; choosing one equal to the other swaps the other).
  */
-export function pickAccount(pair: { from: AccountTypeId; to: AccountTypeId }, side: "from" | "to", value: AccountTypeId): { from: AccountTypeId; to: AccountTypeId } {
+export function pickAccount(
+  pair: { from: AccountTypeId; to: AccountTypeId },
+  side: "from" | "to",
+  value: AccountTypeId,
+): { from: AccountTypeId; to: AccountTypeId } {
   if (side === "from") return value === pair.to ? { from: value, to: pair.from } : { from: value, to: pair.to };
   return value === pair.from ? { from: pair.to, to: value } : { from: pair.from, to: value };
 }

@@ -28,7 +28,8 @@ export const SIGNATURE_RE = /^0x[0-9a-fA-F]{130}$/;
 
 /** The chain to name in a message: the wallet's own when it is allowed, else Ethereum. */
 export function chainIdFor(walletChainId: unknown): number {
-  const id = typeof walletChainId === "string" ? Number.parseInt(walletChainId, walletChainId.startsWith("0x") ? 16 : 10) : Number(walletChainId);
+  const id =
+    typeof walletChainId === "string" ? Number.parseInt(walletChainId, walletChainId.startsWith("0x") ? 16 : 10) : Number(walletChainId);
   return ALLOWED_CHAIN_IDS.includes(id) ? id : DEFAULT_CHAIN_ID;
 }
 
@@ -86,15 +87,34 @@ function validDate(d: Date | undefined): d is Date {
  * and sane times (issued within the clock skew of now and not before the nonce could exist;
  * expiry in the future and after issue; a not-before already reached).
  */
-export function checkLoginMessage(message: string, expected: ExpectedLogin): { ok: true; chainId: number } | { ok: false; problem: MessageProblem } {
+export function checkLoginMessage(
+  message: string,
+  expected: ExpectedLogin,
+): { ok: true; chainId: number } | { ok: false; problem: MessageProblem } {
   if (new TextEncoder().encode(message).byteLength > MAX_MESSAGE_BYTES) return { ok: false, problem: "too_large" };
   const parsed = parseSiweMessage(message);
-  if (!parsed.domain || !parsed.address || !parsed.uri || !parsed.nonce || parsed.chainId === undefined || parsed.version !== "1" || !parsed.issuedAt) {
+  if (
+    !parsed.domain ||
+    !parsed.address ||
+    !parsed.uri ||
+    !parsed.nonce ||
+    parsed.chainId === undefined ||
+    parsed.version !== "1" ||
+    !parsed.issuedAt
+  ) {
     return { ok: false, problem: "malformed" };
   }
   let canonical: string;
   try {
-    canonical = createSiweMessage({ ...parsed, address: parsed.address, domain: parsed.domain, uri: parsed.uri, nonce: parsed.nonce, chainId: parsed.chainId, version: "1" });
+    canonical = createSiweMessage({
+      ...parsed,
+      address: parsed.address,
+      domain: parsed.domain,
+      uri: parsed.uri,
+      nonce: parsed.nonce,
+      chainId: parsed.chainId,
+      version: "1",
+    });
   } catch {
     return { ok: false, problem: "malformed" };
   }
@@ -113,13 +133,26 @@ export function checkLoginMessage(message: string, expected: ExpectedLogin): { o
   if (!ALLOWED_CHAIN_IDS.includes(parsed.chainId)) return { ok: false, problem: "chain" };
   const now = expected.now.getTime();
   const issued = parsed.issuedAt;
-  if (!validDate(issued) || issued.getTime() > now + CLOCK_SKEW_MS || issued.getTime() < now - NONCE_TTL_MS - CLOCK_SKEW_MS) return { ok: false, problem: "time" };
-  if (parsed.expirationTime !== undefined && (!validDate(parsed.expirationTime) || parsed.expirationTime.getTime() <= now || parsed.expirationTime.getTime() <= issued.getTime())) {
+  if (!validDate(issued) || issued.getTime() > now + CLOCK_SKEW_MS || issued.getTime() < now - NONCE_TTL_MS - CLOCK_SKEW_MS)
+    return { ok: false, problem: "time" };
+  if (
+    parsed.expirationTime !== undefined &&
+    (!validDate(parsed.expirationTime) || parsed.expirationTime.getTime() <= now || parsed.expirationTime.getTime() <= issued.getTime())
+  ) {
     return { ok: false, problem: "time" };
   }
-  if (parsed.notBefore !== undefined && (!validDate(parsed.notBefore) || parsed.notBefore.getTime() > now + CLOCK_SKEW_MS)) return { ok: false, problem: "time" };
+  if (parsed.notBefore !== undefined && (!validDate(parsed.notBefore) || parsed.notBefore.getTime() > now + CLOCK_SKEW_MS))
+    return { ok: false, problem: "time" };
   // viem's own validation as well (nonce alphabet, version, lifetime, address, domain, nonce).
-  if (!validateSiweMessage({ message: parsed, domain: expected.domain, nonce: expected.nonce, address: expected.address as `0x${string}`, time: expected.now })) {
+  if (
+    !validateSiweMessage({
+      message: parsed,
+      domain: expected.domain,
+      nonce: expected.nonce,
+      address: expected.address as `0x${string}`,
+      time: expected.now,
+    })
+  ) {
     return { ok: false, problem: "malformed" };
   }
   return { ok: true, chainId: parsed.chainId };

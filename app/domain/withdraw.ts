@@ -32,7 +32,11 @@ export function pageTypeOf(drawType: DrawType): "0" | "1" {
 /** Withdrawal record status (spec §3): 0 under review, 1 paid, 2 rejected. */
 export const WithdrawStatus = { Review: 0, Paid: 1, Rejected: 2 } as const;
 export type WithdrawStatus = (typeof WithdrawStatus)[keyof typeof WithdrawStatus];
-export const STATUS_KEYS: Record<number, string> = { 0: "withdraw.status_review", 1: "withdraw.status_paid", 2: "withdraw.status_rejected" };
+export const STATUS_KEYS: Record<number, string> = {
+  0: "withdraw.status_review",
+  1: "withdraw.status_paid",
+  2: "withdraw.status_rejected",
+};
 
 /** The largest amount of one request (a typo guard; keeps every converted figure exact). */
 export const MAX_WITHDRAW: Micros = 100_000_000 * MICROS_PER_USD;

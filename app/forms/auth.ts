@@ -19,7 +19,13 @@ import {
 } from "~/forms/fields";
 
 export const LoginSchema = v.object({
-  account: v.pipe(v.string("errors.required_account"), v.trim(), v.nonEmpty("errors.required_account"), v.maxLength(254, "errors.too_long"), printable),
+  account: v.pipe(
+    v.string("errors.required_account"),
+    v.trim(),
+    v.nonEmpty("errors.required_account"),
+    v.maxLength(254, "errors.too_long"),
+    printable,
+  ),
   password: currentPasswordField,
   /** email / mobile, or the numeric codes 1 / 2 that the spec's clients send; empty decides from the text. */
   login_type: v.optional(
@@ -61,7 +67,14 @@ export const RegisterSchema = withMatchingPasswords(
           type: v.literal("mobile"),
           account: v.optional(mobileNumberField),
           area_id: v.optional(areaIdField),
-          mobile: v.optional(v.pipe(v.string(), v.trim(), v.maxLength(30, "errors.too_long"), v.regex(/^\+?\d{1,4}-[\d\s\-().]{4,24}$/, "errors.invalid_mobile"))),
+          mobile: v.optional(
+            v.pipe(
+              v.string(),
+              v.trim(),
+              v.maxLength(30, "errors.too_long"),
+              v.regex(/^\+?\d{1,4}-[\d\s\-().]{4,24}$/, "errors.invalid_mobile"),
+            ),
+          ),
           ...registerBase,
         }),
         v.forward(
@@ -88,14 +101,22 @@ export type SendCodeInput = v.InferOutput<typeof SendCodeSchema>;
 /** Forgot password, step 1: where to send the code (spec: reset by e-mail). */
 export const ResetCodeSchema = v.object({ account: emailField });
 
-export const ForgotSchema = withMatchingPasswords(v.object({ account: emailField, auth_code: codeField, password: newPasswordField, re_password: confirmPasswordField }));
+export const ForgotSchema = withMatchingPasswords(
+  v.object({ account: emailField, auth_code: codeField, password: newPasswordField, re_password: confirmPasswordField }),
+);
 export type ForgotInput = v.InferOutput<typeof ForgotSchema>;
 
 /** /mine/password: the current password (spec §5: forms also check the old password), both new fields filled (public.input_full) and equal (public.password_not_equal), and the code. */
 const amendFields = {
   old_password: currentPasswordField,
   auth_code: codeField,
-  password: v.pipe(v.string("errors.input_full"), v.nonEmpty("errors.input_full"), v.maxLength(128, "errors.too_long"), printable, v.minLength(8, "errors.password_too_short")),
+  password: v.pipe(
+    v.string("errors.input_full"),
+    v.nonEmpty("errors.input_full"),
+    v.maxLength(128, "errors.too_long"),
+    printable,
+    v.minLength(8, "errors.password_too_short"),
+  ),
   re_password: v.pipe(v.string("errors.input_full"), v.nonEmpty("errors.input_full"), v.maxLength(128, "errors.too_long")),
 };
 export const AmendSchema = withMatchingPasswords(v.object(amendFields));
@@ -105,7 +126,5 @@ export type AmendInput = v.InferOutput<typeof AmendSchema>;
  * POST /api/user/amend_password with the spec's parameters (new_password, auth_code, type): the
  * e-mailed code proves the mailbox, so the current password is optional; sent, it is checked.
  */
-export const ApiAmendSchema = withMatchingPasswords(
-  v.object({ ...amendFields, old_password: v.optional(currentPasswordField) }),
-);
+export const ApiAmendSchema = withMatchingPasswords(v.object({ ...amendFields, old_password: v.optional(currentPasswordField) }));
 export type ApiAmendInput = v.InferOutput<typeof ApiAmendSchema>;

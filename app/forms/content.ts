@@ -6,12 +6,23 @@ import * as v from "valibot";
 import { BODY_MAX, FEEDBACK_CONTACT_MAX, FEEDBACK_MAX, SUMMARY_MAX } from "~/domain/content";
 import { MAX_TEXT, printable } from "~/forms/fields";
 
-
 /** Line breaks are allowed in bodies; other control characters are not. */
 const multiline = v.regex(/^[^\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]*$/u, "errors.invalid_characters");
 
-const title = v.pipe(v.string("publish.title_required"), v.trim(), v.nonEmpty("publish.title_required"), v.maxLength(MAX_TEXT, "errors.too_long"), printable);
-const body = v.pipe(v.string("publish.body_required"), v.trim(), v.nonEmpty("publish.body_required"), v.maxLength(BODY_MAX, "errors.too_long"), multiline);
+const title = v.pipe(
+  v.string("publish.title_required"),
+  v.trim(),
+  v.nonEmpty("publish.title_required"),
+  v.maxLength(MAX_TEXT, "errors.too_long"),
+  printable,
+);
+const body = v.pipe(
+  v.string("publish.body_required"),
+  v.trim(),
+  v.nonEmpty("publish.body_required"),
+  v.maxLength(BODY_MAX, "errors.too_long"),
+  multiline,
+);
 
 export const NewsTextSchema = v.object({
   title,
@@ -23,6 +34,12 @@ export const NewsTextSchema = v.object({
 export const AnnouncementTextSchema = v.object({ title, content: body });
 
 export const FeedbackSchema = v.object({
-  content: v.pipe(v.string("feedback.content_required"), v.trim(), v.nonEmpty("feedback.content_required"), v.maxLength(FEEDBACK_MAX, "feedback.too_long"), multiline),
+  content: v.pipe(
+    v.string("feedback.content_required"),
+    v.trim(),
+    v.nonEmpty("feedback.content_required"),
+    v.maxLength(FEEDBACK_MAX, "feedback.too_long"),
+    multiline,
+  ),
   contact: v.optional(v.pipe(v.string(), v.trim(), v.maxLength(FEEDBACK_CONTACT_MAX, "errors.too_long"), printable)),
 });

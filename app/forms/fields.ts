@@ -57,10 +57,19 @@ export const newPasswordField = v.pipe(
   v.minLength(8, "errors.password_too_short"),
 );
 
-export const confirmPasswordField = v.pipe(v.string("errors.required_password"), v.nonEmpty("errors.required_password"), v.maxLength(128, "errors.too_long"));
+export const confirmPasswordField = v.pipe(
+  v.string("errors.required_password"),
+  v.nonEmpty("errors.required_password"),
+  v.maxLength(128, "errors.too_long"),
+);
 
 /** A password at sign-in: any existing password (older rules), only bounded in size. */
-export const currentPasswordField = v.pipe(v.string("errors.required_password"), v.nonEmpty("errors.required_password"), v.maxLength(128, "errors.too_long"), printable);
+export const currentPasswordField = v.pipe(
+  v.string("errors.required_password"),
+  v.nonEmpty("errors.required_password"),
+  v.maxLength(128, "errors.too_long"),
+  printable,
+);
 
 export const codeField = v.pipe(
   v.string("errors.required_code"),
@@ -71,7 +80,9 @@ export const codeField = v.pipe(
 );
 
 /* Optional fields have no defaults: conform reads an empty field as missing (undefined). */
-export const optionalInviteCode = v.optional(v.pipe(v.string(), v.trim(), v.maxLength(16, "errors.too_long"), v.regex(/^[A-Za-z0-9]*$/, "errors.invite_invalid"), v.toUpperCase()));
+export const optionalInviteCode = v.optional(
+  v.pipe(v.string(), v.trim(), v.maxLength(16, "errors.too_long"), v.regex(/^[A-Za-z0-9]*$/, "errors.invite_invalid"), v.toUpperCase()),
+);
 
 /** The picture captcha's id and answer (both optional: only some submissions need them). */
 export const captchaFields = {

@@ -26,5 +26,11 @@ export type OptionInput = v.InferOutput<typeof OptionSchema>;
 
 /** The service's input. */
 export function buyInputOf(value: OptionInput) {
-  return { instrumentId: value.forex_id, direction: Number(value.type), amount: value.number ?? "", seconds: value.seconds, requestKey: value.request_id };
+  return {
+    instrumentId: value.forex_id,
+    direction: Number(value.type),
+    amount: value.number ?? "",
+    seconds: value.seconds,
+    requestKey: value.request_id,
+  };
 }

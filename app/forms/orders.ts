@@ -11,7 +11,9 @@ import * as v from "valibot";
 export const orderIdField = v.pipe(v.string("errors.not_found"), v.trim(), v.regex(/^\d{1,15}$/, "errors.not_found"), v.transform(Number));
 
 /** A price as typed: digits with an optional decimal part (no signs, exponents or separators). */
-const stopPriceField = v.optional(v.pipe(v.string(), v.trim(), v.maxLength(28, "errors.too_long"), v.regex(/^\d{1,15}(\.\d{1,12})?$/, "orders.price_format")));
+const stopPriceField = v.optional(
+  v.pipe(v.string(), v.trim(), v.maxLength(28, "errors.too_long"), v.regex(/^\d{1,15}(\.\d{1,12})?$/, "orders.price_format")),
+);
 
 export const OrderActionSchema = v.object({ id: orderIdField });
 export type OrderActionInput = v.InferOutput<typeof OrderActionSchema>;

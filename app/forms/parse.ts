@@ -33,7 +33,10 @@ export function submissionOf<S extends v.GenericSchema>(schema: S, data: FormDat
 }
 
 /** The parsed value, or the first error key of each field ("form" for errors of the whole form). */
-export function parseFields<S extends v.GenericSchema>(schema: S, data: FormData | URLSearchParams | Record<string, unknown>): Parsed<v.InferOutput<S>> {
+export function parseFields<S extends v.GenericSchema>(
+  schema: S,
+  data: FormData | URLSearchParams | Record<string, unknown>,
+): Parsed<v.InferOutput<S>> {
   const submission = submissionOf(schema, data);
   if (submission.status === "success") return { ok: true, value: submission.value };
   const errors: FieldErrors = {};

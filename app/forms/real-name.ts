@@ -5,10 +5,21 @@
  * identity photo of this user.
  */
 import * as v from "valibot";
-import { CARD_MAX, CARD_MIN, CARD_PATTERN, NAME_MAX, NAME_MIN, NAME_PATTERN, nameLength, normalizeCardId, normalizeName } from "~/domain/real-name";
+import {
+  CARD_MAX,
+  CARD_MIN,
+  CARD_PATTERN,
+  NAME_MAX,
+  NAME_MIN,
+  NAME_PATTERN,
+  nameLength,
+  normalizeCardId,
+  normalizeName,
+} from "~/domain/real-name";
 import { printable } from "~/forms/fields";
 
-const photo = (required: string) => v.pipe(v.string(required), v.trim(), v.nonEmpty(required), v.maxLength(200, "identity.photo_invalid"), printable);
+const photo = (required: string) =>
+  v.pipe(v.string(required), v.trim(), v.nonEmpty(required), v.maxLength(200, "identity.photo_invalid"), printable);
 
 export const RealNameSchema = v.object({
   name: v.pipe(

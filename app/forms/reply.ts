@@ -6,7 +6,11 @@
 import type { Submission, SubmissionResult } from "@conform-to/react";
 import type { FieldErrors } from "~/forms/parse";
 
-export function replyWithErrors(submission: Submission<unknown>, errors: FieldErrors, hideFields: string[] = []): SubmissionResult<string[]> {
+export function replyWithErrors(
+  submission: Submission<unknown>,
+  errors: FieldErrors,
+  hideFields: string[] = [],
+): SubmissionResult<string[]> {
   const fieldErrors: Record<string, string[]> = {};
   const formErrors: string[] = [];
   for (const [name, key] of Object.entries(errors)) {

@@ -24,10 +24,17 @@ export type WithdrawInput = v.InferOutput<typeof WithdrawSchema>;
 
 /** The service's input. */
 export function withdrawInputOf(value: WithdrawInput) {
-  return { drawCurrencyId: value.draw_currency_id, methodId: value.draw_method_id, amount: value.number ?? "", memo: value.memo ?? "", requestId: value.request_id };
+  return {
+    drawCurrencyId: value.draw_currency_id,
+    methodId: value.draw_method_id,
+    amount: value.number ?? "",
+    memo: value.memo ?? "",
+    requestId: value.request_id,
+  };
 }
 
-const text = (required: string, max: number) => v.pipe(v.string(required), v.trim(), v.nonEmpty(required), v.maxLength(max, "errors.too_long"), printable);
+const text = (required: string, max: number) =>
+  v.pipe(v.string(required), v.trim(), v.nonEmpty(required), v.maxLength(max, "errors.too_long"), printable);
 
 export const CoinMethodSchema = v.object({
   draw_type: v.literal("1", "errors.bad_request"),
@@ -46,7 +53,10 @@ export const BankMethodSchema = v.object({
     v.check(isValidSwift, "wallet.swift_invalid"),
   ),
   payee_name: text("wallet.payee_name_required", 100),
-  payee_account: v.pipe(text("wallet.payee_account_required", 64), v.regex(/^[A-Za-z0-9][A-Za-z0-9 -]{2,62}[A-Za-z0-9]$/, "wallet.payee_account_invalid")),
+  payee_account: v.pipe(
+    text("wallet.payee_account_required", 64),
+    v.regex(/^[A-Za-z0-9][A-Za-z0-9 -]{2,62}[A-Za-z0-9]$/, "wallet.payee_account_invalid"),
+  ),
 });
 
 export type CoinMethodInput = v.InferOutput<typeof CoinMethodSchema>;

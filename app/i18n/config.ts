@@ -58,8 +58,25 @@ export function normalizeLanguage(value: string | null | undefined): LanguageCod
 
 /** BCP 47 primary tags of Accept-Language mapped to the spec's codes. */
 const ACCEPT_MAP: Record<string, LanguageCode> = {
-  zh: "hk", en: "en", ja: "jp", ko: "kr", th: "th", vi: "vn", fr: "fr", de: "de", ru: "ru",
-  es: "spa", pt: "pt", ar: "ar", it: "it", tr: "tr", id: "id", in: "id", my: "my", hi: "hi", cs: "cs",
+  zh: "hk",
+  en: "en",
+  ja: "jp",
+  ko: "kr",
+  th: "th",
+  vi: "vn",
+  fr: "fr",
+  de: "de",
+  ru: "ru",
+  es: "spa",
+  pt: "pt",
+  ar: "ar",
+  it: "it",
+  tr: "tr",
+  id: "id",
+  in: "id",
+  my: "my",
+  hi: "hi",
+  cs: "cs",
 };
 
 export function languageFromAcceptLanguage(header: string | null): LanguageCode | null {

@@ -22,7 +22,22 @@ import type { LanguageCode } from "~/i18n/config";
 export type Messages = typeof en;
 
 export const resources: Record<LanguageCode, { common: Messages }> = {
-  hk: { common: hk }, en: { common: en }, jp: { common: jp }, kr: { common: kr }, th: { common: th }, vn: { common: vn },
-  fr: { common: fr }, de: { common: de }, ru: { common: ru }, spa: { common: spa }, pt: { common: pt }, ar: { common: ar },
-  it: { common: it }, tr: { common: tr }, id: { common: id }, my: { common: my }, hi: { common: hi }, cs: { common: cs },
+  hk: { common: hk },
+  en: { common: en },
+  jp: { common: jp },
+  kr: { common: kr },
+  th: { common: th },
+  vn: { common: vn },
+  fr: { common: fr },
+  de: { common: de },
+  ru: { common: ru },
+  spa: { common: spa },
+  pt: { common: pt },
+  ar: { common: ar },
+  it: { common: it },
+  tr: { common: tr },
+  id: { common: id },
+  my: { common: my },
+  hi: { common: hi },
+  cs: { common: cs },
 };

@@ -325,7 +325,7 @@ function adler32(bytes: Uint8Array): number {
   let b = 0;
   const MOD = 65521;
   // Process in chunks small enough that the sums cannot overflow before reduction.
-  for (let i = 0; i < bytes.length; ) {
+  for (let i = 0; i < bytes.length;) {
     const end = Math.min(bytes.length, i + 3800);
     for (; i < end; i++) {
       a += bytes[i] ?? 0;

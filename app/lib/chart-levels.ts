@@ -53,7 +53,8 @@ export function placeLevels<T extends { price: number }>(levels: readonly T[], v
     return { level, edge, y: edge === "top" ? top : edge === "bottom" ? bottom : yOf(level.price), labelTop: null };
   });
   // the slot each label wants: above its line, just inside its edge
-  const wanted = (p: PlacedLevel<T>) => (p.edge === "top" ? top : p.edge === "bottom" ? bottom - h : Math.max(top, Math.min(bottom - h, p.y - h)));
+  const wanted = (p: PlacedLevel<T>) =>
+    p.edge === "top" ? top : p.edge === "bottom" ? bottom - h : Math.max(top, Math.min(bottom - h, p.y - h));
   const rank = (p: PlacedLevel<T>) => (p.edge === "top" ? 0 : p.edge === null ? 1 : 2);
   const order = placed
     .map((p, i) => ({ p, i, want: wanted(p) }))

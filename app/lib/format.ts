@@ -36,7 +36,12 @@ export function formatNyTime(timestamp: number, locale: string, withDate: boolea
   const key = `${locale}|${withDate}`;
   let f = nyFormatters.get(key);
   if (!f) {
-    f = new Intl.DateTimeFormat(locale, withDate ? { timeZone: "America/New_York", month: "2-digit", day: "2-digit" } : { timeZone: "America/New_York", hour: "2-digit", minute: "2-digit", hourCycle: "h23" });
+    f = new Intl.DateTimeFormat(
+      locale,
+      withDate
+        ? { timeZone: "America/New_York", month: "2-digit", day: "2-digit" }
+        : { timeZone: "America/New_York", hour: "2-digit", minute: "2-digit", hourCycle: "h23" },
+    );
     nyFormatters.set(key, f);
   }
   return f.format(timestamp);

@@ -78,9 +78,16 @@ export const PUBLIC_ASSET_HEADER = "x-bourse-public-asset";
  * even for a signed-in viewer. "private" (identity documents, proofs): never stored anywhere.
  * Anything not found is a plain 404.
  */
-export function imageResponse(found: { body: ReadableStream; contentType: string; size: number } | null, visibility: "public" | "private"): Response {
+export function imageResponse(
+  found: { body: ReadableStream; contentType: string; size: number } | null,
+  visibility: "public" | "private",
+): Response {
   const cache = visibility === "public" ? "public, max-age=31536000, immutable" : "private, no-store";
-  if (!found) return new Response("Not Found", { status: 404, headers: { "cache-control": visibility === "public" ? "no-cache" : cache, "content-type": "text/plain; charset=utf-8" } });
+  if (!found)
+    return new Response("Not Found", {
+      status: 404,
+      headers: { "cache-control": visibility === "public" ? "no-cache" : cache, "content-type": "text/plain; charset=utf-8" },
+    });
   return new Response(found.body, {
     headers: {
       "content-type": found.contentType,
@@ -127,7 +134,8 @@ export function withSecurityHeaders(response: Response, options: HeaderOptions =
   const publicAsset = headers.get(PUBLIC_ASSET_HEADER) === "1" && !headers.has("set-cookie");
   headers.delete(PUBLIC_ASSET_HEADER);
   for (const [k, v] of Object.entries(SECURITY_HEADERS)) if (!headers.has(k)) headers.set(k, v);
-  if ((headers.get("content-type") ?? "").includes("text/html")) headers.set("content-security-policy", contentSecurityPolicy(options.nonce ?? null, frameSrc));
+  if ((headers.get("content-type") ?? "").includes("text/html"))
+    headers.set("content-security-policy", contentSecurityPolicy(options.nonce ?? null, frameSrc));
   else if (!headers.has("content-security-policy")) headers.set("content-security-policy", "default-src 'none'; frame-ancestors 'none'");
   if ((options.private && !publicAsset) || headers.has("set-cookie")) headers.set("cache-control", "private, no-store");
   else if (!headers.has("cache-control")) headers.set("cache-control", "no-cache");

@@ -52,5 +52,9 @@ export function pageMeta(matches: Matches, build: (t: MetaT, locale: string) => 
 /** A meta function for a page titled by one translation key (and described by another). */
 export function titled(titleKey: string, options: { description?: string; console?: boolean } = {}) {
   return ({ matches }: { matches: Matches }): MetaDescriptor[] =>
-    pageMeta(matches, (t) => ({ title: t(titleKey), description: options.description ? t(options.description) : null, console: options.console }));
+    pageMeta(matches, (t) => ({
+      title: t(titleKey),
+      description: options.description ? t(options.description) : null,
+      console: options.console,
+    }));
 }

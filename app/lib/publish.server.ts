@@ -12,7 +12,14 @@ import { submissionOf, type FieldErrors } from "~/forms/parse";
 import { replyWithErrors } from "~/forms/reply";
 import { normalizeLanguage, type LanguageCode } from "~/i18n/config";
 import { readForm } from "~/lib/http.server";
-import { adminContentList, contentForEdit, deleteContent, FALLBACK_LANGUAGE, saveContent, type ContentKind } from "~/services/content.server";
+import {
+  adminContentList,
+  contentForEdit,
+  deleteContent,
+  FALLBACK_LANGUAGE,
+  saveContent,
+  type ContentKind,
+} from "~/services/content.server";
 import { requireOperator } from "~/services/operator.server";
 import { ownedUpload, readFormWithUploads, uploadFieldError, uploadIdOf, uploadUrl } from "~/services/uploads.server";
 import { redirectWithFlash } from "~/services/web.server";
@@ -57,7 +64,8 @@ export function editorLoader(kind: ContentKind) {
     const { id, lang, confirm } = target(request);
     if (id === null) {
       // a new item starts with its English text
-      if (lang !== FALLBACK_LANGUAGE) throw new Response(null, { status: 302, headers: { location: editPath(kind, null, FALLBACK_LANGUAGE) } });
+      if (lang !== FALLBACK_LANGUAGE)
+        throw new Response(null, { status: 302, headers: { location: editPath(kind, null, FALLBACK_LANGUAGE) } });
       return { kind, id, lang, confirm: false, item: null };
     }
     const item = await contentForEdit(context, operator, kind, id, lang);
@@ -66,7 +74,12 @@ export function editorLoader(kind: ContentKind) {
   };
 }
 
-async function readEditorForm(context: AppContext, request: Request, kind: ContentKind, operatorId: number): Promise<{ form: URLSearchParams; refused: FieldErrors }> {
+async function readEditorForm(
+  context: AppContext,
+  request: Request,
+  kind: ContentKind,
+  operatorId: number,
+): Promise<{ form: URLSearchParams; refused: FieldErrors }> {
   const refused: FieldErrors = {};
   if (kind !== "news") return { form: await readForm(request), refused };
   const form = await readFormWithUploads(context, request, operatorId, { image: "news_image" });
@@ -94,25 +107,35 @@ export function editorAction(kind: ContentKind) {
       case Intent.SaveContent: {
         const submission = kind === "news" ? submissionOf(NewsTextSchema, form) : submissionOf(AnnouncementTextSchema, form);
         if (submission.status !== "success" || Object.keys(refused).length > 0) {
-          return data({ result: replyWithErrors(submission, refused), kept: await keptImage(context, operator.id, kind, form) }, { status: 400 });
+          return data(
+            { result: replyWithErrors(submission, refused), kept: await keptImage(context, operator.id, kind, form) },
+            { status: 400 },
+          );
         }
         const value = submission.value as { title: string; desc?: string; content: string; image?: string };
         const saved = await saveContent(context, operator, kind, {
           id,
           lang,
           text: { title: value.title, desc: value.desc ?? "", content: value.content },
-          image: value.image ? uploadIdOf(value.image) ?? "!" : null,
+          image: value.image ? (uploadIdOf(value.image) ?? "!") : null,
         });
         if (!saved.ok) {
           if (saved.status === 404) return redirectWithFlash(context, listPath(kind), { kind: "error", message: "errors.not_found" });
-          return data({ result: replyWithErrors(submission, saved.errors), kept: await keptImage(context, operator.id, kind, form) }, { status: saved.status });
+          return data(
+            { result: replyWithErrors(submission, saved.errors), kept: await keptImage(context, operator.id, kind, form) },
+            { status: saved.status },
+          );
         }
         return redirectWithFlash(context, editPath(kind, saved.value.id, lang), { kind: "success", message: "publish.saved" });
       }
       case Intent.DeleteContent: {
         if (id === null) notFound();
         const deleted = await deleteContent(context, operator, kind, id);
-        return redirectWithFlash(context, listPath(kind), deleted ? { kind: "success", message: "publish.deleted" } : { kind: "error", message: "errors.not_found" });
+        return redirectWithFlash(
+          context,
+          listPath(kind),
+          deleted ? { kind: "success", message: "publish.deleted" } : { kind: "error", message: "errors.not_found" },
+        );
       }
       default:
         return data({ result: { status: "error" as const, error: { "": ["errors.bad_request"] } } }, { status: 400 });

@@ -10,7 +10,9 @@ export const DEFAULT_REDIRECT = "/";
 const MAX_LENGTH = 512;
 
 function unsafe(path: string): boolean {
-  return !path.startsWith("/") || /^\/[\s/]/u.test(path) || path.includes("\\") || /[\u0000-\u001f\u007f-\u009f\u2028\u2029\ufeff]/u.test(path);
+  return (
+    !path.startsWith("/") || /^\/[\s/]/u.test(path) || path.includes("\\") || /[\u0000-\u001f\u007f-\u009f\u2028\u2029\ufeff]/u.test(path)
+  );
 }
 
 export function safeRedirect(to: unknown, fallback: string = DEFAULT_REDIRECT): string {

@@ -23,4 +23,3 @@ export const SPEC_TAB_LABELS: Record<"documentary" | "orders" | "quotes" | "rank
   orders: "/order",
   account: "/user",
 };
-

@@ -38,7 +38,10 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   return {
     categories: cats,
     featured,
-    charts: await miniCharts(context, featured.map((f) => f.code)),
+    charts: await miniCharts(
+      context,
+      featured.map((f) => f.code),
+    ),
     instruments: (category ? list.filter((i) => i.categoryId === category) : list).map(toSummary),
     quotes: [...market.quotes.values()],
     category,
@@ -160,7 +163,13 @@ export default function Home() {
           {data.categories.map((c) => {
             const active = data.category === c.id;
             return (
-              <Link key={c.id} to={active ? "/" : `/?category=${c.id}`} preventScrollReset aria-current={active ? "page" : undefined} className={active ? "chip active" : "chip"}>
+              <Link
+                key={c.id}
+                to={active ? "/" : `/?category=${c.id}`}
+                preventScrollReset
+                aria-current={active ? "page" : undefined}
+                className={active ? "chip active" : "chip"}
+              >
                 {t(`categories.${c.key}`)}
               </Link>
             );
@@ -171,7 +180,11 @@ export default function Home() {
           <span>{t("market.price")}</span>
           <span>{t("market.change")}</span>
         </div>
-        {switchingCategory ? <SkeletonRows count={10} /> : <InstrumentList instruments={data.instruments} quotes={quotes} locale={locale} />}
+        {switchingCategory ? (
+          <SkeletonRows count={10} />
+        ) : (
+          <InstrumentList instruments={data.instruments} quotes={quotes} locale={locale} />
+        )}
       </section>
       <SanctionsNotice className="home-notice" />
     </div>

@@ -33,7 +33,11 @@ export const links: LinksFunction = () => [{ rel: "stylesheet", href: depositSty
 
 export async function loader({ context }: LoaderFunctionArgs) {
   const operator = await requireOperator(context);
-  const [pending, decided, until] = await Promise.all([pendingDeposits(context, operator), decidedDeposits(context, operator), stepUpUntil(context)]);
+  const [pending, decided, until] = await Promise.all([
+    pendingDeposits(context, operator),
+    decidedDeposits(context, operator),
+    stepUpUntil(context),
+  ]);
   return { pending, decided, stepUp: until > 0 };
 }
 
@@ -63,10 +67,12 @@ export async function action({ request, context }: ActionFunctionArgs) {
   }
   if (!outcome.ok) {
     const error = Object.values(outcome.errors)[0] ?? "errors.try_again";
-    if (error === "admin.already_decided" || error === "errors.not_found") return redirectWithFlash(context, "/admin/deposits", { kind: "error", message: error });
+    if (error === "admin.already_decided" || error === "errors.not_found")
+      return redirectWithFlash(context, "/admin/deposits", { kind: "error", message: error });
     return data({ id, error }, { status: outcome.status });
   }
-  const message = intent === Intent.Approve ? "admin.approved" : intent === Intent.MarkInvalid ? "deposit.marked_invalid" : "admin.rejected";
+  const message =
+    intent === Intent.Approve ? "admin.approved" : intent === Intent.MarkInvalid ? "deposit.marked_invalid" : "admin.rejected";
   return redirectWithFlash(context, "/admin/deposits", { kind: "success", message });
 }
 
@@ -86,7 +92,11 @@ function Facts({ d, locale }: { d: QueuedDeposit; locale: string }) {
       </div>
       <div>
         <dt>{d.type === DepositType.Coin ? t("deposit.currency") : t("deposit.wire_account")}</dt>
-        <dd>{d.type === DepositType.Coin ? `${d.currencyCode}${d.protocolCode ? ` · ${d.protocolCode}` : ""}` : `${d.bankName ?? "—"} · ${d.payeeAccount ?? ""}`}</dd>
+        <dd>
+          {d.type === DepositType.Coin
+            ? `${d.currencyCode}${d.protocolCode ? ` · ${d.protocolCode}` : ""}`
+            : `${d.bankName ?? "—"} · ${d.payeeAccount ?? ""}`}
+        </dd>
       </div>
       {d.coinCount ? (
         <div>
@@ -119,7 +129,11 @@ export default function AdminDeposits() {
   const locale = useRootData()?.locale ?? "en-US";
   return (
     <>
-      <QueueNotices needsStepUp={!stepUp && pending.length > 0} from="/admin/deposits" error={actionData?.id === null ? actionData.error : null} />
+      <QueueNotices
+        needsStepUp={!stepUp && pending.length > 0}
+        from="/admin/deposits"
+        error={actionData?.id === null ? actionData.error : null}
+      />
       <section aria-labelledby="pending-title" className="stack">
         <h2 id="pending-title" className="section-title">
           {t("admin.pending")}
@@ -174,7 +188,8 @@ export default function AdminDeposits() {
             <li key={d.id} className="card record">
               <div className="record-head">
                 <span>
-                  {t("deposit.request_no", { id: d.id })} · <DepositAmount amount={d.amount} coinCount={d.coinCount} currencyCode={d.currencyCode} locale={locale} />
+                  {t("deposit.request_no", { id: d.id })} ·{" "}
+                  <DepositAmount amount={d.amount} coinCount={d.coinCount} currencyCode={d.currencyCode} locale={locale} />
                 </span>
                 <DepositStatusBadge status={d.status} />
               </div>

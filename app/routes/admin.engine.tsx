@@ -33,13 +33,22 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const form = await readForm(request);
   const id = parseId(form.get("id"));
   const intent = form.get("intent");
-  if (id === null || (intent !== Intent.EngineRetry && intent !== Intent.JobRequeue)) return data({ error: "errors.bad_request" }, { status: 400 });
+  if (id === null || (intent !== Intent.EngineRetry && intent !== Intent.JobRequeue))
+    return data({ error: "errors.bad_request" }, { status: 400 });
   if (intent === Intent.JobRequeue) {
     const sent = await requeueDeadLetter(context, operator, id);
-    return redirectWithFlash(context, "/admin/engine", sent ? { kind: "success", message: "engine.requeued" } : { kind: "error", message: "engine.not_parked" });
+    return redirectWithFlash(
+      context,
+      "/admin/engine",
+      sent ? { kind: "success", message: "engine.requeued" } : { kind: "error", message: "engine.not_parked" },
+    );
   }
   const done = await retryParked(context, operator, id);
-  return redirectWithFlash(context, "/admin/engine", done ? { kind: "success", message: "engine.retried" } : { kind: "error", message: "engine.not_parked" });
+  return redirectWithFlash(
+    context,
+    "/admin/engine",
+    done ? { kind: "success", message: "engine.retried" } : { kind: "error", message: "engine.not_parked" },
+  );
 }
 
 /** The label of what the engine was doing (the order pages' close reasons where they exist). */
@@ -85,7 +94,8 @@ export default function AdminEngine() {
               <div className="row">
                 <dt className="row-label">{t("engine.action")}</dt>
                 <dd className="row-value">
-                  {t(REASON_KEYS[p.reason] ?? "engine.reason_other")} · {p.code ?? "—"} · <span className="num">{formatPrice(p.price, p.precision, locale)}</span>
+                  {t(REASON_KEYS[p.reason] ?? "engine.reason_other")} · {p.code ?? "—"} ·{" "}
+                  <span className="num">{formatPrice(p.price, p.precision, locale)}</span>
                 </dd>
               </div>
               <div className="row">

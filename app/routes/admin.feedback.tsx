@@ -20,7 +20,17 @@ export const meta = titled("feedback.admin_title", { console: true });
 export async function loader({ context }: LoaderFunctionArgs) {
   const operator = await requireOperator(context);
   const rows = await adminFeedback(context, operator);
-  return { items: rows.map((f) => ({ id: f.id, uid: f.uid, email: f.email, contact: f.contact, status: f.status, createdAt: f.createdAt, paragraphs: textParagraphs(f.content) })) };
+  return {
+    items: rows.map((f) => ({
+      id: f.id,
+      uid: f.uid,
+      email: f.email,
+      contact: f.contact,
+      status: f.status,
+      createdAt: f.createdAt,
+      paragraphs: textParagraphs(f.content),
+    })),
+  };
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
@@ -29,7 +39,11 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const id = parseId(form.get("id"));
   if (form.get("intent") !== Intent.MarkRead || id === null) return data({ error: "errors.bad_request" }, { status: 400 });
   const done = await markFeedbackRead(context, operator, id);
-  return redirectWithFlash(context, "/admin/feedback", done ? { kind: "success", message: "feedback.marked_read" } : { kind: "error", message: "errors.not_found" });
+  return redirectWithFlash(
+    context,
+    "/admin/feedback",
+    done ? { kind: "success", message: "feedback.marked_read" } : { kind: "error", message: "errors.not_found" },
+  );
 }
 
 export default function AdminFeedback() {

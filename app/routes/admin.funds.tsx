@@ -38,11 +38,23 @@ export const links: LinksFunction = () => [
 
 export async function loader({ context }: LoaderFunctionArgs) {
   const operator = await requireOperator(context);
-  const [pending, funds, until] = await Promise.all([pendingRedemptions(context, operator), allFunds(context, operator), stepUpUntil(context)]);
+  const [pending, funds, until] = await Promise.all([
+    pendingRedemptions(context, operator),
+    allFunds(context, operator),
+    stepUpUntil(context),
+  ]);
   return { pending, funds, stepUp: until > 0 };
 }
 
-const FUND_FIELDS = ["dividend_percentage", "starting_sub_amount", "max_sub_amount", "lock_dividend_days", "liquidated_damages", "status", "auto_refund"] as const;
+const FUND_FIELDS = [
+  "dividend_percentage",
+  "starting_sub_amount",
+  "max_sub_amount",
+  "lock_dividend_days",
+  "liquidated_damages",
+  "status",
+  "auto_refund",
+] as const;
 
 type ActionData = { id: number | null; fundId?: number; error?: string; errors?: Record<string, string>; values?: Record<string, string> };
 
@@ -66,11 +78,21 @@ export async function action({ request, context }: ActionFunctionArgs) {
     });
     // refused: the operator's typed values come back with the errors next to their fields
     const values = Object.fromEntries(FUND_FIELDS.map((n) => [n, (form.get(n) ?? "").slice(0, 40)]));
-    if (!result.ok) return data<ActionData>({ id: null, fundId: id, errors: Object.fromEntries(Object.entries(result.errors).filter((e): e is [string, string] => !!e[1])), values }, { status: result.status });
+    if (!result.ok)
+      return data<ActionData>(
+        {
+          id: null,
+          fundId: id,
+          errors: Object.fromEntries(Object.entries(result.errors).filter((e): e is [string, string] => !!e[1])),
+          values,
+        },
+        { status: result.status },
+      );
     return redirectWithFlash(context, "/admin/funds", { kind: "success", message: "fund.admin_saved" });
   }
   const parsed = parseFields(ReviewSchema, form);
-  if (!parsed.ok) return data<ActionData>({ id: null, error: parsed.errors.id ?? parsed.errors.reason ?? "errors.bad_request" }, { status: 400 });
+  if (!parsed.ok)
+    return data<ActionData>({ id: null, error: parsed.errors.id ?? parsed.errors.reason ?? "errors.bad_request" }, { status: 400 });
   const { id, reason } = parsed.value;
   let outcome;
   switch (intent) {
@@ -87,10 +109,14 @@ export async function action({ request, context }: ActionFunctionArgs) {
   }
   if (!outcome.ok) {
     const error = Object.values(outcome.errors)[0] ?? "errors.try_again";
-    if (error === "admin.already_decided" || error === "errors.not_found") return redirectWithFlash(context, "/admin/funds", { kind: "error", message: error });
+    if (error === "admin.already_decided" || error === "errors.not_found")
+      return redirectWithFlash(context, "/admin/funds", { kind: "error", message: error });
     return data<ActionData>({ id, error }, { status: outcome.status });
   }
-  return redirectWithFlash(context, "/admin/funds", { kind: "success", message: intent === Intent.Approve ? "admin.approved" : "admin.rejected" });
+  return redirectWithFlash(context, "/admin/funds", {
+    kind: "success",
+    message: intent === Intent.Approve ? "admin.approved" : "admin.rejected",
+  });
 }
 
 type FundRow = ReturnType<typeof useLoaderData<typeof loader>>["funds"][number];
@@ -98,7 +124,16 @@ type FundRow = ReturnType<typeof useLoaderData<typeof loader>>["funds"][number];
 function FundEditor({ f, errors, typed }: { f: FundRow; errors: Record<string, string>; typed?: Record<string, string> }) {
   const { t } = useTranslation();
   const input = (name: string, label: string, value: string, inputMode: "decimal" | "numeric" = "decimal") => (
-    <PlainField id={`fund-${f.id}-${name}`} name={name} label={label} defaultValue={typed?.[name] ?? value} error={errors[name]} inputMode={inputMode} autoComplete="off" required />
+    <PlainField
+      id={`fund-${f.id}-${name}`}
+      name={name}
+      label={label}
+      defaultValue={typed?.[name] ?? value}
+      error={errors[name]}
+      inputMode={inputMode}
+      autoComplete="off"
+      required
+    />
   );
   return (
     <Form method="post" className="stack" aria-label={f.title}>
@@ -131,7 +166,11 @@ export default function AdminFunds() {
   const locale = useRootData()?.locale ?? "en-US";
   return (
     <>
-      <QueueNotices needsStepUp={!stepUp && pending.length > 0} from="/admin/funds" error={actionData?.id === null ? actionData.error : null} />
+      <QueueNotices
+        needsStepUp={!stepUp && pending.length > 0}
+        from="/admin/funds"
+        error={actionData?.id === null ? actionData.error : null}
+      />
       <section aria-labelledby="redemptions-title" className="stack">
         <h2 id="redemptions-title" className="section-title">
           {t("fund.admin_redemptions")}
@@ -147,17 +186,28 @@ export default function AdminFunds() {
                 </span>
               </h3>
               <dl className="record-meta">
-                <FundFigure label={t("admin.user")}><span className="num">{s.uid}</span> · {s.email ?? "—"}</FundFigure>
-                <FundFigure label={t("fund.share_amount")}><FundMoney value={s.shareAmount} currency={s.currencyCode} locale={locale} /></FundFigure>
-                <FundFigure label={t("fund.penalty")}><FundMoney value={s.penalty} currency={s.currencyCode} locale={locale} /> (<Percent value={s.liquidatedDamages} locale={locale} />)</FundFigure>
-                <FundFigure label={t("fund.returned")}><FundMoney value={s.shareAmount - s.penalty} currency={s.currencyCode} locale={locale} /></FundFigure>
+                <FundFigure label={t("admin.user")}>
+                  <span className="num">{s.uid}</span> · {s.email ?? "—"}
+                </FundFigure>
+                <FundFigure label={t("fund.share_amount")}>
+                  <FundMoney value={s.shareAmount} currency={s.currencyCode} locale={locale} />
+                </FundFigure>
+                <FundFigure label={t("fund.penalty")}>
+                  <FundMoney value={s.penalty} currency={s.currencyCode} locale={locale} /> (
+                  <Percent value={s.liquidatedDamages} locale={locale} />)
+                </FundFigure>
+                <FundFigure label={t("fund.returned")}>
+                  <FundMoney value={s.shareAmount - s.penalty} currency={s.currencyCode} locale={locale} />
+                </FundFigure>
                 <div>
                   <dt>{t("fund.period")}</dt>
                   <dd className="num">
                     <span className="fund-day">{s.startDay}</span> – <span className="fund-day">{s.endDay}</span>
                   </dd>
                 </div>
-                <FundFigure label={t("fund.requested_at")}><OrderTime ms={s.refundRequestedAt} locale={locale} /></FundFigure>
+                <FundFigure label={t("fund.requested_at")}>
+                  <OrderTime ms={s.refundRequestedAt} locale={locale} />
+                </FundFigure>
               </dl>
               {error ? (
                 <p className="form-errors" role="alert">
@@ -179,7 +229,11 @@ export default function AdminFunds() {
               <span>{f.title}</span>
               <span className="badge">{f.status === 1 ? t("fund.admin_open") : t("fund.admin_closed")}</span>
             </h3>
-            <FundEditor f={f} errors={actionData?.fundId === f.id ? (actionData.errors ?? {}) : {}} typed={actionData?.fundId === f.id ? actionData.values : undefined} />
+            <FundEditor
+              f={f}
+              errors={actionData?.fundId === f.id ? (actionData.errors ?? {}) : {}}
+              typed={actionData?.fundId === f.id ? actionData.values : undefined}
+            />
           </article>
         ))}
       </section>

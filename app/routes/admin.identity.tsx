@@ -41,14 +41,22 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const key = form.get("id") ?? "";
   const m = /^(\d{1,15})-(\d{1,9})$/.exec(key);
   if (!decision || !m) return data({ id: key, error: "errors.bad_request" }, { status: 400 });
-  const result = await decideIdentity(context, operator, { userId: Number(m[1]), submission: Number(m[2]), decision, reason: form.get("reason") ?? "" });
+  const result = await decideIdentity(context, operator, {
+    userId: Number(m[1]),
+    submission: Number(m[2]),
+    decision,
+    reason: form.get("reason") ?? "",
+  });
   if (!result.ok) {
     const error = result.errors.reason ?? result.errors.form ?? "errors.try_again";
     // A request decided meanwhile (or gone) leaves the queue: show the fresh one with the reason.
     if (!result.errors.reason) return redirectWithFlash(context, "/admin/identity", { kind: "error", message: error });
     return data({ id: key, error }, { status: result.status });
   }
-  return redirectWithFlash(context, "/admin/identity", { kind: "success", message: decision === "approve" ? "admin.approved" : "admin.rejected" });
+  return redirectWithFlash(context, "/admin/identity", {
+    kind: "success",
+    message: decision === "approve" ? "admin.approved" : "admin.rejected",
+  });
 }
 
 export default function AdminIdentity() {
@@ -120,7 +128,9 @@ export default function AdminIdentity() {
             {decided.map((d) => (
               <li key={d.id}>
                 <span>
-                  <span className={d.decision === "approve" ? "decision-approve" : "decision-reject"}>{d.decision === "approve" ? t("identity.status_certified") : t("identity.status_rejected")}</span>
+                  <span className={d.decision === "approve" ? "decision-approve" : "decision-reject"}>
+                    {d.decision === "approve" ? t("identity.status_certified") : t("identity.status_rejected")}
+                  </span>
                   {" · "}
                   <span className="num">{d.uid ?? d.userId}</span> {d.email ?? ""}
                   {d.submission > 1 ? ` · ${t("identity.submission", { n: d.submission })}` : null}

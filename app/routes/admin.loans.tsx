@@ -78,7 +78,12 @@ export async function action({ request, context }: ActionFunctionArgs) {
   let message = intent === Intent.Approve ? "admin.approved" : "admin.rejected";
   if (intent === Intent.LoanConfig) {
     const f = (n: string) => form.get(n) ?? undefined;
-    values = Object.fromEntries(["loan_period", "free_period", "min_amount", "max_amount", "interest_rate", "penalty_rate", "status"].map((n) => [n, (form.get(n) ?? "").slice(0, 40)]));
+    values = Object.fromEntries(
+      ["loan_period", "free_period", "min_amount", "max_amount", "interest_rate", "penalty_rate", "status"].map((n) => [
+        n,
+        (form.get(n) ?? "").slice(0, 40),
+      ]),
+    );
     outcome = await updateLoanConfig(context, operator, id, {
       loan_period: f("loan_period"),
       free_period: f("free_period"),
@@ -115,7 +120,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
   }
   if (!outcome.ok) {
     const first = Object.values(outcome.errors)[0] ?? "errors.try_again";
-    if (first === "admin.already_decided" || first === "errors.not_found") return redirectWithFlash(context, "/admin/loans", { kind: "error", message: first });
+    if (first === "admin.already_decided" || first === "errors.not_found")
+      return redirectWithFlash(context, "/admin/loans", { kind: "error", message: first });
     return data<ActionResult>({ key, errors: outcome.errors, values }, { status: outcome.status });
   }
   return redirectWithFlash(context, "/admin/loans", { kind: "success", message });
@@ -157,12 +163,22 @@ export default function AdminLoans() {
   return (
     <>
       <nav className="admin-loans-nav" aria-label={t("loan.admin_title")}>
-        <a href="#loan-kyc">{t("loan.admin_kyc")} ({kyc.length})</a>
-        <a href="#loan-applications">{t("loan.admin_loans")} ({loans.length})</a>
-        <a href="#loan-repayments">{t("loan.admin_repayments")} ({repayments.length})</a>
+        <a href="#loan-kyc">
+          {t("loan.admin_kyc")} ({kyc.length})
+        </a>
+        <a href="#loan-applications">
+          {t("loan.admin_loans")} ({loans.length})
+        </a>
+        <a href="#loan-repayments">
+          {t("loan.admin_repayments")} ({repayments.length})
+        </a>
         <a href="#loan-configs">{t("loan.admin_configs")}</a>
       </nav>
-      <QueueNotices needsStepUp={!stepUp && (loans.length > 0 || repayments.length > 0)} message="loan.step_up_needed" from="/admin/loans" />
+      <QueueNotices
+        needsStepUp={!stepUp && (loans.length > 0 || repayments.length > 0)}
+        message="loan.step_up_needed"
+        from="/admin/loans"
+      />
 
       <section id="loan-kyc" aria-labelledby="loan-kyc-title" className="stack">
         <h2 id="loan-kyc-title" className="section-title">
@@ -253,7 +269,15 @@ export default function AdminLoans() {
           const failed = mine?.errors ?? {};
           // a refused form shows what was typed, with the error next to its field
           const input = (name: string, label: string, value: string | number, mode: "numeric" | "decimal") => (
-            <PlainField id={`config-${c.id}-${name}`} name={name} label={label} defaultValue={mine?.values?.[name] ?? String(value)} error={failed[name]} inputMode={mode} required />
+            <PlainField
+              id={`config-${c.id}-${name}`}
+              name={name}
+              label={label}
+              defaultValue={mine?.values?.[name] ?? String(value)}
+              error={failed[name]}
+              inputMode={mode}
+              required
+            />
           );
           return (
             <Form key={c.id} method="post" className="card stack" aria-labelledby={`config-${c.id}-title`}>
@@ -270,7 +294,13 @@ export default function AdminLoans() {
                 {input("penalty_rate", t("loan.penalty_rate"), c.penaltyRate, "decimal")}
                 <label className="field">
                   <span>
-                    <input type="checkbox" name="status" value="1" defaultChecked={mine?.values ? mine.values.status === "1" : c.status === 1} /> {t("loan.config_status")}
+                    <input
+                      type="checkbox"
+                      name="status"
+                      value="1"
+                      defaultChecked={mine?.values ? mine.values.status === "1" : c.status === 1}
+                    />{" "}
+                    {t("loan.config_status")}
                   </span>
                 </label>
               </div>

@@ -40,12 +40,19 @@ export async function action({ request, context }: ActionFunctionArgs) {
   };
   const intent = form.get("intent");
   if (intent === Intent.OptionDurationSave) {
-    const values = { id: text("id"), seconds: text("seconds"), profit_ratio: text("profit_ratio"), min_amount: text("min_amount"), status: text("status") };
+    const values = {
+      id: text("id"),
+      seconds: text("seconds"),
+      profit_ratio: text("profit_ratio"),
+      min_amount: text("min_amount"),
+      status: text("status"),
+    };
     const result = await saveOptionDuration(context, operator, values);
     if (!result.ok) return data<ActionData>({ form: values.id || "new", errors: result.errors, values }, { status: result.status });
   } else if (intent === Intent.OptionStakesSave) {
     const result = await saveOptionStakes(context, operator, text("amounts"));
-    if (!result.ok) return data<ActionData>({ form: "stakes", errors: result.errors, values: { amounts: text("amounts") } }, { status: result.status });
+    if (!result.ok)
+      return data<ActionData>({ form: "stakes", errors: result.errors, values: { amounts: text("amounts") } }, { status: result.status });
   } else if (intent === Intent.OptionLossSave) {
     const result = await saveOptionLossLevel(context, operator, text("loss_level"));
     if (!result.ok) return data<ActionData>({ form: "loss", errors: result.errors, values: {} }, { status: result.status });
@@ -63,7 +70,16 @@ function DurationForm({ d, failed }: { d: DurationRow | null; failed: ActionData
   const errors = failed?.form === key ? failed.errors : {};
   const typed = failed?.form === key ? failed.values : null;
   const field = (name: string, label: string, stored: string, inputMode: "decimal" | "numeric" = "decimal") => (
-    <PlainField id={`duration-${key}-${name}`} name={name} label={label} defaultValue={typed?.[name] ?? stored} error={errors[name]} inputMode={inputMode} autoComplete="off" required />
+    <PlainField
+      id={`duration-${key}-${name}`}
+      name={name}
+      label={label}
+      defaultValue={typed?.[name] ?? stored}
+      error={errors[name]}
+      inputMode={inputMode}
+      autoComplete="off"
+      required
+    />
   );
   return (
     <Form method="post" className="stack" aria-label={d ? durationText(unitLocale, d.seconds) : t("options.admin_add")}>
@@ -124,7 +140,7 @@ export default function AdminOptions() {
             name="amounts"
             label={t("options.admin_stakes_label")}
             hint={t("options.admin_stakes_hint")}
-            defaultValue={failed?.form === "stakes" ? failed.values.amounts ?? "" : amounts.map((a) => toDecimalString(a, 2)).join(", ")}
+            defaultValue={failed?.form === "stakes" ? (failed.values.amounts ?? "") : amounts.map((a) => toDecimalString(a, 2)).join(", ")}
             error={errorsOf("stakes").amounts}
             autoComplete="off"
             required

@@ -39,7 +39,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const form = await readForm(request);
   const text = (name: string) => (form.get(name) ?? "").slice(0, SETTINGS_LINK_MAX + 100);
   const intent = form.get("intent");
-  const refuse = (section: string, errors: FieldErrors, values: Record<string, string>, status = 400) => data<ActionData>({ form: section, errors, values }, { status });
+  const refuse = (section: string, errors: FieldErrors, values: Record<string, string>, status = 400) =>
+    data<ActionData>({ form: section, errors, values }, { status });
   let message = "settings.saved";
   if (intent === Intent.SettingsChat) {
     const values = { service_link: text("service_link"), service_link_type: text("service_link_type") };
@@ -55,12 +56,21 @@ export async function action({ request, context }: ActionFunctionArgs) {
     const values = { status: text("status"), loss_url: text("loss_url"), confirm_close: text("confirm_close") };
     // a loss URL on the site's own hosts would send visitors back into the closed site
     const siteHosts = [new URL(request.url).host, ...(context.config.pcHost ? [context.config.pcHost] : [])];
-    const result = await saveSiteStatus(context, operator, { status: values.status, lossUrl: values.loss_url, confirmed: values.confirm_close === "1", siteHosts });
+    const result = await saveSiteStatus(context, operator, {
+      status: values.status,
+      lossUrl: values.loss_url,
+      confirmed: values.confirm_close === "1",
+      siteHosts,
+    });
     if (!result.ok) return refuse("site", result.errors, values, result.status);
     message = result.value.status === CompanyStatus.Closed ? "settings.site_closed_done" : "settings.site_open_done";
   } else if (intent === Intent.SettingsDemo) {
     const values = { demo_funding: text("demo_funding"), demo_options: text("demo_options"), demo_contract: text("demo_contract") };
-    const result = await saveDemoBalances(context, operator, { funding: values.demo_funding, options: values.demo_options, contract: values.demo_contract });
+    const result = await saveDemoBalances(context, operator, {
+      funding: values.demo_funding,
+      options: values.demo_options,
+      contract: values.demo_contract,
+    });
     if (!result.ok) return refuse("demo", result.errors, values, result.status);
   } else {
     return refuse("", { form: "errors.bad_request" }, {});
@@ -75,7 +85,7 @@ export default function AdminSettings() {
   const locale = useRootData()?.locale ?? "en-US";
   const errorsOf = (section: string) => (failed?.form === section ? failed.errors : {});
   /** What the field shows: what the operator typed when their save was refused, otherwise what is stored. */
-  const shown = (section: string, name: string, stored: string) => (failed?.form === section ? failed.values[name] ?? stored : stored);
+  const shown = (section: string, name: string, stored: string) => (failed?.form === section ? (failed.values[name] ?? stored) : stored);
   /**
    * A section's form is drawn anew (its uncontrolled fields take their values again) whenever what
    * is stored or what was refused changes: a refused link does not linger in the field after

@@ -64,14 +64,19 @@ export async function action({ request, context }: ActionFunctionArgs) {
     case Intent.Resume: {
       const suspend = intent === Intent.Suspend;
       const result = await setTraderStatus(context, operator, { traderId: id, suspend, reason: form.get("reason") ?? "" });
-      if (!result.ok) return data({ id: `t${key}`, error: result.errors.reason ?? result.errors.form ?? "errors.try_again" }, { status: result.status });
+      if (!result.ok)
+        return data({ id: `t${key}`, error: result.errors.reason ?? result.errors.form ?? "errors.try_again" }, { status: result.status });
       return back(suspend ? "copy.admin_suspended_done" : "copy.admin_resumed_done");
     }
     case Intent.ProfitShare: {
       const result = await setProfitShare(context, operator, { traderId: id, percent: form.get("profit_share") ?? "" });
       // refused: the typed share comes back with the message under its field
       const typed = (form.get("profit_share") ?? "").slice(0, 20);
-      if (!result.ok) return data({ id: `share${key}`, error: result.errors.profit_share ?? result.errors.form ?? "errors.try_again", typed }, { status: result.status });
+      if (!result.ok)
+        return data(
+          { id: `share${key}`, error: result.errors.profit_share ?? result.errors.form ?? "errors.try_again", typed },
+          { status: result.status },
+        );
       return back("copy.admin_share_saved");
     }
     default:
@@ -85,7 +90,8 @@ export default function AdminTraders() {
   const actionData = useActionData<typeof action>();
   const locale = useRootData()?.locale ?? "en-US";
   /** A refused profit share of this trader: the typed value comes back with its message. */
-  const shareRefusal = (traderId: number) => (actionData && actionData.id === `share${traderId}` && "typed" in actionData ? actionData : null);
+  const shareRefusal = (traderId: number) =>
+    actionData && actionData.id === `share${traderId}` && "typed" in actionData ? actionData : null;
   const errorFor = (id: string) =>
     actionData && actionData.id === id ? (
       <p className="field-error" role="alert">
@@ -191,7 +197,9 @@ export default function AdminTraders() {
             {decided.map((d) => (
               <li key={d.id}>
                 <span>
-                  <span className={d.decision === "approve" ? "decision-approve" : "decision-reject"}>{d.decision === "approve" ? t("admin.approved") : t("admin.rejected")}</span>
+                  <span className={d.decision === "approve" ? "decision-approve" : "decision-reject"}>
+                    {d.decision === "approve" ? t("admin.approved") : t("admin.rejected")}
+                  </span>
                   {" · "}
                   <span className="num">{d.uid ?? d.applicationId}</span> {d.email ?? ""}
                 </span>

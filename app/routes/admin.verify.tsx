@@ -30,12 +30,14 @@ export async function action({ request, context }: ActionFunctionArgs) {
   switch (form.get("intent")) {
     case Intent.SendCode: {
       const sent = await sendStepUpCode(context, user);
-      if (!sent.ok) return data({ error: Object.values(sent.errors)[0] ?? "errors.try_again", notice: null, codeSeconds: 0 }, { status: sent.status });
+      if (!sent.ok)
+        return data({ error: Object.values(sent.errors)[0] ?? "errors.try_again", notice: null, codeSeconds: 0 }, { status: sent.status });
       return { error: null, notice: "auth.code_sent", codeSeconds: sent.value.seconds };
     }
     case Intent.Verify: {
       const code = String(form.get("code") ?? "").trim();
-      if (!(await verifyStepUp(context, user, code))) return data({ error: "errors.code_invalid", notice: null, codeSeconds: 0 }, { status: 400 });
+      if (!(await verifyStepUp(context, user, code)))
+        return data({ error: "errors.code_invalid", notice: null, codeSeconds: 0 }, { status: 400 });
       return redirect(from);
     }
     default:
@@ -53,7 +55,11 @@ export default function AdminVerify() {
     <section className="card narrow">
       <h2>{t("admin.step_up")}</h2>
       <p className="muted">{t("admin.step_up_explain", { contact, minutes })}</p>
-      <Form method="post" className="form" action={`/admin/verify?${new URLSearchParams({ from: params.get("from") ?? "/admin" }).toString()}`}>
+      <Form
+        method="post"
+        className="form"
+        action={`/admin/verify?${new URLSearchParams({ from: params.get("from") ?? "/admin" }).toString()}`}
+      >
         <DefaultSubmit intent={Intent.Verify} />
         {error ? (
           <p className="form-errors" role="alert">
@@ -64,7 +70,15 @@ export default function AdminVerify() {
         <div className={error ? "field has-error" : "field"}>
           <label htmlFor="stepup-code">{t("auth.code")}</label>
           <div className="input-row">
-            <input id="stepup-code" name="code" inputMode="numeric" autoComplete="one-time-code" pattern="\d{6}" maxLength={6} aria-invalid={error ? true : undefined} />
+            <input
+              id="stepup-code"
+              name="code"
+              inputMode="numeric"
+              autoComplete="one-time-code"
+              pattern="\d{6}"
+              maxLength={6}
+              aria-invalid={error ? true : undefined}
+            />
             <CodeButton secondsLeft={actionData?.codeSeconds ?? 0} />
           </div>
         </div>

@@ -44,11 +44,19 @@ export async function action({ request, context }: ActionFunctionArgs) {
       // without a fresh step-up the operator confirms one first (then comes back here)
       const { sessionId } = await requireStepUp(context, request);
       const result = await approveWithdrawal(context, operator, sessionId, id);
-      return redirectWithFlash(context, PATH, result.ok ? { kind: "success", message: "admin.approved" } : { kind: "error", message: result.error });
+      return redirectWithFlash(
+        context,
+        PATH,
+        result.ok ? { kind: "success", message: "admin.approved" } : { kind: "error", message: result.error },
+      );
     }
     case Intent.Reject: {
       const result = await rejectWithdrawal(context, operator, id, String(form.get("reason") ?? ""));
-      return redirectWithFlash(context, PATH, result.ok ? { kind: "success", message: "admin.rejected" } : { kind: "error", message: result.error });
+      return redirectWithFlash(
+        context,
+        PATH,
+        result.ok ? { kind: "success", message: "admin.rejected" } : { kind: "error", message: result.error },
+      );
     }
     default:
       throw new Response("Unknown action", { status: 400 });
@@ -87,7 +95,10 @@ export default function AdminWithdrawals() {
                 <Item w={w} locale={locale} />
                 {w.reviewedAt ? (
                   <p className="small muted">
-                    {t("admin.decided_by", { operator: w.reviewer ?? "", time: new Intl.DateTimeFormat(locale, { dateStyle: "medium", timeStyle: "short" }).format(new Date(w.reviewedAt)) })}
+                    {t("admin.decided_by", {
+                      operator: w.reviewer ?? "",
+                      time: new Intl.DateTimeFormat(locale, { dateStyle: "medium", timeStyle: "short" }).format(new Date(w.reviewedAt)),
+                    })}
                   </p>
                 ) : null}
               </li>

@@ -39,14 +39,18 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     return { item: { ...item, paragraphs: textParagraphs(item.content) }, items: [] };
   }
   const items = await myFeedback(context, user.id);
-  return { item: null, items: items.map((f) => ({ id: f.id, status: f.status, createdAt: f.createdAt, preview: f.content.slice(0, 120) })) };
+  return {
+    item: null,
+    items: items.map((f) => ({ id: f.id, status: f.status, createdAt: f.createdAt, preview: f.content.slice(0, 120) })),
+  };
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const user = await requireUser(context, request);
   const form = await readForm(request);
   const submission = submissionOf(FeedbackSchema, form);
-  if (form.get("intent") !== Intent.SendFeedback) return data({ result: replyWithErrors(submission, { form: "errors.bad_request" }) }, { status: 400 });
+  if (form.get("intent") !== Intent.SendFeedback)
+    return data({ result: replyWithErrors(submission, { form: "errors.bad_request" }) }, { status: 400 });
   if (submission.status !== "success") return data({ result: submission.reply() }, { status: 400 });
   const sent = await sendFeedback(context, user, { content: submission.value.content, contact: submission.value.contact ?? "" });
   if (!sent.ok) return data({ result: replyWithErrors(submission, sent.errors) }, { status: sent.status });
@@ -55,7 +59,11 @@ export async function action({ request, context }: ActionFunctionArgs) {
 
 function StatusText({ status }: { status: number }) {
   const { t } = useTranslation();
-  return <span className={status === FeedbackStatus.Read ? "badge" : "badge muted"}>{status === FeedbackStatus.Read ? t("feedback.status_read") : t("feedback.status_new")}</span>;
+  return (
+    <span className={status === FeedbackStatus.Read ? "badge" : "badge muted"}>
+      {status === FeedbackStatus.Read ? t("feedback.status_read") : t("feedback.status_new")}
+    </span>
+  );
 }
 
 export default function Feedback() {
@@ -120,8 +128,21 @@ function FeedbackForm() {
     <Form method="post" className="form card" {...getFormProps(form)} noValidate={false}>
       <p className="muted">{t("feedback.intro")}</p>
       <FormErrors form={form} />
-      <TextAreaField field={fields.content} label={t("feedback.message")} hint={t("feedback.message_hint", { max: FEEDBACK_MAX })} rows={6} maxLength={FEEDBACK_MAX} required />
-      <Field field={fields.contact} label={t("feedback.contact")} maxLength={FEEDBACK_CONTACT_MAX} autoComplete="email" hint={t("feedback.contact_hint")} />
+      <TextAreaField
+        field={fields.content}
+        label={t("feedback.message")}
+        hint={t("feedback.message_hint", { max: FEEDBACK_MAX })}
+        rows={6}
+        maxLength={FEEDBACK_MAX}
+        required
+      />
+      <Field
+        field={fields.contact}
+        label={t("feedback.contact")}
+        maxLength={FEEDBACK_CONTACT_MAX}
+        autoComplete="email"
+        hint={t("feedback.contact_hint")}
+      />
       <SubmitButton intent={Intent.SendFeedback}>{t("feedback.send")}</SubmitButton>
     </Form>
   );

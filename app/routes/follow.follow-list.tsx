@@ -46,7 +46,11 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     followCards(context, user.id),
     traderList(context, user.id, 1, 50),
     isTrader(context, user.id),
-    followParam === null ? null : ID.test(followParam) ? followOrders(context, user.id, { followId: Number(followParam), status, page }) : Promise.resolve(null),
+    followParam === null
+      ? null
+      : ID.test(followParam)
+        ? followOrders(context, user.id, { followId: Number(followParam), status, page })
+        : Promise.resolve(null),
   ]);
   const notFound = followParam !== null && !sheet;
   return data(
@@ -54,7 +58,17 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
       cards,
       traders: traders.data.filter((t) => t.userId !== user.id),
       isTrader: trader,
-      sheet: sheet && followParam ? { followId: Number(followParam), status, page: sheet.page, lastPage: sheet.lastPage, total: sheet.total, orders: sheet.orders.map((o) => orderViewOf(o)) } : null,
+      sheet:
+        sheet && followParam
+          ? {
+              followId: Number(followParam),
+              status,
+              page: sheet.page,
+              lastPage: sheet.lastPage,
+              total: sheet.total,
+              orders: sheet.orders.map((o) => orderViewOf(o)),
+            }
+          : null,
       notFound,
     },
     { status: notFound ? 404 : 200 },
@@ -188,7 +202,6 @@ export default function FollowList() {
   );
 }
 
-
 type Sheet = ReturnType<typeof useLoaderData<typeof loader>>["sheet"];
 
 /** The follow orders of one follow: a bottom sheet at 68 % of the screen with JavaScript, a page section without. */
@@ -211,7 +224,14 @@ function OrdersSheet({ sheet, locale }: { sheet: Sheet; locale: string }) {
   return (
     <div className="sheet-layer">
       {hydrated ? <div className="sheet-backdrop" aria-hidden="true" onClick={close} /> : null}
-      <section ref={ref} className="sheet copy-sheet" role="dialog" aria-modal={hydrated || undefined} aria-labelledby="follow-orders-title" onKeyDown={onKeyDown}>
+      <section
+        ref={ref}
+        className="sheet copy-sheet"
+        role="dialog"
+        aria-modal={hydrated || undefined}
+        aria-labelledby="follow-orders-title"
+        onKeyDown={onKeyDown}
+      >
         <header className="sheet-head">
           <h2 id="follow-orders-title" ref={headingRef} tabIndex={-1}>
             {title}
@@ -234,7 +254,11 @@ function OrdersSheet({ sheet, locale }: { sheet: Sheet; locale: string }) {
               ))}
             </ul>
             {sheet.page < sheet.lastPage ? (
-              <Link to={`/follow/follow-list?orders=${sheet.followId}&status=${sheet.status}&page=${sheet.page + 1}`} className="button" preventScrollReset>
+              <Link
+                to={`/follow/follow-list?orders=${sheet.followId}&status=${sheet.status}&page=${sheet.page + 1}`}
+                className="button"
+                preventScrollReset
+              >
                 {t("copy.next_page")}
               </Link>
             ) : (

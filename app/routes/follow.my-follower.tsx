@@ -38,7 +38,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const user = await requireUser(context, request);
   const raw = new URL(request.url).searchParams.get("page") ?? "1";
   const result = await myFollowers(context, user.id, /^\d{1,5}$/.test(raw) ? Number(raw) : 1);
-  if (!result.ok) throw await redirectWithFlash(context, "/follow/trader-apply", { kind: "error", message: result.errors.form ?? "copy.not_trader" });
+  if (!result.ok)
+    throw await redirectWithFlash(context, "/follow/trader-apply", { kind: "error", message: result.errors.form ?? "copy.not_trader" });
   return result.value;
 }
 
@@ -66,8 +67,12 @@ export async function action({ request, context }: ActionFunctionArgs) {
     if (!uploadId) return data({ avatarError: "errors.upload_required" }, { status: 400 });
   }
   const result = await setTraderAvatar(context, user.id, uploadId);
-  if (!result.ok) return data({ avatarError: result.errors.avatar ?? result.errors.form ?? "errors.bad_request" }, { status: result.status });
-  return redirectWithFlash(context, "/follow/my-follower", { kind: "success", message: uploadId ? "copy.avatar_saved" : "copy.avatar_removed" });
+  if (!result.ok)
+    return data({ avatarError: result.errors.avatar ?? result.errors.form ?? "errors.bad_request" }, { status: result.status });
+  return redirectWithFlash(context, "/follow/my-follower", {
+    kind: "success",
+    message: uploadId ? "copy.avatar_saved" : "copy.avatar_removed",
+  });
 }
 
 export default function MyFollower() {

@@ -53,7 +53,10 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const [trader, existing, account] = await Promise.all([
     traderOf(context, traderId),
     liveFollow(context, user.id, traderId),
-    context.d1.prepare("SELECT balance FROM accounts WHERE user_id = ?1 AND kind = ?2").bind(user.id, AccountKind.Contract.kind).first<{ balance: number }>(),
+    context.d1
+      .prepare("SELECT balance FROM accounts WHERE user_id = ?1 AND kind = ?2")
+      .bind(user.id, AccountKind.Contract.kind)
+      .first<{ balance: number }>(),
   ]);
   if (!trader) throw new Response("Not Found", { status: 404 });
   // already followed: the detail shows the follow (the follow button only shows when not followed)
@@ -76,15 +79,21 @@ export async function action({ request, context }: ActionFunctionArgs) {
   switch (form.get("intent")) {
     case Intent.Preview: {
       // the guide: agreeing reveals the form
-      if (form.get("agree") !== "on") return data({ guideError: "copy.agree_required" as string | null, result: undefined }, { status: 400 });
+      if (form.get("agree") !== "on")
+        return data({ guideError: "copy.agree_required" as string | null, result: undefined }, { status: 400 });
       return redirect(`/follow/submit?id=${traderId}`, { headers: { "Set-Cookie": await guideCookie.serialize("1") } });
     }
     case Intent.Follow: {
       form.set("trader_id", String(traderId));
       const submission = submissionOf(FollowSchema, form);
-      const result = await followTrader(context, user, { trader_id: traderId, multiple: form.get("multiple") ?? "", max_amount: form.get("max_amount") ?? "" });
+      const result = await followTrader(context, user, {
+        trader_id: traderId,
+        multiple: form.get("multiple") ?? "",
+        max_amount: form.get("max_amount") ?? "",
+      });
       // following twice (another tab, a double submit): the trader's page shows the follow, with why
-      if (!result.ok && result.errors.trader_id === "copy.already_following") return redirectWithFlash(context, `/follow/trader?id=${traderId}`, { kind: "error", message: "copy.already_following" });
+      if (!result.ok && result.errors.trader_id === "copy.already_following")
+        return redirectWithFlash(context, `/follow/trader?id=${traderId}`, { kind: "error", message: "copy.already_following" });
       if (!result.ok) return data({ guideError: null, result: replyWithErrors(submission, result.errors) }, { status: result.status });
       return redirectWithFlash(context, `/follow/trader?id=${traderId}`, { kind: "success", message: "copy.followed" });
     }
@@ -106,7 +115,8 @@ export default function FollowSubmit() {
           <div className="copy-card-name">
             <h2 id="submit-trader">{trader.nickname}</h2>
             <span className="muted small">
-              {t("copy.three_week_rate")} <Rate value={trader.threeWeekRate} /> · {t("copy.followers")}: <span className="num">{trader.followNum}</span>
+              {t("copy.three_week_rate")} <Rate value={trader.threeWeekRate} /> · {t("copy.followers")}:{" "}
+              <span className="num">{trader.followNum}</span>
             </span>
           </div>
         </div>

@@ -46,12 +46,14 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 export async function action({ request, context }: ActionFunctionArgs) {
   const user = await requireUser(context, request);
   const form = await readForm(request);
-  if (form.get("intent") !== Intent.ApplyTrader) return data({ result: { status: "error" as const, error: { "": ["errors.bad_request"] } } }, { status: 400 });
+  if (form.get("intent") !== Intent.ApplyTrader)
+    return data({ result: { status: "error" as const, error: { "": ["errors.bad_request"] } } }, { status: 400 });
   const submission = submissionOf(ApplySchema, form);
   const result = await applyTrader(context, user, { agree: form.get("agree") === "on" });
   // applying twice (another tab, a double submit): the form is gone behind the status; the message comes as a notice
   const twice = !result.ok ? result.errors.form : undefined;
-  if (twice === "copy.already_waiting" || twice === "copy.already_trader") return redirectWithFlash(context, "/follow/trader-apply", { kind: "error", message: twice });
+  if (twice === "copy.already_waiting" || twice === "copy.already_trader")
+    return redirectWithFlash(context, "/follow/trader-apply", { kind: "error", message: twice });
   if (!result.ok) return data({ result: replyWithErrors(submission, result.errors) }, { status: result.status });
   return redirectWithFlash(context, "/follow/trader-apply", { kind: "success", message: "copy.applied" });
 }
@@ -69,7 +71,11 @@ export default function TraderApply() {
         <section className={`card application-status status-${application.status}`} aria-labelledby="application-status">
           <h2 id="application-status">{t("copy.application")}</h2>
           <p role="status">
-            {waiting ? t("copy.status_waiting") : application.status === ApplicationStatus.Rejected ? t("copy.status_rejected", { reason: application.reason }) : t("copy.status_approved")}
+            {waiting
+              ? t("copy.status_waiting")
+              : application.status === ApplicationStatus.Rejected
+                ? t("copy.status_rejected", { reason: application.reason })
+                : t("copy.status_approved")}
           </p>
           <p className="muted small">
             {t("copy.applied_at")} <OrderTime ms={application.createdAt} locale={locale} />
@@ -85,7 +91,8 @@ export default function TraderApply() {
           ))}
         </ol>
         <p className="muted">
-          {t("copy.contact")} <Link to="/mine/chat" reloadDocument>
+          {t("copy.contact")}{" "}
+          <Link to="/mine/chat" reloadDocument>
             {t("copy.contact_link")}
           </Link>
         </p>
@@ -110,7 +117,14 @@ function ApplyForm() {
       <FormErrors form={form} />
       <div className="field">
         <label className="check-label">
-          <input ref={box} type="checkbox" name="agree" onChange={(e) => setAgreed(e.currentTarget.checked)} aria-describedby={error ? "agree-error" : undefined} aria-invalid={error ? true : undefined} />
+          <input
+            ref={box}
+            type="checkbox"
+            name="agree"
+            onChange={(e) => setAgreed(e.currentTarget.checked)}
+            aria-describedby={error ? "agree-error" : undefined}
+            aria-invalid={error ? true : undefined}
+          />
           {t("copy.agree_label")}
         </label>
         {error ? (

@@ -41,7 +41,8 @@ function notFound() {
   return new Response("Not Found", { status: 404 });
 }
 
-export const meta: MetaFunction<typeof loader> = ({ data: d, matches }) => pageMeta(matches, (t) => ({ title: d?.trader.nickname ?? t("tabs.follow") }));
+export const meta: MetaFunction<typeof loader> = ({ data: d, matches }) =>
+  pageMeta(matches, (t) => ({ title: d?.trader.nickname ?? t("tabs.follow") }));
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const url = new URL(request.url);
@@ -51,7 +52,10 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const user = await context.user();
   const pageParam = url.searchParams.get("page") ?? "1";
   const page = /^\d{1,5}$/.test(pageParam) ? Number(pageParam) : 1;
-  const [detail, history] = await Promise.all([traderDetail(context, user?.id ?? null, traderId), traderClosedOrders(context, traderId, page)]);
+  const [detail, history] = await Promise.all([
+    traderDetail(context, user?.id ?? null, traderId),
+    traderClosedOrders(context, traderId, page),
+  ]);
   if (!detail) throw notFound();
   const skips = detail.follow && user ? await copySkipsOf(context, user.id, detail.follow.id, 10) : [];
   return {
@@ -78,7 +82,10 @@ export async function action({ request, context }: ActionFunctionArgs) {
       const open = form.get("open") === "close" ? "close" : "keep";
       const result = await unfollow(context, user, { traderId, open });
       if (!result.ok) return redirectWithFlash(context, here, { kind: "error", message: result.errors.trader_id ?? "errors.try_again" });
-      return redirectWithFlash(context, here, { kind: "success", message: result.value.failed > 0 ? "copy.unfollowed_some_open" : "copy.unfollowed" });
+      return redirectWithFlash(context, here, {
+        kind: "success",
+        message: result.value.failed > 0 ? "copy.unfollowed_some_open" : "copy.unfollowed",
+      });
     }
     case Intent.PauseFollow:
     case Intent.ResumeFollow: {
@@ -90,7 +97,11 @@ export async function action({ request, context }: ActionFunctionArgs) {
     case Intent.CopyStop: {
       const result = await setCopyStopLoss(context, user, { traderId, amount: form.get("copy_stop_loss") ?? "" });
       if (!result.ok) {
-        if (result.errors.copy_stop_loss) return data({ field: "copy_stop_loss", error: result.errors.copy_stop_loss, value: form.get("copy_stop_loss") ?? "" }, { status: 400 });
+        if (result.errors.copy_stop_loss)
+          return data(
+            { field: "copy_stop_loss", error: result.errors.copy_stop_loss, value: form.get("copy_stop_loss") ?? "" },
+            { status: 400 },
+          );
         return redirectWithFlash(context, here, { kind: "error", message: result.errors.trader_id ?? "errors.try_again" });
       }
       return redirectWithFlash(context, here, { kind: "success", message: "copy.stop_saved" });
@@ -117,7 +128,9 @@ export default function TraderDetail() {
             <h2 id="trader-summary">{trader.nickname}</h2>
             <span className="muted small">
               {t("copy.followers")}: <span className="num">{trader.followNum}</span>
-              {follow ? <span className="badge">{follow.status === FollowStatus.Paused ? t("copy.paused_label") : t("copy.following_label")}</span> : null}
+              {follow ? (
+                <span className="badge">{follow.status === FollowStatus.Paused ? t("copy.paused_label") : t("copy.following_label")}</span>
+              ) : null}
             </span>
           </div>
         </div>
@@ -181,7 +194,13 @@ export default function TraderDetail() {
                 name="copy_stop_loss"
                 inputMode="decimal"
                 autoComplete="off"
-                defaultValue={actionData?.field === "copy_stop_loss" ? actionData.value : follow.copyStopLoss > 0 ? toDecimalString(follow.copyStopLoss, 2) : ""}
+                defaultValue={
+                  actionData?.field === "copy_stop_loss"
+                    ? actionData.value
+                    : follow.copyStopLoss > 0
+                      ? toDecimalString(follow.copyStopLoss, 2)
+                      : ""
+                }
                 aria-invalid={actionData?.field === "copy_stop_loss" || undefined}
                 aria-describedby="copy-stop-hint"
               />
@@ -274,7 +293,12 @@ export default function TraderDetail() {
               </Link>
             )
           ) : suspended ? null : (
-            <Link to={signedIn ? `/follow/submit?id=${trader.userId}` : `/login?from=${encodeURIComponent(`/follow/submit?id=${trader.userId}`)}`} className="button primary wide">
+            <Link
+              to={
+                signedIn ? `/follow/submit?id=${trader.userId}` : `/login?from=${encodeURIComponent(`/follow/submit?id=${trader.userId}`)}`
+              }
+              className="button primary wide"
+            >
               {t("copy.follow")}
             </Link>
           )}

@@ -27,20 +27,44 @@ export async function action({ request, context }: ActionFunctionArgs) {
   switch (form.get("intent")) {
     case Intent.SendCode: {
       const submission = submissionOf(ResetCodeSchema, form);
-      if (submission.status !== "success") return data({ result: checkedOnly(submission.reply({ hideFields: SECRETS }), ["account"]), codeSeconds: 0, notice: null }, { status: 400 });
+      if (submission.status !== "success")
+        return data(
+          { result: checkedOnly(submission.reply({ hideFields: SECRETS }), ["account"]), codeSeconds: 0, notice: null },
+          { status: 400 },
+        );
       const sent = await sendResetCode(context, submission.value);
-      if (!sent.ok) return data({ result: checkedOnly(replyWithErrors(submission, sent.errors, SECRETS), ["account", "sms_code", "auth_code"]), codeSeconds: 0, notice: null }, { status: sent.status });
-      return data({ result: checkedOnly(submission.reply({ hideFields: SECRETS }), ["account"]), codeSeconds: sent.value.seconds, notice: "auth.reset_code_sent" });
+      if (!sent.ok)
+        return data(
+          {
+            result: checkedOnly(replyWithErrors(submission, sent.errors, SECRETS), ["account", "sms_code", "auth_code"]),
+            codeSeconds: 0,
+            notice: null,
+          },
+          { status: sent.status },
+        );
+      return data({
+        result: checkedOnly(submission.reply({ hideFields: SECRETS }), ["account"]),
+        codeSeconds: sent.value.seconds,
+        notice: "auth.reset_code_sent",
+      });
     }
     case Intent.Reset: {
       const submission = submissionOf(ForgotSchema, form);
-      if (submission.status !== "success") return data({ result: submission.reply({ hideFields: SECRETS }), codeSeconds: 0, notice: null }, { status: 400 });
+      if (submission.status !== "success")
+        return data({ result: submission.reply({ hideFields: SECRETS }), codeSeconds: 0, notice: null }, { status: 400 });
       const result = await resetPassword(context, submission.value);
-      if (!result.ok) return data({ result: replyWithErrors(submission, result.errors, SECRETS), codeSeconds: 0, notice: null }, { status: result.status });
+      if (!result.ok)
+        return data(
+          { result: replyWithErrors(submission, result.errors, SECRETS), codeSeconds: 0, notice: null },
+          { status: result.status },
+        );
       return redirectWithFlash(context, "/login", { kind: "success", message: "auth.password_changed" });
     }
     default:
-      return data({ result: { status: "error" as const, error: { "": ["errors.bad_request"] } }, codeSeconds: 0, notice: null }, { status: 400 });
+      return data(
+        { result: { status: "error" as const, error: { "": ["errors.bad_request"] } }, codeSeconds: 0, notice: null },
+        { status: 400 },
+      );
   }
 }
 

@@ -41,7 +41,14 @@ export default function Language() {
         <ul className="rows" role="list">
           {LANGUAGES.map((l) => (
             <li key={l.code}>
-              <button type="submit" name="lang" value={l.code} className="row" aria-current={l.code === current ? "true" : undefined} lang={l.htmlLang}>
+              <button
+                type="submit"
+                name="lang"
+                value={l.code}
+                className="row"
+                aria-current={l.code === current ? "true" : undefined}
+                lang={l.htmlLang}
+              >
                 <span className="flag" aria-hidden="true">
                   {l.flag}
                 </span>

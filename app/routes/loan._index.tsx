@@ -41,10 +41,15 @@ export async function action({ request, context }: ActionFunctionArgs) {
   try {
     form = await readFormWithUploads(context, request, user.id, { hand_pic: "identity" });
   } catch (error) {
-    if (error instanceof Response && error.status === 413) return data({ errors: { hand_pic: "errors.upload_too_large" } as Errors, values: {} as Record<string, string>, kept: null }, { status: 413 });
+    if (error instanceof Response && error.status === 413)
+      return data(
+        { errors: { hand_pic: "errors.upload_too_large" } as Errors, values: {} as Record<string, string>, kept: null },
+        { status: 413 },
+      );
     throw error;
   }
-  if (form.get("intent") !== Intent.LoanKyc) return data({ errors: { form: "errors.bad_request" } as Errors, values: {}, kept: null }, { status: 400 });
+  if (form.get("intent") !== Intent.LoanKyc)
+    return data({ errors: { form: "errors.bad_request" } as Errors, values: {}, kept: null }, { status: 400 });
   // a newly chosen file first, else the photo kept from the last try
   const hand = form.getAll("hand_pic").find(Boolean) ?? "";
   const input: KycInput = { hand_pic: hand };
@@ -95,9 +100,29 @@ function KycForm({ reason }: { reason: string }) {
         <p className="muted">{t("loan.kyc_intro")}</p>
       )}
       <Form method="post" encType="multipart/form-data" className="form" key={JSON.stringify(values)}>
-        {Object.keys(errors).length > 1 ? <ErrorSummary errors={{ form: "loan.please_complete", ...errors }} /> : <ErrorSummary errors={errors} />}
-        <LoanField name="name" label={t("loan.last_name")} error={errors.name} defaultValue={v("name")} autoComplete="family-name" maxLength={60} required />
-        <LoanField name="last_name" label={t("loan.first_name")} error={errors.last_name} defaultValue={v("last_name")} autoComplete="given-name" maxLength={60} required />
+        {Object.keys(errors).length > 1 ? (
+          <ErrorSummary errors={{ form: "loan.please_complete", ...errors }} />
+        ) : (
+          <ErrorSummary errors={errors} />
+        )}
+        <LoanField
+          name="name"
+          label={t("loan.last_name")}
+          error={errors.name}
+          defaultValue={v("name")}
+          autoComplete="family-name"
+          maxLength={60}
+          required
+        />
+        <LoanField
+          name="last_name"
+          label={t("loan.first_name")}
+          error={errors.last_name}
+          defaultValue={v("last_name")}
+          autoComplete="given-name"
+          maxLength={60}
+          required
+        />
         <LoanSelect
           name="sex"
           label={t("loan.sex")}
@@ -109,9 +134,36 @@ function KycForm({ reason }: { reason: string }) {
             { value: "2", label: t("loan.sex_2") },
           ]}
         />
-        <LoanField name="birthday" label={t("loan.birthday")} error={errors.birthday} defaultValue={v("birthday")} placeholder="YYYY/MM/DD" inputMode="numeric" autoComplete="bday" hint={t("loan.birthday_hint")} required />
-        <LoanField name="country" label={t("loan.country")} error={errors.country} defaultValue={v("country")} autoComplete="country-name" maxLength={60} required />
-        <LoanField name="mobile" label={t("loan.mobile")} type="tel" error={errors.mobile} defaultValue={v("mobile")} autoComplete="tel" maxLength={20} required />
+        <LoanField
+          name="birthday"
+          label={t("loan.birthday")}
+          error={errors.birthday}
+          defaultValue={v("birthday")}
+          placeholder="YYYY/MM/DD"
+          inputMode="numeric"
+          autoComplete="bday"
+          hint={t("loan.birthday_hint")}
+          required
+        />
+        <LoanField
+          name="country"
+          label={t("loan.country")}
+          error={errors.country}
+          defaultValue={v("country")}
+          autoComplete="country-name"
+          maxLength={60}
+          required
+        />
+        <LoanField
+          name="mobile"
+          label={t("loan.mobile")}
+          type="tel"
+          error={errors.mobile}
+          defaultValue={v("mobile")}
+          autoComplete="tel"
+          maxLength={20}
+          required
+        />
         <LoanSelect
           name="id_card_type"
           label={t("loan.id_card_type")}
@@ -123,7 +175,14 @@ function KycForm({ reason }: { reason: string }) {
             { value: "2", label: t("loan.id_card_type_2") },
           ]}
         />
-        <PhotoInput name="hand_pic" label={t("loan.hand_pic")} purpose="identity" error={errors.hand_pic} hint={t("upload.hint")} kept={actionData?.kept ?? null} />
+        <PhotoInput
+          name="hand_pic"
+          label={t("loan.hand_pic")}
+          purpose="identity"
+          error={errors.hand_pic}
+          hint={t("upload.hint")}
+          kept={actionData?.kept ?? null}
+        />
         <SubmitButton intent={Intent.LoanKyc}>{t("loan.kyc_submit")}</SubmitButton>
       </Form>
     </>

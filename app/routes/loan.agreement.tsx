@@ -31,16 +31,27 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   if (url.searchParams.has("loan_id")) {
     const loan = await ownedLoan(context, user.id, idOf(url.searchParams.get("loan_id")));
     if (!loan) notFound();
-    return { signed: { id: loan.id, text: loan.agreement, signatureUploadId: loan.signatureUploadId, signatureName: loan.signatureName }, draft: null, errors: null };
+    return {
+      signed: { id: loan.id, text: loan.agreement, signatureUploadId: loan.signatureUploadId, signatureName: loan.signatureName },
+      draft: null,
+      errors: null,
+    };
   }
   const kyc = await kycOf(context, user.id);
   if (kycStatus(kyc) !== KycStatus.Approved || !kyc) throw redirect("/loan");
-  const checked = await checkApplication(context, { config_id: url.searchParams.get("id") ?? undefined, amount: url.searchParams.get("amount") ?? undefined });
+  const checked = await checkApplication(context, {
+    config_id: url.searchParams.get("id") ?? undefined,
+    amount: url.searchParams.get("amount") ?? undefined,
+  });
   if (!checked.ok) return { signed: null, draft: null, errors: checked.errors };
   const now = Date.now();
   return {
     signed: null,
-    draft: { text: agreementText(context, checked.value, kycFullName(kyc), now), configId: checked.value.config.id, amount: toDecimalString(checked.value.amount, 2) },
+    draft: {
+      text: agreementText(context, checked.value, kycFullName(kyc), now),
+      configId: checked.value.config.id,
+      amount: toDecimalString(checked.value.amount, 2),
+    },
     errors: null,
   };
 }

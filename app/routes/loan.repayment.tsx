@@ -43,18 +43,23 @@ export async function action({ request, context }: ActionFunctionArgs) {
   try {
     form = await readFormWithUploads(context, request, user.id, { proofImg: "repayment_proof" });
   } catch (error) {
-    if (error instanceof Response && error.status === 413) return data({ errors: { proofImg: "errors.upload_too_large" } as Errors, chargeId: "", kept: null }, { status: 413 });
+    if (error instanceof Response && error.status === 413)
+      return data({ errors: { proofImg: "errors.upload_too_large" } as Errors, chargeId: "", kept: null }, { status: 413 });
     throw error;
   }
   const loanId = new URL(request.url).searchParams.get("loan_id") ?? "";
-  if (form.get("intent") !== Intent.RepayLoan) return data({ errors: { form: "errors.bad_request" } as Errors, chargeId: "", kept: null }, { status: 400 });
+  if (form.get("intent") !== Intent.RepayLoan)
+    return data({ errors: { form: "errors.bad_request" } as Errors, chargeId: "", kept: null }, { status: 400 });
   const proof = form.getAll("proofImg").find(Boolean) ?? "";
   const chargeId = form.get("charge_id") ?? "";
   const result = await submitRepayment(context, user, { loan_id: loanId, charge_id: chargeId, proofImg: proof });
   if (!result.ok) {
     if (result.status === 404) throw new Response("Not Found", { status: 404 });
     const kept = uploadFieldError(proof) ? null : await ownedUpload(context, user.id, uploadIdOf(proof));
-    return data({ errors: result.errors, chargeId, kept: kept ? { id: kept.id, url: uploadUrl(kept.id) } : null }, { status: result.status });
+    return data(
+      { errors: result.errors, chargeId, kept: kept ? { id: kept.id, url: uploadUrl(kept.id) } : null },
+      { status: result.status },
+    );
   }
   return redirectWithFlash(context, "/loan/record", { kind: "success", message: "loan.repayment_sent" });
 }
@@ -84,7 +89,12 @@ export default function LoanRepayment() {
             [t("loan.penalty"), usd(due.penalty)],
             [t("loan.late_days"), String(due.lateDays)],
             [t("loan.late_fee"), t("loan.late_fee_value", { amount: formatMoney(due.dailyPenalty, locale) })],
-            [t("loan.total_due"), <strong key="total" className="loan-total">{usd(due.total)}</strong>],
+            [
+              t("loan.total_due"),
+              <strong key="total" className="loan-total">
+                {usd(due.total)}
+              </strong>,
+            ],
           ]}
         />
       </section>
@@ -117,7 +127,14 @@ export default function LoanRepayment() {
               </p>
             ) : null}
           </fieldset>
-          <PhotoInput name="proofImg" label={t("loan.proof")} purpose="repayment_proof" error={errors.proofImg} hint={t("upload.hint")} kept={actionData?.kept ?? null} />
+          <PhotoInput
+            name="proofImg"
+            label={t("loan.proof")}
+            purpose="repayment_proof"
+            error={errors.proofImg}
+            hint={t("upload.hint")}
+            kept={actionData?.kept ?? null}
+          />
           <SubmitButton intent={Intent.RepayLoan}>{t("loan.repay_submit")}</SubmitButton>
         </Form>
       )}

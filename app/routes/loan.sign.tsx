@@ -33,7 +33,10 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const kyc = await kycOf(context, user.id);
   if (kycStatus(kyc) !== KycStatus.Approved || !kyc) throw redirect("/loan");
   const url = new URL(request.url);
-  const checked = await checkApplication(context, { config_id: url.searchParams.get("id") ?? undefined, amount: url.searchParams.get("amount") ?? undefined });
+  const checked = await checkApplication(context, {
+    config_id: url.searchParams.get("id") ?? undefined,
+    amount: url.searchParams.get("amount") ?? undefined,
+  });
   if (!checked.ok) throw redirect("/loan/submit");
   const locale = languageInfo(context.lang).locale;
   const { config, amount, summary } = checked.value;
@@ -61,7 +64,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 export async function action({ request, context }: ActionFunctionArgs) {
   const user = await requireRealUser(context, request);
   const form = await readForm(request);
-  if (form.get("intent") !== Intent.ApplyLoan) return data({ errors: { form: "errors.bad_request" } as Errors, signatureName: "" }, { status: 400 });
+  if (form.get("intent") !== Intent.ApplyLoan)
+    return data({ errors: { form: "errors.bad_request" } as Errors, signatureName: "" }, { status: 400 });
   const field = (n: string) => (form.get(n) ?? undefined) as string | undefined;
   const result = await applyLoan(context, user, {
     config_id: field("config_id"),
@@ -73,7 +77,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
     shown_lang: field("shown_lang"),
     terms: field("terms") ?? "",
   });
-  if (!result.ok) return data({ errors: result.errors, signatureName: (field("signature_name") ?? "").slice(0, 100) }, { status: result.status });
+  if (!result.ok)
+    return data({ errors: result.errors, signatureName: (field("signature_name") ?? "").slice(0, 100) }, { status: result.status });
   return redirectWithFlash(context, "/loan/record", { kind: "success", message: "loan.submitted" });
 }
 

@@ -60,13 +60,21 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
       max: formatMoney(c.maxAmount, locale),
       rate: ratePercent(c.interestRate),
       penalty: ratePercent(c.penaltyRate),
-      terms: { loanPeriod: c.loanPeriod, freePeriod: c.freePeriod, minAmount: c.minAmount, maxAmount: c.maxAmount, interestRate: c.interestRate, penaltyRate: c.penaltyRate },
+      terms: {
+        loanPeriod: c.loanPeriod,
+        freePeriod: c.freePeriod,
+        minAmount: c.minAmount,
+        maxAmount: c.maxAmount,
+        interestRate: c.interestRate,
+        penaltyRate: c.penaltyRate,
+      },
     })),
     configId: configId || String(configs[0]?.id ?? ""),
     amount,
     errors: checked && !checked.ok ? checked.errors : null,
     locale,
-    summary: checked && checked.ok ? summaryView(checked.value.config.id, checked.value.config, checked.value.amount, Date.now(), locale) : null,
+    summary:
+      checked && checked.ok ? summaryView(checked.value.config.id, checked.value.config, checked.value.amount, Date.now(), locale) : null,
   };
 }
 
@@ -79,7 +87,10 @@ export default function LoanSubmit() {
   let summary = served;
   if (live) {
     const typed = parseAmount(live.amount, 2);
-    summary = chosen && typed !== null && typed > 0 && amountInBounds(typed, chosen.terms) ? summaryView(chosen.id, chosen.terms, typed, Date.now(), locale) : null;
+    summary =
+      chosen && typed !== null && typed > 0 && amountInBounds(typed, chosen.terms)
+        ? summaryView(chosen.id, chosen.terms, typed, Date.now(), locale)
+        : null;
   }
   const onChange = (event: React.FormEvent<HTMLFormElement>) => {
     const data = new FormData(event.currentTarget);
@@ -103,7 +114,8 @@ export default function LoanSubmit() {
               <span className="term-main">
                 <strong>{t("loan.period_days", { n: c.loanPeriod })}</strong>
                 <span className="num small">
-                  {c.min}–{c.max} USD · {t("loan.daily_rate")} {c.rate}%{c.freePeriod > 0 ? ` · ${t("loan.free_days", { n: c.freePeriod })}` : ""} · {t("loan.penalty_rate")} {c.penalty}%
+                  {c.min}–{c.max} USD · {t("loan.daily_rate")} {c.rate}%
+                  {c.freePeriod > 0 ? ` · ${t("loan.free_days", { n: c.freePeriod })}` : ""} · {t("loan.penalty_rate")} {c.penalty}%
                 </span>
               </span>
             </label>

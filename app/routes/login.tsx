@@ -28,7 +28,10 @@ export async function loader({ context, request }: LoaderFunctionArgs) {
   const url = new URL(request.url);
   if (user) throw redirect(safeRedirect(url.searchParams.get("from"), "/user"));
   // "Show another picture" comes back here with captcha=1.
-  return { captcha: url.searchParams.get("captcha") === "1" ? await createCaptcha(context.d1) : null, constraint: getValibotConstraint(LoginSchema) };
+  return {
+    captcha: url.searchParams.get("captcha") === "1" ? await createCaptcha(context.d1) : null,
+    constraint: getValibotConstraint(LoginSchema),
+  };
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
@@ -42,7 +45,12 @@ export async function action({ request, context }: ActionFunctionArgs) {
     const captcha = result.captchaRequired ? await createCaptcha(context.d1) : null;
     return data({ result: replyWithErrors(submission, result.errors, ["password", "captcha", "key"]), captcha }, { status: result.status });
   }
-  return redirectWithFlash(context, safeRedirect(form.get("from"), "/"), { kind: "success", message: "auth.login_success" }, { "Set-Cookie": await sessionSetCookie(context, result.value.token) });
+  return redirectWithFlash(
+    context,
+    safeRedirect(form.get("from"), "/"),
+    { kind: "success", message: "auth.login_success" },
+    { "Set-Cookie": await sessionSetCookie(context, result.value.token) },
+  );
 }
 
 export default function Login() {
@@ -68,9 +76,21 @@ export default function Login() {
       <Form method="post" className="form" {...getFormProps(form)} noValidate={false}>
         <FormErrors form={form} />
         <input type="hidden" name="from" value={from} />
-        <Field field={fields.account} label={t("auth.email_label")} placeholder={t("auth.email_placeholder")} autoComplete="username" inputMode="email" />
+        <Field
+          field={fields.account}
+          label={t("auth.email_label")}
+          placeholder={t("auth.email_placeholder")}
+          autoComplete="username"
+          inputMode="email"
+        />
         <PasswordField field={fields.password} label={t("auth.password")} autoComplete="current-password" />
-        {captcha ? <CaptchaField captcha={captcha} field={fields.captcha} refreshTo={`/login?captcha=1${from ? `&from=${encodeURIComponent(from)}` : ""}`} /> : null}
+        {captcha ? (
+          <CaptchaField
+            captcha={captcha}
+            field={fields.captcha}
+            refreshTo={`/login?captcha=1${from ? `&from=${encodeURIComponent(from)}` : ""}`}
+          />
+        ) : null}
         <div className="form-links">
           <Link to="/forgot">{t("auth.forgot_link")}</Link>
           <Link to="/register">{t("auth.register_link")}</Link>

@@ -7,5 +7,10 @@ export const loader = () => redirect("/user");
 
 export async function action({ context }: ActionFunctionArgs) {
   await logout(context, await context.token());
-  return redirectWithFlash(context, "/", { kind: "success", message: "auth.logout_success" }, { "Set-Cookie": await sessionClearCookie(context) });
+  return redirectWithFlash(
+    context,
+    "/",
+    { kind: "success", message: "auth.logout_success" },
+    { "Set-Cookie": await sessionClearCookie(context) },
+  );
 }

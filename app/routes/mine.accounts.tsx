@@ -27,7 +27,12 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     total: assets.total,
     profit: assets.profit,
     percent: assets.percent,
-    accounts: assets.accounts.map((a) => ({ kind: a.kind, accountTypeId: a.accountTypeId, balance: a.balance, lockBalance: a.lockBalance })),
+    accounts: assets.accounts.map((a) => ({
+      kind: a.kind,
+      accountTypeId: a.accountTypeId,
+      balance: a.balance,
+      lockBalance: a.lockBalance,
+    })),
   };
 }
 

@@ -67,10 +67,12 @@ export async function action({ request, context }: ActionFunctionArgs) {
   try {
     form = await readFormWithUploads(context, request, user.id, PHOTOS);
   } catch (error) {
-    if (error instanceof Response && error.status === 413) return data({ result: { status: "error" as const, error: { "": ["errors.upload_too_large"] } } }, { status: 413 });
+    if (error instanceof Response && error.status === 413)
+      return data({ result: { status: "error" as const, error: { "": ["errors.upload_too_large"] } } }, { status: 413 });
     throw error;
   }
-  if (form.get("intent") !== Intent.RealName) return data({ result: { status: "error" as const, error: { "": ["errors.bad_request"] } } }, { status: 400 });
+  if (form.get("intent") !== Intent.RealName)
+    return data({ result: { status: "error" as const, error: { "": ["errors.bad_request"] } } }, { status: 400 });
   const refused: FieldErrors = {};
   for (const name of Object.keys(PHOTOS)) {
     // A newly chosen file comes before a photo kept from the last try: the first value that is there counts.
@@ -87,7 +89,11 @@ export async function action({ request, context }: ActionFunctionArgs) {
     return data({ result: replyWithErrors(submission, refused), kept: await keptPhotos(context, user.id, form) }, { status: 400 });
   }
   const result = await submitRealName(context, user, submission.value);
-  if (!result.ok) return data({ result: replyWithErrors(submission, result.errors), kept: await keptPhotos(context, user.id, form) }, { status: result.status });
+  if (!result.ok)
+    return data(
+      { result: replyWithErrors(submission, result.errors), kept: await keptPhotos(context, user.id, form) },
+      { status: result.status },
+    );
   return redirectWithFlash(context, "/mine/auth", { kind: "success", message: "identity.submitted" });
 }
 
@@ -154,9 +160,30 @@ function RealNameForm({ reason }: { reason: string }) {
       <Form method="post" encType="multipart/form-data" className="form" {...getFormProps(form)} noValidate={false}>
         <FormErrors form={form} />
         <Field field={fields.name} label={t("identity.name")} autoComplete="name" hint={t("identity.name_hint")} />
-        <Field field={fields.card_id} label={t("identity.card_id")} autoComplete="off" autoCapitalize="characters" spellCheck={false} hint={t("identity.card_hint")} />
-        <PhotoInput name="front_pic" label={t("identity.front_pic")} purpose="identity" error={fields.front_pic.errors?.[0]} hint={t("upload.hint")} kept={kept?.front_pic} />
-        <PhotoInput name="reverse_pic" label={t("identity.reverse_pic")} purpose="identity" error={fields.reverse_pic.errors?.[0]} hint={t("upload.hint")} kept={kept?.reverse_pic} />
+        <Field
+          field={fields.card_id}
+          label={t("identity.card_id")}
+          autoComplete="off"
+          autoCapitalize="characters"
+          spellCheck={false}
+          hint={t("identity.card_hint")}
+        />
+        <PhotoInput
+          name="front_pic"
+          label={t("identity.front_pic")}
+          purpose="identity"
+          error={fields.front_pic.errors?.[0]}
+          hint={t("upload.hint")}
+          kept={kept?.front_pic}
+        />
+        <PhotoInput
+          name="reverse_pic"
+          label={t("identity.reverse_pic")}
+          purpose="identity"
+          error={fields.reverse_pic.errors?.[0]}
+          hint={t("upload.hint")}
+          kept={kept?.reverse_pic}
+        />
         <SubmitButton intent={Intent.RealName}>{t("identity.submit")}</SubmitButton>
       </Form>
     </>

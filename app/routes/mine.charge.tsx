@@ -49,7 +49,10 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   await requireRealUser(context, request);
   const url = new URL(request.url);
   const type = typeOf(url);
-  const [currencies, wires] = await Promise.all([chargeCurrencies(context), type === DepositType.Bank ? wireAccounts(context) : Promise.resolve([])]);
+  const [currencies, wires] = await Promise.all([
+    chargeCurrencies(context),
+    type === DepositType.Bank ? wireAccounts(context) : Promise.resolve([]),
+  ]);
   const asked = Number(url.searchParams.get("charge_id"));
   const chosen = currencies.find((c) => c.id === asked) ?? currencies[0] ?? null;
   return {
@@ -68,7 +71,9 @@ function confirmView(c: CheckedDeposit, typed: { number: string; unit: AmountUni
   return {
     type: c.type,
     chargeId: c.chargeCurrency?.id ?? null,
-    currency: c.chargeCurrency ? { code: c.chargeCurrency.currencyCode, protocol: c.chargeCurrency.protocolCode, address: c.chargeCurrency.address } : null,
+    currency: c.chargeCurrency
+      ? { code: c.chargeCurrency.currencyCode, protocol: c.chargeCurrency.protocolCode, address: c.chargeCurrency.address }
+      : null,
     wire: c.wire ? { id: c.wire.id, bankName: c.wire.bankName, payeeName: c.wire.payeeName, payeeAccount: c.wire.payeeAccount } : null,
     amount: c.amount,
     coinCount: c.coinCount,
@@ -91,7 +96,10 @@ export async function action({ request, context }: ActionFunctionArgs) {
     form = await readFormWithUploads(context, request, user.id, { proofImg: "deposit_proof" });
   } catch (error) {
     if (error instanceof Response && error.status === 413) {
-      return data({ result: { status: "error" as const, error: { proofImg: ["errors.upload_too_large"] } }, confirm: null }, { status: 413 });
+      return data(
+        { result: { status: "error" as const, error: { proofImg: ["errors.upload_too_large"] } }, confirm: null },
+        { status: 413 },
+      );
     }
     throw error;
   }
@@ -147,7 +155,11 @@ export default function Charge() {
           {t("deposit.bank")}
         </Link>
       </nav>
-      {confirm ? <ConfirmStep confirm={confirm} to={here} locale={locale} /> : <DepositForm key={`${d.type}|${d.chosen?.id ?? ""}`} to={here} />}
+      {confirm ? (
+        <ConfirmStep confirm={confirm} to={here} locale={locale} />
+      ) : (
+        <DepositForm key={`${d.type}|${d.chosen?.id ?? ""}`} to={here} />
+      )}
     </div>
   );
 }
@@ -158,12 +170,20 @@ function DepositForm({ to }: { to: string }) {
   const actionData = useActionData<typeof action>();
   const locale = useRootData()?.locale ?? "en-US";
   const coin = d.type === DepositType.Coin;
-  const [form, fields] = useForm<Fields>({ id: `deposit-${d.type}`, lastResult: actionData?.result, constraint: d.constraint, shouldRevalidate: "onBlur" });
+  const [form, fields] = useForm<Fields>({
+    id: `deposit-${d.type}`,
+    lastResult: actionData?.result,
+    constraint: d.constraint,
+    shouldRevalidate: "onBlur",
+  });
   const initial = (name: keyof Fields) => {
     const value = fields[name]?.initialValue;
     return typeof value === "string" ? value : "";
   };
-  const [typed, setTyped] = useState(() => ({ number: initial("number"), unit: (initial("unit") === "coin" ? "coin" : "usd") as AmountUnit }));
+  const [typed, setTyped] = useState(() => ({
+    number: initial("number"),
+    unit: (initial("unit") === "coin" ? "coin" : "usd") as AmountUnit,
+  }));
   const preview = coin && d.chosen && typed.unit === "coin" ? depositAmount(typed.number, "coin", d.chosen.usdPrice) : null;
   const numberError = fields.number.errors?.[0];
   const { key: numberKey, ...numberProps } = getInputProps(fields.number, { type: "text", ariaDescribedBy: `${fields.number.id}-hint` });
@@ -179,7 +199,13 @@ function DepositForm({ to }: { to: string }) {
             <div className="chip-list" role="list">
               {d.currencies.map((c) => (
                 <span role="listitem" key={c.id}>
-                  <Link to={`/mine/charge?type=0&charge_id=${c.id}`} replace preventScrollReset className={d.chosen?.id === c.id ? "chip active" : "chip"} aria-current={d.chosen?.id === c.id ? "true" : undefined}>
+                  <Link
+                    to={`/mine/charge?type=0&charge_id=${c.id}`}
+                    replace
+                    preventScrollReset
+                    className={d.chosen?.id === c.id ? "chip active" : "chip"}
+                    aria-current={d.chosen?.id === c.id ? "true" : undefined}
+                  >
                     {c.currencyCode} · {c.protocolCode}
                   </Link>
                 </span>
@@ -187,9 +213,15 @@ function DepositForm({ to }: { to: string }) {
             </div>
           </section>
           {d.chosen ? (
-            <AddressCard title={t("deposit.address_title", { currency: d.chosen.currencyCode, protocol: d.chosen.protocolCode })} address={d.chosen.address} qr={d.qr} />
+            <AddressCard
+              title={t("deposit.address_title", { currency: d.chosen.currencyCode, protocol: d.chosen.protocolCode })}
+              address={d.chosen.address}
+              qr={d.qr}
+            />
           ) : null}
-          {d.chosen ? <p className="muted small">{t("deposit.address_hint", { currency: d.chosen.currencyCode, protocol: d.chosen.protocolCode })}</p> : null}
+          {d.chosen ? (
+            <p className="muted small">{t("deposit.address_hint", { currency: d.chosen.currencyCode, protocol: d.chosen.protocolCode })}</p>
+          ) : null}
         </>
       ) : null}
 
@@ -206,13 +238,23 @@ function DepositForm({ to }: { to: string }) {
             ) : null}
           </>
         ) : (
-          <fieldset className={fields.wire_id.errors?.[0] ? "field wire-list has-error" : "field wire-list"} aria-describedby={fields.wire_id.errors?.[0] ? fields.wire_id.errorId : undefined}>
+          <fieldset
+            className={fields.wire_id.errors?.[0] ? "field wire-list has-error" : "field wire-list"}
+            aria-describedby={fields.wire_id.errors?.[0] ? fields.wire_id.errorId : undefined}
+          >
             <legend>{t("deposit.wire_account")}</legend>
             {d.wires.map((w) => {
               const id = `${fields.wire_id.id}-${w.id}`;
               return (
                 <label key={w.id} htmlFor={id} className="wire-option">
-                  <input type="radio" id={id} name="wire_id" value={String(w.id)} defaultChecked={initial("wire_id") === String(w.id)} required />
+                  <input
+                    type="radio"
+                    id={id}
+                    name="wire_id"
+                    value={String(w.id)}
+                    defaultChecked={initial("wire_id") === String(w.id)}
+                    required
+                  />
                   <dl className="details">
                     <div>
                       <dt>{t("deposit.bank_name")}</dt>
@@ -259,15 +301,28 @@ function DepositForm({ to }: { to: string }) {
         <div className={numberError ? "field has-error" : "field"}>
           <label htmlFor={fields.number.id}>{coin && d.chosen ? t("deposit.amount") : t("deposit.amount_usd")}</label>
           <div className="input-row">
-            <input key={numberKey} {...numberProps} inputMode="decimal" autoComplete="off" required onInput={(e) => {
+            <input
+              key={numberKey}
+              {...numberProps}
+              inputMode="decimal"
+              autoComplete="off"
+              required
+              onInput={(e) => {
                 const number = e.currentTarget.value;
                 setTyped((s) => ({ ...s, number }));
-              }} />
+              }}
+            />
             {coin && d.chosen ? (
-              <select key={unitKey} {...unitProps} aria-label={t("deposit.unit")} defaultValue={typed.unit} onChange={(e) => {
+              <select
+                key={unitKey}
+                {...unitProps}
+                aria-label={t("deposit.unit")}
+                defaultValue={typed.unit}
+                onChange={(e) => {
                   const unit: AmountUnit = e.currentTarget.value === "coin" ? "coin" : "usd";
                   setTyped((s) => ({ ...s, unit }));
-                }}>
+                }}
+              >
                 <option value="usd">USD</option>
                 <option value="coin">{d.chosen.currencyCode}</option>
               </select>
@@ -277,7 +332,11 @@ function DepositForm({ to }: { to: string }) {
           </div>
           <p className="hint" id={`${fields.number.id}-hint`}>
             {coin && d.chosen
-              ? t("deposit.amount_hint_coin", { currency: d.chosen.currencyCode, price: d.chosen.usdPrice, max: formatMoney(MAX_DEPOSIT, locale, 0) })
+              ? t("deposit.amount_hint_coin", {
+                  currency: d.chosen.currencyCode,
+                  price: d.chosen.usdPrice,
+                  max: formatMoney(MAX_DEPOSIT, locale, 0),
+                })
               : t("deposit.amount_hint", { max: formatMoney(MAX_DEPOSIT_USD * 1_000_000, locale, 0) })}
           </p>
           {preview?.ok ? (
@@ -305,7 +364,13 @@ function DepositForm({ to }: { to: string }) {
           </div>
         ) : null}
 
-        <PhotoInput name="proofImg" label={t("deposit.proof")} purpose="deposit_proof" error={fields.proofImg.errors?.[0] ?? null} hint={t("deposit.proof_hint")} />
+        <PhotoInput
+          name="proofImg"
+          label={t("deposit.proof")}
+          purpose="deposit_proof"
+          error={fields.proofImg.errors?.[0] ?? null}
+          hint={t("deposit.proof_hint")}
+        />
 
         <SubmitButton intent={Intent.ReviewDeposit}>{t("deposit.continue")}</SubmitButton>
       </Form>

@@ -64,7 +64,13 @@ export default function ChargeRecords() {
       />
       <nav className="segmented" aria-label={t("deposit.records")}>
         {tabs.map((tab) => (
-          <Link key={String(tab.type)} to={href(tab.type)} replace className={d.type === tab.type ? "active" : undefined} aria-current={d.type === tab.type ? "page" : undefined}>
+          <Link
+            key={String(tab.type)}
+            to={href(tab.type)}
+            replace
+            className={d.type === tab.type ? "active" : undefined}
+            aria-current={d.type === tab.type ? "page" : undefined}
+          >
             {tab.label}
           </Link>
         ))}

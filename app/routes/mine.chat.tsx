@@ -31,7 +31,10 @@ export async function loader({ context }: LoaderFunctionArgs) {
   const target = await supportChat(context, user ? { uid: user.uid, email: user.email } : null);
   if (target.kind === "navigate") throw redirect(target.link);
   if (target.kind === "dialog") return data({ mode: "dialog" as const, link: target.link, src: null });
-  return data({ mode: "frame" as const, link: null, src: target.src }, { headers: target.origin ? { [FRAME_SRC_HEADER]: target.origin } : {} });
+  return data(
+    { mode: "frame" as const, link: null, src: target.src },
+    { headers: target.origin ? { [FRAME_SRC_HEADER]: target.origin } : {} },
+  );
 }
 
 export default function SupportChat() {

@@ -31,7 +31,10 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const id = accountTypeOf(raw);
   // Only the three ids are addresses of this page; anything else goes to the funding account's.
   if (id === null || raw !== String(id)) throw redirect(historyHref(id ?? 1));
-  const [account, page] = await Promise.all([accountDetail(context, user.id, id), accountHistory(context, user.id, id, pageParam(url.searchParams.get("page")))]);
+  const [account, page] = await Promise.all([
+    accountDetail(context, user.id, id),
+    accountHistory(context, user.id, id, pageParam(url.searchParams.get("page"))),
+  ]);
   if (!account) throw new Response("Not found", { status: 404 });
   return {
     accountTypeId: id,
@@ -54,7 +57,13 @@ export default function History() {
       <PageHeader title={t("history.title")} back="/mine/wallet" />
       <nav className="segmented" aria-label={t("history.accounts")}>
         {WALLET_ACCOUNTS.map((a) => (
-          <Link key={a.accountTypeId} to={historyHref(a.accountTypeId)} replace className={a.accountTypeId === data.accountTypeId ? "active" : undefined} aria-current={a.accountTypeId === data.accountTypeId ? "page" : undefined}>
+          <Link
+            key={a.accountTypeId}
+            to={historyHref(a.accountTypeId)}
+            replace
+            className={a.accountTypeId === data.accountTypeId ? "active" : undefined}
+            aria-current={a.accountTypeId === data.accountTypeId ? "page" : undefined}
+          >
             {t(`accounts.${a.kind}`)}
           </Link>
         ))}
@@ -101,7 +110,12 @@ export default function History() {
             ))}
           </ul>
         )}
-        <Pager page={data.page} lastPage={data.lastPage} href={(p) => `${historyHref(data.accountTypeId)}&page=${p}`} label={t("orders.pages")} />
+        <Pager
+          page={data.page}
+          lastPage={data.lastPage}
+          href={(p) => `${historyHref(data.accountTypeId)}&page=${p}`}
+          label={t("orders.pages")}
+        />
       </section>
     </div>
   );

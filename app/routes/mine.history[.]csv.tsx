@@ -20,7 +20,12 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const t = context.t;
   const rows: (string | CsvNumber)[][] = [
     [t("history.time"), t("history.type"), t("history.memo"), t("history.value")],
-    ...entries.map((e) => [new Date(e.createdAt).toISOString(), ledgerKindText(t, e.kind), memoText(t, e.memo), { number: toDecimalString(e.amount, exactDecimals(e.amount)) }]),
+    ...entries.map((e) => [
+      new Date(e.createdAt).toISOString(),
+      ledgerKindText(t, e.kind),
+      memoText(t, e.memo),
+      { number: toDecimalString(e.amount, exactDecimals(e.amount)) },
+    ]),
   ];
   const day = new Date().toISOString().slice(0, 10);
   const filename = `statement-${walletAccount(id).kind}-${day}.csv`;

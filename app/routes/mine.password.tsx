@@ -5,7 +5,16 @@ import * as v from "valibot";
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { CodeField, DefaultSubmit, FormErrors, NewPasswordFields, Notice, PasswordField, SubmitButton, useClearSecrets } from "~/components/forms";
+import {
+  CodeField,
+  DefaultSubmit,
+  FormErrors,
+  NewPasswordFields,
+  Notice,
+  PasswordField,
+  SubmitButton,
+  useClearSecrets,
+} from "~/components/forms";
 import { PageHeader } from "~/components/layout";
 import { RouteErrorBoundary } from "~/components/route-error";
 import { AmendSchema } from "~/forms/auth";
@@ -35,18 +44,43 @@ export async function action({ request, context }: ActionFunctionArgs) {
     case Intent.SendCode: {
       const submission = submissionOf(SendOnly, form);
       const sent = await sendAmendCode(context, user);
-      if (!sent.ok) return data({ result: checkedOnly(replyWithErrors(submission, sent.errors, SECRETS), ["sms_code", "auth_code"]), codeSeconds: 0, notice: null }, { status: sent.status });
-      return data({ result: checkedOnly(submission.reply({ hideFields: SECRETS }), []), codeSeconds: sent.value.seconds, notice: "auth.code_sent" });
+      if (!sent.ok)
+        return data(
+          {
+            result: checkedOnly(replyWithErrors(submission, sent.errors, SECRETS), ["sms_code", "auth_code"]),
+            codeSeconds: 0,
+            notice: null,
+          },
+          { status: sent.status },
+        );
+      return data({
+        result: checkedOnly(submission.reply({ hideFields: SECRETS }), []),
+        codeSeconds: sent.value.seconds,
+        notice: "auth.code_sent",
+      });
     }
     case Intent.Amend: {
       const submission = submissionOf(AmendSchema, form);
-      if (submission.status !== "success") return data({ result: submission.reply({ hideFields: SECRETS }), codeSeconds: 0, notice: null }, { status: 400 });
+      if (submission.status !== "success")
+        return data({ result: submission.reply({ hideFields: SECRETS }), codeSeconds: 0, notice: null }, { status: 400 });
       const result = await amendPassword(context, user, submission.value);
-      if (!result.ok) return data({ result: replyWithErrors(submission, result.errors, SECRETS), codeSeconds: 0, notice: null }, { status: result.status });
-      return redirectWithFlash(context, "/user", { kind: "success", message: "auth.password_changed" }, { "Set-Cookie": await sessionSetCookie(context, result.value.token) });
+      if (!result.ok)
+        return data(
+          { result: replyWithErrors(submission, result.errors, SECRETS), codeSeconds: 0, notice: null },
+          { status: result.status },
+        );
+      return redirectWithFlash(
+        context,
+        "/user",
+        { kind: "success", message: "auth.password_changed" },
+        { "Set-Cookie": await sessionSetCookie(context, result.value.token) },
+      );
     }
     default:
-      return data({ result: { status: "error" as const, error: { "": ["errors.bad_request"] } }, codeSeconds: 0, notice: null }, { status: 400 });
+      return data(
+        { result: { status: "error" as const, error: { "": ["errors.bad_request"] } }, codeSeconds: 0, notice: null },
+        { status: 400 },
+      );
   }
 }
 

@@ -97,19 +97,46 @@ export async function action({ request, context }: ActionFunctionArgs) {
     // everything: the exact amount (as many decimals as it has), which the transfer accepts as the whole balance
     const amount = intent === Intent.TransferAll ? toDecimalString(available, exactDecimals(available)) : v.balance;
     const check = checkTransfer({ from: v.from, to: v.to, amount }, available);
-    if (!check.ok) return data<ActionData>({ result: replyWithErrors(submission, { [check.field]: check.error }), confirm: null }, { status: 400 });
-    return data<ActionData>({ result: submission.reply(), confirm: { from: check.from, to: check.to, amount: check.amount, balance: amount ?? "", requestId: v.request_id ?? null } });
+    if (!check.ok)
+      return data<ActionData>({ result: replyWithErrors(submission, { [check.field]: check.error }), confirm: null }, { status: 400 });
+    return data<ActionData>({
+      result: submission.reply(),
+      confirm: { from: check.from, to: check.to, amount: check.amount, balance: amount ?? "", requestId: v.request_id ?? null },
+    });
   }
-  const result = await transfer(context, user, { from: v.from, to: v.to, amount: v.balance, currencyId: v.currency_id, requestId: v.request_id });
+  const result = await transfer(context, user, {
+    from: v.from,
+    to: v.to,
+    amount: v.balance,
+    currencyId: v.currency_id,
+    requestId: v.request_id,
+  });
   if (!result.ok) {
-    return data<ActionData>({ result: replyWithErrors(submission, { [result.field]: result.error }), confirm: null }, { status: result.error.startsWith("transfer.err_insufficient_") ? 409 : 400 });
+    return data<ActionData>(
+      { result: replyWithErrors(submission, { [result.field]: result.error }), confirm: null },
+      { status: result.error.startsWith("transfer.err_insufficient_") ? 409 : 400 },
+    );
   }
   const from = accountTypeOf(result.value.fromKind) ?? 1;
   const to = accountTypeOf(result.value.toKind) ?? 3;
   return redirectWithFlash(context, transferHref(from, to, "&done=1"), { kind: "success", message: "transfer.done" });
 }
 
-function AccountSelect({ name, label, value, onChange, error, errorId }: { name: "from" | "to"; label: string; value: AccountTypeId; onChange: (value: AccountTypeId) => void; error?: string; errorId: string }) {
+function AccountSelect({
+  name,
+  label,
+  value,
+  onChange,
+  error,
+  errorId,
+}: {
+  name: "from" | "to";
+  label: string;
+  value: AccountTypeId;
+  onChange: (value: AccountTypeId) => void;
+  error?: string;
+  errorId: string;
+}) {
   const { t } = useTranslation();
   const id = `transfer-${name}`;
   return (
@@ -138,10 +165,31 @@ function AccountSelect({ name, label, value, onChange, error, errorId }: { name:
   );
 }
 
-function TransferForm({ accounts, from, to, requestId, constraint, lastResult, locale }: { accounts: AccountView[]; from: AccountTypeId; to: AccountTypeId; requestId: string; constraint: ReturnType<typeof useLoaderData<typeof loader>>["constraint"]; lastResult: SubmissionResult<string[]> | undefined; locale: string }) {
+function TransferForm({
+  accounts,
+  from,
+  to,
+  requestId,
+  constraint,
+  lastResult,
+  locale,
+}: {
+  accounts: AccountView[];
+  from: AccountTypeId;
+  to: AccountTypeId;
+  requestId: string;
+  constraint: ReturnType<typeof useLoaderData<typeof loader>>["constraint"];
+  lastResult: SubmissionResult<string[]> | undefined;
+  locale: string;
+}) {
   const { t } = useTranslation();
   const hydrated = useHydrated();
-  const [form, fields] = useForm<Record<"from" | "to" | "balance" | "request_id", string>>({ id: "transfer", lastResult, constraint, defaultValue: { from: String(from), to: String(to) } });
+  const [form, fields] = useForm<Record<"from" | "to" | "balance" | "request_id", string>>({
+    id: "transfer",
+    lastResult,
+    constraint,
+    defaultValue: { from: String(from), to: String(to) },
+  });
   const initial = (value: unknown, fallback: AccountTypeId) => (typeof value === "string" ? (accountTypeOf(value) ?? fallback) : fallback);
   const [pair, setPair] = useState(() => ({ from: initial(fields.from.initialValue, from), to: initial(fields.to.initialValue, to) }));
   const available = accounts.find((a) => a.accountTypeId === pair.from)?.balance ?? 0;
@@ -154,18 +202,39 @@ function TransferForm({ accounts, from, to, requestId, constraint, lastResult, l
     <Form method="post" className="form card" {...getFormProps(form)} noValidate={false}>
       <FormErrors form={form} />
       <div className="transfer-pair">
-        <AccountSelect name="from" label={t("transfer.from")} value={pair.from} onChange={(v) => setPair((p) => pickAccount(p, "from", v))} error={fields.from.errors?.[0]} errorId={fields.from.errorId} />
+        <AccountSelect
+          name="from"
+          label={t("transfer.from")}
+          value={pair.from}
+          onChange={(v) => setPair((p) => pickAccount(p, "from", v))}
+          error={fields.from.errors?.[0]}
+          errorId={fields.from.errorId}
+        />
         <Link to={transferHref(pair.to, pair.from)} className="swap-button" onClick={swap} aria-label={t("transfer.swap")} replace>
           <TransferIcon />
         </Link>
-        <AccountSelect name="to" label={t("transfer.to")} value={pair.to} onChange={(v) => setPair((p) => pickAccount(p, "to", v))} error={fields.to.errors?.[0]} errorId={fields.to.errorId} />
+        <AccountSelect
+          name="to"
+          label={t("transfer.to")}
+          value={pair.to}
+          onChange={(v) => setPair((p) => pickAccount(p, "to", v))}
+          error={fields.to.errors?.[0]}
+          errorId={fields.to.errorId}
+        />
       </div>
       <Field
         field={fields.balance}
         label={t("transfer.amount")}
         inputMode="decimal"
         autoComplete="off"
-        hint={<span aria-live="polite">{t("transfer.amount_hint", { account: t(`accounts.${walletAccount(pair.from).kind}`), amount: formatBalance(available, locale) })}</span>}
+        hint={
+          <span aria-live="polite">
+            {t("transfer.amount_hint", {
+              account: t(`accounts.${walletAccount(pair.from).kind}`),
+              amount: formatBalance(available, locale),
+            })}
+          </span>
+        }
       />
       <input type="hidden" name="request_id" value={requestId} />
       {/* "Continue" first: Enter in the amount field submits the form's first button */}
@@ -190,7 +259,13 @@ function ConfirmTransfer({ confirm, locale }: { confirm: Confirm; locale: string
       <h2 id="transfer-confirm-title" ref={heading} tabIndex={-1}>
         {t("transfer.confirm_title")}
       </h2>
-      <p>{t("transfer.confirm_text", { amount: formatMoney(confirm.amount, locale, exactDecimals(confirm.amount)), from: fromName, to: toName })}</p>
+      <p>
+        {t("transfer.confirm_text", {
+          amount: formatMoney(confirm.amount, locale, exactDecimals(confirm.amount)),
+          from: fromName,
+          to: toName,
+        })}
+      </p>
       <dl className="confirm-figures">
         <div>
           <dt>{t("transfer.from")}</dt>
@@ -269,7 +344,16 @@ export default function TransferPage() {
       {confirm ? (
         <ConfirmTransfer confirm={confirm} locale={locale} />
       ) : (
-        <TransferForm key={`${d.from}|${d.to}|${d.requestId}`} accounts={d.accounts} from={d.from} to={d.to} requestId={d.requestId} constraint={d.constraint} lastResult={actionData?.result} locale={locale} />
+        <TransferForm
+          key={`${d.from}|${d.to}|${d.requestId}`}
+          accounts={d.accounts}
+          from={d.from}
+          to={d.to}
+          requestId={d.requestId}
+          constraint={d.constraint}
+          lastResult={actionData?.result}
+          locale={locale}
+        />
       )}
       <section className="card" aria-labelledby="transfer-log">
         <h2 id="transfer-log">{t("transfer.log")}</h2>
@@ -292,7 +376,12 @@ export default function TransferPage() {
             ))}
           </ul>
         )}
-        <Pager page={d.log.page} lastPage={d.log.lastPage} href={(p) => transferHref(d.from, d.to, `&page=${p}`)} label={t("orders.pages")} />
+        <Pager
+          page={d.log.page}
+          lastPage={d.log.lastPage}
+          href={(p) => transferHref(d.from, d.to, `&page=${p}`)}
+          label={t("orders.pages")}
+        />
       </section>
     </div>
   );

@@ -22,7 +22,12 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const assets = await assetsOverview(context, user.id);
   return {
     total: assets.total,
-    accounts: assets.accounts.map((a) => ({ kind: a.kind, accountTypeId: a.accountTypeId, balance: a.balance, lockBalance: a.lockBalance })),
+    accounts: assets.accounts.map((a) => ({
+      kind: a.kind,
+      accountTypeId: a.accountTypeId,
+      balance: a.balance,
+      lockBalance: a.lockBalance,
+    })),
   };
 }
 

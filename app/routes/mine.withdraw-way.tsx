@@ -55,7 +55,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const user = await requireRealUser(context, request);
   const { drawType, fromWithdraw } = params(new URL(request.url));
   const form = await readForm(request);
-  if (form.get("intent") !== Intent.BindMethod) return data({ result: { status: "error" as const, error: { "": ["errors.bad_request"] } } }, { status: 400 });
+  if (form.get("intent") !== Intent.BindMethod)
+    return data({ result: { status: "error" as const, error: { "": ["errors.bad_request"] } } }, { status: 400 });
   form.set("draw_type", String(drawType));
   const submission = drawType === DrawType.Coin ? submissionOf(CoinMethodSchema, form) : submissionOf(BankMethodSchema, form);
   if (submission.status !== "success") return data({ result: submission.reply() }, { status: 400 });
@@ -69,7 +70,10 @@ export async function action({ request, context }: ActionFunctionArgs) {
 export const shouldRevalidate: ShouldRevalidateFunction = ({ actionStatus, defaultShouldRevalidate }) =>
   actionStatus !== undefined && actionStatus >= 400 ? false : defaultShouldRevalidate;
 
-type Fields = Record<"draw_currency_id" | "dc_address" | "bank_name" | "bank_address" | "bank_swift" | "payee_name" | "payee_account", string>;
+type Fields = Record<
+  "draw_currency_id" | "dc_address" | "bank_name" | "bank_address" | "bank_swift" | "payee_name" | "payee_account",
+  string
+>;
 
 export default function WithdrawWay() {
   const { t } = useTranslation();
@@ -91,7 +95,12 @@ export default function WithdrawWay() {
       <PageHeader title={coin ? t("wallet.add_address") : t("wallet.add_account")} back={back} />
       <nav className="segmented" aria-label={t("withdraw.kind")}>
         {[DrawType.Coin, DrawType.Bank].map((ty) => (
-          <Link key={ty} to={query(ty)} className={ty === d.drawType ? "active" : undefined} aria-current={ty === d.drawType ? "page" : undefined}>
+          <Link
+            key={ty}
+            to={query(ty)}
+            className={ty === d.drawType ? "active" : undefined}
+            aria-current={ty === d.drawType ? "page" : undefined}
+          >
             {ty === DrawType.Coin ? t("wallet.coin_address") : t("wallet.bank_account")}
           </Link>
         ))}
@@ -105,7 +114,12 @@ export default function WithdrawWay() {
         <FormErrors form={form} />
         <div className={fields.draw_currency_id.errors ? "field has-error" : "field"}>
           <label htmlFor={fields.draw_currency_id.id}>{t("withdraw.currency")}</label>
-          <select id={fields.draw_currency_id.id} name="draw_currency_id" defaultValue={selected} aria-invalid={fields.draw_currency_id.errors ? true : undefined}>
+          <select
+            id={fields.draw_currency_id.id}
+            name="draw_currency_id"
+            defaultValue={selected}
+            aria-invalid={fields.draw_currency_id.errors ? true : undefined}
+          >
             {d.currencies.map((c) => (
               <option key={c.id} value={String(c.id)}>
                 {currencyLabel(c)}
@@ -119,12 +133,26 @@ export default function WithdrawWay() {
           ) : null}
         </div>
         {coin ? (
-          <Field field={fields.dc_address} label={t("wallet.address")} autoComplete="off" autoCapitalize="off" spellCheck={false} hint={t("wallet.address_hint")} />
+          <Field
+            field={fields.dc_address}
+            label={t("wallet.address")}
+            autoComplete="off"
+            autoCapitalize="off"
+            spellCheck={false}
+            hint={t("wallet.address_hint")}
+          />
         ) : (
           <>
             <Field field={fields.bank_name} label={t("wallet.bank_name")} autoComplete="off" />
             <Field field={fields.bank_address} label={t("wallet.bank_address")} autoComplete="off" />
-            <Field field={fields.bank_swift} label={t("wallet.bank_swift")} autoComplete="off" autoCapitalize="characters" spellCheck={false} hint={t("wallet.swift_hint")} />
+            <Field
+              field={fields.bank_swift}
+              label={t("wallet.bank_swift")}
+              autoComplete="off"
+              autoCapitalize="characters"
+              spellCheck={false}
+              hint={t("wallet.swift_hint")}
+            />
             <Field field={fields.payee_name} label={t("wallet.payee_name")} autoComplete="name" />
             <Field field={fields.payee_account} label={t("wallet.payee_account")} autoComplete="off" spellCheck={false} />
           </>

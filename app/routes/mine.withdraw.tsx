@@ -19,7 +19,18 @@ import { useTranslation } from "react-i18next";
 import { Field, FormErrors, SubmitButton } from "~/components/forms";
 import { EmptyState, PageHeader } from "~/components/layout";
 import { RouteErrorBoundary } from "~/components/route-error";
-import { FeeText, Figures, PageLinks, RecordList, currencyLabel, methodLine, balanceUsd, usd, type CurrencyView, type MethodView } from "~/components/withdraw";
+import {
+  FeeText,
+  Figures,
+  PageLinks,
+  RecordList,
+  currencyLabel,
+  methodLine,
+  balanceUsd,
+  usd,
+  type CurrencyView,
+  type MethodView,
+} from "~/components/withdraw";
 import { DrawType, drawTypeOfPage, previewWithdrawal, type WithdrawFigures } from "~/domain/withdraw";
 import { Intent } from "~/forms/intents";
 import { cleanFields, submissionOf } from "~/forms/parse";
@@ -28,7 +39,14 @@ import { WithdrawSchema, withdrawInputOf } from "~/forms/withdraw";
 import { readForm } from "~/lib/http.server";
 import { translateMessage } from "~/lib/messages";
 import { useRootData } from "~/root";
-import { fundingBalance, listMethods, listWithdrawCurrencies, listWithdrawals, prepareWithdrawal, requestWithdrawal } from "~/services/withdraw.server";
+import {
+  fundingBalance,
+  listMethods,
+  listWithdrawCurrencies,
+  listWithdrawals,
+  prepareWithdrawal,
+  requestWithdrawal,
+} from "~/services/withdraw.server";
 import { redirectWithFlash, requireRealUser } from "~/services/web.server";
 import walletStylesHref from "~/styles/withdraw.css";
 import { titled } from "~/lib/meta";
@@ -97,7 +115,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
       const input = { ...withdrawInputOf(submission.value), drawType };
       if (intent === Intent.Preview) {
         const prepared = await prepareWithdrawal(context, user, input);
-        if (!prepared.ok) return data<ActionData>({ stage: "form", result: replyWithErrors(submission, prepared.errors) }, { status: prepared.status });
+        if (!prepared.ok)
+          return data<ActionData>({ stage: "form", result: replyWithErrors(submission, prepared.errors) }, { status: prepared.status });
         const { currency, method, figures } = prepared.value;
         return data<ActionData>({
           stage: "confirm",
@@ -105,7 +124,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
         });
       }
       const result = await requestWithdrawal(context, user, input);
-      if (!result.ok) return data<ActionData>({ stage: "form", result: replyWithErrors(submission, result.errors) }, { status: result.status });
+      if (!result.ok)
+        return data<ActionData>({ stage: "form", result: replyWithErrors(submission, result.errors) }, { status: result.status });
       return redirectWithFlash(context, `/mine/withdraw?type=${type}`, { kind: "success", message: "withdraw.requested" });
     }
     default:
@@ -134,7 +154,12 @@ export default function MineWithdraw() {
       <PageHeader title={t("withdraw.title")} back="/user" />
       <nav className="segmented" aria-label={t("withdraw.kind")}>
         {(["0", "1"] as const).map((ty) => (
-          <Link key={ty} to={`/mine/withdraw?type=${ty}`} className={ty === d.type ? "active" : undefined} aria-current={ty === d.type ? "page" : undefined}>
+          <Link
+            key={ty}
+            to={`/mine/withdraw?type=${ty}`}
+            className={ty === d.type ? "active" : undefined}
+            aria-current={ty === d.type ? "page" : undefined}
+          >
             {ty === "0" ? t("withdraw.coin") : t("withdraw.bank")}
           </Link>
         ))}
@@ -237,12 +262,21 @@ function WithdrawForm({ d, lastResult, locale }: { d: LoaderData; lastResult: Su
     read();
   };
 
-  const currency = d.currencies.find((c) => String(c.id) === values.currency) ?? d.currencies.find((c) => c.id === firstMethod.drawCurrencyId) ?? null;
+  const currency =
+    d.currencies.find((c) => String(c.id) === values.currency) ?? d.currencies.find((c) => c.id === firstMethod.drawCurrencyId) ?? null;
   const figures = currency ? previewWithdrawal(values.amount, currency) : null;
   const manage = d.drawType === DrawType.Coin ? "/mine/coin-address-list" : "/mine/bank-card-list";
 
   return (
-    <Form method="post" action={`/mine/withdraw?type=${d.type}`} className="form card" {...getFormProps(form)} ref={formRef} onChange={sync} onInput={read}>
+    <Form
+      method="post"
+      action={`/mine/withdraw?type=${d.type}`}
+      className="form card"
+      {...getFormProps(form)}
+      ref={formRef}
+      onChange={sync}
+      onInput={read}
+    >
       <button type="submit" name="intent" value={Intent.Preview} className="visually-hidden" tabIndex={-1} aria-hidden="true" />
       <FormErrors form={form} />
       <input type="hidden" name="request_id" value={initial("request_id") || d.requestId} />
@@ -253,7 +287,13 @@ function WithdrawForm({ d, lastResult, locale }: { d: LoaderData; lastResult: Su
           const id = `currency-${c.id}`;
           return (
             <label key={c.id} htmlFor={id} className="choice-option">
-              <input type="radio" id={id} name="draw_currency_id" value={String(c.id)} defaultChecked={initial("draw_currency_id") === String(c.id)} />
+              <input
+                type="radio"
+                id={id}
+                name="draw_currency_id"
+                value={String(c.id)}
+                defaultChecked={initial("draw_currency_id") === String(c.id)}
+              />
               <span className="choice-title">{currencyLabel(c)}</span>
               <span className="small muted">
                 <FeeText currency={c} locale={locale} /> · {t("withdraw.min", { value: usd(c.minAmount, locale) })}
@@ -274,7 +314,13 @@ function WithdrawForm({ d, lastResult, locale }: { d: LoaderData; lastResult: Su
           const id = `method-${m.id}`;
           return (
             <label key={m.id} htmlFor={id} className="choice-option">
-              <input type="radio" id={id} name="draw_method_id" value={String(m.id)} defaultChecked={initial("draw_method_id") === String(m.id)} />
+              <input
+                type="radio"
+                id={id}
+                name="draw_method_id"
+                value={String(m.id)}
+                defaultChecked={initial("draw_method_id") === String(m.id)}
+              />
               <span className="choice-title mono">{methodLine(m)}</span>
               <span className="small muted">{currencyLabel(m)}</span>
             </label>
@@ -296,7 +342,10 @@ function WithdrawForm({ d, lastResult, locale }: { d: LoaderData; lastResult: Su
         inputMode="decimal"
         autoComplete="off"
         addon={<span className="unit">USD</span>}
-        hint={t("withdraw.amount_hint", { available: balanceUsd(d.available, locale), min: currency ? usd(currency.minAmount, locale) : "—" })}
+        hint={t("withdraw.amount_hint", {
+          available: balanceUsd(d.available, locale),
+          min: currency ? usd(currency.minAmount, locale) : "—",
+        })}
       />
       <Field field={fields.memo} label={t("withdraw.memo")} autoComplete="off" maxLength={200} />
 

@@ -51,8 +51,12 @@ export default function MiningPage() {
                 <h2 id={`fund-${f.id}`}>{f.title}</h2>
                 <dl className="fund-figures">
                   <FundFigure label={t("fund.currency")}>{f.currencyCode}</FundFigure>
-                  <FundFigure label={t("fund.expected_profit")} up><Percent value={f.dividendPercentage} locale={locale} /></FundFigure>
-                  <FundFigure label={t("fund.machine_rent")}><FundMoney value={f.startingSubAmount} currency={f.currencyCode} locale={locale} /></FundFigure>
+                  <FundFigure label={t("fund.expected_profit")} up>
+                    <Percent value={f.dividendPercentage} locale={locale} />
+                  </FundFigure>
+                  <FundFigure label={t("fund.machine_rent")}>
+                    <FundMoney value={f.startingSubAmount} currency={f.currencyCode} locale={locale} />
+                  </FundFigure>
                 </dl>
               </div>
               <Link to={`/mining/subscribe?id=${f.id}`} className="button primary" aria-describedby={`fund-${f.id}`}>

@@ -60,7 +60,12 @@ export default function IncomePage() {
           ))}
         </ul>
       )}
-      <Pager page={income.page} lastPage={income.lastPage} href={(p) => `/mining/income?id=${sub.id}&page=${p}`} label={t("orders.pages")} />
+      <Pager
+        page={income.page}
+        lastPage={income.lastPage}
+        href={(p) => `/mining/income?id=${sub.id}&page=${p}`}
+        label={t("orders.pages")}
+      />
     </div>
   );
 }

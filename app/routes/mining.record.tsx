@@ -47,7 +47,10 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const url = new URL(request.url);
   const page = pageNumber(url.searchParams.get("page"));
   const redeemParam = url.searchParams.get("redeem");
-  const [records, redeem] = await Promise.all([subscriptionRecords(context, user.id, page), redeemParam !== null ? ownedSubscription(context, user.id, idParam(redeemParam)) : Promise.resolve(null)]);
+  const [records, redeem] = await Promise.all([
+    subscriptionRecords(context, user.id, page),
+    redeemParam !== null ? ownedSubscription(context, user.id, idParam(redeemParam)) : Promise.resolve(null),
+  ]);
   if (redeemParam !== null && !redeem) throw notFound();
   return { records, redeem: redeem ? { ...redeem, ...redemptionOf(redeem) } : null };
 }
@@ -55,7 +58,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 export async function action({ request, context }: ActionFunctionArgs) {
   const user = await requireUser(context, request);
   const form = await readForm(request);
-  if (form.get("intent") !== Intent.FundRedeem) return redirectWithFlash(context, "/mining/record", { kind: "error", message: "errors.bad_request" });
+  if (form.get("intent") !== Intent.FundRedeem)
+    return redirectWithFlash(context, "/mining/record", { kind: "error", message: "errors.bad_request" });
   const result = await requestRedemption(context, user, idParam(form.get("sub_id")));
   if (!result.ok) {
     if (result.status === 404) throw notFound();
@@ -79,7 +83,14 @@ function RedeemConfirm({ sub, locale }: { sub: Redeem; locale: string }) {
   return (
     <div className="sheet-layer">
       {hydrated ? <div className="sheet-backdrop" aria-hidden="true" onClick={close} /> : null}
-      <section ref={ref} className="sheet" role="dialog" aria-modal={hydrated || undefined} aria-labelledby="redeem-title" onKeyDown={(e: KeyboardEvent) => hydrated && sheetKeyDown(e, ref.current, close)}>
+      <section
+        ref={ref}
+        className="sheet"
+        role="dialog"
+        aria-modal={hydrated || undefined}
+        aria-labelledby="redeem-title"
+        onKeyDown={(e: KeyboardEvent) => hydrated && sheetKeyDown(e, ref.current, close)}
+      >
         <header className="sheet-head">
           <h2 id="redeem-title" ref={heading} tabIndex={-1}>
             {t("fund.redeem_title")}
@@ -93,9 +104,15 @@ function RedeemConfirm({ sub, locale }: { sub: Redeem; locale: string }) {
           <>
             <p className="penal-sum">{t("fund.penal_sum", { amount: formatMoney(sub.penalty, locale), currency: sub.currencyCode })}</p>
             <dl className="fund-figures confirm-figures">
-              <FundFigure label={t("fund.share_amount")}><FundMoney value={sub.shareAmount} currency={sub.currencyCode} locale={locale} /></FundFigure>
-              <FundFigure label={t("fund.penalty")}><FundMoney value={sub.penalty} currency={sub.currencyCode} locale={locale} /></FundFigure>
-              <FundFigure label={t("fund.returned")}><FundMoney value={sub.returned} currency={sub.currencyCode} locale={locale} /></FundFigure>
+              <FundFigure label={t("fund.share_amount")}>
+                <FundMoney value={sub.shareAmount} currency={sub.currencyCode} locale={locale} />
+              </FundFigure>
+              <FundFigure label={t("fund.penalty")}>
+                <FundMoney value={sub.penalty} currency={sub.currencyCode} locale={locale} />
+              </FundFigure>
+              <FundFigure label={t("fund.returned")}>
+                <FundMoney value={sub.returned} currency={sub.currencyCode} locale={locale} />
+              </FundFigure>
             </dl>
             <Form method="post" action="/mining/record" className="fund-actions">
               <input type="hidden" name="sub_id" value={sub.id} />
@@ -139,10 +156,18 @@ export default function RecordPage() {
                 <SubscriptionStatusBadge status={s.status} />
               </h2>
               <dl className="fund-figures">
-                <FundFigure label={t("fund.share_amount")}><FundMoney value={s.shareAmount} currency={s.currencyCode} locale={locale} /></FundFigure>
-                <FundFigure label={t("fund.sub_time")}><OrderTime ms={s.subTime} locale={locale} /></FundFigure>
-                <FundFigure label={t("fund.day_profit")} up><ProfitMoney value={s.dayProfit} currency={s.currencyCode} locale={locale} /></FundFigure>
-                <FundFigure label={t("fund.sum_profit")} up><ProfitMoney value={s.sumProfit} currency={s.currencyCode} locale={locale} /></FundFigure>
+                <FundFigure label={t("fund.share_amount")}>
+                  <FundMoney value={s.shareAmount} currency={s.currencyCode} locale={locale} />
+                </FundFigure>
+                <FundFigure label={t("fund.sub_time")}>
+                  <OrderTime ms={s.subTime} locale={locale} />
+                </FundFigure>
+                <FundFigure label={t("fund.day_profit")} up>
+                  <ProfitMoney value={s.dayProfit} currency={s.currencyCode} locale={locale} />
+                </FundFigure>
+                <FundFigure label={t("fund.sum_profit")} up>
+                  <ProfitMoney value={s.sumProfit} currency={s.currencyCode} locale={locale} />
+                </FundFigure>
                 <div>
                   <dt>{t("fund.period")}</dt>
                   <dd className="num">
@@ -150,7 +175,9 @@ export default function RecordPage() {
                   </dd>
                 </div>
                 {s.penalty > 0 ? (
-                  <FundFigure label={t("fund.penalty")}><FundMoney value={s.penalty} currency={s.currencyCode} locale={locale} /></FundFigure>
+                  <FundFigure label={t("fund.penalty")}>
+                    <FundMoney value={s.penalty} currency={s.currencyCode} locale={locale} />
+                  </FundFigure>
                 ) : null}
               </dl>
               <div className="fund-actions">
@@ -158,7 +185,11 @@ export default function RecordPage() {
                   {t("fund.income_link")}
                 </Link>
                 {s.status === SubscriptionStatus.InProgress ? (
-                  <Link to={`/mining/record?redeem=${s.id}${records.page > 1 ? `&page=${records.page}` : ""}`} className="button danger" preventScrollReset>
+                  <Link
+                    to={`/mining/record?redeem=${s.id}${records.page > 1 ? `&page=${records.page}` : ""}`}
+                    className="button danger"
+                    preventScrollReset
+                  >
                     {t("fund.redeem")}
                   </Link>
                 ) : (

@@ -49,7 +49,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const fund = await fundInfo(context, idParam(new URL(request.url).searchParams.get("id")));
   if (!fund) throw notFound();
   const user = await context.user();
-  const available = user && !user.isDemo ? ((await balances(context, user.id)).accounts.find((a) => a.kind === "funding")?.balance ?? 0) : null;
+  const available =
+    user && !user.isDemo ? ((await balances(context, user.id)).accounts.find((a) => a.kind === "funding")?.balance ?? 0) : null;
   return { fund, available, requestId: crypto.randomUUID() };
 }
 
@@ -69,10 +70,22 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const user = await requireRealUser(context, request);
   const form = await readForm(request);
   const intent = form.get("intent");
-  const input = { id: form.get("id") ?? new URL(request.url).searchParams.get("id"), amount: (form.get("amount") ?? "").slice(0, 32), request_id: form.get("request_id"), terms: form.get("terms") ?? "" };
+  const input = {
+    id: form.get("id") ?? new URL(request.url).searchParams.get("id"),
+    amount: (form.get("amount") ?? "").slice(0, 32),
+    request_id: form.get("request_id"),
+    terms: form.get("terms") ?? "",
+  };
   const amountText = input.amount.trim();
   const refused = (errors: Record<string, string | undefined>, status: number) =>
-    data<ActionData>({ errors: Object.fromEntries(Object.entries(errors).filter((e): e is [string, string] => !!e[1])), amount: amountText, confirm: null }, { status });
+    data<ActionData>(
+      {
+        errors: Object.fromEntries(Object.entries(errors).filter((e): e is [string, string] => !!e[1])),
+        amount: amountText,
+        confirm: null,
+      },
+      { status },
+    );
   if (intent === Intent.FundReview) {
     const checked = await checkSubscription(context, user, input);
     if (!checked.ok) {
@@ -80,7 +93,18 @@ export async function action({ request, context }: ActionFunctionArgs) {
       return refused(checked.errors, checked.status);
     }
     const q = checked.value;
-    return data<ActionData>({ errors: {}, amount: amountText, confirm: { amount: q.amount, amountText, dayProfit: q.dayProfit, totalProfit: q.totalProfit, requestId: input.request_id ?? "", terms: fundTermsKey(q.fund) } });
+    return data<ActionData>({
+      errors: {},
+      amount: amountText,
+      confirm: {
+        amount: q.amount,
+        amountText,
+        dayProfit: q.dayProfit,
+        totalProfit: q.totalProfit,
+        requestId: input.request_id ?? "",
+        terms: fundTermsKey(q.fund),
+      },
+    });
   }
   if (intent === Intent.FundSubscribe) {
     const result = await subscribe(context, user, input);
@@ -96,11 +120,21 @@ function Figures({ fund, confirm, locale }: { fund: Fund; confirm: Confirm; loca
   const { t } = useTranslation();
   return (
     <dl className="fund-figures confirm-figures">
-      <FundFigure label={t("fund.machine_rent")}><FundMoney value={fund.startingSubAmount} currency={fund.currencyCode} locale={locale} /></FundFigure>
-      <FundFigure label={t("fund.mining_time")}><Days days={fund.lockDividendDays} locale={locale} /></FundFigure>
-      <FundFigure label={t("fund.day_profit")} up><ProfitMoney value={confirm.dayProfit} currency={fund.currencyCode} locale={locale} /></FundFigure>
-      <FundFigure label={t("fund.total_profit")} up><ProfitMoney value={confirm.totalProfit} currency={fund.currencyCode} locale={locale} /></FundFigure>
-      <FundFigure label={t("fund.amount")}><FundMoney value={confirm.amount} currency={fund.currencyCode} locale={locale} /></FundFigure>
+      <FundFigure label={t("fund.machine_rent")}>
+        <FundMoney value={fund.startingSubAmount} currency={fund.currencyCode} locale={locale} />
+      </FundFigure>
+      <FundFigure label={t("fund.mining_time")}>
+        <Days days={fund.lockDividendDays} locale={locale} />
+      </FundFigure>
+      <FundFigure label={t("fund.day_profit")} up>
+        <ProfitMoney value={confirm.dayProfit} currency={fund.currencyCode} locale={locale} />
+      </FundFigure>
+      <FundFigure label={t("fund.total_profit")} up>
+        <ProfitMoney value={confirm.totalProfit} currency={fund.currencyCode} locale={locale} />
+      </FundFigure>
+      <FundFigure label={t("fund.amount")}>
+        <FundMoney value={confirm.amount} currency={fund.currencyCode} locale={locale} />
+      </FundFigure>
     </dl>
   );
 }
@@ -130,7 +164,14 @@ function ConfirmSheet({ fund, confirm, locale, onClose }: { fund: Fund; confirm:
   return (
     <div className="sheet-layer">
       <div className="sheet-backdrop" aria-hidden="true" onClick={onClose} />
-      <section ref={ref} className="sheet" role="dialog" aria-modal="true" aria-labelledby="fund-confirm-title" onKeyDown={(e: KeyboardEvent) => sheetKeyDown(e, ref.current, onClose)}>
+      <section
+        ref={ref}
+        className="sheet"
+        role="dialog"
+        aria-modal="true"
+        aria-labelledby="fund-confirm-title"
+        onKeyDown={(e: KeyboardEvent) => sheetKeyDown(e, ref.current, onClose)}
+      >
         <header className="sheet-head">
           <h2 id="fund-confirm-title" ref={heading} tabIndex={-1}>
             {t("fund.confirm_title")}
@@ -184,7 +225,14 @@ export default function SubscribePage() {
     const amount = parseAmount(amountText, AMOUNT_DECIMALS);
     if (amount === null || amount <= 0) return setLocalError("fund.amount_invalid");
     setLocalError(null);
-    setSheet({ amount, amountText, dayProfit: dayProfit(amount, fund.dividendPercentage), totalProfit: totalProfit(amount, fund.dividendPercentage, fund.lockDividendDays), requestId, terms: fundTermsKey(fund) });
+    setSheet({
+      amount,
+      amountText,
+      dayProfit: dayProfit(amount, fund.dividendPercentage),
+      totalProfit: totalProfit(amount, fund.dividendPercentage, fund.lockDividendDays),
+      requestId,
+      terms: fundTermsKey(fund),
+    });
   };
 
   if (serverConfirm && navigation.state === "idle") {
@@ -210,15 +258,31 @@ export default function SubscribePage() {
         </div>
         <dl className="fund-figures">
           <FundFigure label={t("fund.currency")}>{fund.currencyCode}</FundFigure>
-          <FundFigure label={t("fund.expected_profit")} up><Percent value={fund.dividendPercentage} locale={locale} /></FundFigure>
-          <FundFigure label={t("fund.machine_rent")}><FundMoney value={fund.startingSubAmount} currency={fund.currencyCode} locale={locale} /></FundFigure>
-          <FundFigure label={t("fund.mining_time")}><Days days={fund.lockDividendDays} locale={locale} /></FundFigure>
-          <FundFigure label={t("fund.max_sub")}><FundMoney value={fund.maxSubAmount} currency={fund.currencyCode} locale={locale} /></FundFigure>
-          <FundFigure label={t("fund.penalty_rate")}><Percent value={fund.liquidatedDamages} locale={locale} /></FundFigure>
+          <FundFigure label={t("fund.expected_profit")} up>
+            <Percent value={fund.dividendPercentage} locale={locale} />
+          </FundFigure>
+          <FundFigure label={t("fund.machine_rent")}>
+            <FundMoney value={fund.startingSubAmount} currency={fund.currencyCode} locale={locale} />
+          </FundFigure>
+          <FundFigure label={t("fund.mining_time")}>
+            <Days days={fund.lockDividendDays} locale={locale} />
+          </FundFigure>
+          <FundFigure label={t("fund.max_sub")}>
+            <FundMoney value={fund.maxSubAmount} currency={fund.currencyCode} locale={locale} />
+          </FundFigure>
+          <FundFigure label={t("fund.penalty_rate")}>
+            <Percent value={fund.liquidatedDamages} locale={locale} />
+          </FundFigure>
         </dl>
         {fund.desc ? <p className="fund-desc">{fund.desc}</p> : null}
       </section>
-      <Form method="post" action={`/mining/subscribe?id=${fund.id}`} className="form card" noValidate onSubmit={hydrated ? onSubmit : undefined}>
+      <Form
+        method="post"
+        action={`/mining/subscribe?id=${fund.id}`}
+        className="form card"
+        noValidate
+        onSubmit={hydrated ? onSubmit : undefined}
+      >
         {summary.length > 0 ? (
           <div className="form-errors" role="alert">
             <ul>
@@ -247,8 +311,15 @@ export default function SubscribePage() {
           </div>
           <p className="hint" id="fund-amount-hint">
             {available === null
-              ? t("fund.amount_hint_bounds", { min: formatHint(fund.startingSubAmount, locale), max: formatHint(fund.maxSubAmount, locale) })
-              : t("fund.amount_hint", { min: formatHint(fund.startingSubAmount, locale), max: formatHint(fund.maxSubAmount, locale), balance: formatBalance(available, locale) })}
+              ? t("fund.amount_hint_bounds", {
+                  min: formatHint(fund.startingSubAmount, locale),
+                  max: formatHint(fund.maxSubAmount, locale),
+                })
+              : t("fund.amount_hint", {
+                  min: formatHint(fund.startingSubAmount, locale),
+                  max: formatHint(fund.maxSubAmount, locale),
+                  balance: formatBalance(available, locale),
+                })}
           </p>
           {amountError ? (
             <p className="field-error" id="fund-amount-error">

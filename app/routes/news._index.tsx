@@ -22,7 +22,11 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const page = parsePage(new URL(request.url).searchParams.get("page"));
   const list = await newsPage(context, { page });
   return data(
-    { page: list.page, lastPage: list.last_page, items: list.data.map(({ id, title, desc, logo, created_at }) => ({ id, title, desc, logo, createdAt: created_at })) },
+    {
+      page: list.page,
+      lastPage: list.last_page,
+      items: list.data.map(({ id, title, desc, logo, created_at }) => ({ id, title, desc, logo, createdAt: created_at })),
+    },
     { headers: PUBLIC_CACHE },
   );
 }

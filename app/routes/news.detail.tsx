@@ -16,13 +16,28 @@ export const links: LinksFunction = () => [{ rel: "stylesheet", href: contentSty
 export const headers: HeadersFunction = ({ loaderHeaders }) => loaderHeaders;
 
 export const meta: MetaFunction<typeof loader> = ({ data: d, matches }) =>
-  pageMeta(matches, (t) => ({ title: d?.item.title || t("content.news"), description: d?.item.summary || t("content.news_meta_description") }));
+  pageMeta(matches, (t) => ({
+    title: d?.item.title || t("content.news"),
+    description: d?.item.summary || t("content.news_meta_description"),
+  }));
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const id = parseId(new URL(request.url).searchParams.get("id"));
   const item = id === null ? null : await newsItem(context, id);
   if (!item) throw new Response("Not found", { status: 404 });
-  return data({ item: { id: item.id, title: item.title, summary: item.desc, logo: item.logo, paragraphs: textParagraphs(item.content), createdAt: item.created_at } }, { headers: PUBLIC_CACHE });
+  return data(
+    {
+      item: {
+        id: item.id,
+        title: item.title,
+        summary: item.desc,
+        logo: item.logo,
+        paragraphs: textParagraphs(item.content),
+        createdAt: item.created_at,
+      },
+    },
+    { headers: PUBLIC_CACHE },
+  );
 }
 
 export default function NewsDetail() {

@@ -17,7 +17,18 @@ import { Field, FormErrors, SubmitButton } from "~/components/forms";
 import { useHydrated } from "~/components/hydrated";
 import { CloseIcon, ResetIcon } from "~/components/icons";
 import { EmptyState, PageHeader } from "~/components/layout";
-import { ORDER_STATUS, OrderDetail, OrderRow, formatAmount, formatProfit, formatSteps, orderViewOf, profitClass, useLiveOrders, type OrderView } from "~/components/orders";
+import {
+  ORDER_STATUS,
+  OrderDetail,
+  OrderRow,
+  formatAmount,
+  formatProfit,
+  formatSteps,
+  orderViewOf,
+  profitClass,
+  useLiveOrders,
+  type OrderView,
+} from "~/components/orders";
 import { RouteErrorBoundary } from "~/components/route-error";
 import { stepsToDecimal } from "~/domain/contract";
 import { Intent } from "~/forms/intents";
@@ -132,7 +143,10 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     future && (params.type === "1" || detailParam !== null) ? marketQuotes(context) : null,
   ]);
   // copied orders (follow_type 2) are marked with their trader's name
-  const names = await copiedFrom(context, [...(list?.orders ?? []), ...(found ? [found] : [])].flatMap((o) => (o.followType === 2 && o.followId !== null ? [o.followId] : [])));
+  const names = await copiedFrom(
+    context,
+    [...(list?.orders ?? []), ...(found ? [found] : [])].flatMap((o) => (o.followType === 2 && o.followId !== null ? [o.followId] : [])),
+  );
   const toView = (o: ContractOrder): OrderView => orderViewOf(o, o.followId !== null ? (names.get(o.followId) ?? null) : null);
   const detail = found ? toView(found) : null;
   const option = foundOption ? toOptionView(foundOption) : null;
@@ -140,7 +154,11 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const notFound = detailParam !== null && !detail && !option;
   const confirmParam = url.searchParams.get("confirm");
   const confirm: Confirm | null =
-    detail && ((confirmParam === "close" && detail.status === ORDER_STATUS.Holding) || (confirmParam === "cancel" && detail.status === ORDER_STATUS.Pending)) ? confirmParam : null;
+    detail &&
+    ((confirmParam === "close" && detail.status === ORDER_STATUS.Holding) ||
+      (confirmParam === "cancel" && detail.status === ORDER_STATUS.Pending))
+      ? confirmParam
+      : null;
   return data(
     {
       ...params,
@@ -180,8 +198,15 @@ export async function action({ request, context }: ActionFunctionArgs) {
       if (!input.ok) return seeOther(context, listHref(params), { kind: "error", message: "errors.not_found" });
       const id = input.value.id;
       const result = intent === Intent.CloseOrder ? await closeOrder(context, user.id, id) : await cancelOrder(context, user.id, id);
-      if (!result.ok) return seeOther(context, result.error === "errors.not_found" ? listHref(params) : listHref(params, { detail: id }), { kind: "error", message: messageOf(result) });
-      return seeOther(context, listHref(params), { kind: "success", message: intent === Intent.CloseOrder ? "contract.closed" : "contract.cancelled" });
+      if (!result.ok)
+        return seeOther(context, result.error === "errors.not_found" ? listHref(params) : listHref(params, { detail: id }), {
+          kind: "error",
+          message: messageOf(result),
+        });
+      return seeOther(context, listHref(params), {
+        kind: "success",
+        message: intent === Intent.CloseOrder ? "contract.closed" : "contract.cancelled",
+      });
     }
     case Intent.SetStops: {
       const submission = submissionOf(StopsSchema, form);
@@ -190,7 +215,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
       const result = await setStops(context, user.id, id, { stopLoss: stop_loss_price, takeProfit: target_profit_price });
       if (!result.ok) {
         if (result.error === "errors.not_found") return seeOther(context, listHref(params), { kind: "error", message: messageOf(result) });
-        if (result.error === "errors.order_closed") return seeOther(context, listHref(params, { detail: id }), { kind: "error", message: messageOf(result) });
+        if (result.error === "errors.order_closed")
+          return seeOther(context, listHref(params, { detail: id }), { kind: "error", message: messageOf(result) });
         return data({ result: replyWithErrors(submission, { [result.field ?? "form"]: messageOf(result) }) }, { status: 400 });
       }
       return seeOther(context, listHref(params, { detail: id }), { kind: "success", message: "contract.stops_saved" });
@@ -209,7 +235,10 @@ type LoaderData = ReturnType<typeof useLoaderData<typeof loader>>;
 function useMorePages(d: LoaderData) {
   const fetcher = useFetcher<typeof loader>();
   const key = `${d.source}|${d.type}|${d.page}`;
-  const [more, setMore] = useState<{ key: string; pages: { page: number; lastPage: number; orders: OrderView[]; options: OptionView[] }[] }>({ key, pages: [] });
+  const [more, setMore] = useState<{
+    key: string;
+    pages: { page: number; lastPage: number; orders: OrderView[]; options: OptionView[] }[];
+  }>({ key, pages: [] });
   const pages = more.key === key ? more.pages : [];
   const last = pages[pages.length - 1];
   const loadedPage = last?.page ?? d.page;
@@ -254,9 +283,12 @@ function Sentinel({ onVisible, active }: { onVisible: () => void; active: boolea
   useEffect(() => {
     const el = ref.current;
     if (!el || !active || typeof IntersectionObserver === "undefined") return;
-    const observer = new IntersectionObserver((entries) => {
-      if (entries.some((e) => e.isIntersecting)) onVisible();
-    }, { rootMargin: "200px 0px" });
+    const observer = new IntersectionObserver(
+      (entries) => {
+        if (entries.some((e) => e.isIntersecting)) onVisible();
+      },
+      { rootMargin: "200px 0px" },
+    );
     observer.observe(el);
     return () => observer.disconnect();
   }, [onVisible, active]);
@@ -400,7 +432,13 @@ export default function Orders() {
         </nav>
         <nav className="category-tabs" aria-label={t("orders.status")}>
           {tabs.map((tab) => (
-            <Link key={tab.type} to={`/order?source=${d.source}&type=${tab.type}`} replace aria-current={tab.type === d.type ? "page" : undefined} className={tab.type === d.type ? "chip active" : "chip"}>
+            <Link
+              key={tab.type}
+              to={`/order?source=${d.source}&type=${tab.type}`}
+              replace
+              aria-current={tab.type === d.type ? "page" : undefined}
+              className={tab.type === d.type ? "chip active" : "chip"}
+            >
               {t(tab.label)}
             </Link>
           ))}
@@ -432,7 +470,13 @@ export default function Orders() {
                 <ul className="order-list">
                   {optionRows.map((o) => (
                     <li key={o.id}>
-                      <OptionRow option={o} to={listHref(params, { detail: o.id })} locale={locale} now={now} predicted={hydrated ? livePrediction(o, quotes.get(o.code)) : null} />
+                      <OptionRow
+                        option={o}
+                        to={listHref(params, { detail: o.id })}
+                        locale={locale}
+                        now={now}
+                        predicted={hydrated ? livePrediction(o, quotes.get(o.code)) : null}
+                      />
                     </li>
                   ))}
                 </ul>
@@ -441,7 +485,13 @@ export default function Orders() {
                 <>
                   <Sentinel onVisible={more.loadMore} active={more.hasMore && !more.loading} />
                   {more.hasMore ? (
-                    <button type="button" className="button wide" onClick={more.loadMore} disabled={more.loading} aria-busy={more.loading || undefined}>
+                    <button
+                      type="button"
+                      className="button wide"
+                      onClick={more.loadMore}
+                      disabled={more.loading}
+                      aria-busy={more.loading || undefined}
+                    >
                       {more.loading ? <span className="spinner" aria-hidden="true" /> : null}
                       {t(more.loading ? "common.loading" : "orders.load_more")}
                     </button>
@@ -516,7 +566,6 @@ function Pager({ params, lastPage, withNext }: { params: ListParams; lastPage: n
   );
 }
 
-
 /**
  * The order's bottom sheet (a page section without JavaScript): its figures, then its actions,
  * or the confirm step of one. With JavaScript it is modal: focus moves in and stays, Escape or
@@ -566,7 +615,14 @@ function OrderSheet({
   return (
     <div className="sheet-layer">
       {hydrated ? <div className="sheet-backdrop" aria-hidden="true" onClick={close} /> : null}
-      <section ref={sheetRef} className="sheet" role="dialog" aria-modal={hydrated || undefined} aria-labelledby="order-sheet-title" onKeyDown={onKeyDown}>
+      <section
+        ref={sheetRef}
+        className="sheet"
+        role="dialog"
+        aria-modal={hydrated || undefined}
+        aria-labelledby="order-sheet-title"
+        onKeyDown={onKeyDown}
+      >
         <header className="sheet-head">
           <h2 id="order-sheet-title" ref={headingRef} tabIndex={-1}>
             {t("orders.detail")}
@@ -584,13 +640,29 @@ function OrderSheet({
               <ConfirmStep order={order} confirm={confirm} action={detailHref} backHref={detailHref} locale={locale} />
             ) : order.status === ORDER_STATUS.Holding ? (
               <>
-                <Link to={listHref(params, { detail: order.id, confirm: "close" })} className="button danger wide" replace preventScrollReset>
+                <Link
+                  to={listHref(params, { detail: order.id, confirm: "close" })}
+                  className="button danger wide"
+                  replace
+                  preventScrollReset
+                >
                   {t("orders.close_position")}
                 </Link>
-                <StopsForm key={`${order.id}|${order.stopLoss}|${order.takeProfit}`} order={order} action={detailHref} constraint={constraint} lastResult={lastResult} />
+                <StopsForm
+                  key={`${order.id}|${order.stopLoss}|${order.takeProfit}`}
+                  order={order}
+                  action={detailHref}
+                  constraint={constraint}
+                  lastResult={lastResult}
+                />
               </>
             ) : order.status === ORDER_STATUS.Pending ? (
-              <Link to={listHref(params, { detail: order.id, confirm: "cancel" })} className="button danger wide" replace preventScrollReset>
+              <Link
+                to={listHref(params, { detail: order.id, confirm: "cancel" })}
+                className="button danger wide"
+                replace
+                preventScrollReset
+              >
                 {t("orders.cancel_order")}
               </Link>
             ) : null}
@@ -604,11 +676,29 @@ function OrderSheet({
 }
 
 /** What closing or cancelling will do, with Confirm (the POST) and Back (to the sheet). */
-function ConfirmStep({ order, confirm, action, backHref, locale }: { order: OrderView; confirm: Confirm; action: string; backHref: string; locale: string }) {
+function ConfirmStep({
+  order,
+  confirm,
+  action,
+  backHref,
+  locale,
+}: {
+  order: OrderView;
+  confirm: Confirm;
+  action: string;
+  backHref: string;
+  locale: string;
+}) {
   const { t } = useTranslation();
   const closing = confirm === "close";
   return (
-    <section id={CONFIRM_ID} className="card confirm-card" role="alertdialog" aria-labelledby="order-confirm-title" aria-describedby="order-confirm-desc">
+    <section
+      id={CONFIRM_ID}
+      className="card confirm-card"
+      role="alertdialog"
+      aria-labelledby="order-confirm-title"
+      aria-describedby="order-confirm-desc"
+    >
       <h3 id="order-confirm-title" tabIndex={-1} data-autofocus>
         {t(closing ? "orders.close_confirm_title" : "orders.cancel_confirm_title")}
       </h3>
@@ -650,7 +740,17 @@ function ConfirmStep({ order, confirm, action, backHref, locale }: { order: Orde
 }
 
 /** Stop-loss and take-profit of a holding position (empty or 0 = none); the server's errors show by the fields. */
-function StopsForm({ order, action, constraint, lastResult }: { order: OrderView; action: string; constraint: LoaderData["constraint"]; lastResult: SubmissionResult<string[]> | undefined }) {
+function StopsForm({
+  order,
+  action,
+  constraint,
+  lastResult,
+}: {
+  order: OrderView;
+  action: string;
+  constraint: LoaderData["constraint"];
+  lastResult: SubmissionResult<string[]> | undefined;
+}) {
   const { t } = useTranslation();
   const level = (steps: number) => (steps > 0 ? stepsToDecimal(steps, order.precision) : "");
   const [form, fields] = useForm({
@@ -660,12 +760,32 @@ function StopsForm({ order, action, constraint, lastResult }: { order: OrderView
     defaultValue: { id: String(order.id), stop_loss_price: level(order.stopLoss), target_profit_price: level(order.takeProfit) },
   });
   return (
-    <Form method="post" action={action} className="form stops-form" preventScrollReset {...getFormProps(form)} noValidate={false} aria-labelledby={`${form.id}-title`}>
+    <Form
+      method="post"
+      action={action}
+      className="form stops-form"
+      preventScrollReset
+      {...getFormProps(form)}
+      noValidate={false}
+      aria-labelledby={`${form.id}-title`}
+    >
       <h3 id={`${form.id}-title`}>{t("orders.stops_title")}</h3>
       <FormErrors form={form} />
       <input type="hidden" name="id" value={order.id} />
-      <Field field={fields.stop_loss_price} label={t("orders.stop_loss_price")} inputMode="decimal" autoComplete="off" hint={t("orders.stops_hint")} />
-      <Field field={fields.target_profit_price} label={t("orders.take_profit_price")} inputMode="decimal" autoComplete="off" hint={t("orders.stops_hint")} />
+      <Field
+        field={fields.stop_loss_price}
+        label={t("orders.stop_loss_price")}
+        inputMode="decimal"
+        autoComplete="off"
+        hint={t("orders.stops_hint")}
+      />
+      <Field
+        field={fields.target_profit_price}
+        label={t("orders.take_profit_price")}
+        inputMode="decimal"
+        autoComplete="off"
+        hint={t("orders.stops_hint")}
+      />
       <SubmitButton intent={Intent.SetStops}>{t("orders.save_stops")}</SubmitButton>
     </Form>
   );

@@ -69,11 +69,17 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 export async function action({ request, context }: ActionFunctionArgs) {
   const form = await readForm(request);
   const q = searchText(form.get("q"));
-  if (form.get("intent") !== Intent.ChooseCompany) return redirectWithFlash(context, productPath(q), { kind: "error", message: "errors.bad_request" });
+  if (form.get("intent") !== Intent.ChooseCompany)
+    return redirectWithFlash(context, productPath(q), { kind: "error", message: "errors.bad_request" });
   const company = await companyCard(context, parseCompanyId(form.get("company_id")));
   // closed (or gone) while its popup was open: back to the search, saying so
   if (!company) return redirectWithFlash(context, productPath(q), { kind: "error", message: "product.company_not_found" });
-  return redirectWithFlash(context, productPath(q, company.id), { kind: "success", message: "product.company_chosen" }, { "Set-Cookie": companyCookie(company.id) });
+  return redirectWithFlash(
+    context,
+    productPath(q, company.id),
+    { kind: "success", message: "product.company_chosen" },
+    { "Set-Cookie": companyCookie(company.id) },
+  );
 }
 
 type LoaderData = ReturnType<typeof useLoaderData<typeof loader>>;
@@ -125,7 +131,17 @@ export default function Product() {
         </label>
         <div className="search-bar">
           <SearchIcon />
-          <input id="q" name="q" type="search" defaultValue={d.q} placeholder={label} maxLength={SEARCH_MAX} autoComplete="off" enterKeyHint="search" onChange={(e) => onType(e.currentTarget.value)} />
+          <input
+            id="q"
+            name="q"
+            type="search"
+            defaultValue={d.q}
+            placeholder={label}
+            maxLength={SEARCH_MAX}
+            autoComplete="off"
+            enterKeyHint="search"
+            onChange={(e) => onType(e.currentTarget.value)}
+          />
         </div>
         <button type="submit" className="button search-submit">
           {t("product.search_button")}
@@ -206,10 +222,7 @@ function CompanyDialog({ company, q, chosen }: { company: CompanyCard; q: string
     [t("product.subject"), company.subject],
     [t("product.address"), company.registered_address],
     [t("product.location"), company.location],
-    [
-      t("product.email"),
-      company.email ? <a href={`mailto:${company.email}`}>{company.email}</a> : "—",
-    ],
+    [t("product.email"), company.email ? <a href={`mailto:${company.email}`}>{company.email}</a> : "—"],
     [
       t("product.website"),
       company.url ? (
@@ -224,17 +237,31 @@ function CompanyDialog({ company, q, chosen }: { company: CompanyCard; q: string
   return (
     <div className={hydrated ? "modal-layer" : "modal-layer static"}>
       {hydrated ? <div className="modal-backdrop" aria-hidden="true" onClick={close} /> : null}
-      <section ref={ref} className="card company-dialog" role="dialog" aria-modal={hydrated || undefined} aria-labelledby="company-name" onKeyDown={onKeyDown}>
+      <section
+        ref={ref}
+        className="card company-dialog"
+        role="dialog"
+        aria-modal={hydrated || undefined}
+        aria-labelledby="company-name"
+        onKeyDown={onKeyDown}
+      >
         <header className="company-dialog-head">
           <CompanyLogo company={company} />
           <h2 id="company-name" ref={headingRef} tabIndex={-1}>
             {company.name}
           </h2>
-          <Link to={closeHref} className="icon-button" aria-label={t("common.close")} replace preventScrollReset onClick={(e) => {
-            if (!hydrated) return;
-            e.preventDefault();
-            close();
-          }}>
+          <Link
+            to={closeHref}
+            className="icon-button"
+            aria-label={t("common.close")}
+            replace
+            preventScrollReset
+            onClick={(e) => {
+              if (!hydrated) return;
+              e.preventDefault();
+              close();
+            }}
+          >
             <CloseIcon />
           </Link>
         </header>

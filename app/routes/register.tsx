@@ -8,7 +8,17 @@ import { getValibotConstraint } from "@conform-to/valibot";
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { Form, Link, useActionData, useLoaderData, useSearchParams } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { CaptchaField, CodeField, DefaultSubmit, Field, FormErrors, NewPasswordFields, Notice, SubmitButton, useClearSecrets } from "~/components/forms";
+import {
+  CaptchaField,
+  CodeField,
+  DefaultSubmit,
+  Field,
+  FormErrors,
+  NewPasswordFields,
+  Notice,
+  SubmitButton,
+  useClearSecrets,
+} from "~/components/forms";
 import { PageHeader } from "~/components/layout";
 import { RouteErrorBoundary } from "~/components/route-error";
 import { RegisterSchema, SendCodeSchema } from "~/forms/auth";
@@ -29,7 +39,6 @@ const DEFAULT_AREA_INDEX = 1; // the spec's default: the second entry of the are
 const SECRETS = ["password", "re_password", "captcha", "key"];
 /** The fields that sending a code checks. */
 const SEND_FIELDS = ["type", "account", "area_id"];
-
 
 export const meta = titled("auth.register_title", { description: "auth.register_meta_description" });
 
@@ -55,21 +64,55 @@ export async function action({ request, context }: ActionFunctionArgs) {
   switch (form.get("intent")) {
     case Intent.SendCode: {
       const submission = submissionOf(SendCodeSchema, form);
-      if (submission.status !== "success") return data({ result: checkedOnly(submission.reply({ hideFields: SECRETS }), SEND_FIELDS), codeSeconds: 0, captcha: null, notice: null }, { status: 400 });
+      if (submission.status !== "success")
+        return data(
+          { result: checkedOnly(submission.reply({ hideFields: SECRETS }), SEND_FIELDS), codeSeconds: 0, captcha: null, notice: null },
+          { status: 400 },
+        );
       const sent = await sendRegisterCode(context, submission.value);
-      if (!sent.ok) return data({ result: checkedOnly(replyWithErrors(submission, sent.errors, SECRETS), [...SEND_FIELDS, "sms_code"]), codeSeconds: 0, captcha: null, notice: null }, { status: sent.status });
-      return data({ result: checkedOnly(submission.reply({ hideFields: SECRETS }), SEND_FIELDS), codeSeconds: sent.value.seconds, captcha: null, notice: "auth.code_sent" });
+      if (!sent.ok)
+        return data(
+          {
+            result: checkedOnly(replyWithErrors(submission, sent.errors, SECRETS), [...SEND_FIELDS, "sms_code"]),
+            codeSeconds: 0,
+            captcha: null,
+            notice: null,
+          },
+          { status: sent.status },
+        );
+      return data({
+        result: checkedOnly(submission.reply({ hideFields: SECRETS }), SEND_FIELDS),
+        codeSeconds: sent.value.seconds,
+        captcha: null,
+        notice: "auth.code_sent",
+      });
     }
     case Intent.Register: {
       const submission = submissionOf(RegisterSchema, form);
       const fresh = async () => ((await verifyRegType(context)) === 2 ? createCaptcha(context.d1) : null); // a captcha is single use
-      if (submission.status !== "success") return data({ result: submission.reply({ hideFields: SECRETS }), codeSeconds: 0, captcha: await fresh(), notice: null }, { status: 400 });
+      if (submission.status !== "success")
+        return data(
+          { result: submission.reply({ hideFields: SECRETS }), codeSeconds: 0, captcha: await fresh(), notice: null },
+          { status: 400 },
+        );
       const result = await register(context, submission.value);
-      if (!result.ok) return data({ result: replyWithErrors(submission, result.errors, SECRETS), codeSeconds: 0, captcha: await fresh(), notice: null }, { status: result.status });
-      return redirectWithFlash(context, "/", { kind: "success", message: "auth.register_success" }, { "Set-Cookie": await sessionSetCookie(context, result.value.token) });
+      if (!result.ok)
+        return data(
+          { result: replyWithErrors(submission, result.errors, SECRETS), codeSeconds: 0, captcha: await fresh(), notice: null },
+          { status: result.status },
+        );
+      return redirectWithFlash(
+        context,
+        "/",
+        { kind: "success", message: "auth.register_success" },
+        { "Set-Cookie": await sessionSetCookie(context, result.value.token) },
+      );
     }
     default:
-      return data({ result: { status: "error" as const, error: { "": ["errors.bad_request"] } }, codeSeconds: 0, captcha: null, notice: null }, { status: 400 });
+      return data(
+        { result: { status: "error" as const, error: { "": ["errors.bad_request"] } }, codeSeconds: 0, captcha: null, notice: null },
+        { status: 400 },
+      );
   }
 }
 
@@ -80,7 +123,9 @@ export default function Register() {
   const [params] = useSearchParams();
   const type = loaderData.type;
   const captcha = actionData?.captcha ?? loaderData.captcha;
-  const [form, fields] = useForm<Record<"type" | "area_id" | "account" | "sms_code" | "captcha" | "password" | "re_password" | "invite_code", string>>({
+  const [form, fields] = useForm<
+    Record<"type" | "area_id" | "account" | "sms_code" | "captcha" | "password" | "re_password" | "invite_code", string>
+  >({
     id: `register-${type}`,
     lastResult: actionData?.result,
     constraint: loaderData.constraint,
@@ -94,10 +139,20 @@ export default function Register() {
     <div className="page narrow">
       <PageHeader title={t("auth.register_title")} back="/login" />
       <nav className="segmented" aria-label={t("auth.register_type")}>
-        <Link to={`?type=email${inviteQuery}`} replace aria-current={type === "email" ? "page" : undefined} className={type === "email" ? "active" : ""}>
+        <Link
+          to={`?type=email${inviteQuery}`}
+          replace
+          aria-current={type === "email" ? "page" : undefined}
+          className={type === "email" ? "active" : ""}
+        >
           {t("auth.by_email")}
         </Link>
-        <Link to={`?type=mobile${inviteQuery}`} replace aria-current={type === "mobile" ? "page" : undefined} className={type === "mobile" ? "active" : ""}>
+        <Link
+          to={`?type=mobile${inviteQuery}`}
+          replace
+          aria-current={type === "mobile" ? "page" : undefined}
+          className={type === "mobile" ? "active" : ""}
+        >
           {t("auth.by_mobile")}
         </Link>
       </nav>

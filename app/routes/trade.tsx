@@ -8,7 +8,14 @@
  * chart, the form and the open orders stand side by side.
  */
 import { getValibotConstraint } from "@conform-to/valibot";
-import { data, redirect, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
+import {
+  data,
+  redirect,
+  type ActionFunctionArgs,
+  type LinksFunction,
+  type LoaderFunctionArgs,
+  type MetaFunction,
+} from "@remix-run/cloudflare";
 import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import { memo, useEffect, useMemo, useState, type ComponentType } from "react";
 import { useTranslation } from "react-i18next";
@@ -18,7 +25,15 @@ import { EmptyState } from "~/components/layout";
 import { ConnectionBadge, useCandles, useQuotes } from "~/components/live";
 import { ChangeBadge, InstrumentRow, LivePrice } from "~/components/market";
 import { OrderForm } from "~/components/order-form";
-import { CandleCountdown, DeliveryInfo, OpenOrders, PlacedDialog, orderLevels, type OpenOrder, type PlacedOrder } from "~/components/trade-panels";
+import {
+  CandleCountdown,
+  DeliveryInfo,
+  OpenOrders,
+  PlacedDialog,
+  orderLevels,
+  type OpenOrder,
+  type PlacedOrder,
+} from "~/components/trade-panels";
 import { levelEdge } from "~/lib/chart-levels";
 import { formatPrice, formatVolume } from "~/lib/format";
 import { candles, listInstruments, marketQuotes } from "~/services/market.server";
@@ -107,14 +122,31 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     user && current && tab === "future" ? openOptionsOn(context, user.id, current.code) : null,
   ]);
   const bought: BoughtOption | null = boughtRow
-    ? { id: boughtRow.id, showCode: boughtRow.showCode, direction: boughtRow.direction, amount: boughtRow.amount, seconds: boughtRow.seconds, profitRatio: boughtRow.profitRatio, openPrice: boughtRow.openPrice, precision: boughtRow.precision, expiresAt: boughtRow.expiresAt }
+    ? {
+        id: boughtRow.id,
+        showCode: boughtRow.showCode,
+        direction: boughtRow.direction,
+        amount: boughtRow.amount,
+        seconds: boughtRow.seconds,
+        profitRatio: boughtRow.profitRatio,
+        openPrice: boughtRow.openPrice,
+        precision: boughtRow.precision,
+        expiresAt: boughtRow.expiresAt,
+      }
     : null;
   const terms = current ? termsOf(current, mode) : null;
   // The current instrument's trading terms only (not every instrument's configuration).
-  const order: OrderFormTerms | null = current && terms ? { terms, lotStep: current.lotStep, minLots: current.minLots, leverages: leverages(current) } : null;
+  const order: OrderFormTerms | null =
+    current && terms ? { terms, lotStep: current.lotStep, minLots: current.minLots, leverages: leverages(current) } : null;
   const now = Date.now();
   const placed: PlacedOrder | null = placedRow
-    ? { ...openOrderOf(placedRow), showCode: list.find((i) => i.code === placedRow.code)?.showCode ?? placedRow.code, leverage: placedRow.leverage, margin: placedRow.margin, fee: placedRow.fee }
+    ? {
+        ...openOrderOf(placedRow),
+        showCode: list.find((i) => i.code === placedRow.code)?.showCode ?? placedRow.code,
+        leverage: placedRow.leverage,
+        margin: placedRow.margin,
+        fee: placedRow.fee,
+      }
     : null;
   const body = {
     instruments: list.map(toSummary),
@@ -125,9 +157,14 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     quotes: [...market.quotes.values()],
     notices,
     order,
-    delivery: current && current.deliveryDays > 0 ? { days: current.deliveryDays, at: current.deliveryAt ?? nextDelivery(current.deliveryDays, now) } : null,
+    delivery:
+      current && current.deliveryDays > 0
+        ? { days: current.deliveryDays, at: current.deliveryAt ?? nextDelivery(current.deliveryDays, now) }
+        : null,
     holdings: holdings ? holdings.map(openOrderOf) : null,
-    openOptions: openOptionRows ? openOptionRows.map((o) => ({ id: o.id, direction: o.direction, amount: o.amount, expiresAt: o.expiresAt })) : null,
+    openOptions: openOptionRows
+      ? openOptionRows.map((o) => ({ id: o.id, direction: o.direction, amount: o.amount, expiresAt: o.expiresAt }))
+      : null,
     placed,
     /** The order form's one-time token (a double submission places one order). */
     requestId: user ? crypto.randomUUID() : null,
@@ -142,7 +179,13 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 }
 
 /** Refusals that depend on the moment, not on the input: 409. */
-const CONFLICTS = new Set(["errors.market_closed", "errors.prices_stale", "errors.insufficient_balance", "errors.insufficient_stake", "errors.try_again"]);
+const CONFLICTS = new Set([
+  "errors.market_closed",
+  "errors.prices_stale",
+  "errors.insufficient_balance",
+  "errors.insufficient_stake",
+  "errors.try_again",
+]);
 
 /**
  * Places a contract order (visitors go to the login first). A refusal re-renders the form with
@@ -157,7 +200,10 @@ export async function action({ request, context }: ActionFunctionArgs) {
   if (submission.status !== "success") return data({ result: submission.reply(), form: "order" as const }, { status: 400 });
   const result = await placeOrder(context, user.id, { ...placeInputOf(submission.value), trader: user.isTrader });
   if (!result.ok) {
-    return data({ result: replyWithErrors(submission, { [result.field ?? "form"]: messageOf(result) }), form: "order" as const }, { status: CONFLICTS.has(result.error) ? 409 : 400 });
+    return data(
+      { result: replyWithErrors(submission, { [result.field ?? "form"]: messageOf(result) }), form: "order" as const },
+      { status: CONFLICTS.has(result.error) ? 409 : 400 },
+    );
   }
   const period = url.searchParams.get("period");
   const to = `/trade?code=${encodeURIComponent(result.value.code)}${isPeriod(period) && period !== DEFAULT_PERIOD ? `&period=${period}` : ""}&placed=${result.value.id}`;
@@ -174,7 +220,10 @@ async function buyAction(context: ActionFunctionArgs["context"], userId: number,
   if (submission.status !== "success") return data({ result: submission.reply(), form: "option" as const }, { status: 400 });
   const result = await buyOption(context, userId, buyInputOf(submission.value));
   if (!result.ok) {
-    return data({ result: replyWithErrors(submission, { [result.field ?? "form"]: optionMessage(result) }), form: "option" as const }, { status: CONFLICTS.has(result.error) ? 409 : 400 });
+    return data(
+      { result: replyWithErrors(submission, { [result.field ?? "form"]: optionMessage(result) }), form: "option" as const },
+      { status: CONFLICTS.has(result.error) ? 409 : 400 },
+    );
   }
   return redirect(`/trade?code=${encodeURIComponent(result.value.code)}&tab=future&bought=${result.value.id}`, 303);
 }
@@ -206,7 +255,23 @@ function useCandleChart() {
  * the latest candle (a right-to-left scroller around a left-to-right chart). Memoised: quote
  * ticks re-render the page every second, not the chart.
  */
-const ChartArea = memo(function ChartArea({ candles: initial, code, period, precision, locale, label, levels }: { candles: ReturnType<typeof useLoaderData<typeof loader>>["candles"]; code: string; period: Period; precision: number; locale: string; label: string; levels: ChartLevel[] }) {
+const ChartArea = memo(function ChartArea({
+  candles: initial,
+  code,
+  period,
+  precision,
+  locale,
+  label,
+  levels,
+}: {
+  candles: ReturnType<typeof useLoaderData<typeof loader>>["candles"];
+  code: string;
+  period: Period;
+  precision: number;
+  locale: string;
+  label: string;
+  levels: ChartLevel[];
+}) {
   const { t } = useTranslation();
   const live = useCandles(code, period, initial);
   const frame = useMemo(() => candleFrame(live), [live]);
@@ -218,8 +283,20 @@ const ChartArea = memo(function ChartArea({ candles: initial, code, period, prec
     <div className="chart">
       <div className="chart-scroll" dir="rtl" tabIndex={0} role="region" aria-label={label}>
         <div className="chart-inner" dir="ltr" style={chartInnerStyle(frame)}>
-          {canvasReady ? null : <CandleSvg frame={frame} precision={precision} locale={locale} label={label} withDate={withDate} levels={levels} />}
-          {CandleChart ? <CandleChart frame={frame} precision={precision} locale={locale} withDate={withDate} label={label} levels={levels} onReady={() => setCanvasReady(true)} /> : null}
+          {canvasReady ? null : (
+            <CandleSvg frame={frame} precision={precision} locale={locale} label={label} withDate={withDate} levels={levels} />
+          )}
+          {CandleChart ? (
+            <CandleChart
+              frame={frame}
+              precision={precision}
+              locale={locale}
+              withDate={withDate}
+              label={label}
+              levels={levels}
+              onReady={() => setCanvasReady(true)}
+            />
+          ) : null}
         </div>
       </div>
       {levels.length > 0 ? (
@@ -259,10 +336,20 @@ export default function Trade() {
   return (
     <div className="page trade">
       <nav className="segmented trade-tabs" aria-label={t("trade.mode")}>
-        <Link to={`${base}&period=${d.period}`} replace aria-current={d.tab === "contract" ? "page" : undefined} className={d.tab === "contract" ? "active" : ""}>
+        <Link
+          to={`${base}&period=${d.period}`}
+          replace
+          aria-current={d.tab === "contract" ? "page" : undefined}
+          className={d.tab === "contract" ? "active" : ""}
+        >
           {t("trade.contract")}
         </Link>
-        <Link to={`${base}&period=${d.period}&tab=future`} replace aria-current={d.tab === "future" ? "page" : undefined} className={d.tab === "future" ? "active" : ""}>
+        <Link
+          to={`${base}&period=${d.period}&tab=future`}
+          replace
+          aria-current={d.tab === "future" ? "page" : undefined}
+          className={d.tab === "future" ? "active" : ""}
+        >
           {t("trade.future")}
         </Link>
       </nav>
@@ -277,19 +364,29 @@ export default function Trade() {
             <span className="symbol">{current.showCode}</span> <span className="visually-hidden">{t("trade.instruments")}</span>
           </summary>
           <div className="drawer-panel">
-          <div className="drawer-head">
-            <h2>{t("trade.instruments")}</h2>
-            <Link to={`${base}&period=${d.period}${d.tab === "future" ? "&tab=future" : ""}`} className="icon-button" aria-label={t("common.close")} replace>
-              <CloseIcon />
-            </Link>
-          </div>
-          <ul className="instrument-list drawer-list">
-            {d.instruments.map((i) => (
-              <li key={i.id}>
-                <InstrumentRow instrument={i} quote={quotes.get(i.code)} locale={locale} to={`/trade?code=${encodeURIComponent(i.code)}&period=${d.period}${d.tab === "future" ? "&tab=future" : ""}`} />
-              </li>
-            ))}
-          </ul>
+            <div className="drawer-head">
+              <h2>{t("trade.instruments")}</h2>
+              <Link
+                to={`${base}&period=${d.period}${d.tab === "future" ? "&tab=future" : ""}`}
+                className="icon-button"
+                aria-label={t("common.close")}
+                replace
+              >
+                <CloseIcon />
+              </Link>
+            </div>
+            <ul className="instrument-list drawer-list">
+              {d.instruments.map((i) => (
+                <li key={i.id}>
+                  <InstrumentRow
+                    instrument={i}
+                    quote={quotes.get(i.code)}
+                    locale={locale}
+                    to={`/trade?code=${encodeURIComponent(i.code)}&period=${d.period}${d.tab === "future" ? "&tab=future" : ""}`}
+                  />
+                </li>
+              ))}
+            </ul>
           </div>
         </details>
         <div className="trade-quote">
@@ -303,7 +400,14 @@ export default function Trade() {
         <div className="period-row">
           <nav className="period-bar" aria-label={t("trade.period")}>
             {PERIODS.map((p) => (
-              <Link key={p} to={`${base}&period=${p}${d.tab === "future" ? "&tab=future" : ""}`} replace preventScrollReset aria-current={p === d.period ? "page" : undefined} className={p === d.period ? "chip active" : "chip"}>
+              <Link
+                key={p}
+                to={`${base}&period=${p}${d.tab === "future" ? "&tab=future" : ""}`}
+                replace
+                preventScrollReset
+                aria-current={p === d.period ? "page" : undefined}
+                className={p === d.period ? "chip active" : "chip"}
+              >
                 {PERIOD_LABELS[p]}
               </Link>
             ))}
@@ -324,10 +428,22 @@ export default function Trade() {
       {d.tab === "future" ? (
         <section className="card trade-panel" aria-label={t("trade.future")}>
           <dl className="stats">
-            <div><dt>{t("market.open")}</dt><dd className="num">{quote ? formatPrice(quote.Open, current.pricePrecision, locale) : "—"}</dd></div>
-            <div><dt>{t("market.close")}</dt><dd className="num">{quote ? formatPrice(quote.Close, current.pricePrecision, locale) : "—"}</dd></div>
-            <div><dt>{t("market.low")}</dt><dd className="num">{quote ? formatPrice(quote.Low, current.pricePrecision, locale) : "—"}</dd></div>
-            <div><dt>{t("market.high")}</dt><dd className="num">{quote ? formatPrice(quote.High, current.pricePrecision, locale) : "—"}</dd></div>
+            <div>
+              <dt>{t("market.open")}</dt>
+              <dd className="num">{quote ? formatPrice(quote.Open, current.pricePrecision, locale) : "—"}</dd>
+            </div>
+            <div>
+              <dt>{t("market.close")}</dt>
+              <dd className="num">{quote ? formatPrice(quote.Close, current.pricePrecision, locale) : "—"}</dd>
+            </div>
+            <div>
+              <dt>{t("market.low")}</dt>
+              <dd className="num">{quote ? formatPrice(quote.Low, current.pricePrecision, locale) : "—"}</dd>
+            </div>
+            <div>
+              <dt>{t("market.high")}</dt>
+              <dd className="num">{quote ? formatPrice(quote.High, current.pricePrecision, locale) : "—"}</dd>
+            </div>
           </dl>
           {open && d.optionTerms ? (
             <OptionForm
@@ -342,16 +458,29 @@ export default function Trade() {
               locale={locale}
             />
           ) : (
-            <p className="closed-note" role="status">{t("trade.market_closed")}</p>
+            <p className="closed-note" role="status">
+              {t("trade.market_closed")}
+            </p>
           )}
         </section>
       ) : (
         <section className="card trade-panel" aria-labelledby="order-form-title">
-          <h2 id="order-form-title" className="visually-hidden">{t("trade.order_form")}</h2>
+          <h2 id="order-form-title" className="visually-hidden">
+            {t("trade.order_form")}
+          </h2>
           <dl className="stats">
-            <div><dt>{t("market.high")}</dt><dd className="num">{quote ? formatPrice(quote.High, current.pricePrecision, locale) : "—"}</dd></div>
-            <div><dt>{t("market.low")}</dt><dd className="num">{quote ? formatPrice(quote.Low, current.pricePrecision, locale) : "—"}</dd></div>
-            <div><dt>{t("market.volume")}</dt><dd className="num">{quote ? formatVolume(quote.Volume, locale) : "—"}</dd></div>
+            <div>
+              <dt>{t("market.high")}</dt>
+              <dd className="num">{quote ? formatPrice(quote.High, current.pricePrecision, locale) : "—"}</dd>
+            </div>
+            <div>
+              <dt>{t("market.low")}</dt>
+              <dd className="num">{quote ? formatPrice(quote.Low, current.pricePrecision, locale) : "—"}</dd>
+            </div>
+            <div>
+              <dt>{t("market.volume")}</dt>
+              <dd className="num">{quote ? formatVolume(quote.Volume, locale) : "—"}</dd>
+            </div>
           </dl>
           <OrderForm
             key={current.code}
@@ -369,7 +498,12 @@ export default function Trade() {
         </section>
       )}
       {d.tab === "future" ? (
-        <OpenOptions options={d.openOptions} locale={locale} loginHref={`/login?from=${encodeURIComponent(`${base}&tab=future`)}`} renderedAt={d.renderedAt} />
+        <OpenOptions
+          options={d.openOptions}
+          locale={locale}
+          loginHref={`/login?from=${encodeURIComponent(`${base}&tab=future`)}`}
+          renderedAt={d.renderedAt}
+        />
       ) : (
         <OpenOrders orders={d.holdings} locale={locale} loginHref={loginHref} />
       )}

@@ -47,7 +47,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     total: b.total,
     accounts: b.accounts.map((a) => ({ kind: a.kind, balance: a.balance, lockBalance: a.lockBalance })),
     hideAssets: await readHideAssets(request),
-    confirmReset: user.isDemo && new URL(request.url).searchParams.get("confirm") === Intent.ResetDemo ? await demoStartingBalances(context) : null,
+    confirmReset:
+      user.isDemo && new URL(request.url).searchParams.get("confirm") === Intent.ResetDemo ? await demoStartingBalances(context) : null,
     language: languageInfo(context.lang).label,
     realName: reviewStatusKey(await reviewStatusOf(context, user.id)),
     chat: await supportChatButton(context, user),
@@ -117,7 +118,9 @@ export default function UserCentre() {
           <h2 id="assets-title">{t("user.total_assets")}</h2>
           <AssetsToggle hidden={data.hideAssets} />
         </div>
-        <p className="big-number num">{data.hideAssets ? "******" : <Balance value={data.total} locale={locale} />} <span className="unit">USD</span></p>
+        <p className="big-number num">
+          {data.hideAssets ? "******" : <Balance value={data.total} locale={locale} />} <span className="unit">USD</span>
+        </p>
         <dl className="account-grid">
           {data.accounts.map((a) => (
             <div key={a.kind}>
@@ -170,7 +173,9 @@ export default function UserCentre() {
           <Row to="/mine/auth" label={t("user.real_name")} Icon={IdIcon} value={t(data.realName)} />
           <Row to="/mine/invite" label={t("user.invite")} Icon={GiftIcon} />
           {/* a wallet user has no password to change */}
-          {data.user.wallet && !data.user.email && !data.user.mobile ? null : <Row to="/mine/password" label={t("user.reset_password")} Icon={LockIcon} />}
+          {data.user.wallet && !data.user.email && !data.user.mobile ? null : (
+            <Row to="/mine/password" label={t("user.reset_password")} Icon={LockIcon} />
+          )}
           <li>
             <ChatLink chat={data.chat} className="row">
               <ChatIcon />

@@ -13,7 +13,16 @@ import { useTranslation } from "react-i18next";
 import { useHydrated } from "~/components/hydrated";
 import { PageHeader } from "~/components/layout";
 import { RouteErrorBoundary } from "~/components/route-error";
-import { WALLETS, buildLoginMessage, chainIdFor, findWalletProvider, installMessageKey, normalizeAddress, utf8Hex, type WalletChoice } from "~/domain/web3";
+import {
+  WALLETS,
+  buildLoginMessage,
+  chainIdFor,
+  findWalletProvider,
+  installMessageKey,
+  normalizeAddress,
+  utf8Hex,
+  type WalletChoice,
+} from "~/domain/web3";
 import { parseFields } from "~/forms/parse";
 import { Web3LoginSchema } from "~/forms/web3";
 import { readForm } from "~/lib/http.server";
@@ -40,7 +49,12 @@ export async function action({ request, context }: ActionFunctionArgs) {
   if (!input.ok) return data({ error: Object.values(input.errors)[0] ?? "web3.login_failed" }, { status: 400 });
   const result = await web3Login(context, siteOf(request), input.value);
   if (!result.ok) return data({ error: result.errors.form ?? "web3.login_failed" }, { status: result.status });
-  return redirectWithFlash(context, safeRedirect(form.get("from"), "/user"), { kind: "success", message: "auth.login_success" }, { "Set-Cookie": await sessionSetCookie(context, result.value.token) });
+  return redirectWithFlash(
+    context,
+    safeRedirect(form.get("from"), "/user"),
+    { kind: "success", message: "auth.login_success" },
+    { "Set-Cookie": await sessionSetCookie(context, result.value.token) },
+  );
 }
 
 /** An injected EIP-1193 provider, as much of it as this page uses. */
@@ -54,9 +68,13 @@ type Injected = { ethereum?: Provider; okxwallet?: Provider; trustwallet?: Provi
 /** Every injected provider: window.ethereum, the list some wallets put there when several are installed, wallet-specific globals. */
 function injectedProviders(): { any: boolean; list: Provider[] } {
   const w = window as unknown as Injected;
-  const list = [...(Array.isArray(w.ethereum?.providers) ? w.ethereum.providers : []), w.ethereum, w.okxwallet, w.trustwallet, w.coinbaseWalletExtension].filter(
-    (p): p is Provider => Boolean(p) && typeof p?.request === "function",
-  );
+  const list = [
+    ...(Array.isArray(w.ethereum?.providers) ? w.ethereum.providers : []),
+    w.ethereum,
+    w.okxwallet,
+    w.trustwallet,
+    w.coinbaseWalletExtension,
+  ].filter((p): p is Provider => Boolean(p) && typeof p?.request === "function");
   return { any: list.length > 0, list };
 }
 
@@ -118,7 +136,11 @@ export default function Web3Login() {
     }
     let issued: NonceAnswer["data"] = null;
     try {
-      const response = await fetch("/api/user/get_nonce", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ w_address: address }) });
+      const response = await fetch("/api/user/get_nonce", {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ w_address: address }),
+      });
       const answer = (await response.json()) as NonceAnswer;
       if (answer.code !== 1 || !answer.data) return stop(answer.msg || t("web3.nonce_failed"));
       issued = answer.data;
@@ -152,7 +174,13 @@ export default function Web3Login() {
   }
 
   const status =
-    step.phase === "connecting" ? t("web3.connecting", { wallet: step.wallet.name }) : step.phase === "signing" ? t("web3.signing", { wallet: step.wallet.name }) : posting ? t("web3.logging_in") : "";
+    step.phase === "connecting"
+      ? t("web3.connecting", { wallet: step.wallet.name })
+      : step.phase === "signing"
+        ? t("web3.signing", { wallet: step.wallet.name })
+        : posting
+          ? t("web3.logging_in")
+          : "";
 
   return (
     <div className="page narrow web3-login">

@@ -12,7 +12,15 @@ import { areas, baseSettings, users } from "~/db/schema";
 import { canonicalInternational, canonicalMobile, identifierWords, parseAccount } from "~/domain/identity";
 import type { AmendInput, ApiAmendInput, ForgotInput, LoginInput, RegisterInput, SendCodeInput } from "~/forms/auth";
 import { MAIN_COMPANY_ID } from "~/lib/constants";
-import { consumeCaptcha, consumeCode, issueCode, withdrawCode, CODE_RESEND_SECONDS, CODE_TTL_MS, type CodePurpose } from "~/services/codes.server";
+import {
+  consumeCaptcha,
+  consumeCode,
+  issueCode,
+  withdrawCode,
+  CODE_RESEND_SECONDS,
+  CODE_TTL_MS,
+  type CodePurpose,
+} from "~/services/codes.server";
 import { grantDemoBalances } from "~/services/demo.server";
 import { ACCOUNT_KINDS } from "~/services/ledger.server";
 import { notifier } from "~/services/notify.server";
@@ -22,13 +30,21 @@ import { Backoffs, Limits, clear, hit, release, reserve, reserveWithBackoff } fr
 import { createSession, revokeAllSessions, revokeSession, type SessionUser } from "~/services/session.server";
 import type { Failure, FieldErrors, Outcome } from "~/services/outcome";
 
-const fail = (errors: FieldErrors, status = 400, captchaRequired?: boolean): Failure => ({ ok: false, errors, status, ...(captchaRequired ? { captchaRequired } : {}) });
+const fail = (errors: FieldErrors, status = 400, captchaRequired?: boolean): Failure => ({
+  ok: false,
+  errors,
+  status,
+  ...(captchaRequired ? { captchaRequired } : {}),
+});
 
 /** Sign-in attempts per account that need no captcha in a window (then every attempt needs one). */
 export const LOGIN_FREE_ATTEMPTS = Limits.loginPerAccount.max;
 
 export async function verifyRegType(ctx: ServiceContext): Promise<number> {
-  const [row] = await ctx.db.select({ v: baseSettings.verifyRegType }).from(baseSettings).where(eq(baseSettings.companyId, MAIN_COMPANY_ID));
+  const [row] = await ctx.db
+    .select({ v: baseSettings.verifyRegType })
+    .from(baseSettings)
+    .where(eq(baseSettings.companyId, MAIN_COMPANY_ID));
   return row?.v ?? 1;
 }
 
@@ -81,7 +97,16 @@ function randomInviteCode() {
  */
 async function insertUser(
   ctx: ServiceContext,
-  fields: { email?: string | null; mobile?: string | null; areaId?: number | null; passwordHash?: string | null; referrerId?: number | null; isDemo?: boolean; demoId?: string | null; wallet?: string | null },
+  fields: {
+    email?: string | null;
+    mobile?: string | null;
+    areaId?: number | null;
+    passwordHash?: string | null;
+    referrerId?: number | null;
+    isDemo?: boolean;
+    demoId?: string | null;
+    wallet?: string | null;
+  },
 ): Promise<{ ok: true; id: number; uid: string } | { ok: false; duplicate: true }> {
   for (let attempt = 0; attempt < 5; attempt++) {
     const uid = randomUid();
@@ -91,18 +116,44 @@ async function insertUser(
           `INSERT INTO users (uid, company_id, email, mobile, area_id, password_hash, invite_code, referrer_id, is_demo, demo_id, role, lang)
            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, 'user', ?11)`,
         )
-        .bind(uid, MAIN_COMPANY_ID, fields.email ?? null, fields.mobile ?? null, fields.areaId ?? null, fields.passwordHash ?? null, randomInviteCode(), fields.referrerId ?? null, fields.isDemo ? 1 : 0, fields.demoId ?? null, ctx.lang),
+        .bind(
+          uid,
+          MAIN_COMPANY_ID,
+          fields.email ?? null,
+          fields.mobile ?? null,
+          fields.areaId ?? null,
+          fields.passwordHash ?? null,
+          randomInviteCode(),
+          fields.referrerId ?? null,
+          fields.isDemo ? 1 : 0,
+          fields.demoId ?? null,
+          ctx.lang,
+        ),
       ...ACCOUNT_KINDS.map((k) =>
-        ctx.d1.prepare("INSERT INTO accounts (user_id, kind, account_type_id) VALUES ((SELECT id FROM users WHERE uid = ?1), ?2, ?3)").bind(uid, k.kind, k.accountTypeId),
+        ctx.d1
+          .prepare("INSERT INTO accounts (user_id, kind, account_type_id) VALUES ((SELECT id FROM users WHERE uid = ?1), ?2, ?3)")
+          .bind(uid, k.kind, k.accountTypeId),
       ),
       // A wallet user's address is linked in the same batch: a wallet already linked aborts it all.
-      ...(fields.wallet ? [ctx.d1.prepare("INSERT INTO user_wallets (address, user_id) VALUES (?1, (SELECT id FROM users WHERE uid = ?2))").bind(fields.wallet, uid)] : []),
+      ...(fields.wallet
+        ? [
+            ctx.d1
+              .prepare("INSERT INTO user_wallets (address, user_id) VALUES (?1, (SELECT id FROM users WHERE uid = ?2))")
+              .bind(fields.wallet, uid),
+          ]
+        : []),
     ];
     try {
       await ctx.d1.batch(statements);
     } catch (error) {
       const message = String((error as Error).message);
-      if (message.includes("users.email") || message.includes("users.mobile") || message.includes("users.demo_id") || message.includes("user_wallets.address")) return { ok: false, duplicate: true };
+      if (
+        message.includes("users.email") ||
+        message.includes("users.mobile") ||
+        message.includes("users.demo_id") ||
+        message.includes("user_wallets.address")
+      )
+        return { ok: false, duplicate: true };
       if (message.includes("users.uid") || message.includes("users.invite_code")) continue;
       throw error;
     }
@@ -122,15 +173,25 @@ export function createWalletUser(ctx: ServiceContext, address: string) {
 }
 
 async function accountExists(ctx: ServiceContext, target: { email?: string | null; mobile?: string | null }) {
-  const conditions = [target.email ? eq(users.email, target.email) : undefined, target.mobile ? eq(users.mobile, target.mobile) : undefined].filter(Boolean);
+  const conditions = [
+    target.email ? eq(users.email, target.email) : undefined,
+    target.mobile ? eq(users.mobile, target.mobile) : undefined,
+  ].filter(Boolean);
   if (conditions.length === 0) return false;
-  const [row] = await ctx.db.select({ id: users.id }).from(users).where(or(...conditions)).limit(1);
+  const [row] = await ctx.db
+    .select({ id: users.id })
+    .from(users)
+    .where(or(...conditions))
+    .limit(1);
   return Boolean(row);
 }
 
 /** A real (non-demo) user by canonical e-mail. */
 async function realUserByEmail(ctx: ServiceContext, email: string) {
-  const [row] = await ctx.db.select({ id: users.id, email: users.email, mobile: users.mobile }).from(users).where(and(eq(users.email, email), eq(users.isDemo, 0)));
+  const [row] = await ctx.db
+    .select({ id: users.id, email: users.email, mobile: users.mobile })
+    .from(users)
+    .where(and(eq(users.email, email), eq(users.isDemo, 0)));
   return row ?? null;
 }
 
@@ -161,10 +222,15 @@ async function sendCodeTo(
 ): Promise<Outcome<{ seconds: number }>> {
   const issued = await issueCode(ctx.d1, requester ?? ctx.client.key, target, purpose, { store: instead === undefined });
   if (!issued.ok) {
-    return issued.reason === "wait" ? fail({ sms_code: `errors.code_wait|${issued.seconds}` }, 429) : fail({ sms_code: "errors.too_many_requests" }, 429);
+    return issued.reason === "wait"
+      ? fail({ sms_code: `errors.code_wait|${issued.seconds}` }, 429)
+      : fail({ sms_code: "errors.too_many_requests" }, 429);
   }
   if (instead === "nothing") return { ok: true, value: { seconds: CODE_RESEND_SECONDS } };
-  const message = instead ?? { subject: ctx.t(`mail.${purpose}_subject`), body: ctx.t("mail.code_body", { code: issued.code, minutes: CODE_TTL_MS / 60_000 }) };
+  const message = instead ?? {
+    subject: ctx.t(`mail.${purpose}_subject`),
+    body: ctx.t("mail.code_body", { code: issued.code, minutes: CODE_TTL_MS / 60_000 }),
+  };
   if (!(await deliver(ctx, channel, target, message.subject, message.body))) {
     await withdrawCode(ctx.d1, target, purpose);
     return fail({ sms_code: "errors.send_failed" }, 503);
@@ -190,8 +256,12 @@ export async function sendRegisterCode(ctx: AppContext, input: SendCodeInput): P
   return sendCodeTo(ctx, target, input.type === "email" ? "email" : "sms", "register", notice);
 }
 
-export async function register(ctx: AppContext, input: RegisterInput): Promise<Outcome<{ token: string; user: { id: number; uid: string } }>> {
-  if (!(await hit(ctx.d1, `register:c:${ctx.client.key}`, Limits.registerPerClient))) return fail({ form: "errors.too_many_requests" }, 429);
+export async function register(
+  ctx: AppContext,
+  input: RegisterInput,
+): Promise<Outcome<{ token: string; user: { id: number; uid: string } }>> {
+  if (!(await hit(ctx.d1, `register:c:${ctx.client.key}`, Limits.registerPerClient)))
+    return fail({ form: "errors.too_many_requests" }, 429);
   let email: string | null = null;
   let mobile: string | null = null;
   let areaId: number | null = null;
@@ -206,7 +276,10 @@ export async function register(ctx: AppContext, input: RegisterInput): Promise<O
   if (weak) return fail({ password: weak });
   let referrerId: number | null = null;
   if (input.invite_code) {
-    const [referrer] = await ctx.db.select({ id: users.id }).from(users).where(and(eq(users.inviteCode, input.invite_code), eq(users.isDemo, 0)));
+    const [referrer] = await ctx.db
+      .select({ id: users.id })
+      .from(users)
+      .where(and(eq(users.inviteCode, input.invite_code), eq(users.isDemo, 0)));
     if (!referrer) return fail({ invite_code: "errors.invite_invalid" });
     referrerId = referrer.id;
   }
@@ -268,12 +341,18 @@ const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
  * simulated starting balances granted through the ledger (one grant per user, idempotent).
  * Creating one is limited per client.
  */
-export async function demoLogin(ctx: AppContext, demoId: string | null | undefined): Promise<Outcome<{ token: string; demoId: string; userId: number }>> {
+export async function demoLogin(
+  ctx: AppContext,
+  demoId: string | null | undefined,
+): Promise<Outcome<{ token: string; demoId: string; userId: number }>> {
   const id = demoId && UUID_RE.test(demoId.toLowerCase()) ? demoId.toLowerCase() : null;
   let userId: number | null = null;
   let resolvedId = id;
   if (id) {
-    const [row] = await ctx.db.select({ id: users.id }).from(users).where(and(eq(users.demoId, id), eq(users.isDemo, 1), eq(users.status, 1)));
+    const [row] = await ctx.db
+      .select({ id: users.id })
+      .from(users)
+      .where(and(eq(users.demoId, id), eq(users.isDemo, 1), eq(users.status, 1)));
     userId = row?.id ?? null;
   }
   if (!userId) {
@@ -346,15 +425,21 @@ export async function consumeStepUpCode(ctx: AppContext, user: SessionUser, code
  * A wrong current password changes nothing (the code stays usable); its checks are limited per
  * user (a stolen session cannot guess it freely).
  */
-export async function amendPassword(ctx: AppContext, user: SessionUser, input: AmendInput | ApiAmendInput): Promise<Outcome<{ token: string }>> {
+export async function amendPassword(
+  ctx: AppContext,
+  user: SessionUser,
+  input: AmendInput | ApiAmendInput,
+): Promise<Outcome<{ token: string }>> {
   const contact = user.isDemo ? null : contactOf(user);
   if (!contact) return fail({ form: "errors.only_real_account" }, 403);
   const weak = passwordProblem(input.password, identifierWords(user));
   if (weak) return fail({ password: weak });
   if (input.old_password !== undefined) {
-    if (!(await hit(ctx.d1, `amend:pw:${user.id}`, Limits.oldPasswordPerUser))) return fail({ old_password: "errors.too_many_attempts" }, 429);
+    if (!(await hit(ctx.d1, `amend:pw:${user.id}`, Limits.oldPasswordPerUser)))
+      return fail({ old_password: "errors.too_many_attempts" }, 429);
     const [row] = await ctx.db.select({ passwordHash: users.passwordHash }).from(users).where(eq(users.id, user.id));
-    if (!(await verifyPassword(input.old_password, row?.passwordHash, ctx.config.pepper, ctx.config.pbkdf2Iterations))) return fail({ old_password: "auth.old_password_wrong" });
+    if (!(await verifyPassword(input.old_password, row?.passwordHash, ctx.config.pepper, ctx.config.pbkdf2Iterations)))
+      return fail({ old_password: "auth.old_password_wrong" });
   }
   if (!(await consumeCode(ctx.d1, contact.target, "amend", input.auth_code))) return fail({ auth_code: "errors.code_invalid" });
   await setPassword(ctx, user.id, input.password);

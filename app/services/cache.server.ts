@@ -92,7 +92,11 @@ export async function cached<T>(
 }
 
 /** The statement that bumps a family's counter: put it in the edit's batch. */
-export function bumpStatement<S>(d1: { prepare(query: string): { bind(...values: unknown[]): S } }, family: CacheFamily, now = Date.now()): S {
+export function bumpStatement<S>(
+  d1: { prepare(query: string): { bind(...values: unknown[]): S } },
+  family: CacheFamily,
+  now = Date.now(),
+): S {
   return d1
     .prepare("INSERT INTO cache_versions (name, version) VALUES (?1, ?2) ON CONFLICT (name) DO UPDATE SET version = max(version + 1, ?2)")
     .bind(family, now);

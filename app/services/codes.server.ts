@@ -25,10 +25,7 @@ export const CAPTCHA_TTL_MS = 5 * 60_000;
 
 export type CodePurpose = "register" | "reset" | "amend" | "stepup";
 
-export type IssueResult =
-  | { ok: true; code: string }
-  | { ok: false; reason: "wait"; seconds: number }
-  | { ok: false; reason: "limited" };
+export type IssueResult = { ok: true; code: string } | { ok: false; reason: "wait"; seconds: number } | { ok: false; reason: "limited" };
 
 function randomDigits(n: number) {
   // 10^6 is not a power of two: draw 32-bit values and drop the few above the last full range.
@@ -46,7 +43,9 @@ function codeHash(target: string, purpose: CodePurpose, code: string) {
 
 /** The limits of a purpose's codes: per target (codes issued) and per client (requests). */
 function limitsOf(purpose: CodePurpose) {
-  return purpose === "stepup" ? { target: Limits.stepUpPerTarget, client: Limits.stepUpPerOperator } : { target: Limits.codePerTarget, client: Limits.codePerClient };
+  return purpose === "stepup"
+    ? { target: Limits.stepUpPerTarget, client: Limits.stepUpPerOperator }
+    : { target: Limits.codePerTarget, client: Limits.codePerClient };
 }
 
 /** The rate_limits row of a target's issued codes and its resend interval. */
@@ -70,11 +69,16 @@ export async function issueCode(
   const limits = limitsOf(purpose);
   if (!(await hit(db, `code:c:${client}`, limits.client, now))) return { ok: false, reason: "limited" };
   const slot = await reserveSpaced(db, targetKey(purpose, target), limits.target, CODE_RESEND_SECONDS * 1000, now);
-  if (!slot.ok) return slot.reason === "wait" ? { ok: false, reason: "wait", seconds: Math.min(CODE_RESEND_SECONDS, slot.seconds) } : { ok: false, reason: "limited" };
+  if (!slot.ok)
+    return slot.reason === "wait"
+      ? { ok: false, reason: "wait", seconds: Math.min(CODE_RESEND_SECONDS, slot.seconds) }
+      : { ok: false, reason: "limited" };
   const code = randomDigits(6);
   if (options.store === false) return { ok: true, code };
   await db.batch([
-    db.prepare("UPDATE verification_codes SET consumed_at = ?3 WHERE target = ?1 AND purpose = ?2 AND consumed_at IS NULL").bind(target, purpose, now),
+    db
+      .prepare("UPDATE verification_codes SET consumed_at = ?3 WHERE target = ?1 AND purpose = ?2 AND consumed_at IS NULL")
+      .bind(target, purpose, now),
     db
       .prepare("INSERT INTO verification_codes (target, purpose, code_hash, expires_at, created_at) VALUES (?1, ?2, ?3, ?4, ?5)")
       .bind(target, purpose, await codeHash(target, purpose, code), now + CODE_TTL_MS, now),
@@ -87,13 +91,19 @@ export async function issueCode(
  * interval are given back (the client's slot stays spent).
  */
 export async function withdrawCode(db: D1Database, target: string, purpose: CodePurpose, now = Date.now()) {
-  await db.prepare("UPDATE verification_codes SET consumed_at = ?3 WHERE target = ?1 AND purpose = ?2 AND consumed_at IS NULL").bind(target, purpose, now).run();
+  await db
+    .prepare("UPDATE verification_codes SET consumed_at = ?3 WHERE target = ?1 AND purpose = ?2 AND consumed_at IS NULL")
+    .bind(target, purpose, now)
+    .run();
   await releaseSpaced(db, targetKey(purpose, target), now);
 }
 
 /** Seconds until another code may be sent (0 when allowed now); for showing the countdown. */
 export async function resendWait(db: D1Database, target: string, purpose: CodePurpose, now = Date.now()) {
-  const row = await db.prepare("SELECT blocked_until AS until FROM rate_limits WHERE key = ?1").bind(targetKey(purpose, target)).first<{ until: number }>();
+  const row = await db
+    .prepare("SELECT blocked_until AS until FROM rate_limits WHERE key = ?1")
+    .bind(targetKey(purpose, target))
+    .first<{ until: number }>();
   return row ? Math.max(0, Math.ceil((row.until - now) / 1000)) : 0;
 }
 
@@ -115,7 +125,9 @@ export async function consumeCode(db: D1Database, target: string, purpose: CodeP
   if (!tried || tried.codeHash !== (await codeHash(target, purpose, code))) return false;
   const [used] = await db.batch<{ id: number }>([
     db.prepare("UPDATE verification_codes SET consumed_at = ?2 WHERE id = ?1 AND consumed_at IS NULL RETURNING id").bind(tried.id, now),
-    db.prepare("UPDATE verification_codes SET consumed_at = ?3 WHERE target = ?1 AND purpose = ?2 AND consumed_at IS NULL").bind(target, purpose, now),
+    db
+      .prepare("UPDATE verification_codes SET consumed_at = ?3 WHERE target = ?1 AND purpose = ?2 AND consumed_at IS NULL")
+      .bind(target, purpose, now),
   ]);
   return (used?.results.length ?? 0) === 1;
 }
@@ -141,7 +153,9 @@ export async function createCaptcha(db: D1Database, now = Date.now()): Promise<C
 export async function consumeCaptcha(db: D1Database, id: string, answer: string, now = Date.now()) {
   if (!id || !answer || id.length > 64 || answer.length > 12) return false;
   const row = await db
-    .prepare("UPDATE captchas SET consumed_at = ?1 WHERE id = ?2 AND consumed_at IS NULL AND expires_at > ?1 RETURNING answer_hash AS answerHash")
+    .prepare(
+      "UPDATE captchas SET consumed_at = ?1 WHERE id = ?2 AND consumed_at IS NULL AND expires_at > ?1 RETURNING answer_hash AS answerHash",
+    )
     .bind(now, id)
     .first<{ answerHash: string }>();
   if (!row) return false;

@@ -77,7 +77,9 @@ function shape(row: NewsItem): NewsItem {
 export async function newsPage(ctx: ServiceContext, options: { page: number; categoryId?: number; pageSize?: number }) {
   const categoryId = options.categoryId ?? NEWS_CATEGORY;
   const pageSize = options.pageSize ?? NEWS_PAGE_SIZE;
-  return cached(ctx, "news", `list:${ctx.lang}:${categoryId}:${options.page}:${pageSize}`, () => loadNewsPage(ctx, { page: options.page, categoryId, pageSize }));
+  return cached(ctx, "news", `list:${ctx.lang}:${categoryId}:${options.page}:${pageSize}`, () =>
+    loadNewsPage(ctx, { page: options.page, categoryId, pageSize }),
+  );
 }
 
 async function loadNewsPage(ctx: ServiceContext, options: { page: number; categoryId: number; pageSize: number }) {
@@ -168,7 +170,13 @@ export async function adminContentList(ctx: ServiceContext, operator: SessionUse
       : `SELECT a.id, a.title, '' AS logo, a.created_at AS createdAt, (SELECT group_concat(lang) FROM announcement_texts WHERE announcement_id = a.id) AS langs
            FROM announcements a ORDER BY a.created_at DESC, a.id DESC LIMIT 200`;
   const rows = await ctx.d1.prepare(sqlText).all<{ id: number; title: string; logo: string; createdAt: number; langs: string | null }>();
-  return rows.results.map((r) => ({ id: r.id, title: r.title, logo: r.logo, createdAt: r.createdAt, languages: [FALLBACK_LANGUAGE, ...(r.langs ? r.langs.split(",").sort() : [])] }));
+  return rows.results.map((r) => ({
+    id: r.id,
+    title: r.title,
+    logo: r.logo,
+    createdAt: r.createdAt,
+    languages: [FALLBACK_LANGUAGE, ...(r.langs ? r.langs.split(",").sort() : [])],
+  }));
 }
 
 /** One item as the editor shows it in `lang`: that language's text (null when not written yet), the English title, the picture. */
@@ -176,13 +184,25 @@ export async function contentForEdit(ctx: ServiceContext, operator: SessionUser 
   assertOperator(operator);
   const main =
     kind === "news"
-      ? await ctx.d1.prepare(`SELECT id, title, "desc" AS "desc", content, logo, created_at AS createdAt FROM news WHERE id = ?1`).bind(id).first<ContentText & { id: number; logo: string; createdAt: number }>()
-      : await ctx.d1.prepare(`SELECT id, title, '' AS "desc", content, '' AS logo, created_at AS createdAt FROM announcements WHERE id = ?1`).bind(id).first<ContentText & { id: number; logo: string; createdAt: number }>();
+      ? await ctx.d1
+          .prepare(`SELECT id, title, "desc" AS "desc", content, logo, created_at AS createdAt FROM news WHERE id = ?1`)
+          .bind(id)
+          .first<ContentText & { id: number; logo: string; createdAt: number }>()
+      : await ctx.d1
+          .prepare(`SELECT id, title, '' AS "desc", content, '' AS logo, created_at AS createdAt FROM announcements WHERE id = ?1`)
+          .bind(id)
+          .first<ContentText & { id: number; logo: string; createdAt: number }>();
   if (!main) return null;
   const texts =
     kind === "news"
-      ? await ctx.d1.prepare(`SELECT lang, title, "desc" AS "desc", content FROM news_texts WHERE news_id = ?1`).bind(id).all<ContentText & { lang: string }>()
-      : await ctx.d1.prepare(`SELECT lang, title, '' AS "desc", content FROM announcement_texts WHERE announcement_id = ?1`).bind(id).all<ContentText & { lang: string }>();
+      ? await ctx.d1
+          .prepare(`SELECT lang, title, "desc" AS "desc", content FROM news_texts WHERE news_id = ?1`)
+          .bind(id)
+          .all<ContentText & { lang: string }>()
+      : await ctx.d1
+          .prepare(`SELECT lang, title, '' AS "desc", content FROM announcement_texts WHERE announcement_id = ?1`)
+          .bind(id)
+          .all<ContentText & { lang: string }>();
   const own = lang === FALLBACK_LANGUAGE ? main : (texts.results.find((t) => t.lang === lang) ?? null);
   return {
     id: main.id,
@@ -237,20 +257,27 @@ export async function saveContent(
     forgetVersions();
     const newId =
       inserted!.results[0]?.id ??
-      (await ctx.d1
-        .prepare(`SELECT id FROM ${table} WHERE title = ?1 AND content = ?2 ORDER BY id DESC LIMIT 1`)
-        .bind(text.title, text.content)
-        .first<{ id: number }>())?.id;
+      (
+        await ctx.d1
+          .prepare(`SELECT id FROM ${table} WHERE title = ?1 AND content = ?2 ORDER BY id DESC LIMIT 1`)
+          .bind(text.title, text.content)
+          .first<{ id: number }>()
+      )?.id;
     if (newId === undefined) return { ok: false, errors: { form: "errors.try_again" }, status: 409 };
     return { ok: true, value: { id: newId } };
   }
-  const exists = await ctx.d1.prepare(kind === "news" ? "SELECT 1 AS x FROM news WHERE id = ?1" : "SELECT 1 AS x FROM announcements WHERE id = ?1").bind(id).first();
+  const exists = await ctx.d1
+    .prepare(kind === "news" ? "SELECT 1 AS x FROM news WHERE id = ?1" : "SELECT 1 AS x FROM announcements WHERE id = ?1")
+    .bind(id)
+    .first();
   if (!exists) return { ok: false, errors: { form: "errors.not_found" }, status: 404 };
   const statements: D1PreparedStatement[] = [];
   if (lang === FALLBACK_LANGUAGE) {
     statements.push(
       kind === "news"
-        ? ctx.d1.prepare(`UPDATE news SET title = ?2, "desc" = ?3, content = ?4 WHERE id = ?1`).bind(id, text.title, text.desc, text.content)
+        ? ctx.d1
+            .prepare(`UPDATE news SET title = ?2, "desc" = ?3, content = ?4 WHERE id = ?1`)
+            .bind(id, text.title, text.desc, text.content)
         : ctx.d1.prepare(`UPDATE announcements SET title = ?2, content = ?3 WHERE id = ?1`).bind(id, text.title, text.content),
     );
   } else {
@@ -276,7 +303,8 @@ export async function saveContent(
     await ctx.d1.batch(statements);
   } catch (error) {
     // deleted meanwhile: the text's foreign key refuses it
-    if (error instanceof Error && /FOREIGN KEY/i.test(error.message)) return { ok: false, errors: { form: "errors.not_found" }, status: 404 };
+    if (error instanceof Error && /FOREIGN KEY/i.test(error.message))
+      return { ok: false, errors: { form: "errors.not_found" }, status: 404 };
     throw error;
   }
   forgetVersions();
@@ -284,12 +312,21 @@ export async function saveContent(
 }
 
 /** Deletes a news item or announcement with all its languages (false when it did not exist). */
-export async function deleteContent(ctx: ServiceContext, operator: SessionUser | null, kind: ContentKind, id: number, now = Date.now()): Promise<boolean> {
+export async function deleteContent(
+  ctx: ServiceContext,
+  operator: SessionUser | null,
+  kind: ContentKind,
+  id: number,
+  now = Date.now(),
+): Promise<boolean> {
   assertOperator(operator);
   const statements =
     kind === "news"
       ? [ctx.d1.prepare("DELETE FROM news_texts WHERE news_id = ?1").bind(id), ctx.d1.prepare("DELETE FROM news WHERE id = ?1").bind(id)]
-      : [ctx.d1.prepare("DELETE FROM announcement_texts WHERE announcement_id = ?1").bind(id), ctx.d1.prepare("DELETE FROM announcements WHERE id = ?1").bind(id)];
+      : [
+          ctx.d1.prepare("DELETE FROM announcement_texts WHERE announcement_id = ?1").bind(id),
+          ctx.d1.prepare("DELETE FROM announcements WHERE id = ?1").bind(id),
+        ];
   const results = await ctx.d1.batch([...statements, bumpStatement(ctx.d1, "news", now)]);
   forgetVersions();
   return (results[1]?.meta.changes ?? 0) > 0;
@@ -317,7 +354,6 @@ export async function readNewsImage(ctx: ServiceContext, id: string) {
  * Feedback (/feedback): a signed-in user's messages; operators read them at /admin/feedback.
  * -------------------------------------------------------------------------------------------- */
 
-
 export interface FeedbackRow {
   id: number;
   content: string;
@@ -330,8 +366,14 @@ export interface FeedbackRow {
  * Stores a message. The user's hourly slot is reserved first (one statement, so a parallel burst
  * cannot pass the limit); the same text sent again within a minute (a double submit) is stored once.
  */
-export async function sendFeedback(ctx: ServiceContext, user: SessionUser, input: { content: string; contact: string }, now = Date.now()): Promise<Outcome<{ id: number | null }>> {
-  if (!(await hit(ctx.d1, `feedback:${user.id}`, Limits.feedbackPerUser, now))) return { ok: false, errors: { form: "feedback.too_many" }, status: 429 };
+export async function sendFeedback(
+  ctx: ServiceContext,
+  user: SessionUser,
+  input: { content: string; contact: string },
+  now = Date.now(),
+): Promise<Outcome<{ id: number | null }>> {
+  if (!(await hit(ctx.d1, `feedback:${user.id}`, Limits.feedbackPerUser, now)))
+    return { ok: false, errors: { form: "feedback.too_many" }, status: 429 };
   const row = await ctx.d1
     .prepare(
       `INSERT INTO feedback (user_id, content, contact, status, created_at)
@@ -345,7 +387,9 @@ export async function sendFeedback(ctx: ServiceContext, user: SessionUser, input
 
 export async function myFeedback(ctx: ServiceContext, userId: number): Promise<FeedbackRow[]> {
   const rows = await ctx.d1
-    .prepare("SELECT id, content, contact, status, created_at AS createdAt FROM feedback WHERE user_id = ?1 ORDER BY created_at DESC, id DESC LIMIT 50")
+    .prepare(
+      "SELECT id, content, contact, status, created_at AS createdAt FROM feedback WHERE user_id = ?1 ORDER BY created_at DESC, id DESC LIMIT 50",
+    )
     .bind(userId)
     .all<FeedbackRow>();
   return rows.results;

@@ -31,13 +31,33 @@ import {
   type ExitReason,
   type PriceSteps,
 } from "~/domain/contract";
-import { LOAD_PAGE, type DeliverySchedule, type EngineChange, type EngineOrder, type SettlementRequest, type SettlementResult } from "~/domain/engine";
+import {
+  LOAD_PAGE,
+  type DeliverySchedule,
+  type EngineChange,
+  type EngineOrder,
+  type SettlementRequest,
+  type SettlementResult,
+} from "~/domain/engine";
 import type { ShardFilter } from "~/domain/engine-shards";
 import { leverages, type Instrument } from "~/domain/instrument";
 import { priceToSteps, type Quote } from "~/domain/market";
 import type { Micros } from "~/domain/money";
 import { MAIN_COMPANY_ID } from "~/lib/constants";
-import { AccountKind, Bucket, LedgerError, PlatformAccount, batchPostingStatements, openBatch, post, postBatch, tradingAccount, txOfKey, type Posting, type PostRequest } from "~/services/ledger.server";
+import {
+  AccountKind,
+  Bucket,
+  LedgerError,
+  PlatformAccount,
+  batchPostingStatements,
+  openBatch,
+  post,
+  postBatch,
+  tradingAccount,
+  txOfKey,
+  type Posting,
+  type PostRequest,
+} from "~/services/ledger.server";
 import { notifyEngine } from "~/services/live.server";
 import { forgetCachedSession, writeSessionGuard } from "~/services/session.server";
 import { findInstrument, listInstruments, marketQuotes, quoteOf } from "~/services/market.server";
@@ -145,7 +165,8 @@ export interface PlaceInput {
   trader?: boolean;
 }
 
-export type Result<T, E extends string = string> = { ok: true; value: T } | { ok: false; error: E; field?: string; params?: Record<string, string | number> };
+export type Result<T, E extends string = string> =
+  { ok: true; value: T } | { ok: false; error: E; field?: string; params?: Record<string, string | number> };
 
 /** A refusal as a message key, with its argument when it has one ("errors.lots_step|0.01"). */
 export function messageOf(result: { error: string; params?: Record<string, string | number> }): string {
@@ -153,7 +174,11 @@ export function messageOf(result: { error: string; params?: Record<string, strin
   return value === undefined ? result.error : `${result.error}|${value}`;
 }
 
-function fail<E extends string>(error: E, field?: string, params?: Record<string, string | number>): { ok: false; error: E; field?: string; params?: Record<string, string | number> } {
+function fail<E extends string>(
+  error: E,
+  field?: string,
+  params?: Record<string, string | number>,
+): { ok: false; error: E; field?: string; params?: Record<string, string | number> } {
   return { ok: false, error, field, params };
 }
 
@@ -164,7 +189,10 @@ let feeModeCache: { at: number; mode: number } | null = null;
 /** trade_fee_type of the base settings (1 = per lot, otherwise a share of the margin). */
 export async function feeMode(ctx: ServiceContext): Promise<number> {
   if (feeModeCache && Date.now() - feeModeCache.at < SETTINGS_TTL_MS) return feeModeCache.mode;
-  const row = await ctx.d1.prepare("SELECT trade_fee_type AS mode FROM base_settings WHERE company_id = ?1").bind(MAIN_COMPANY_ID).first<{ mode: number }>();
+  const row = await ctx.d1
+    .prepare("SELECT trade_fee_type AS mode FROM base_settings WHERE company_id = ?1")
+    .bind(MAIN_COMPANY_ID)
+    .first<{ mode: number }>();
   feeModeCache = { at: Date.now(), mode: row?.mode ?? 2 };
   return feeModeCache.mode;
 }
@@ -173,7 +201,13 @@ export async function feeMode(ctx: ServiceContext): Promise<number> {
 export function termsOf(instrument: Instrument, mode: number): ContractTerms | null {
   const contractSize = toScaled6(instrument.contractSize);
   if (contractSize === null || contractSize <= 0) return null;
-  return { marginMode: instrument.marginMode, contractSize, pricePrecision: instrument.pricePrecision, feeRate: instrument.feeRate, feeMode: mode };
+  return {
+    marginMode: instrument.marginMode,
+    contractSize,
+    pricePrecision: instrument.pricePrecision,
+    feeRate: instrument.feeRate,
+    feeMode: mode,
+  };
 }
 
 /** An optional price field: "" / "0" / absent → 0 (none); otherwise steps, or null when malformed. */
@@ -245,7 +279,10 @@ function liveQuote(ctx: ServiceContext, code: string): Promise<{ quote: Quote | 
 }
 
 /** Starts reading the price an order on this instrument needs, e.g. while the session is checked (pass it as `quote`). */
-export function prepareOrder(ctx: ServiceContext, instrumentId: number): Promise<{ code: string; quote: Quote | null; stale: boolean } | null> {
+export function prepareOrder(
+  ctx: ServiceContext,
+  instrumentId: number,
+): Promise<{ code: string; quote: Quote | null; stale: boolean } | null> {
   const read = findInstrument(ctx, instrumentId).then(async (i) => (i ? { code: i.code, ...(await quoteOf(ctx, i.code)) } : null));
   read.catch(() => {});
   return read;
@@ -297,10 +334,28 @@ export function openOrderWrite(db: D1Database, w: OpenOrderWrite): PostRequest {
        RETURNING ${ORDER_COLUMNS}`,
     )
     .bind(
-      w.userId, accountId, w.instrument.id, w.instrument.code, w.side, pending ? OrderStatus.Pending : OrderStatus.Holding, w.lots, w.contractSize,
-      w.instrument.pricePrecision, w.leverage, w.instrument.marginMode, pending ? w.target : w.market, pending ? null : w.market,
-      pending ? (pendingCrossing(w.target, w.market) === "up" ? 1 : -1) : 0, figures.margin, figures.fee, w.stopLoss, w.takeProfit,
-      figures.liquidation ?? 0, w.key, pending ? null : w.now, w.now,
+      w.userId,
+      accountId,
+      w.instrument.id,
+      w.instrument.code,
+      w.side,
+      pending ? OrderStatus.Pending : OrderStatus.Holding,
+      w.lots,
+      w.contractSize,
+      w.instrument.pricePrecision,
+      w.leverage,
+      w.instrument.marginMode,
+      pending ? w.target : w.market,
+      pending ? null : w.market,
+      pending ? (pendingCrossing(w.target, w.market) === "up" ? 1 : -1) : 0,
+      figures.margin,
+      figures.fee,
+      w.stopLoss,
+      w.takeProfit,
+      figures.liquidation ?? 0,
+      w.key,
+      pending ? null : w.now,
+      w.now,
     );
   return {
     idempotencyKey: w.key,
@@ -318,7 +373,9 @@ export async function placeOrder(ctx: ServiceContext, userId: number, input: Pla
   const instrument = await findInstrument(ctx, input.instrumentId);
   if (!instrument) return fail("errors.instrument_not_found", "forex_id");
   // the price and the account are fetched while the input is checked
-  const quoted = (input.prepared ?? Promise.resolve(null)).then((p) => (p && p.code === instrument.code ? p : liveQuote(ctx, instrument.code)));
+  const quoted = (input.prepared ?? Promise.resolve(null)).then((p) =>
+    p && p.code === instrument.code ? p : liveQuote(ctx, instrument.code),
+  );
   const account = contractAccountOf(ctx, userId);
   quoted.catch(() => {});
   account.catch(() => {});
@@ -338,7 +395,14 @@ export async function placeOrder(ctx: ServiceContext, userId: number, input: Pla
 
   const lotsCheck = checkLots(input.lots, instrument.lotStep, instrument.minLots);
   if (lotsCheck.check !== "ok") {
-    const value = lotsCheck.check === "lots_step" ? instrument.lotStep : lotsCheck.check === "lots_min" ? instrument.minLots : lotsCheck.check === "lots_max" ? "1000" : undefined;
+    const value =
+      lotsCheck.check === "lots_step"
+        ? instrument.lotStep
+        : lotsCheck.check === "lots_min"
+          ? instrument.minLots
+          : lotsCheck.check === "lots_max"
+            ? "1000"
+            : undefined;
     return fail(`errors.${lotsCheck.check}`, "cont", value === undefined ? undefined : { value });
   }
   const lots = lotsCheck.lots;
@@ -363,12 +427,19 @@ export async function placeOrder(ctx: ServiceContext, userId: number, input: Pla
   const price = pending ? target : market;
   if (pending && checkPendingPrice(price, market) !== "ok") {
     const band = pendingPriceBand(market);
-    return fail("errors.price_far", "target_price", { value: `${stepsToDecimal(band.min, instrument.pricePrecision)} – ${stepsToDecimal(band.max, instrument.pricePrecision)}` });
+    return fail("errors.price_far", "target_price", {
+      value: `${stepsToDecimal(band.min, instrument.pricePrecision)} – ${stepsToDecimal(band.max, instrument.pricePrecision)}`,
+    });
   }
   const stops = checkStops(side, price, stopLoss, takeProfit);
   if (stops !== "ok") return fail(`errors.${stops}`, stops === "stop_loss_side" ? "stop_loss_price" : "target_profit_price");
   // an instrument set up past the platform's maximum leverage would open positions liquidated a tick later
-  if (checkEffectiveLeverage({ marginMode: instrument.marginMode, pricePrecision: instrument.pricePrecision, leverages: leverages(instrument) }, price) !== "ok") {
+  if (
+    checkEffectiveLeverage(
+      { marginMode: instrument.marginMode, pricePrecision: instrument.pricePrecision, leverages: leverages(instrument) },
+      price,
+    ) !== "ok"
+  ) {
     return fail("errors.leverage_too_high", undefined, { value: MAX_EFFECTIVE_LEVERAGE });
   }
 
@@ -380,8 +451,23 @@ export async function placeOrder(ctx: ServiceContext, userId: number, input: Pla
   const key = `contract_open:${userId}:${input.requestKey && /^[A-Za-z0-9_-]{8,64}$/.test(input.requestKey) ? input.requestKey : crypto.randomUUID()}`;
   const now = Date.now();
   const write = openOrderWrite(ctx.d1, {
-    userId, accountId, isDemo: contract.isDemo, instrument, contractSize: terms.contractSize, side, lots, pending, target, market, leverage, figures,
-    stopLoss, takeProfit, key, now, sessionId: input.sessionId,
+    userId,
+    accountId,
+    isDemo: contract.isDemo,
+    instrument,
+    contractSize: terms.contractSize,
+    side,
+    lots,
+    pending,
+    target,
+    market,
+    leverage,
+    figures,
+    stopLoss,
+    takeProfit,
+    key,
+    now,
+    sessionId: input.sessionId,
   });
   let row: ContractOrderRow | null = null;
   try {
@@ -398,7 +484,10 @@ export async function placeOrder(ctx: ServiceContext, userId: number, input: Pla
     } else throw error;
   }
   // a replayed or doubled submission answers the order it placed the first time
-  row ??= await ctx.d1.prepare(`SELECT ${ORDER_COLUMNS} FROM contract_orders WHERE open_tx = ${txOfKey("?1")}`).bind(key).first<ContractOrderRow>();
+  row ??= await ctx.d1
+    .prepare(`SELECT ${ORDER_COLUMNS} FROM contract_orders WHERE open_tx = ${txOfKey("?1")}`)
+    .bind(key)
+    .first<ContractOrderRow>();
   if (!row) return fail("errors.try_again");
   // No notification (except a leader's market order, for its copies): the price read above keeps
   // the market clock running, and the engine reads every row changed since its watermark at the
@@ -407,7 +496,14 @@ export async function placeOrder(ctx: ServiceContext, userId: number, input: Pla
   return { ok: true, value: withFigures(row, new Map([[instrument.code, quote]]), new Map([[instrument.code, instrument.showCode]])) };
 }
 
-export type CloseError = "errors.not_found" | "errors.order_closed" | "errors.close_pending" | "errors.market_closed" | "errors.prices_stale" | "errors.order_not_pending" | "errors.try_again";
+export type CloseError =
+  | "errors.not_found"
+  | "errors.order_closed"
+  | "errors.close_pending"
+  | "errors.market_closed"
+  | "errors.prices_stale"
+  | "errors.order_not_pending"
+  | "errors.try_again";
 
 export interface ProfitShare {
   followId: number;
@@ -458,7 +554,8 @@ export async function closeOrder(ctx: ServiceContext, userId: number, id: number
   const key = `contract_exit:${row.id}`;
   const now = Date.now();
   // a copy closing with a profit pays the trader's share (copy trading), in the same transaction
-  const share = row.followType === 2 && row.followId ? await profitShareFor(ctx, [{ id: row.id, profit: realised }]) : new Map<number, ProfitShare>();
+  const share =
+    row.followType === 2 && row.followId ? await profitShareFor(ctx, [{ id: row.id, profit: realised }]) : new Map<number, ProfitShare>();
   const paid = share.get(row.id);
   const postings: Posting[] = [
     { accountId: row.accountId, bucket: Bucket.Locked, amount: -row.margin },
@@ -477,13 +574,18 @@ export async function closeOrder(ctx: ServiceContext, userId: number, id: number
         guards: [exitGuard(ctx, row.id, OrderStatus.Holding, "manual", price, realised)],
         effects: [
           closeEffect(ctx, row.id, price, realised, "manual", now),
-          ...(paid ? [ctx.d1.prepare("UPDATE follows SET paid_share = paid_share + ?2 WHERE id = ?1").bind(paid.followId, paid.amount)] : []),
+          ...(paid
+            ? [ctx.d1.prepare("UPDATE follows SET paid_share = paid_share + ?2 WHERE id = ?1").bind(paid.followId, paid.amount)]
+            : []),
           // a trader's own position: the ranking's statistics are recomputed at the next read
           ...(row.followType !== 2 ? [ctx.d1.prepare("UPDATE traders SET stats_at = 0 WHERE user_id = ?1").bind(userId)] : []),
         ],
       });
     } else {
-      await ctx.d1.batch([exitGuard(ctx, row.id, OrderStatus.Holding, "manual", price, realised), closeEffect(ctx, row.id, price, realised, "manual", now)]);
+      await ctx.d1.batch([
+        exitGuard(ctx, row.id, OrderStatus.Holding, "manual", price, realised),
+        closeEffect(ctx, row.id, price, realised, "manual", now),
+      ]);
     }
   } catch (error) {
     if (isLostRace(error)) return fail("errors.order_closed");
@@ -497,7 +599,8 @@ export async function closeOrder(ctx: ServiceContext, userId: number, id: number
 export async function cancelOrder(ctx: ServiceContext, userId: number, id: number): Promise<Result<ContractOrderRow, CloseError>> {
   const row = await ownOrder(ctx, userId, id);
   if (!row) return fail("errors.not_found");
-  if (row.status !== OrderStatus.Pending) return fail(row.status === OrderStatus.Holding ? "errors.order_not_pending" : "errors.order_closed");
+  if (row.status !== OrderStatus.Pending)
+    return fail(row.status === OrderStatus.Holding ? "errors.order_not_pending" : "errors.order_closed");
   const key = `contract_pending_exit:${row.id}`;
   const now = Date.now();
   const amount = row.margin + row.fee;
@@ -538,7 +641,8 @@ function tellEngine(ctx: ServiceContext, changes: EngineChange[]) {
 
 /** Another path moved the order first (its unique exit key exists): nothing was written. */
 function isLostRace(error: unknown) {
-  if (error instanceof LedgerError) return error.code === "idempotency_conflict" || error.code === "guard_failed" || error.code === "insufficient_funds";
+  if (error instanceof LedgerError)
+    return error.code === "idempotency_conflict" || error.code === "guard_failed" || error.code === "insufficient_funds";
   return String((error as Error)?.message ?? error).includes("UNIQUE constraint failed");
 }
 
@@ -551,17 +655,33 @@ function exitGuard(ctx: ServiceContext, orderId: number, fromStatus: number, rea
 
 function closeEffect(ctx: ServiceContext, id: number, price: number, realised: number, reason: ExitReason, now: number) {
   return ctx.d1
-    .prepare("UPDATE contract_orders SET status = 3, close_price = ?2, profit = ?3, close_reason = ?4, closed_at = ?5, updated_at = ?5 WHERE id = ?1 AND status = 1")
+    .prepare(
+      "UPDATE contract_orders SET status = 3, close_price = ?2, profit = ?3, close_reason = ?4, closed_at = ?5, updated_at = ?5 WHERE id = ?1 AND status = 1",
+    )
     .bind(id, price, realised, reason, now);
 }
 
-export type StopsError = "errors.not_found" | "errors.order_closed" | "errors.stops_holding_only" | "errors.stop_invalid" | "errors.stop_loss_side" | "errors.take_profit_side" | "errors.market_closed" | "errors.try_again";
+export type StopsError =
+  | "errors.not_found"
+  | "errors.order_closed"
+  | "errors.stops_holding_only"
+  | "errors.stop_invalid"
+  | "errors.stop_loss_side"
+  | "errors.take_profit_side"
+  | "errors.market_closed"
+  | "errors.try_again";
 
 /** Sets or clears (0) the stop-loss and take-profit of a holding position, checked against its side and the current price. */
-export async function setStops(ctx: ServiceContext, userId: number, id: number, input: { stopLoss?: string; takeProfit?: string }): Promise<Result<ContractOrderRow, StopsError>> {
+export async function setStops(
+  ctx: ServiceContext,
+  userId: number,
+  id: number,
+  input: { stopLoss?: string; takeProfit?: string },
+): Promise<Result<ContractOrderRow, StopsError>> {
   const row = await ownOrder(ctx, userId, id);
   if (!row) return fail("errors.not_found");
-  if (row.status !== OrderStatus.Holding) return fail(row.status === OrderStatus.Pending ? "errors.stops_holding_only" : "errors.order_closed");
+  if (row.status !== OrderStatus.Holding)
+    return fail(row.status === OrderStatus.Pending ? "errors.stops_holding_only" : "errors.order_closed");
   const stopLoss = optionalPrice(input.stopLoss, row.precision);
   if (stopLoss === null) return fail("errors.stop_invalid", "stop_loss_price", { value: row.precision });
   const takeProfit = optionalPrice(input.takeProfit, row.precision);
@@ -614,15 +734,29 @@ async function namesAndQuotes(ctx: ServiceContext) {
 }
 
 /** The order lists of /order and my_deal: status 1 holding, 0 pending, 3 history (closed and cancelled). */
-export async function listOrders(ctx: ServiceContext, userId: number, status: number, page: number, pageSize = PAGE_SIZE): Promise<OrderPage> {
+export async function listOrders(
+  ctx: ServiceContext,
+  userId: number,
+  status: number,
+  page: number,
+  pageSize = PAGE_SIZE,
+): Promise<OrderPage> {
   // history (3) is the closed positions only; cancelled pending orders (4) are a list of their own
   const statuses = status === 3 ? [3] : status === 4 ? [4] : status === 0 ? [0] : [1];
   const p = Math.max(1, Math.min(10_000, Math.floor(page) || 1));
   const placeholders = statuses.map((_, i) => `?${i + 2}`).join(", ");
   const order = statuses[0] === 3 || statuses[0] === 4 ? "COALESCE(closed_at, updated_at) DESC, id DESC" : "id DESC";
   const [rows, count, all] = await ctx.d1.batch([
-    ctx.d1.prepare(`SELECT ${ORDER_COLUMNS} FROM contract_orders WHERE user_id = ?1 AND status IN (${placeholders}) ORDER BY ${order} LIMIT ${pageSize} OFFSET ${(p - 1) * pageSize}`).bind(userId, ...statuses),
-    ctx.d1.prepare(`SELECT COUNT(*) AS n, COALESCE(SUM(profit), 0) AS realised FROM contract_orders WHERE user_id = ?1 AND status IN (${placeholders})`).bind(userId, ...statuses),
+    ctx.d1
+      .prepare(
+        `SELECT ${ORDER_COLUMNS} FROM contract_orders WHERE user_id = ?1 AND status IN (${placeholders}) ORDER BY ${order} LIMIT ${pageSize} OFFSET ${(p - 1) * pageSize}`,
+      )
+      .bind(userId, ...statuses),
+    ctx.d1
+      .prepare(
+        `SELECT COUNT(*) AS n, COALESCE(SUM(profit), 0) AS realised FROM contract_orders WHERE user_id = ?1 AND status IN (${placeholders})`,
+      )
+      .bind(userId, ...statuses),
     statuses[0] === 1
       ? ctx.d1.prepare(`SELECT ${ORDER_COLUMNS} FROM contract_orders WHERE user_id = ?1 AND status = 1 LIMIT 1000`).bind(userId)
       : ctx.d1.prepare("SELECT 1 WHERE 0"),
@@ -630,7 +764,12 @@ export async function listOrders(ctx: ServiceContext, userId: number, status: nu
   const { names, quotes } = await namesAndQuotes(ctx);
   const orders = (rows!.results as ContractOrderRow[]).map((r) => withFigures(r, quotes, names));
   const totals = count!.results[0] as { n: number; realised: number };
-  const allProfit = statuses[0] === 1 ? (all!.results as ContractOrderRow[]).reduce((sum, r) => sum + withFigures(r, quotes, names).currentProfit, 0) : statuses[0] === 3 ? totals.realised : 0;
+  const allProfit =
+    statuses[0] === 1
+      ? (all!.results as ContractOrderRow[]).reduce((sum, r) => sum + withFigures(r, quotes, names).currentProfit, 0)
+      : statuses[0] === 3
+        ? totals.realised
+        : 0;
   return { orders, total: totals.n, allProfit, page: p, lastPage: Math.max(1, Math.ceil(totals.n / pageSize)) };
 }
 
@@ -643,7 +782,10 @@ export async function orderDetail(ctx: ServiceContext, userId: number, id: numbe
 
 /** The user's holding positions on one instrument (the chart's lines and the desktop trade page). */
 export async function holdingOn(ctx: ServiceContext, userId: number, code: string): Promise<ContractOrderRow[]> {
-  const { results } = await ctx.d1.prepare(`SELECT ${ORDER_COLUMNS} FROM contract_orders WHERE user_id = ?1 AND code = ?2 AND status IN (0, 1) ORDER BY id DESC LIMIT 50`).bind(userId, code).all<ContractOrderRow>();
+  const { results } = await ctx.d1
+    .prepare(`SELECT ${ORDER_COLUMNS} FROM contract_orders WHERE user_id = ?1 AND code = ?2 AND status IN (0, 1) ORDER BY id DESC LIMIT 50`)
+    .bind(userId, code)
+    .all<ContractOrderRow>();
   return results;
 }
 
@@ -661,7 +803,14 @@ export async function engineOrders(
   afterId = 0,
   page = LOAD_PAGE,
   filter?: ShardFilter,
-): Promise<{ open: EngineOrder[]; gone: number[]; goneRows: { id: number; code: string; userId: number }[]; watermark: number; lastId: number; more: boolean }> {
+): Promise<{
+  open: EngineOrder[];
+  gone: number[];
+  goneRows: { id: number; code: string; userId: number }[];
+  watermark: number;
+  lastId: number;
+  more: boolean;
+}> {
   const watermark = Date.now();
   const [rows, max] = await ctx.d1.batch([
     changedSince > 0
@@ -701,7 +850,14 @@ export async function engineOrders(
   }
   // a catch-up that read a full page of new rows goes on from the last of them next time
   if (changedSince > 0 && fresh === page) return { open, gone, goneRows, watermark, lastId: lastFresh, more: true };
-  return { open, gone, goneRows, watermark, lastId: (max!.results[0] as { id: number }).id, more: changedSince === 0 && open.length === page };
+  return {
+    open,
+    gone,
+    goneRows,
+    watermark,
+    lastId: (max!.results[0] as { id: number }).id,
+    more: changedSince === 0 && open.length === page,
+  };
 }
 
 /** Delivery contracts and their next delivery; an unset (or long past with nothing open) instant is set from the schedule. */
@@ -736,8 +892,21 @@ export async function settleContracts(ctx: ServiceContext, req: SettlementReques
   const db = ctx.d1;
   const b = req.batchId;
   const shares = await profitShareFor(ctx, req.exits);
-  const exits = JSON.stringify(req.exits.map((e) => ({ id: e.id, r: e.reason, p: e.price, pl: e.profit, sh: shares.get(e.id)?.amount ?? 0, ta: shares.get(e.id)?.traderAccount ?? 0, fo: shares.get(e.id)?.followId ?? 0 })));
-  const pend = JSON.stringify([...req.fills.map((f) => ({ id: f.id, r: "fill", p: f.price })), ...req.cancels.map((c) => ({ id: c.id, r: c.reason, p: null }))]);
+  const exits = JSON.stringify(
+    req.exits.map((e) => ({
+      id: e.id,
+      r: e.reason,
+      p: e.price,
+      pl: e.profit,
+      sh: shares.get(e.id)?.amount ?? 0,
+      ta: shares.get(e.id)?.traderAccount ?? 0,
+      fo: shares.get(e.id)?.followId ?? 0,
+    })),
+  );
+  const pend = JSON.stringify([
+    ...req.fills.map((f) => ({ id: f.id, r: "fill", p: f.price })),
+    ...req.cancels.map((c) => ({ id: c.id, r: c.reason, p: null })),
+  ]);
   const rolls = JSON.stringify(req.rolls.map((r) => ({ id: r.instrumentId, from: r.from, to: r.to })));
   const statements = [
     openBatch(db, b),
@@ -864,7 +1033,10 @@ export async function settleContracts(ctx: ServiceContext, req: SettlementReques
   const ids = [...moved1, ...moved0].map((m) => m.order_id);
   const owners = new Map<number, number>();
   if (ids.length > 0) {
-    const { results: rows } = await db.prepare("SELECT o.id, o.user_id AS userId FROM order_exits x JOIN contract_orders o ON o.id = x.order_id WHERE x.batch_id = ?1").bind(b).all<{ id: number; userId: number }>();
+    const { results: rows } = await db
+      .prepare("SELECT o.id, o.user_id AS userId FROM order_exits x JOIN contract_orders o ON o.id = x.order_id WHERE x.batch_id = ?1")
+      .bind(b)
+      .all<{ id: number; userId: number }>();
     for (const r of rows) owners.set(r.id, r.userId);
   }
   return {

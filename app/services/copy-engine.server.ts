@@ -115,8 +115,23 @@ export async function openCopies(ctx: ServiceContext, originId: number, now = Da
       skips.push({ f: f.followId, u: f.userId, r: plan.skip });
       continue;
     }
-    const liquidation = liquidationPrice(origin.side, origin.openPrice, plan.plan.margin, plan.plan.lots, origin.contractSize, origin.precision);
-    copies.push({ f: f.followId, u: f.userId, a: f.accountId, l: plan.plan.lots, m: plan.plan.margin, fe: plan.plan.fee, q: liquidation ?? 0 });
+    const liquidation = liquidationPrice(
+      origin.side,
+      origin.openPrice,
+      plan.plan.margin,
+      plan.plan.lots,
+      origin.contractSize,
+      origin.precision,
+    );
+    copies.push({
+      f: f.followId,
+      u: f.userId,
+      a: f.accountId,
+      l: plan.plan.lots,
+      m: plan.plan.margin,
+      fe: plan.plan.fee,
+      q: liquidation ?? 0,
+    });
   }
 
   // the copies in chunks, each its own batch (its own batch id); a failed chunk splits in halves
@@ -142,7 +157,9 @@ export async function openCopies(ctx: ServiceContext, originId: number, now = Da
   for (let i = 0; i < Math.max(copyParts.length, skipParts.length); i++) await write(copyParts[i] ?? [], skipParts[i] ?? []);
   const [{ results: opened }, { results: skipped }] = await db.batch([
     db
-      .prepare("SELECT c.id, c.user_id AS userId FROM ledger_transactions t JOIN contract_orders c ON c.open_tx = t.id WHERE t.batch_id IN (SELECT value FROM json_each(?1))")
+      .prepare(
+        "SELECT c.id, c.user_id AS userId FROM ledger_transactions t JOIN contract_orders c ON c.open_tx = t.id WHERE t.batch_id IN (SELECT value FROM json_each(?1))",
+      )
       .bind(JSON.stringify(batchIds)),
     db.prepare("SELECT follower_id AS userId, reason FROM copy_skips WHERE trader_order_id = ?1 AND created_at = ?2").bind(origin.id, now),
   ]);
@@ -156,7 +173,14 @@ type CopyItem = { f: number; u: number; a: number; l: number; m: number; fe: num
 type SkipItem = { f: number; u: number; r: string };
 
 /** One chunk's batch: skips, the copies (caps checked again at write time), refusals, one ledger transaction per copy. */
-function copyStatements(db: D1Database, originId: number, batchId: number, copies: CopyItem[], skips: SkipItem[], now: number): D1PreparedStatement[] {
+function copyStatements(
+  db: D1Database,
+  originId: number,
+  batchId: number,
+  copies: CopyItem[],
+  skips: SkipItem[],
+  now: number,
+): D1PreparedStatement[] {
   const copyJson = JSON.stringify(copies);
   return [
     openBatch(db, batchId),
@@ -266,7 +290,9 @@ export async function copyStops(ctx: ServiceContext, followIds: number[]): Promi
 export async function pauseFollows(ctx: ServiceContext, followIds: number[]): Promise<void> {
   if (followIds.length === 0) return;
   await ctx.d1
-    .prepare("UPDATE follows SET status = ?2 FROM (SELECT value AS id FROM json_each(?1)) AS j WHERE follows.id = j.id AND follows.status = ?3")
+    .prepare(
+      "UPDATE follows SET status = ?2 FROM (SELECT value AS id FROM json_each(?1)) AS j WHERE follows.id = j.id AND follows.status = ?3",
+    )
     .bind(JSON.stringify(followIds), FollowStatus.Paused, FollowStatus.Active)
     .run();
 }

@@ -42,13 +42,19 @@ import type { SessionUser } from "~/services/session.server";
 import { ownedUpload } from "~/services/uploads.server";
 import { fail, type FieldErrors, type Outcome } from "~/services/outcome";
 
-
 export const COPY_PAGE_SIZE = 20;
 
 /** Remembers that this browser's user agreed to the follow guide (/follow/submit): information, not a permission. */
-export const copyGuideCookie = createCookie("bourse_copy_guide", { path: "/follow", httpOnly: true, secure: true, sameSite: "lax", maxAge: 365 * 24 * 3600 });
+export const copyGuideCookie = createCookie("bourse_copy_guide", {
+  path: "/follow",
+  httpOnly: true,
+  secure: true,
+  sameSite: "lax",
+  maxAge: 365 * 24 * 3600,
+});
 
-const isUnique = (error: unknown, index: string) => error instanceof Error && /UNIQUE/i.test(error.message) && error.message.includes(index);
+const isUnique = (error: unknown, index: string) =>
+  error instanceof Error && /UNIQUE/i.test(error.message) && error.message.includes(index);
 const pageOf = (page: number) => Math.max(1, Math.min(10_000, Math.floor(page) || 1));
 const idOf = (value: unknown): number | null => {
   const n = typeof value === "number" ? value : /^\d{1,15}$/.test(String(value ?? "").trim()) ? Number(String(value).trim()) : NaN;
@@ -78,7 +84,9 @@ export interface Application {
 /** The user's latest application (null when they never applied). */
 export async function applicationOf(ctx: ServiceContext, userId: number): Promise<Application | null> {
   return ctx.d1
-    .prepare("SELECT id, status, reason, created_at AS createdAt, reviewed_at AS reviewedAt FROM trader_applications WHERE user_id = ?1 ORDER BY id DESC LIMIT 1")
+    .prepare(
+      "SELECT id, status, reason, created_at AS createdAt, reviewed_at AS reviewedAt FROM trader_applications WHERE user_id = ?1 ORDER BY id DESC LIMIT 1",
+    )
     .bind(userId)
     .first<Application>();
 }
@@ -90,7 +98,12 @@ export async function isTrader(ctx: ServiceContext, userId: number): Promise<boo
 }
 
 /** Applies to become a trader: the agreement must be ticked; demo users, traders and a user already waiting are refused. */
-export async function applyTrader(ctx: ServiceContext, user: Pick<SessionUser, "id" | "isDemo">, input: { agree: boolean }, now = Date.now()): Promise<Outcome<Application>> {
+export async function applyTrader(
+  ctx: ServiceContext,
+  user: Pick<SessionUser, "id" | "isDemo">,
+  input: { agree: boolean },
+  now = Date.now(),
+): Promise<Outcome<Application>> {
   if (user.isDemo) return fail({ form: "errors.only_real_account" }, 403);
   if (!input.agree) return fail({ agree: "copy.agree_required" });
   try {
@@ -132,7 +145,11 @@ export interface DecidedApplication {
 }
 
 /** The operator's queue: applications waiting (oldest first) and the latest decisions. */
-export async function applicationQueue(ctx: ServiceContext, operator: Pick<SessionUser, "role"> | null, limits = { pending: 50, decided: 20 }) {
+export async function applicationQueue(
+  ctx: ServiceContext,
+  operator: Pick<SessionUser, "role"> | null,
+  limits = { pending: 50, decided: 20 },
+) {
   assertOperator(operator);
   const [pending, decided] = await ctx.d1.batch([
     ctx.d1
@@ -174,7 +191,10 @@ export async function reviewApplication(
   const problem = reasonProblem(reason, input.decision);
   if (problem) return fail({ reason: problem });
   if (!Number.isSafeInteger(input.id) || input.id <= 0) return fail({ form: "errors.not_found" }, 404);
-  const app = await ctx.d1.prepare("SELECT user_id AS userId, status FROM trader_applications WHERE id = ?1").bind(input.id).first<{ userId: number; status: number }>();
+  const app = await ctx.d1
+    .prepare("SELECT user_id AS userId, status FROM trader_applications WHERE id = ?1")
+    .bind(input.id)
+    .first<{ userId: number; status: number }>();
   if (!app) return fail({ form: "errors.not_found" }, 404);
   if (app.status !== ApplicationStatus.Waiting) return fail({ form: "admin.already_decided" }, 409);
   const status = input.decision === "approve" ? ApplicationStatus.Approved : ApplicationStatus.Rejected;
@@ -188,7 +208,9 @@ export async function reviewApplication(
   if (input.decision === "approve") {
     statements.push(
       ctx.d1
-        .prepare(`INSERT INTO traders (user_id, nickname, approved_at) SELECT u.id, ${NICKNAME_SQL}, ?2 FROM users u WHERE u.id = ?1 ON CONFLICT (user_id) DO NOTHING`)
+        .prepare(
+          `INSERT INTO traders (user_id, nickname, approved_at) SELECT u.id, ${NICKNAME_SQL}, ?2 FROM users u WHERE u.id = ?1 ON CONFLICT (user_id) DO NOTHING`,
+        )
         .bind(app.userId, now),
       ctx.d1.prepare("UPDATE users SET is_trader = 1 WHERE id = ?1").bind(app.userId),
     );
@@ -196,7 +218,8 @@ export async function reviewApplication(
   try {
     await ctx.d1.batch(statements);
   } catch (error) {
-    if (isAlreadyDecided(error) || (error instanceof Error && /session_valid|session_guard/.test(error.message))) return fail({ form: "admin.already_decided" }, 409);
+    if (isAlreadyDecided(error) || (error instanceof Error && /session_valid|session_guard/.test(error.message)))
+      return fail({ form: "admin.already_decided" }, 409);
     throw error;
   }
   return { ok: true, value: { decision: input.decision, userId: app.userId } };
@@ -216,7 +239,11 @@ export interface TraderAdminRow {
   followNum: number;
 }
 
-export async function traderAdminList(ctx: ServiceContext, operator: Pick<SessionUser, "role"> | null, limit = 100): Promise<TraderAdminRow[]> {
+export async function traderAdminList(
+  ctx: ServiceContext,
+  operator: Pick<SessionUser, "role"> | null,
+  limit = 100,
+): Promise<TraderAdminRow[]> {
   assertOperator(operator);
   const { results } = await ctx.d1
     .prepare(
@@ -251,7 +278,11 @@ export async function setTraderStatus(
 }
 
 /** Sets a trader's profit share, typed as a percentage 0–50 with at most 2 decimals. */
-export async function setProfitShare(ctx: ServiceContext, operator: Pick<SessionUser, "id" | "role"> | null, input: { traderId: number; percent: string }): Promise<Outcome<{ share: string }>> {
+export async function setProfitShare(
+  ctx: ServiceContext,
+  operator: Pick<SessionUser, "id" | "role"> | null,
+  input: { traderId: number; percent: string },
+): Promise<Outcome<{ share: string }>> {
   assertOperator(operator);
   const share = sharePercentToDecimal(input.percent);
   if (share === null) return fail({ profit_share: "copy.share_invalid" });
@@ -305,7 +336,17 @@ export async function refreshTraderStats(ctx: ServiceContext, traderIds: readonl
         GROUP BY user_id`,
     )
     .bind(now - THREE_WEEKS_MS, now, ...ids)
-    .all<{ userId: number; profit: number; margin: number; wins: number; count: number; wProfit: number; wMargin: number; wWins: number; wCount: number }>();
+    .all<{
+      userId: number;
+      profit: number;
+      margin: number;
+      wins: number;
+      count: number;
+      wProfit: number;
+      wMargin: number;
+      wWins: number;
+      wCount: number;
+    }>();
   const byId = new Map(results.map((r) => [r.userId, r]));
   const zero: WindowSums = { profit: 0, margin: 0, wins: 0, count: 0 };
   await ctx.d1.batch(
@@ -329,7 +370,10 @@ async function fresh(ctx: ServiceContext, rows: TraderRow[], now = Date.now()): 
   if (stale.length === 0) return rows;
   await refreshTraderStats(ctx, stale, now);
   const marks = rows.map((_, i) => `?${i + 1}`).join(", ");
-  const { results } = await ctx.d1.prepare(`SELECT ${TRADER_COLUMNS} FROM traders t WHERE t.user_id IN (${marks})`).bind(...rows.map((r) => r.userId)).all<TraderRow>();
+  const { results } = await ctx.d1
+    .prepare(`SELECT ${TRADER_COLUMNS} FROM traders t WHERE t.user_id IN (${marks})`)
+    .bind(...rows.map((r) => r.userId))
+    .all<TraderRow>();
   const byId = new Map(results.map((r) => [r.userId, r]));
   return rows.map((r) => byId.get(r.userId) ?? r);
 }
@@ -349,11 +393,17 @@ export interface Leader extends TraderRow {
 }
 
 /** The ranking: active traders by three-week rate (then total profit), statistics refreshed when stale. */
-export async function leaders(ctx: ServiceContext, page = 1, pageSize = COPY_PAGE_SIZE): Promise<{ data: Leader[]; total: number; page: number; lastPage: number }> {
+export async function leaders(
+  ctx: ServiceContext,
+  page = 1,
+  pageSize = COPY_PAGE_SIZE,
+): Promise<{ data: Leader[]; total: number; page: number; lastPage: number }> {
   const p = pageOf(page);
   const [rows, count] = await ctx.d1.batch([
     ctx.d1
-      .prepare(`SELECT ${TRADER_COLUMNS} FROM traders t WHERE t.status = 1 ORDER BY t.three_week_rate DESC, t.total_profit DESC, t.user_id ASC LIMIT ?1 OFFSET ?2`)
+      .prepare(
+        `SELECT ${TRADER_COLUMNS} FROM traders t WHERE t.status = 1 ORDER BY t.three_week_rate DESC, t.total_profit DESC, t.user_id ASC LIMIT ?1 OFFSET ?2`,
+      )
       .bind(pageSize, (p - 1) * pageSize),
     ctx.d1.prepare("SELECT COUNT(*) AS n FROM traders WHERE status = 1"),
   ]);
@@ -361,7 +411,11 @@ export async function leaders(ctx: ServiceContext, page = 1, pageSize = COPY_PAG
   const latest = new Map<number, { leverage: number; code: string }>();
   if (list.length > 0) {
     const reads = list.map((r) =>
-      ctx.d1.prepare("SELECT user_id AS userId, leverage, code FROM contract_orders WHERE user_id = ?1 AND follow_type = 1 ORDER BY id DESC LIMIT 1").bind(r.userId),
+      ctx.d1
+        .prepare(
+          "SELECT user_id AS userId, leverage, code FROM contract_orders WHERE user_id = ?1 AND follow_type = 1 ORDER BY id DESC LIMIT 1",
+        )
+        .bind(r.userId),
     );
     for (const res of await ctx.d1.batch(reads)) {
       const r = (res.results?.[0] ?? null) as { userId: number; leverage: number; code: string } | null;
@@ -372,7 +426,12 @@ export async function leaders(ctx: ServiceContext, page = 1, pageSize = COPY_PAG
   list.sort((a, b) => b.threeWeekRate - a.threeWeekRate || b.totalProfit - a.totalProfit || a.userId - b.userId);
   const total = (count!.results[0] as { n: number }).n;
   return {
-    data: list.map((r, i) => ({ ...r, rank: (p - 1) * pageSize + i + 1, multiple: latest.get(r.userId)?.leverage ?? 0, code: latest.get(r.userId)?.code ?? "" })),
+    data: list.map((r, i) => ({
+      ...r,
+      rank: (p - 1) * pageSize + i + 1,
+      multiple: latest.get(r.userId)?.leverage ?? 0,
+      code: latest.get(r.userId)?.code ?? "",
+    })),
     total,
     page: p,
     lastPage: Math.max(1, Math.ceil(total / pageSize)),
@@ -399,18 +458,27 @@ const FOLLOW_COLUMNS = `id, follower_id AS followerId, trader_id AS traderId, mu
 
 /** The follower's live (active or paused) follow of a trader, or null. */
 export async function liveFollow(ctx: ServiceContext, followerId: number, traderId: number): Promise<FollowRow | null> {
-  return ctx.d1.prepare(`SELECT ${FOLLOW_COLUMNS} FROM follows WHERE follower_id = ?1 AND trader_id = ?2 AND status <> 0`).bind(followerId, traderId).first<FollowRow>();
+  return ctx.d1
+    .prepare(`SELECT ${FOLLOW_COLUMNS} FROM follows WHERE follower_id = ?1 AND trader_id = ?2 AND status <> 0`)
+    .bind(followerId, traderId)
+    .first<FollowRow>();
 }
 
 /** A follow of this follower by id (any status); null for another user's or a missing one. */
 export async function ownFollow(ctx: ServiceContext, followerId: number, followId: number): Promise<FollowRow | null> {
   if (!Number.isSafeInteger(followId) || followId <= 0) return null;
-  return ctx.d1.prepare(`SELECT ${FOLLOW_COLUMNS} FROM follows WHERE id = ?1 AND follower_id = ?2`).bind(followId, followerId).first<FollowRow>();
+  return ctx.d1
+    .prepare(`SELECT ${FOLLOW_COLUMNS} FROM follows WHERE id = ?1 AND follower_id = ?2`)
+    .bind(followId, followerId)
+    .first<FollowRow>();
 }
 
 /** The available balance of the user's contract account (micros). */
 async function contractAvailable(ctx: ServiceContext, userId: number): Promise<Micros> {
-  const row = await ctx.d1.prepare("SELECT balance FROM accounts WHERE user_id = ?1 AND kind = ?2").bind(userId, AccountKind.Contract.kind).first<{ balance: number }>();
+  const row = await ctx.d1
+    .prepare("SELECT balance FROM accounts WHERE user_id = ?1 AND kind = ?2")
+    .bind(userId, AccountKind.Contract.kind)
+    .first<{ balance: number }>();
   return row?.balance ?? 0;
 }
 
@@ -426,7 +494,12 @@ export interface FollowInput {
  * trader, not twice (the partial unique index holds under any concurrency), not from a demo
  * account (its simulated profit would pay the trader a real share).
  */
-export async function followTrader(ctx: ServiceContext, user: Pick<SessionUser, "id" | "isDemo">, input: FollowInput, now = Date.now()): Promise<Outcome<FollowRow>> {
+export async function followTrader(
+  ctx: ServiceContext,
+  user: Pick<SessionUser, "id" | "isDemo">,
+  input: FollowInput,
+  now = Date.now(),
+): Promise<Outcome<FollowRow>> {
   // simulated money never meets a real trader's: a demo copy's profit share would be real money
   if (user.isDemo) return fail({ form: "errors.only_real_account" }, 403);
   const traderId = idOf(input.trader_id);
@@ -476,7 +549,11 @@ export type OpenCopies = "close" | "keep";
  * the engine session replaces this with its set-based batch. Answers how many closed and how
  * many could not be (market closed, prices stale): those stay open and keep their link.
  */
-export async function closeFollowCopies(ctx: ServiceContext, followerId: number, followId: number): Promise<{ closed: number; failed: number }> {
+export async function closeFollowCopies(
+  ctx: ServiceContext,
+  followerId: number,
+  followId: number,
+): Promise<{ closed: number; failed: number }> {
   const { results } = await ctx.d1
     .prepare("SELECT id FROM contract_orders WHERE follow_id = ?1 AND user_id = ?2 AND status = 1 ORDER BY id LIMIT 500")
     .bind(followId, followerId)
@@ -496,18 +573,29 @@ export async function closeFollowCopies(ctx: ServiceContext, followerId: number,
  * either closed now, or let run — their origin link is cleared in the same batch, so they no
  * longer follow the trader's close (they keep follow_id: the follower's figures still count them).
  */
-export async function unfollow(ctx: ServiceContext, user: Pick<SessionUser, "id">, input: { traderId: number | string; open: OpenCopies }, now = Date.now()): Promise<Outcome<{ followId: number; closed: number; failed: number; kept: number }>> {
+export async function unfollow(
+  ctx: ServiceContext,
+  user: Pick<SessionUser, "id">,
+  input: { traderId: number | string; open: OpenCopies },
+  now = Date.now(),
+): Promise<Outcome<{ followId: number; closed: number; failed: number; kept: number }>> {
   const traderId = idOf(input.traderId);
   const follow = traderId === null ? null : await liveFollow(ctx, user.id, traderId);
   if (!follow) return fail({ trader_id: "copy.not_following" }, 404);
-  const end = ctx.d1.prepare("UPDATE follows SET status = 0, ended_at = ?3 WHERE id = ?1 AND follower_id = ?2 AND status <> 0").bind(follow.id, user.id, now);
+  const end = ctx.d1
+    .prepare("UPDATE follows SET status = 0, ended_at = ?3 WHERE id = ?1 AND follower_id = ?2 AND status <> 0")
+    .bind(follow.id, user.id, now);
   const guard = ctx.d1.prepare("INSERT INTO session_guard (session_id) SELECT 'follow_not_live' WHERE changes() = 0");
   try {
     if (input.open === "keep") {
       const [, , cleared] = await ctx.d1.batch([
         end,
         guard,
-        ctx.d1.prepare("UPDATE contract_orders SET origin_id = NULL, updated_at = ?3 WHERE follow_id = ?1 AND user_id = ?2 AND status IN (0, 1)").bind(follow.id, user.id, now),
+        ctx.d1
+          .prepare(
+            "UPDATE contract_orders SET origin_id = NULL, updated_at = ?3 WHERE follow_id = ?1 AND user_id = ?2 AND status IN (0, 1)",
+          )
+          .bind(follow.id, user.id, now),
       ]);
       return { ok: true, value: { followId: follow.id, closed: 0, failed: 0, kept: cleared!.meta.changes ?? 0 } };
     }
@@ -521,11 +609,18 @@ export async function unfollow(ctx: ServiceContext, user: Pick<SessionUser, "id"
 }
 
 /** Pauses (no new copies; open copies still follow the trader's close) or resumes a follow, its settings kept. */
-export async function setFollowPaused(ctx: ServiceContext, user: Pick<SessionUser, "id">, input: { traderId: number | string; paused: boolean }): Promise<Outcome<{ status: number }>> {
+export async function setFollowPaused(
+  ctx: ServiceContext,
+  user: Pick<SessionUser, "id">,
+  input: { traderId: number | string; paused: boolean },
+): Promise<Outcome<{ status: number }>> {
   const traderId = idOf(input.traderId);
   if (traderId === null) return fail({ trader_id: "copy.not_following" }, 404);
   const [from, to] = input.paused ? [FollowStatus.Active, FollowStatus.Paused] : [FollowStatus.Paused, FollowStatus.Active];
-  const result = await ctx.d1.prepare("UPDATE follows SET status = ?4 WHERE follower_id = ?1 AND trader_id = ?2 AND status = ?3").bind(user.id, traderId, from, to).run();
+  const result = await ctx.d1
+    .prepare("UPDATE follows SET status = ?4 WHERE follower_id = ?1 AND trader_id = ?2 AND status = ?3")
+    .bind(user.id, traderId, from, to)
+    .run();
   if (result.meta.changes) return { ok: true, value: { status: to } };
   const live = await liveFollow(ctx, user.id, traderId);
   if (!live) return fail({ trader_id: "copy.not_following" }, 404);
@@ -533,13 +628,20 @@ export async function setFollowPaused(ctx: ServiceContext, user: Pick<SessionUse
 }
 
 /** The copy stop-loss of a follow (USD, 2 decimals; empty or 0 = none). */
-export async function setCopyStopLoss(ctx: ServiceContext, user: Pick<SessionUser, "id">, input: { traderId: number | string; amount: string }): Promise<Outcome<{ copyStopLoss: Micros }>> {
+export async function setCopyStopLoss(
+  ctx: ServiceContext,
+  user: Pick<SessionUser, "id">,
+  input: { traderId: number | string; amount: string },
+): Promise<Outcome<{ copyStopLoss: Micros }>> {
   const traderId = idOf(input.traderId);
   const text = input.amount.trim();
   const amount = text === "" ? 0 : parseAmount(text, 2);
   if (amount === null) return fail({ copy_stop_loss: "copy.stop_invalid" });
   if (traderId === null) return fail({ trader_id: "copy.not_following" }, 404);
-  const result = await ctx.d1.prepare("UPDATE follows SET copy_stop_loss = ?3 WHERE follower_id = ?1 AND trader_id = ?2 AND status <> 0").bind(user.id, traderId, amount).run();
+  const result = await ctx.d1
+    .prepare("UPDATE follows SET copy_stop_loss = ?3 WHERE follower_id = ?1 AND trader_id = ?2 AND status <> 0")
+    .bind(user.id, traderId, amount)
+    .run();
   if (!result.meta.changes) return fail({ trader_id: "copy.not_following" }, 404);
   return { ok: true, value: { copyStopLoss: amount } };
 }
@@ -602,7 +704,9 @@ export interface CopySkipRow {
 /** The latest skipped copies of a follow of this follower. */
 export async function copySkipsOf(ctx: ServiceContext, followerId: number, followId: number, limit = 20): Promise<CopySkipRow[]> {
   const { results } = await ctx.d1
-    .prepare("SELECT id, trader_order_id AS traderOrderId, reason, created_at AS createdAt FROM copy_skips WHERE follow_id = ?1 AND follower_id = ?2 ORDER BY id DESC LIMIT ?3")
+    .prepare(
+      "SELECT id, trader_order_id AS traderOrderId, reason, created_at AS createdAt FROM copy_skips WHERE follow_id = ?1 AND follower_id = ?2 ORDER BY id DESC LIMIT ?3",
+    )
     .bind(followId, followerId, limit)
     .all<CopySkipRow>();
   return results;
@@ -649,7 +753,11 @@ export async function followOrders(
   const where = `user_id = ?1 AND follow_type = 2 AND status = ${statuses}${scope}`;
   const order = statuses === "3" ? "closed_at DESC, id DESC" : "id DESC";
   const [rows, count] = await ctx.d1.batch([
-    ctx.d1.prepare(`SELECT ${ORDER_COLUMNS} FROM contract_orders WHERE ${where} ORDER BY ${order} LIMIT ${pageSize} OFFSET ${(p - 1) * pageSize}`).bind(...binds),
+    ctx.d1
+      .prepare(
+        `SELECT ${ORDER_COLUMNS} FROM contract_orders WHERE ${where} ORDER BY ${order} LIMIT ${pageSize} OFFSET ${(p - 1) * pageSize}`,
+      )
+      .bind(...binds),
     ctx.d1.prepare(`SELECT COUNT(*) AS n, COALESCE(SUM(profit), 0) AS realised FROM contract_orders WHERE ${where}`).bind(...binds),
   ]);
   const orders = await figures(ctx, (rows!.results ?? []) as ContractOrderRow[]);
@@ -659,16 +767,33 @@ export async function followOrders(
 }
 
 /** A trader's closed own orders (the detail's history), newest first. */
-export async function traderClosedOrders(ctx: ServiceContext, traderId: number, page: number, pageSize = COPY_PAGE_SIZE): Promise<OrdersPage> {
+export async function traderClosedOrders(
+  ctx: ServiceContext,
+  traderId: number,
+  page: number,
+  pageSize = COPY_PAGE_SIZE,
+): Promise<OrdersPage> {
   const p = pageOf(page);
   const [rows, count] = await ctx.d1.batch([
     ctx.d1
-      .prepare(`SELECT ${ORDER_COLUMNS} FROM contract_orders WHERE user_id = ?1 AND follow_type = 1 AND status = 3 ORDER BY closed_at DESC, id DESC LIMIT ${pageSize} OFFSET ${(p - 1) * pageSize}`)
+      .prepare(
+        `SELECT ${ORDER_COLUMNS} FROM contract_orders WHERE user_id = ?1 AND follow_type = 1 AND status = 3 ORDER BY closed_at DESC, id DESC LIMIT ${pageSize} OFFSET ${(p - 1) * pageSize}`,
+      )
       .bind(traderId),
-    ctx.d1.prepare("SELECT COUNT(*) AS n, COALESCE(SUM(profit), 0) AS realised FROM contract_orders WHERE user_id = ?1 AND follow_type = 1 AND status = 3").bind(traderId),
+    ctx.d1
+      .prepare(
+        "SELECT COUNT(*) AS n, COALESCE(SUM(profit), 0) AS realised FROM contract_orders WHERE user_id = ?1 AND follow_type = 1 AND status = 3",
+      )
+      .bind(traderId),
   ]);
   const totals = count!.results[0] as { n: number; realised: number };
-  return { orders: await figures(ctx, (rows!.results ?? []) as ContractOrderRow[]), total: totals.n, allProfit: totals.realised, page: p, lastPage: Math.max(1, Math.ceil(totals.n / pageSize)) };
+  return {
+    orders: await figures(ctx, (rows!.results ?? []) as ContractOrderRow[]),
+    total: totals.n,
+    allProfit: totals.realised,
+    page: p,
+    lastPage: Math.max(1, Math.ceil(totals.n / pageSize)),
+  };
 }
 
 export interface TraderDetail {
@@ -688,17 +813,27 @@ export async function traderDetail(ctx: ServiceContext, viewerId: number | null,
 export async function traderList(ctx: ServiceContext, viewerId: number | null, page = 1, pageSize = COPY_PAGE_SIZE) {
   const p = pageOf(page);
   const [rows, count] = await ctx.d1.batch([
-    ctx.d1.prepare(`SELECT ${TRADER_COLUMNS} FROM traders t WHERE t.status = 1 ORDER BY t.total_profit DESC, t.user_id ASC LIMIT ?1 OFFSET ?2`).bind(pageSize, (p - 1) * pageSize),
+    ctx.d1
+      .prepare(`SELECT ${TRADER_COLUMNS} FROM traders t WHERE t.status = 1 ORDER BY t.total_profit DESC, t.user_id ASC LIMIT ?1 OFFSET ?2`)
+      .bind(pageSize, (p - 1) * pageSize),
     ctx.d1.prepare("SELECT COUNT(*) AS n FROM traders WHERE status = 1"),
   ]);
   const list = await fresh(ctx, (rows!.results ?? []) as TraderRow[]);
   const followed = new Set<number>();
   if (viewerId !== null && list.length > 0) {
-    const { results } = await ctx.d1.prepare("SELECT trader_id AS t FROM follows WHERE follower_id = ?1 AND status <> 0").bind(viewerId).all<{ t: number }>();
+    const { results } = await ctx.d1
+      .prepare("SELECT trader_id AS t FROM follows WHERE follower_id = ?1 AND status <> 0")
+      .bind(viewerId)
+      .all<{ t: number }>();
     for (const r of results) followed.add(r.t);
   }
   const total = (count!.results[0] as { n: number }).n;
-  return { data: list.map((t) => ({ ...t, isFollowed: followed.has(t.userId) })), total, page: p, lastPage: Math.max(1, Math.ceil(total / pageSize)) };
+  return {
+    data: list.map((t) => ({ ...t, isFollowed: followed.has(t.userId) })),
+    total,
+    page: p,
+    lastPage: Math.max(1, Math.ceil(total / pageSize)),
+  };
 }
 
 // ---- what the trader sees ----
@@ -747,7 +882,11 @@ export function avatarUrl(uploadId: string) {
  * A trader chooses their picture (an upload of the avatar purpose they own) or removes it (null):
  * it then shows on the ranking, the cards and the trader's page instead of the initial.
  */
-export async function setTraderAvatar(ctx: ServiceContext, traderId: number, uploadId: string | null): Promise<Outcome<{ avatar: string | null }>> {
+export async function setTraderAvatar(
+  ctx: ServiceContext,
+  traderId: number,
+  uploadId: string | null,
+): Promise<Outcome<{ avatar: string | null }>> {
   if (uploadId !== null && !(await ownedUpload(ctx, traderId, uploadId, "avatar"))) return fail({ avatar: "errors.upload_required" });
   const avatar = uploadId === null ? null : avatarUrl(uploadId);
   const result = await ctx.d1.prepare("UPDATE traders SET avatar = ?2 WHERE user_id = ?1").bind(traderId, avatar).run();
@@ -774,8 +913,16 @@ export async function readTraderAvatar(ctx: ServiceContext, id: string) {
  * The trader's followers (spec my_follower): will-pay profit, total profit, follower count and a
  * page of followers. Not a trader → "copy.not_trader" (403).
  */
-export async function myFollowers(ctx: ServiceContext, traderId: number, page = 1, pageSize = COPY_PAGE_SIZE): Promise<Outcome<MyFollowers>> {
-  const trader = await ctx.d1.prepare("SELECT profit_share AS share, avatar FROM traders WHERE user_id = ?1").bind(traderId).first<{ share: string; avatar: string | null }>();
+export async function myFollowers(
+  ctx: ServiceContext,
+  traderId: number,
+  page = 1,
+  pageSize = COPY_PAGE_SIZE,
+): Promise<Outcome<MyFollowers>> {
+  const trader = await ctx.d1
+    .prepare("SELECT profit_share AS share, avatar FROM traders WHERE user_id = ?1")
+    .bind(traderId)
+    .first<{ share: string; avatar: string | null }>();
   if (!trader) return fail({ form: "copy.not_trader" }, 403);
   const p = pageOf(page);
   const [list, count, closed, open, paid] = await ctx.d1.batch([
@@ -791,10 +938,14 @@ export async function myFollowers(ctx: ServiceContext, traderId: number, page = 
       .bind(traderId, pageSize, (p - 1) * pageSize),
     ctx.d1.prepare("SELECT COUNT(*) AS n FROM follows WHERE trader_id = ?1 AND status <> 0").bind(traderId),
     ctx.d1
-      .prepare("SELECT COALESCE(SUM(profit), 0) AS total FROM contract_orders WHERE follow_id IN (SELECT id FROM follows WHERE trader_id = ?1) AND status = 3 AND follow_type = 2")
+      .prepare(
+        "SELECT COALESCE(SUM(profit), 0) AS total FROM contract_orders WHERE follow_id IN (SELECT id FROM follows WHERE trader_id = ?1) AND status = 3 AND follow_type = 2",
+      )
       .bind(traderId),
     ctx.d1
-      .prepare(`SELECT ${ORDER_COLUMNS} FROM contract_orders WHERE follow_id IN (SELECT id FROM follows WHERE trader_id = ?1) AND status = 1 AND follow_type = 2 LIMIT 1000`)
+      .prepare(
+        `SELECT ${ORDER_COLUMNS} FROM contract_orders WHERE follow_id IN (SELECT id FROM follows WHERE trader_id = ?1) AND status = 1 AND follow_type = 2 LIMIT 1000`,
+      )
       .bind(traderId),
     ctx.d1.prepare("SELECT COALESCE(SUM(paid_share), 0) AS paid FROM follows WHERE trader_id = ?1").bind(traderId),
   ]);
@@ -829,9 +980,10 @@ export async function copiedFrom(ctx: ServiceContext, followIds: readonly number
   const ids = [...new Set(followIds)].filter((id) => Number.isSafeInteger(id)).slice(0, 90);
   if (ids.length === 0) return new Map();
   const { results } = await ctx.d1
-    .prepare(`SELECT f.id, t.nickname FROM follows f JOIN traders t ON t.user_id = f.trader_id WHERE f.id IN (${ids.map((_, i) => `?${i + 1}`).join(", ")})`)
+    .prepare(
+      `SELECT f.id, t.nickname FROM follows f JOIN traders t ON t.user_id = f.trader_id WHERE f.id IN (${ids.map((_, i) => `?${i + 1}`).join(", ")})`,
+    )
     .bind(...ids)
     .all<{ id: number; nickname: string }>();
   return new Map(results.map((r) => [r.id, r.nickname]));
 }
-

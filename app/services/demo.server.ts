@@ -6,7 +6,17 @@
 import type { ServiceContext } from "~/context.server";
 import { MAIN_COMPANY_ID } from "~/lib/constants";
 import { notifyRemoved } from "~/services/contract.server";
-import { ACCOUNT_KINDS, LedgerError, PlatformAccount, newBatchId, openBatch, post, postSet, txOfKey, type Posting } from "~/services/ledger.server";
+import {
+  ACCOUNT_KINDS,
+  LedgerError,
+  PlatformAccount,
+  newBatchId,
+  openBatch,
+  post,
+  postSet,
+  txOfKey,
+  type Posting,
+} from "~/services/ledger.server";
 
 /** An unused demo account (no sign-in for this long) expires: its demo id stops working. */
 export const DEMO_TTL_MS = 30 * 24 * 60 * 60_000;
@@ -94,8 +104,15 @@ export async function resetDemoAccount(ctx: ServiceContext, userId: number): Pro
           .bind(batch, now),
       ],
     });
-    const { results } = await ctx.d1.prepare("SELECT order_id AS id FROM order_exits WHERE batch_id = ?1").bind(batch).all<{ id: number }>();
-    if (results.length > 0) await notifyRemoved(ctx, results.map((r) => r.id));
+    const { results } = await ctx.d1
+      .prepare("SELECT order_id AS id FROM order_exits WHERE batch_id = ?1")
+      .bind(batch)
+      .all<{ id: number }>();
+    if (results.length > 0)
+      await notifyRemoved(
+        ctx,
+        results.map((r) => r.id),
+      );
     return { changed: true };
   } catch (error) {
     if (error instanceof LedgerError && error.code === "empty") return { changed: false };
@@ -117,7 +134,10 @@ function counterEntry(ctx: ServiceContext, key: string) {
 /** The starting balances of a new demo user: one grant per user (idempotent by user id). */
 export async function grantDemoBalances(ctx: ServiceContext, userId: number) {
   const start: Record<string, number> = await demoStartingBalances(ctx);
-  const { results } = await ctx.d1.prepare("SELECT id, kind FROM accounts WHERE user_id = ?1").bind(userId).all<{ id: number; kind: string }>();
+  const { results } = await ctx.d1
+    .prepare("SELECT id, kind FROM accounts WHERE user_id = ?1")
+    .bind(userId)
+    .all<{ id: number; kind: string }>();
   const postings: Posting[] = [];
   let total = 0;
   for (const k of ACCOUNT_KINDS) {

@@ -20,7 +20,6 @@ import type { SessionUser } from "~/services/session.server";
 import { ownedUpload, uploadFieldError, uploadIdOf } from "~/services/uploads.server";
 import { fail, type FieldErrors, type Outcome } from "~/services/outcome";
 
-
 export const RECORDS_PAGE_SIZE = 10;
 const REQUEST_ID = /^[A-Za-z0-9_-]{8,64}$/;
 const ID = /^\d{1,9}$/;
@@ -46,7 +45,9 @@ export interface WireAccount {
 /** The deposit currencies on offer (spec §3 Charge currency), in the operators' order. */
 export async function chargeCurrencies(ctx: ServiceContext): Promise<ChargeCurrency[]> {
   const { results } = await ctx.d1
-    .prepare("SELECT id, currency_code AS currencyCode, protocol_code AS protocolCode, address, usd_price AS usdPrice FROM charge_currencies WHERE status = 1 ORDER BY sort, id")
+    .prepare(
+      "SELECT id, currency_code AS currencyCode, protocol_code AS protocolCode, address, usd_price AS usdPrice FROM charge_currencies WHERE status = 1 ORDER BY sort, id",
+    )
     .all<ChargeCurrency>();
   return results;
 }
@@ -154,7 +155,11 @@ export async function checkDeposit(ctx: ServiceContext, user: SessionUser, input
  * Stores a deposit request (status 0). A request_id already used by this user returns that
  * request (created: false): a double submit creates one row.
  */
-export async function submitDeposit(ctx: ServiceContext, user: SessionUser, input: DepositInput): Promise<Outcome<{ id: number; created: boolean }>> {
+export async function submitDeposit(
+  ctx: ServiceContext,
+  user: SessionUser,
+  input: DepositInput,
+): Promise<Outcome<{ id: number; created: boolean }>> {
   const checked = await checkDeposit(ctx, user, input);
   if (!checked.ok) return checked;
   const d = checked.value;
@@ -165,10 +170,26 @@ export async function submitDeposit(ctx: ServiceContext, user: SessionUser, inpu
        ON CONFLICT (user_id, request_id) DO NOTHING
        RETURNING id`,
     )
-    .bind(user.id, d.type, d.chargeCurrency?.id ?? null, d.wire?.id ?? null, d.currencyCode, d.amount, d.coinCount, d.usdPrice, d.address, d.proofUploadId, d.requestId, Date.now())
+    .bind(
+      user.id,
+      d.type,
+      d.chargeCurrency?.id ?? null,
+      d.wire?.id ?? null,
+      d.currencyCode,
+      d.amount,
+      d.coinCount,
+      d.usdPrice,
+      d.address,
+      d.proofUploadId,
+      d.requestId,
+      Date.now(),
+    )
     .first<{ id: number }>();
   if (row) return { ok: true, value: { id: row.id, created: true } };
-  const existing = await ctx.d1.prepare("SELECT id FROM deposits WHERE user_id = ?1 AND request_id = ?2").bind(user.id, d.requestId).first<{ id: number }>();
+  const existing = await ctx.d1
+    .prepare("SELECT id FROM deposits WHERE user_id = ?1 AND request_id = ?2")
+    .bind(user.id, d.requestId)
+    .first<{ id: number }>();
   if (!existing) return fail({ form: "errors.try_again" }, 409);
   return { ok: true, value: { id: existing.id, created: false } };
 }
@@ -192,7 +213,12 @@ export interface DepositPage {
 }
 
 /** The user's own deposit requests, newest first (spec §3 Charge record), optionally of one type. */
-export async function depositRecords(ctx: ServiceContext, userId: number, page: number, type: DepositType | null = null): Promise<DepositPage> {
+export async function depositRecords(
+  ctx: ServiceContext,
+  userId: number,
+  page: number,
+  type: DepositType | null = null,
+): Promise<DepositPage> {
   const current = Math.max(1, Math.min(10_000, Math.floor(page) || 1));
   const [{ results }, count] = await Promise.all([
     ctx.d1
@@ -203,7 +229,10 @@ export async function depositRecords(ctx: ServiceContext, userId: number, page: 
       )
       .bind(userId, type, RECORDS_PAGE_SIZE, (current - 1) * RECORDS_PAGE_SIZE)
       .all<DepositRecord>(),
-    ctx.d1.prepare("SELECT COUNT(*) AS n FROM deposits WHERE user_id = ?1 AND (?2 IS NULL OR type = ?2)").bind(userId, type).first<{ n: number }>(),
+    ctx.d1
+      .prepare("SELECT COUNT(*) AS n FROM deposits WHERE user_id = ?1 AND (?2 IS NULL OR type = ?2)")
+      .bind(userId, type)
+      .first<{ n: number }>(),
   ]);
   const total = count?.n ?? 0;
   return { records: results, page: current, lastPage: Math.max(1, Math.ceil(total / RECORDS_PAGE_SIZE)), total };
@@ -277,7 +306,10 @@ export async function decidedDeposits(ctx: ServiceContext, operator: SessionUser
 
 async function depositForReview(ctx: ServiceContext, id: number) {
   if (!Number.isSafeInteger(id) || id <= 0) return null;
-  return ctx.d1.prepare("SELECT id, user_id AS userId, amount, status FROM deposits WHERE id = ?1").bind(id).first<{ id: number; userId: number; amount: Micros; status: number }>();
+  return ctx.d1
+    .prepare("SELECT id, user_id AS userId, amount, status FROM deposits WHERE id = ?1")
+    .bind(id)
+    .first<{ id: number; userId: number; amount: Micros; status: number }>();
 }
 
 /**
@@ -285,7 +317,13 @@ async function depositForReview(ctx: ServiceContext, id: number) {
  * post whose guards are the decision row and the session's step-up. Exactly once, whatever the
  * concurrency: a second review fails on the decision key (or finds the transaction posted).
  */
-export async function approveDeposit(ctx: ServiceContext, operator: SessionUser, sessionId: string, id: number, now = Date.now()): Promise<Outcome<{ id: number; transactionId: number }>> {
+export async function approveDeposit(
+  ctx: ServiceContext,
+  operator: SessionUser,
+  sessionId: string,
+  id: number,
+  now = Date.now(),
+): Promise<Outcome<{ id: number; transactionId: number }>> {
   assertOperator(operator);
   const deposit = await depositForReview(ctx, id);
   if (!deposit) return fail({ form: "errors.not_found" }, 404);
@@ -306,10 +344,15 @@ export async function approveDeposit(ctx: ServiceContext, operator: SessionUser,
         { accountId: PlatformAccount.ExternalDeposits.id, amount: -deposit.amount },
         { accountId: funding.id, amount: deposit.amount },
       ],
-      guards: [decisionStatement(ctx.d1, { operatorId: operator.id, subject: "deposit", subjectId: deposit.id, decision: "approve" }, now), stepUpGuard(ctx.d1, sessionId, now)],
+      guards: [
+        decisionStatement(ctx.d1, { operatorId: operator.id, subject: "deposit", subjectId: deposit.id, decision: "approve" }, now),
+        stepUpGuard(ctx.d1, sessionId, now),
+      ],
       effects: [
         ctx.d1
-          .prepare(`UPDATE deposits SET status = ?2, reviewed_by = ?3, reviewed_at = ?4, ledger_tx = ${txOfKey("?5")} WHERE id = ?1 AND status = 0`)
+          .prepare(
+            `UPDATE deposits SET status = ?2, reviewed_by = ?3, reviewed_at = ?4, ledger_tx = ${txOfKey("?5")} WHERE id = ?1 AND status = 0`,
+          )
           .bind(deposit.id, DepositStatus.Finished, operator.id, now, key),
       ],
     });
@@ -318,7 +361,8 @@ export async function approveDeposit(ctx: ServiceContext, operator: SessionUser,
     return { ok: true, value: { id: deposit.id, transactionId: posted.transactionId } };
   } catch (error) {
     if (isStepUpExpired(error)) return fail({ form: "admin.step_up_expired" }, 403);
-    if (isAlreadyDecided(error) || (error instanceof LedgerError && error.code === "idempotency_conflict")) return fail({ form: "admin.already_decided" }, 409);
+    if (isAlreadyDecided(error) || (error instanceof LedgerError && error.code === "idempotency_conflict"))
+      return fail({ form: "admin.already_decided" }, 409);
     throw error;
   }
 }
@@ -344,7 +388,11 @@ export async function rejectDeposit(
   if (deposit.status !== DepositStatus.Unchecked) return fail({ form: "admin.already_decided" }, 409);
   try {
     await ctx.d1.batch([
-      decisionStatement(ctx.d1, { operatorId: operator.id, subject: "deposit", subjectId: deposit.id, decision: "reject", reason: text }, now),
+      decisionStatement(
+        ctx.d1,
+        { operatorId: operator.id, subject: "deposit", subjectId: deposit.id, decision: "reject", reason: text },
+        now,
+      ),
       ctx.d1
         .prepare("UPDATE deposits SET status = ?2, remark = ?3, reviewed_by = ?4, reviewed_at = ?5 WHERE id = ?1 AND status = 0")
         .bind(deposit.id, status, text, operator.id, now),

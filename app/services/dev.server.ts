@@ -50,7 +50,15 @@ export async function handleDevRequest(request: Request, ctx: AppContext): Promi
   if (path === "/dev/market/price") return scriptedPrice(request, ctx);
   if (path === "/dev/engine" && request.method === "GET") {
     const view = await marketRoom(ctx).engineView();
-    return Response.json({ pending: view.pending, triggers: view.triggers, lastTick: view.lastTick, running: view.running, shards: view.shards, timings: view.timings, parked: view.parked });
+    return Response.json({
+      pending: view.pending,
+      triggers: view.triggers,
+      lastTick: view.lastTick,
+      running: view.running,
+      shards: view.shards,
+      timings: view.timings,
+      parked: view.parked,
+    });
   }
   if (path === "/dev/market/ping" && request.method === "GET") return Response.json({ at: await marketRoom(ctx).ping() });
   if (path === "/dev/engine/tick" && request.method === "POST") {
@@ -58,7 +66,8 @@ export async function handleDevRequest(request: Request, ctx: AppContext): Promi
     const time = await marketRoom(ctx).tickNow();
     return Response.json({ time, ms: performance.now() - started });
   }
-  if (path === "/dev/engine/reconcile" && request.method === "POST") return Response.json({ pending: await marketRoom(ctx).reconcileNow() });
+  if (path === "/dev/engine/reconcile" && request.method === "POST")
+    return Response.json({ pending: await marketRoom(ctx).reconcileNow() });
   if (path === "/dev/bench/batch" && request.method === "POST") return bareBatch(request, ctx);
   if (path === "/dev/jobs" && request.method === "GET") return Response.json({ chunks: recentJobChunks() });
   if (path === "/dev/credit") return credit(request, ctx);
@@ -66,7 +75,10 @@ export async function handleDevRequest(request: Request, ctx: AppContext): Promi
   return null;
 }
 
-const CreditBody = v.object({ email: v.pipe(v.string(), v.nonEmpty(), v.maxLength(254)), amount: v.pipe(v.string(), v.nonEmpty(), v.maxLength(32)) });
+const CreditBody = v.object({
+  email: v.pipe(v.string(), v.nonEmpty(), v.maxLength(254)),
+  amount: v.pipe(v.string(), v.nonEmpty(), v.maxLength(32)),
+});
 
 /** Credits a user's funding account (local runs only): one ledger "adjustment" from external:deposits. */
 async function credit(request: Request, ctx: AppContext): Promise<Response> {
@@ -80,7 +92,8 @@ async function credit(request: Request, ctx: AppContext): Promise<Response> {
   const parsed = v.safeParse(CreditBody, body);
   const amount = parsed.success ? parseAmount(parsed.output.amount, 6) : null;
   const email = parsed.success ? canonicalEmail(parsed.output.email) : null;
-  if (!email || amount === null || amount <= 0) return Response.json({ error: "expected {email: string, amount: positive decimal string with at most 6 decimals}" }, { status: 400 });
+  if (!email || amount === null || amount <= 0)
+    return Response.json({ error: "expected {email: string, amount: positive decimal string with at most 6 decimals}" }, { status: 400 });
   const account = await ctx.d1
     .prepare("SELECT a.id FROM accounts a JOIN users u ON u.id = a.user_id WHERE u.email = ?1 AND a.kind = ?2")
     .bind(email, AccountKind.Funding.kind)
@@ -108,12 +121,16 @@ async function scriptedPrice(request: Request, ctx: AppContext): Promise<Respons
     return Response.json({ error: "body must be JSON {code, price}" }, { status: 400 });
   }
   const parsed = v.safeParse(PriceBody, body);
-  if (!parsed.success || parsed.output.price === 0) return Response.json({ error: "expected {code: string, price: positive number | null}" }, { status: 400 });
+  if (!parsed.success || parsed.output.price === 0)
+    return Response.json({ error: "expected {code: string, price: positive number | null}" }, { status: 400 });
   const wanted = parsed.output.code.toUpperCase();
   const instrument = (await listInstruments(ctx)).find((i) => i.showCode.toUpperCase() === wanted || i.code.toUpperCase() === wanted);
   if (!instrument) return Response.json({ error: "unknown instrument" }, { status: 404 });
   const ok = await setScriptedPrice(ctx, instrument.code, parsed.output.price);
-  return Response.json({ ok, code: instrument.code, showCode: instrument.showCode, price: parsed.output.price }, { status: ok ? 200 : 400 });
+  return Response.json(
+    { ok, code: instrument.code, showCode: instrument.showCode, price: parsed.output.price },
+    { status: ok ? 200 : 400 },
+  );
 }
 
 function marketRoom(ctx: AppContext) {
@@ -131,7 +148,9 @@ const bareFigures = new Map<string, { instrument: Instrument; contractSize: numb
 
 async function bareBatch(request: Request, ctx: AppContext): Promise<Response> {
   const q = new URL(request.url).searchParams;
-  const [user, account, instrumentId, lots, leverage, price] = ["user", "account", "instrument", "lots", "leverage", "price"].map((k) => Number(q.get(k)));
+  const [user, account, instrumentId, lots, leverage, price] = ["user", "account", "instrument", "lots", "leverage", "price"].map((k) =>
+    Number(q.get(k)),
+  );
   if (![user, account, instrumentId, lots, leverage, price].every((n) => Number.isSafeInteger(n) && n > 0)) {
     return Response.json({ error: "user, account, instrument, lots, leverage, price" }, { status: 400 });
   }
@@ -149,9 +168,23 @@ async function bareBatch(request: Request, ctx: AppContext): Promise<Response> {
   await post(
     ctx.d1,
     openOrderWrite(ctx.d1, {
-      userId: user, accountId: account, isDemo: q.get("demo") === "1", instrument: known.instrument, contractSize: known.contractSize, side: Side.Buy, lots,
-      pending: false, target: 0, market: price, leverage, figures: known.figures, stopLoss: 0, takeProfit: 0,
-      key: `contract_open:${user}:${crypto.randomUUID()}`, now, sessionId: session || undefined,
+      userId: user,
+      accountId: account,
+      isDemo: q.get("demo") === "1",
+      instrument: known.instrument,
+      contractSize: known.contractSize,
+      side: Side.Buy,
+      lots,
+      pending: false,
+      target: 0,
+      market: price,
+      leverage,
+      figures: known.figures,
+      stopLoss: 0,
+      takeProfit: 0,
+      key: `contract_open:${user}:${crypto.randomUUID()}`,
+      now,
+      sessionId: session || undefined,
     }),
   );
   return Response.json({ ok: true });

@@ -72,8 +72,16 @@ export async function retryParked(context: AppContext, _operator: SessionUser, i
   const db = context.d1;
   const now = Date.now();
   const [, , gone] = await db.batch([
-    db.prepare("UPDATE contract_orders SET updated_at = ?2 WHERE id = (SELECT item_id FROM engine_parked WHERE id = ?1 AND kind = 'contract') AND status IN (0, 1)").bind(id, now),
-    db.prepare("UPDATE options SET updated_at = ?2 WHERE id = (SELECT item_id FROM engine_parked WHERE id = ?1 AND kind = 'option') AND status = 1").bind(id, now),
+    db
+      .prepare(
+        "UPDATE contract_orders SET updated_at = ?2 WHERE id = (SELECT item_id FROM engine_parked WHERE id = ?1 AND kind = 'contract') AND status IN (0, 1)",
+      )
+      .bind(id, now),
+    db
+      .prepare(
+        "UPDATE options SET updated_at = ?2 WHERE id = (SELECT item_id FROM engine_parked WHERE id = ?1 AND kind = 'option') AND status = 1",
+      )
+      .bind(id, now),
     db.prepare("DELETE FROM engine_parked WHERE id = ?1 RETURNING kind, item_id").bind(id),
   ]);
   return (gone?.results?.length ?? 0) > 0;
@@ -92,7 +100,9 @@ export interface DeadLetterRow {
 /** Job messages that failed every delivery (app/services/jobs.server.ts), newest first. */
 export async function deadLetters(context: AppContext, _operator: SessionUser): Promise<DeadLetterRow[]> {
   const { results } = await context.d1
-    .prepare("SELECT id, queue, body, attempts, reason, created_at AS createdAt FROM job_dead_letters ORDER BY created_at DESC, id DESC LIMIT 200")
+    .prepare(
+      "SELECT id, queue, body, attempts, reason, created_at AS createdAt FROM job_dead_letters ORDER BY created_at DESC, id DESC LIMIT 200",
+    )
     .all<DeadLetterRow>();
   return results;
 }
@@ -109,4 +119,3 @@ export async function requeueDeadLetter(context: AppContext, _operator: SessionU
   await context.env.JOBS.send(body, { contentType: "json" });
   return true;
 }
-

@@ -49,7 +49,14 @@ const DUE = `due(sub_id, user_id, day, last) AS (
  *      and the status → 4 with return_tx.
  * Running it twice on the same date changes nothing the second time.
  */
-export function fundIncomeStatements(db: D1Database, runDay: string, now: number, incomeBatch: number, finishBatch: number, users: UserRange = ALL_USERS): D1PreparedStatement[] {
+export function fundIncomeStatements(
+  db: D1Database,
+  runDay: string,
+  now: number,
+  incomeBatch: number,
+  finishBatch: number,
+  users: UserRange = ALL_USERS,
+): D1PreparedStatement[] {
   const to = users.to ?? Number.MAX_SAFE_INTEGER;
   // this batch's income rows: above the mark its batch row recorded
   const mine = "(SELECT mark FROM ledger_batches WHERE id = ?1)";
@@ -143,7 +150,12 @@ const ALL_USERS: UserRange = { from: 0, to: null };
  * The "fund-income" job for one range of users, in one batch (idempotent on the subscription and
  * the date, so a queue message delivered twice, or two runs at once, pay each day once).
  */
-export async function payFundIncomeChunk(ctx: Pick<ServiceContext, "d1">, now: number, runDay: string, users: UserRange): Promise<FundJobReport> {
+export async function payFundIncomeChunk(
+  ctx: Pick<ServiceContext, "d1">,
+  now: number,
+  runDay: string,
+  users: UserRange,
+): Promise<FundJobReport> {
   const incomeBatch = newBatchId();
   const finishBatch = newBatchId();
   const statements = fundIncomeStatements(ctx.d1, runDay, now, incomeBatch, finishBatch, users);

@@ -33,7 +33,6 @@ import { assertOperator, decisionStatement, isAlreadyDecided, isStepUpExpired, s
 import type { SessionUser } from "~/services/session.server";
 import { fail, type FieldErrors, type Outcome } from "~/services/outcome";
 
-
 export const FUNDS_PAGE_SIZE = 10;
 export const RECORDS_PAGE_SIZE = 10;
 export const INCOME_PAGE_SIZE = 20;
@@ -109,15 +108,29 @@ export interface SubscribeQuote {
 
 export function quoteOf(fund: Fund, amount: Micros, now = Date.now()): SubscribeQuote {
   const days = subscriptionDays(utcDay(now), fund.lockDividendDays);
-  return { fund, amount, dayProfit: dayProfit(amount, fund.dividendPercentage), totalProfit: totalProfit(amount, fund.dividendPercentage, fund.lockDividendDays), ...days };
+  return {
+    fund,
+    amount,
+    dayProfit: dayProfit(amount, fund.dividendPercentage),
+    totalProfit: totalProfit(amount, fund.dividendPercentage, fund.lockDividendDays),
+    ...days,
+  };
 }
 
 async function fundingAccount(ctx: ServiceContext, userId: number) {
-  return ctx.d1.prepare("SELECT id, balance FROM accounts WHERE user_id = ?1 AND kind = ?2").bind(userId, AccountKind.Funding.kind).first<{ id: number; balance: Micros }>();
+  return ctx.d1
+    .prepare("SELECT id, balance FROM accounts WHERE user_id = ?1 AND kind = ?2")
+    .bind(userId, AccountKind.Funding.kind)
+    .first<{ id: number; balance: Micros }>();
 }
 
 /** Checks a subscription (product open, amount within bounds and the funding balance). Writes nothing. */
-export async function checkSubscription(ctx: ServiceContext, user: SessionUser, input: { id?: string | null; amount?: string | null }, now = Date.now()): Promise<Outcome<SubscribeQuote>> {
+export async function checkSubscription(
+  ctx: ServiceContext,
+  user: SessionUser,
+  input: { id?: string | null; amount?: string | null },
+  now = Date.now(),
+): Promise<Outcome<SubscribeQuote>> {
   if (user.isDemo) return fail({ form: "errors.only_real_account" }, 403);
   const fund = await fundInfo(ctx, idParam(input.id));
   if (!fund) return fail({ form: "fund.closed" }, 404);
@@ -146,13 +159,26 @@ export async function subscribe(
   const requestId = input.request_id && REQUEST_ID.test(input.request_id) ? input.request_id : crypto.randomUUID();
   const existing = () =>
     ctx.d1
-      .prepare("SELECT id, share_amount AS amount, day_profit AS dayProfit, lock_days AS lockDays, start_day AS startDay, end_day AS endDay FROM fund_subscriptions WHERE user_id = ?1 AND request_id = ?2")
+      .prepare(
+        "SELECT id, share_amount AS amount, day_profit AS dayProfit, lock_days AS lockDays, start_day AS startDay, end_day AS endDay FROM fund_subscriptions WHERE user_id = ?1 AND request_id = ?2",
+      )
       .bind(user.id, requestId)
       .first<{ id: number; amount: Micros; dayProfit: Micros; lockDays: number; startDay: string; endDay: string }>();
   /** A form sent again (even with other figures) answers with the subscription it made, as it was made. */
   const made = (row: NonNullable<Awaited<ReturnType<typeof existing>>>): Outcome<SubscribeResult> => ({
     ok: true,
-    value: { id: row.id, created: false, quote: { fund: q.fund, amount: row.amount, dayProfit: row.dayProfit, totalProfit: row.lockDays * row.dayProfit, startDay: row.startDay, endDay: row.endDay } },
+    value: {
+      id: row.id,
+      created: false,
+      quote: {
+        fund: q.fund,
+        amount: row.amount,
+        dayProfit: row.dayProfit,
+        totalProfit: row.lockDays * row.dayProfit,
+        startDay: row.startDay,
+        endDay: row.endDay,
+      },
+    },
   });
   // the web form's confirm step carries the terms it showed: changed since, the user confirms again
   // (unless this very form already subscribed: a second send answers with what it made)
@@ -201,7 +227,8 @@ export async function subscribe(
       if (row) return made(row);
       return fail({ form: "errors.try_again" }, 409);
     }
-    if (error instanceof Error && /NOT NULL constraint failed: fund_subscriptions/.test(error.message)) return fail({ form: "fund.closed" }, 409);
+    if (error instanceof Error && /NOT NULL constraint failed: fund_subscriptions/.test(error.message))
+      return fail({ form: "fund.closed" }, 409);
     throw error;
   }
 }
@@ -232,7 +259,9 @@ const SUB_COLUMNS = `s.id, s.fund_id AS fundId, f.title, f.currency_code AS curr
 export async function subscriptionRecords(ctx: ServiceContext, userId: number, page = 1): Promise<Paged<SubscriptionRecord>> {
   const [{ results }, count] = await Promise.all([
     ctx.d1
-      .prepare(`SELECT ${SUB_COLUMNS} FROM fund_subscriptions s JOIN funds f ON f.id = s.fund_id WHERE s.user_id = ?1 ORDER BY s.id DESC LIMIT ?2 OFFSET ?3`)
+      .prepare(
+        `SELECT ${SUB_COLUMNS} FROM fund_subscriptions s JOIN funds f ON f.id = s.fund_id WHERE s.user_id = ?1 ORDER BY s.id DESC LIMIT ?2 OFFSET ?3`,
+      )
       .bind(userId, RECORDS_PAGE_SIZE, (page - 1) * RECORDS_PAGE_SIZE)
       .all<SubscriptionRecord>(),
     ctx.d1.prepare("SELECT COUNT(*) AS n FROM fund_subscriptions WHERE user_id = ?1").bind(userId).first<{ n: number }>(),
@@ -243,7 +272,10 @@ export async function subscriptionRecords(ctx: ServiceContext, userId: number, p
 /** One subscription of this user (another user's or a missing one: null alike). */
 export async function ownedSubscription(ctx: ServiceContext, userId: number, id: number | null): Promise<SubscriptionRecord | null> {
   if (id === null) return null;
-  return ctx.d1.prepare(`SELECT ${SUB_COLUMNS} FROM fund_subscriptions s JOIN funds f ON f.id = s.fund_id WHERE s.id = ?1 AND s.user_id = ?2`).bind(id, userId).first<SubscriptionRecord>();
+  return ctx.d1
+    .prepare(`SELECT ${SUB_COLUMNS} FROM fund_subscriptions s JOIN funds f ON f.id = s.fund_id WHERE s.id = ?1 AND s.user_id = ?2`)
+    .bind(id, userId)
+    .first<SubscriptionRecord>();
 }
 
 export interface IncomeRecord {
@@ -254,12 +286,19 @@ export interface IncomeRecord {
 }
 
 /** The daily income of one owned subscription, newest first; null when it is not this user's. */
-export async function incomeRecords(ctx: ServiceContext, userId: number, subId: number | null, page = 1): Promise<(Paged<IncomeRecord> & { sub: SubscriptionRecord }) | null> {
+export async function incomeRecords(
+  ctx: ServiceContext,
+  userId: number,
+  subId: number | null,
+  page = 1,
+): Promise<(Paged<IncomeRecord> & { sub: SubscriptionRecord }) | null> {
   const sub = await ownedSubscription(ctx, userId, subId);
   if (!sub) return null;
   const [{ results }, count] = await Promise.all([
     ctx.d1
-      .prepare("SELECT id, day, interest, created_at AS createdAt FROM fund_incomes WHERE sub_id = ?1 AND user_id = ?2 ORDER BY day DESC LIMIT ?3 OFFSET ?4")
+      .prepare(
+        "SELECT id, day, interest, created_at AS createdAt FROM fund_incomes WHERE sub_id = ?1 AND user_id = ?2 ORDER BY day DESC LIMIT ?3 OFFSET ?4",
+      )
       .bind(sub.id, userId, INCOME_PAGE_SIZE, (page - 1) * INCOME_PAGE_SIZE)
       .all<IncomeRecord>(),
     ctx.d1.prepare("SELECT COUNT(*) AS n FROM fund_incomes WHERE sub_id = ?1 AND user_id = ?2").bind(sub.id, userId).first<{ n: number }>(),
@@ -278,17 +317,27 @@ export function redemptionOf(sub: Pick<SubscriptionRecord, "shareAmount" | "liqu
  * concurrent requests exactly one matches). When the product approves automatically the refund
  * follows at once (→ 3).
  */
-export async function requestRedemption(ctx: ServiceContext, user: SessionUser, subId: number | null, now = Date.now()): Promise<Outcome<{ id: number; status: number; penalty: Micros }>> {
+export async function requestRedemption(
+  ctx: ServiceContext,
+  user: SessionUser,
+  subId: number | null,
+  now = Date.now(),
+): Promise<Outcome<{ id: number; status: number; penalty: Micros }>> {
   const sub = await ownedSubscription(ctx, user.id, subId);
   if (!sub) return fail({ form: "errors.not_found" }, 404);
   if (sub.status !== SubscriptionStatus.InProgress) return fail({ form: "fund.not_redeemable" }, 409);
   const { penalty } = redemptionOf(sub);
   const row = await ctx.d1
-    .prepare("UPDATE fund_subscriptions SET status = 2, penalty = ?3, refund_requested_at = ?4 WHERE id = ?1 AND user_id = ?2 AND status = 1 RETURNING id")
+    .prepare(
+      "UPDATE fund_subscriptions SET status = 2, penalty = ?3, refund_requested_at = ?4 WHERE id = ?1 AND user_id = ?2 AND status = 1 RETURNING id",
+    )
     .bind(sub.id, user.id, penalty, now)
     .first<{ id: number }>();
   if (!row) return fail({ form: "fund.not_redeemable" }, 409);
-  const auto = await ctx.d1.prepare("SELECT auto_refund AS autoRefund FROM funds WHERE id = ?1").bind(sub.fundId).first<{ autoRefund: number }>();
+  const auto = await ctx.d1
+    .prepare("SELECT auto_refund AS autoRefund FROM funds WHERE id = ?1")
+    .bind(sub.fundId)
+    .first<{ autoRefund: number }>();
   if (auto?.autoRefund === 1) {
     const refunded = await refund(ctx, sub.id, null, now);
     if (refunded.ok) return { ok: true, value: { id: sub.id, status: SubscriptionStatus.Refunded, penalty } };
@@ -321,13 +370,19 @@ async function refund(
   const guards: D1PreparedStatement[] = [];
   if (review) {
     guards.push(
-      decisionStatement(ctx.d1, { operatorId: review.operator.id, subject: "fund_refund", subjectId: `${sub.id}:${review.requestedAt}`, decision: "approve" }, now),
+      decisionStatement(
+        ctx.d1,
+        { operatorId: review.operator.id, subject: "fund_refund", subjectId: `${sub.id}:${review.requestedAt}`, decision: "approve" },
+        now,
+      ),
       stepUpGuard(ctx.d1, review.sessionId, now),
     );
   }
   guards.push(
     ctx.d1
-      .prepare(`UPDATE fund_subscriptions SET status = CASE WHEN status = 2 THEN 3 ELSE 0 END, return_tx = ${txOfKey("?2")}, reviewed_by = ?3, closed_at = ?4 WHERE id = ?1`)
+      .prepare(
+        `UPDATE fund_subscriptions SET status = CASE WHEN status = 2 THEN 3 ELSE 0 END, return_tx = ${txOfKey("?2")}, reviewed_by = ?3, closed_at = ?4 WHERE id = ?1`,
+      )
       .bind(sub.id, key, review?.operator.id ?? null, now),
   );
   const postings =
@@ -342,13 +397,24 @@ async function refund(
       await ctx.d1.batch(guards);
       return { ok: true, value: { id: sub.id, transactionId: null } };
     }
-    const posted = await post(ctx.d1, { idempotencyKey: key, kind: "fund_redeem", memo: "fund.memo_redeem", userId: sub.userId, postings, guards });
+    const posted = await post(ctx.d1, {
+      idempotencyKey: key,
+      kind: "fund_redeem",
+      memo: "fund.memo_redeem",
+      userId: sub.userId,
+      postings,
+      guards,
+    });
     if (posted.replayed) return fail({ form: "admin.already_decided" }, 409);
     return { ok: true, value: { id: sub.id, transactionId: posted.transactionId } };
   } catch (error) {
     if (isStepUpExpired(error)) return fail({ form: "admin.step_up_expired" }, 403);
     // the status guard (CHECK) or a second decision (UNIQUE): someone decided first
-    if (isAlreadyDecided(error) || error instanceof LedgerError || (error instanceof Error && /CHECK constraint failed/.test(error.message))) {
+    if (
+      isAlreadyDecided(error) ||
+      error instanceof LedgerError ||
+      (error instanceof Error && /CHECK constraint failed/.test(error.message))
+    ) {
       return fail({ form: "admin.already_decided" }, 409);
     }
     throw error;
@@ -381,28 +447,49 @@ export async function pendingRedemptions(ctx: ServiceContext, operator: SessionU
 
 export async function approveRedemption(ctx: ServiceContext, operator: SessionUser, sessionId: string, subId: number, now = Date.now()) {
   assertOperator(operator);
-  const row = await ctx.d1.prepare("SELECT refund_requested_at AS at, status FROM fund_subscriptions WHERE id = ?1").bind(subId).first<{ at: number | null; status: number }>();
+  const row = await ctx.d1
+    .prepare("SELECT refund_requested_at AS at, status FROM fund_subscriptions WHERE id = ?1")
+    .bind(subId)
+    .first<{ at: number | null; status: number }>();
   if (!row) return fail({ form: "errors.not_found" }, 404);
   if (row.status !== SubscriptionStatus.Refunding) return fail({ form: "admin.already_decided" }, 409);
   return refund(ctx, subId, { operator, sessionId, requestedAt: row.at ?? 0 }, now);
 }
 
 /** Rejects a redemption request: back to status 1 (in progress), the penalty cleared; no money moves. */
-export async function rejectRedemption(ctx: ServiceContext, operator: SessionUser, subId: number, reason: string, now = Date.now()): Promise<Outcome<{ id: number }>> {
+export async function rejectRedemption(
+  ctx: ServiceContext,
+  operator: SessionUser,
+  subId: number,
+  reason: string,
+  now = Date.now(),
+): Promise<Outcome<{ id: number }>> {
   assertOperator(operator);
   const text = reason.trim();
   if (!text) return fail({ reason: "admin.reason_required" });
   if (text.length > 200) return fail({ reason: "errors.too_long" });
-  const row = await ctx.d1.prepare("SELECT refund_requested_at AS at, status FROM fund_subscriptions WHERE id = ?1").bind(subId).first<{ at: number | null; status: number }>();
+  const row = await ctx.d1
+    .prepare("SELECT refund_requested_at AS at, status FROM fund_subscriptions WHERE id = ?1")
+    .bind(subId)
+    .first<{ at: number | null; status: number }>();
   if (!row) return fail({ form: "errors.not_found" }, 404);
   if (row.status !== SubscriptionStatus.Refunding) return fail({ form: "admin.already_decided" }, 409);
   try {
     await ctx.d1.batch([
-      decisionStatement(ctx.d1, { operatorId: operator.id, subject: "fund_refund", subjectId: `${subId}:${row.at ?? 0}`, decision: "reject", reason: text }, now),
-      ctx.d1.prepare("UPDATE fund_subscriptions SET status = CASE WHEN status = 2 THEN 1 ELSE 0 END, penalty = 0, refund_requested_at = NULL, reviewed_by = ?2 WHERE id = ?1").bind(subId, operator.id),
+      decisionStatement(
+        ctx.d1,
+        { operatorId: operator.id, subject: "fund_refund", subjectId: `${subId}:${row.at ?? 0}`, decision: "reject", reason: text },
+        now,
+      ),
+      ctx.d1
+        .prepare(
+          "UPDATE fund_subscriptions SET status = CASE WHEN status = 2 THEN 1 ELSE 0 END, penalty = 0, refund_requested_at = NULL, reviewed_by = ?2 WHERE id = ?1",
+        )
+        .bind(subId, operator.id),
     ]);
   } catch (error) {
-    if (isAlreadyDecided(error) || (error instanceof Error && /CHECK constraint failed/.test(error.message))) return fail({ form: "admin.already_decided" }, 409);
+    if (isAlreadyDecided(error) || (error instanceof Error && /CHECK constraint failed/.test(error.message)))
+      return fail({ form: "admin.already_decided" }, 409);
     throw error;
   }
   return { ok: true, value: { id: subId } };

@@ -21,7 +21,6 @@ import type { SessionUser } from "~/services/session.server";
 import { ownedUpload, uploadIdOf, uploadUrl } from "~/services/uploads.server";
 import { fail, type FieldErrors, type Outcome } from "~/services/outcome";
 
-
 export const REASON_MAX = 200;
 
 export interface IdentityRecord {
@@ -50,7 +49,10 @@ export async function identityOf(ctx: ServiceContext, userId: number): Promise<I
 
 /** Just the status (0 when never submitted): the user centre's row shows it. */
 export async function reviewStatusOf(ctx: ServiceContext, userId: number): Promise<number> {
-  const row = await ctx.d1.prepare("SELECT review_status AS s FROM identity_verifications WHERE user_id = ?1").bind(userId).first<{ s: number }>();
+  const row = await ctx.d1
+    .prepare("SELECT review_status AS s FROM identity_verifications WHERE user_id = ?1")
+    .bind(userId)
+    .first<{ s: number }>();
   return row?.s ?? ReviewStatus.None;
 }
 
@@ -74,12 +76,20 @@ export async function authInfo(ctx: ServiceContext, userId: number) {
 }
 
 /** Submits (or, after a rejection, resubmits) the user's name, card number and two photos: → waiting for audit. */
-export async function submitRealName(ctx: ServiceContext, user: Pick<SessionUser, "id" | "isDemo">, input: RealNameInput, now = Date.now()): Promise<Outcome<{ submission: number }>> {
+export async function submitRealName(
+  ctx: ServiceContext,
+  user: Pick<SessionUser, "id" | "isDemo">,
+  input: RealNameInput,
+  now = Date.now(),
+): Promise<Outcome<{ submission: number }>> {
   if (user.isDemo) return fail({ form: "errors.only_real_account" }, 403);
   const front = uploadIdOf(input.front_pic);
   const reverse = uploadIdOf(input.reverse_pic);
   const errors: FieldErrors = {};
-  const [frontUpload, reverseUpload] = await Promise.all([ownedUpload(ctx, user.id, front, "identity"), ownedUpload(ctx, user.id, reverse, "identity")]);
+  const [frontUpload, reverseUpload] = await Promise.all([
+    ownedUpload(ctx, user.id, front, "identity"),
+    ownedUpload(ctx, user.id, reverse, "identity"),
+  ]);
   if (!frontUpload) errors.front_pic = "identity.photo_invalid";
   if (!reverseUpload) errors.reverse_pic = "identity.photo_invalid";
   else if (front === reverse) errors.reverse_pic = "identity.photos_same";
@@ -132,7 +142,11 @@ export interface DecidedIdentity {
 }
 
 /** The real-name queue: requests waiting (oldest first) and the latest decisions. */
-export async function identityQueue(ctx: ServiceContext, operator: Pick<SessionUser, "role"> | null, limits = { pending: 50, decided: 20 }) {
+export async function identityQueue(
+  ctx: ServiceContext,
+  operator: Pick<SessionUser, "role"> | null,
+  limits = { pending: 50, decided: 20 },
+) {
   assertOperator(operator);
   const [pending, decided] = await ctx.d1.batch([
     ctx.d1
@@ -183,19 +197,25 @@ export async function decideIdentity(
   const reason = (input.reason ?? "").normalize("NFC").trim();
   const problem = reasonProblem(reason, input.decision);
   if (problem) return fail({ reason: problem });
-  if (!Number.isSafeInteger(input.userId) || !Number.isSafeInteger(input.submission) || input.submission < 1) return fail({ form: "errors.not_found" }, 404);
+  if (!Number.isSafeInteger(input.userId) || !Number.isSafeInteger(input.submission) || input.submission < 1)
+    return fail({ form: "errors.not_found" }, 404);
 
   const current = await ctx.d1
     .prepare("SELECT review_status AS status, submission FROM identity_verifications WHERE user_id = ?1")
     .bind(input.userId)
     .first<{ status: number; submission: number }>();
   if (!current || input.submission > current.submission) return fail({ form: "errors.not_found" }, 404);
-  if (current.status !== ReviewStatus.Waiting || input.submission !== current.submission) return fail({ form: "admin.already_decided" }, 409);
+  if (current.status !== ReviewStatus.Waiting || input.submission !== current.submission)
+    return fail({ form: "admin.already_decided" }, 409);
 
   const status = input.decision === "approve" ? ReviewStatus.Certified : ReviewStatus.Rejected;
   try {
     await ctx.d1.batch([
-      decisionStatement(ctx.d1, { operatorId: operator.id, subject: "identity", subjectId: input.userId, step: input.submission, decision: input.decision, reason }, now),
+      decisionStatement(
+        ctx.d1,
+        { operatorId: operator.id, subject: "identity", subjectId: input.userId, step: input.submission, decision: input.decision, reason },
+        now,
+      ),
       ctx.d1
         .prepare(
           `UPDATE identity_verifications SET review_status = ?1, reason = ?2, reviewed_by = ?3, reviewed_at = ?4
@@ -206,7 +226,8 @@ export async function decideIdentity(
       ctx.d1.prepare("INSERT INTO session_guard (session_id) SELECT 'identity_not_waiting' WHERE changes() = 0"),
     ]);
   } catch (error) {
-    if (isAlreadyDecided(error) || (error instanceof Error && /session_valid|session_guard/.test(error.message))) return fail({ form: "admin.already_decided" }, 409);
+    if (isAlreadyDecided(error) || (error instanceof Error && /session_valid|session_guard/.test(error.message)))
+      return fail({ form: "admin.already_decided" }, 409);
     throw error;
   }
   return { ok: true, value: { decision: input.decision } };

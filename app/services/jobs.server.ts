@@ -67,7 +67,12 @@ export async function runScheduledJobs(env: Env, cron: string, scheduledTime = D
 }
 
 /** The producer of a queued daily job: one message per chunk of users, as of the run's day. */
-async function enqueueChunks(ctx: ServiceContext, job: JobMessage["job"], now: number, ranges: (ctx: ServiceContext) => Promise<UserRange[]>): Promise<string> {
+async function enqueueChunks(
+  ctx: ServiceContext,
+  job: JobMessage["job"],
+  now: number,
+  ranges: (ctx: ServiceContext) => Promise<UserRange[]>,
+): Promise<string> {
   const day = utcDay(now);
   const messages: JobMessage[] = (await ranges(ctx)).map((r) => ({ job, day, now, from: r.from, to: r.to }));
   await enqueue(ctx, messages);
@@ -154,8 +159,9 @@ export async function consumeJobs(batch: MessageBatch<unknown>, env: Env): Promi
 
 async function recordDeadLetter(ctx: ServiceContext, queue: string, message: Message<unknown>, reason: string) {
   await ctx.d1
-    .prepare("INSERT INTO job_dead_letters (message_id, queue, body, attempts, reason, created_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6) ON CONFLICT (message_id) DO NOTHING")
+    .prepare(
+      "INSERT INTO job_dead_letters (message_id, queue, body, attempts, reason, created_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6) ON CONFLICT (message_id) DO NOTHING",
+    )
     .bind(message.id, queue, JSON.stringify(message.body ?? null).slice(0, 10_000), message.attempts, reason, Date.now())
     .run();
 }
-

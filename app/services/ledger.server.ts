@@ -114,12 +114,7 @@ function validate(req: PostRequest) {
 
 function requestHash(req: PostRequest) {
   return sha256Hex(
-    JSON.stringify([
-      req.kind,
-      req.memo ?? "",
-      req.userId ?? null,
-      req.postings.map((p) => [p.accountId, p.bucket ?? 0, p.amount]),
-    ]),
+    JSON.stringify([req.kind, req.memo ?? "", req.userId ?? null, req.postings.map((p) => [p.accountId, p.bucket ?? 0, p.amount])]),
   );
 }
 
@@ -186,7 +181,9 @@ export async function post(db: D1Database, req: PostRequest): Promise<PostResult
   const hash = await requestHash(req);
   const statements: D1PreparedStatement[] = [
     db
-      .prepare("INSERT INTO ledger_transactions (idempotency_key, request_hash, kind, memo, user_id) VALUES (?1, ?2, ?3, ?4, ?5) RETURNING id")
+      .prepare(
+        "INSERT INTO ledger_transactions (idempotency_key, request_hash, kind, memo, user_id) VALUES (?1, ?2, ?3, ?4, ?5) RETURNING id",
+      )
       .bind(req.idempotencyKey, hash.slice(0, STORED_HASH), req.kind, req.memo ?? "", req.userId ?? null),
     ...(req.guards ?? []),
   ];
@@ -212,7 +209,8 @@ async function handleBatchError(db: D1Database, key: string, hash: string, messa
     if (existing && sameRequest(existing.request_hash, hash)) return { transactionId: existing.id, replayed: true };
     throw new LedgerError("idempotency_conflict", "idempotency key reused with a different request");
   }
-  if (message.includes("session_valid") || message.includes("session_guard")) throw new LedgerError("session_ended", "the session has ended");
+  if (message.includes("session_valid") || message.includes("session_guard"))
+    throw new LedgerError("session_ended", "the session has ended");
   if (message.includes("CHECK constraint failed")) throw new LedgerError("insufficient_funds", "insufficient balance");
   if (message.includes("UNIQUE constraint failed")) throw new LedgerError("guard_failed", "already done");
   throw error;
@@ -252,7 +250,9 @@ export async function postSet(db: D1Database, req: SetPostRequest): Promise<Post
   const hash = await sha256Hex(JSON.stringify(["set", req.kind, req.memo ?? "", req.userId ?? null, req.payload]));
   const statements: D1PreparedStatement[] = [
     db
-      .prepare("INSERT INTO ledger_transactions (idempotency_key, request_hash, kind, memo, user_id) VALUES (?1, ?2, ?3, ?4, ?5) RETURNING id")
+      .prepare(
+        "INSERT INTO ledger_transactions (idempotency_key, request_hash, kind, memo, user_id) VALUES (?1, ?2, ?3, ?4, ?5) RETURNING id",
+      )
       .bind(key, hash.slice(0, STORED_HASH), req.kind, req.memo ?? "", req.userId ?? null),
     ...(req.guards ?? []),
     ...req.entries(key),
@@ -271,7 +271,8 @@ export async function postSet(db: D1Database, req: SetPostRequest): Promise<Post
     return { transactionId: (results[0]!.results?.[0] as { id: number } | undefined)?.id ?? 0, replayed: false };
   } catch (error) {
     const message = String((error as Error)?.message ?? error);
-    if (message.includes("ledger_transactions.imbalance") && message.includes("NOT NULL")) throw new LedgerError("empty", "nothing to move");
+    if (message.includes("ledger_transactions.imbalance") && message.includes("NOT NULL"))
+      throw new LedgerError("empty", "nothing to move");
     if (message.includes("ledger_transactions_balanced")) throw new LedgerError("invalid", "entries do not sum to zero");
     return handleBatchError(db, req.idempotencyKey, hash, message, error);
   }
@@ -290,7 +291,9 @@ export async function postSet(db: D1Database, req: SetPostRequest): Promise<Post
 export function batchPostingStatements(db: D1Database, batchId: number): D1PreparedStatement[] {
   return [
     db
-      .prepare("DELETE FROM ledger_transactions WHERE batch_id = ?1 AND NOT EXISTS (SELECT 1 FROM ledger_entries e WHERE e.transaction_id = ledger_transactions.id)")
+      .prepare(
+        "DELETE FROM ledger_transactions WHERE batch_id = ?1 AND NOT EXISTS (SELECT 1 FROM ledger_entries e WHERE e.transaction_id = ledger_transactions.id)",
+      )
       .bind(batchId),
     db
       .prepare(
@@ -304,7 +307,9 @@ export function batchPostingStatements(db: D1Database, batchId: number): D1Prepa
       )
       .bind(batchId),
     db
-      .prepare("UPDATE ledger_transactions SET imbalance = (SELECT SUM(e.amount) FROM ledger_entries e WHERE e.transaction_id = ledger_transactions.id) WHERE batch_id = ?1")
+      .prepare(
+        "UPDATE ledger_transactions SET imbalance = (SELECT SUM(e.amount) FROM ledger_entries e WHERE e.transaction_id = ledger_transactions.id) WHERE batch_id = ?1",
+      )
       .bind(batchId),
   ];
 }
@@ -396,9 +401,7 @@ export async function checkInvariants(db: D1Database) {
        HAVING a.balance <> entries_balance OR a.lock_balance <> entries_lock`,
     )
     .all();
-  const negative = await db
-    .prepare("SELECT id FROM accounts WHERE user_id IS NOT NULL AND (balance < 0 OR lock_balance < 0)")
-    .all();
+  const negative = await db.prepare("SELECT id FROM accounts WHERE user_id IS NOT NULL AND (balance < 0 OR lock_balance < 0)").all();
   return {
     unbalancedTransactions: unbalanced.results.length,
     driftingAccounts: drift.results.length,

@@ -18,7 +18,9 @@ import { MARKET_ROOM, byHomeShard } from "~/domain/rooms";
 export async function publishToUsers(env: Env, events: UserEvent[]): Promise<number> {
   if (events.length === 0) return 0;
   const groups = [...byHomeShard(events)];
-  const results = await Promise.allSettled(groups.map(([name, list]) => env.LIVE_ROOM.get(env.LIVE_ROOM.idFromName(name)).publishToUsers(list)));
+  const results = await Promise.allSettled(
+    groups.map(([name, list]) => env.LIVE_ROOM.get(env.LIVE_ROOM.idFromName(name)).publishToUsers(list)),
+  );
   let delivered = 0;
   for (const r of results) {
     if (r.status === "fulfilled") delivered += r.value;

@@ -50,7 +50,6 @@ import type { SessionUser } from "~/services/session.server";
 import { ownedUpload, uploadFieldError, uploadIdOf } from "~/services/uploads.server";
 import { fail, type Failure, type FieldErrors, type Outcome } from "~/services/outcome";
 
-
 export const LOAN_PAGE_SIZE = 10;
 const REQUEST_ID = /^[A-Za-z0-9_-]{8,64}$/;
 const ID = /^\d{1,9}$/;
@@ -107,7 +106,14 @@ const clean = (s: string | undefined) => (s ?? "").normalize("NFKC").replace(/\s
 const NAME_RE = /^[\p{L}\p{M}][\p{L}\p{M} .'’-]*$/u;
 const MOBILE_RE = /^\+?[0-9 -]{5,20}$/;
 
-async function checkUpload(ctx: ServiceContext, userId: number, value: string | undefined, purposes: string[], required: string, invalid: string): Promise<{ id: string } | { error: string }> {
+async function checkUpload(
+  ctx: ServiceContext,
+  userId: number,
+  value: string | undefined,
+  purposes: string[],
+  required: string,
+  invalid: string,
+): Promise<{ id: string } | { error: string }> {
   const refused = uploadFieldError(value ?? null);
   if (refused) return { error: refused };
   if (!value?.trim()) return { error: required };
@@ -117,7 +123,12 @@ async function checkUpload(ctx: ServiceContext, userId: number, value: string | 
 }
 
 /** Submits (or, after a rejection, resubmits) the loan KYC: status 1, waiting for review. */
-export async function submitKyc(ctx: ServiceContext, user: SessionUser, input: KycInput, now = Date.now()): Promise<Outcome<{ status: KycStatus }>> {
+export async function submitKyc(
+  ctx: ServiceContext,
+  user: SessionUser,
+  input: KycInput,
+  now = Date.now(),
+): Promise<Outcome<{ status: KycStatus }>> {
   if (user.isDemo) return fail({ form: "errors.only_real_account" }, 403);
   const errors: FieldErrors = {};
   const lastName = clean(input.name);
@@ -200,7 +211,11 @@ export interface CheckedApplication {
 }
 
 /** Checks a config id and an amount (spec §5: loan.input_amount, within the config's bounds). */
-export async function checkApplication(ctx: ServiceContext, input: ApplicationInput, now = Date.now()): Promise<Outcome<CheckedApplication>> {
+export async function checkApplication(
+  ctx: ServiceContext,
+  input: ApplicationInput,
+  now = Date.now(),
+): Promise<Outcome<CheckedApplication>> {
   const errors: FieldErrors = {};
   const config = await loanConfig(ctx, idOf(input.config_id));
   if (!config) errors.config_id = "loan.choose_term";
@@ -271,7 +286,12 @@ export const kycFullName = (k: Pick<LoanKyc, "firstName" | "lastName">) => `${k.
  * signature given (a drawn PNG, or the typed full name matching the KYC name). The agreement is
  * rendered here and stored as signed. A request_id already used returns that loan.
  */
-export async function applyLoan(ctx: ServiceContext, user: SessionUser, input: ApplyInput, now = Date.now()): Promise<Outcome<{ id: number; created: boolean }>> {
+export async function applyLoan(
+  ctx: ServiceContext,
+  user: SessionUser,
+  input: ApplyInput,
+  now = Date.now(),
+): Promise<Outcome<{ id: number; created: boolean }>> {
   if (user.isDemo) return fail({ form: "errors.only_real_account" }, 403);
   const kyc = await kycOf(ctx, user.id);
   if (kycStatus(kyc) !== KycStatus.Approved || !kyc) return fail({ form: "loan.kyc_needed" }, 403);
@@ -295,7 +315,8 @@ export async function applyLoan(ctx: ServiceContext, user: SessionUser, input: A
   // it must give the same text, or the terms (rate, period, fees, name) changed meanwhile.
   const requestId = input.request_id && REQUEST_ID.test(input.request_id) ? input.request_id : crypto.randomUUID();
   /** The loan this form's request id already made, if any. */
-  const loanOfRequest = () => ctx.d1.prepare("SELECT id FROM loans WHERE user_id = ?1 AND request_id = ?2").bind(user.id, requestId).first<{ id: number }>();
+  const loanOfRequest = () =>
+    ctx.d1.prepare("SELECT id FROM loans WHERE user_id = ?1 AND request_id = ?2").bind(user.id, requestId).first<{ id: number }>();
   let agreement = agreementText(ctx, checked.value, kycFullName(kyc), now);
   if (input.terms !== undefined) {
     const shownAt = Number(input.shown_at);
@@ -319,7 +340,21 @@ export async function applyLoan(ctx: ServiceContext, user: SessionUser, input: A
          ON CONFLICT (user_id, request_id) DO NOTHING
          RETURNING id`,
       )
-      .bind(user.id, config.id, amount, config.loanPeriod, config.freePeriod, config.interestRate, config.penaltyRate, summary.interest, agreement, signatureUploadId, signatureName, requestId, now)
+      .bind(
+        user.id,
+        config.id,
+        amount,
+        config.loanPeriod,
+        config.freePeriod,
+        config.interestRate,
+        config.penaltyRate,
+        summary.interest,
+        agreement,
+        signatureUploadId,
+        signatureName,
+        requestId,
+        now,
+      )
       .first<{ id: number }>();
     if (row) return { ok: true, value: { id: row.id, created: true } };
   } catch (error) {
@@ -400,7 +435,10 @@ export async function openLoanId(ctx: ServiceContext, userId: number): Promise<n
 }
 
 /** What a loan owes now (the penalty accrued by the daily job, and today's late days if it has not run yet). */
-export function dueNow(loan: Pick<LoanRecord, "amount" | "interestAmount" | "penaltyAmount" | "penaltyRate" | "dueAt" | "status">, now: number) {
+export function dueNow(
+  loan: Pick<LoanRecord, "amount" | "interestAmount" | "penaltyAmount" | "penaltyRate" | "dueAt" | "status">,
+  now: number,
+) {
   const days = loan.dueAt !== null && loan.status === LoanStatus.ToRepay ? penaltyDays(loan.dueAt, now) : 0;
   const penalty = Math.max(loan.penaltyAmount, days * dailyPenalty(loan.amount, loan.penaltyRate));
   return {
@@ -429,7 +467,13 @@ const DAILY_FEE_SQL = `((amount * ${rateScaledSql("penalty_rate")} + 50000000000
  * recomputed from the rows. Two statements whatever the number of loans; running them twice the
  * same day changes nothing (the rows are UNIQUE per (loan, day)).
  */
-export function accrualStatements(db: D1Database, now: number, loanId: number | null = null, users: UserRange = ALL_USERS, today = utcDay(now)): D1PreparedStatement[] {
+export function accrualStatements(
+  db: D1Database,
+  now: number,
+  loanId: number | null = null,
+  users: UserRange = ALL_USERS,
+  today = utcDay(now),
+): D1PreparedStatement[] {
   const to = users.to ?? Number.MAX_SAFE_INTEGER;
   return [
     db
@@ -463,7 +507,12 @@ const ALL_USERS: UserRange = { from: 0, to: null };
  * work, docs/decisions/018-scale.md): idempotent per (loan, day), so a message delivered twice, or
  * two runs at once, charge each late day once. Answers how many late-day rows it added.
  */
-export async function accrueLoanPenaltiesChunk(ctx: Pick<ServiceContext, "d1">, now: number, runDay: string, users: UserRange): Promise<number> {
+export async function accrueLoanPenaltiesChunk(
+  ctx: Pick<ServiceContext, "d1">,
+  now: number,
+  runDay: string,
+  users: UserRange,
+): Promise<number> {
   const [inserted] = await ctx.d1.batch(accrualStatements(ctx.d1, now, null, users, runDay));
   return inserted?.meta.changes ?? 0;
 }
@@ -506,7 +555,12 @@ export interface RepayInput {
  * Sends a repayment proof: the loan must be this user's and at status 2. In one batch: today's
  * late days are accrued, the due figures snapshotted into loan_repayments and the loan → 4.
  */
-export async function submitRepayment(ctx: ServiceContext, user: SessionUser, input: RepayInput, now = Date.now()): Promise<Outcome<{ id: number; loanId: number }>> {
+export async function submitRepayment(
+  ctx: ServiceContext,
+  user: SessionUser,
+  input: RepayInput,
+  now = Date.now(),
+): Promise<Outcome<{ id: number; loanId: number }>> {
   if (user.isDemo) return fail({ form: "errors.only_real_account" }, 403);
   const loan = await ownedLoan(ctx, user.id, idOf(input.loan_id));
   if (!loan) return fail({ form: "errors.not_found" }, 404);
@@ -515,7 +569,14 @@ export async function submitRepayment(ctx: ServiceContext, user: SessionUser, in
   const chargeId = idOf(input.charge_id);
   const account = chargeId === null ? null : (await repaymentAccounts(ctx)).find((c) => c.id === chargeId);
   if (!account) errors.charge_id = "loan.choose_account";
-  const proof = await checkUpload(ctx, user.id, input.proofImg, ["repayment_proof", "deposit_proof", "other"], "loan.proof_required", "loan.proof_invalid");
+  const proof = await checkUpload(
+    ctx,
+    user.id,
+    input.proofImg,
+    ["repayment_proof", "deposit_proof", "other"],
+    "loan.proof_required",
+    "loan.proof_invalid",
+  );
   if ("error" in proof) errors.proofImg = proof.error;
   if (!account || "error" in proof || Object.keys(errors).length > 0) return fail(errors);
   const results = await ctx.d1.batch([
@@ -558,7 +619,14 @@ export async function pendingKyc(ctx: ServiceContext, operator: SessionUser, lim
 }
 
 /** Approves (2) or rejects (3, with a reason) a waiting KYC; exactly once per submission. */
-export async function decideKyc(ctx: ServiceContext, operator: SessionUser, userId: number, approve: boolean, reason: string, now = Date.now()): Promise<Outcome<{ userId: number }>> {
+export async function decideKyc(
+  ctx: ServiceContext,
+  operator: SessionUser,
+  userId: number,
+  approve: boolean,
+  reason: string,
+  now = Date.now(),
+): Promise<Outcome<{ userId: number }>> {
   assertOperator(operator);
   const text = reason.trim();
   if (!approve && !text) return fail({ reason: "admin.reason_required" });
@@ -568,9 +636,22 @@ export async function decideKyc(ctx: ServiceContext, operator: SessionUser, user
   if (kyc.status !== KycStatus.Waiting) return fail({ form: "admin.already_decided" }, 409);
   try {
     await ctx.d1.batch([
-      decisionStatement(ctx.d1, { operatorId: operator.id, subject: "loan_kyc", subjectId: userId, step: kyc.submission, decision: approve ? "approve" : "reject", reason: text }, now),
+      decisionStatement(
+        ctx.d1,
+        {
+          operatorId: operator.id,
+          subject: "loan_kyc",
+          subjectId: userId,
+          step: kyc.submission,
+          decision: approve ? "approve" : "reject",
+          reason: text,
+        },
+        now,
+      ),
       ctx.d1
-        .prepare("UPDATE loan_kyc SET status = ?2, reason = ?3, reviewed_by = ?4, reviewed_at = ?5, updated_at = ?5 WHERE user_id = ?1 AND status = 1")
+        .prepare(
+          "UPDATE loan_kyc SET status = ?2, reason = ?3, reviewed_by = ?4, reviewed_at = ?5, updated_at = ?5 WHERE user_id = ?1 AND status = 1",
+        )
         .bind(userId, approve ? KycStatus.Approved : KycStatus.Rejected, approve ? "" : text, operator.id, now),
     ]);
   } catch (error) {
@@ -601,7 +682,8 @@ export async function pendingLoans(ctx: ServiceContext, operator: SessionUser, l
 
 function ledgerFailure(error: unknown): Failure {
   if (isStepUpExpired(error)) return fail({ form: "admin.step_up_expired" }, 403);
-  if (isAlreadyDecided(error) || (error instanceof LedgerError && error.code === "idempotency_conflict")) return fail({ form: "admin.already_decided" }, 409);
+  if (isAlreadyDecided(error) || (error instanceof LedgerError && error.code === "idempotency_conflict"))
+    return fail({ form: "admin.already_decided" }, 409);
   throw error;
 }
 
@@ -609,12 +691,24 @@ function ledgerFailure(error: unknown): Failure {
  * Approves a loan: one ledger post crediting the user's funding account from platform:loans,
  * guarded by the decision row and the step-up; the loan → 2 with its repayment date.
  */
-export async function approveLoan(ctx: ServiceContext, operator: SessionUser, sessionId: string, id: number, now = Date.now()): Promise<Outcome<{ id: number; transactionId: number }>> {
+export async function approveLoan(
+  ctx: ServiceContext,
+  operator: SessionUser,
+  sessionId: string,
+  id: number,
+  now = Date.now(),
+): Promise<Outcome<{ id: number; transactionId: number }>> {
   assertOperator(operator);
-  const loan = await ctx.d1.prepare("SELECT id, user_id AS userId, amount, loan_period AS loanPeriod, status FROM loans WHERE id = ?1").bind(id).first<{ id: number; userId: number; amount: Micros; loanPeriod: number; status: number }>();
+  const loan = await ctx.d1
+    .prepare("SELECT id, user_id AS userId, amount, loan_period AS loanPeriod, status FROM loans WHERE id = ?1")
+    .bind(id)
+    .first<{ id: number; userId: number; amount: Micros; loanPeriod: number; status: number }>();
   if (!loan) return fail({ form: "errors.not_found" }, 404);
   if (loan.status !== LoanStatus.Review) return fail({ form: "admin.already_decided" }, 409);
-  const funding = await ctx.d1.prepare("SELECT id FROM accounts WHERE user_id = ?1 AND kind = ?2").bind(loan.userId, AccountKind.Funding.kind).first<{ id: number }>();
+  const funding = await ctx.d1
+    .prepare("SELECT id FROM accounts WHERE user_id = ?1 AND kind = ?2")
+    .bind(loan.userId, AccountKind.Funding.kind)
+    .first<{ id: number }>();
   if (!funding) return fail({ form: "errors.try_again" }, 500);
   const key = `loan:${loan.id}`;
   try {
@@ -627,10 +721,15 @@ export async function approveLoan(ctx: ServiceContext, operator: SessionUser, se
         { accountId: PlatformAccount.Loans.id, amount: -loan.amount },
         { accountId: funding.id, amount: loan.amount },
       ],
-      guards: [decisionStatement(ctx.d1, { operatorId: operator.id, subject: "loan", subjectId: loan.id, decision: "approve" }, now), stepUpGuard(ctx.d1, sessionId, now)],
+      guards: [
+        decisionStatement(ctx.d1, { operatorId: operator.id, subject: "loan", subjectId: loan.id, decision: "approve" }, now),
+        stepUpGuard(ctx.d1, sessionId, now),
+      ],
       effects: [
         ctx.d1
-          .prepare(`UPDATE loans SET status = 2, reviewed_by = ?2, reviewed_at = ?3, due_at = ?4, loan_tx = ${txOfKey("?5")} WHERE id = ?1 AND status = 1`)
+          .prepare(
+            `UPDATE loans SET status = 2, reviewed_by = ?2, reviewed_at = ?3, due_at = ?4, loan_tx = ${txOfKey("?5")} WHERE id = ?1 AND status = 1`,
+          )
           .bind(loan.id, operator.id, now, repaymentDate(now, loan.loanPeriod), key),
       ],
     });
@@ -642,7 +741,13 @@ export async function approveLoan(ctx: ServiceContext, operator: SessionUser, se
 }
 
 /** Rejects a loan application (3) with a reason; nothing moves. */
-export async function rejectLoan(ctx: ServiceContext, operator: SessionUser, id: number, reason: string, now = Date.now()): Promise<Outcome<{ id: number }>> {
+export async function rejectLoan(
+  ctx: ServiceContext,
+  operator: SessionUser,
+  id: number,
+  reason: string,
+  now = Date.now(),
+): Promise<Outcome<{ id: number }>> {
   assertOperator(operator);
   const text = reason.trim();
   if (!text) return fail({ reason: "admin.reason_required" });
@@ -653,7 +758,9 @@ export async function rejectLoan(ctx: ServiceContext, operator: SessionUser, id:
   try {
     await ctx.d1.batch([
       decisionStatement(ctx.d1, { operatorId: operator.id, subject: "loan", subjectId: id, decision: "reject", reason: text }, now),
-      ctx.d1.prepare("UPDATE loans SET status = 3, reason = ?2, reviewed_by = ?3, reviewed_at = ?4 WHERE id = ?1 AND status = 1").bind(id, text, operator.id, now),
+      ctx.d1
+        .prepare("UPDATE loans SET status = 3, reason = ?2, reviewed_by = ?3, reviewed_at = ?4 WHERE id = ?1 AND status = 1")
+        .bind(id, text, operator.id, now),
     ]);
   } catch (error) {
     if (isAlreadyDecided(error)) return fail({ form: "admin.already_decided" }, 409);
@@ -697,7 +804,13 @@ export async function pendingRepayments(ctx: ServiceContext, operator: SessionUs
  * interest to platform:loan_interest and the penalty to platform:loan_penalties; the repayment → 1,
  * the loan → 5 with its repayment time. One ledger post, guarded like a loan approval.
  */
-export async function approveRepayment(ctx: ServiceContext, operator: SessionUser, sessionId: string, id: number, now = Date.now()): Promise<Outcome<{ id: number; loanId: number }>> {
+export async function approveRepayment(
+  ctx: ServiceContext,
+  operator: SessionUser,
+  sessionId: string,
+  id: number,
+  now = Date.now(),
+): Promise<Outcome<{ id: number; loanId: number }>> {
   assertOperator(operator);
   const r = await ctx.d1
     .prepare("SELECT id, loan_id AS loanId, user_id AS userId, principal, interest, penalty, status FROM loan_repayments WHERE id = ?1")
@@ -720,10 +833,17 @@ export async function approveRepayment(ctx: ServiceContext, operator: SessionUse
       memo: `loan.memo_repay|${r.loanId}`,
       userId: r.userId,
       postings,
-      guards: [decisionStatement(ctx.d1, { operatorId: operator.id, subject: "repayment", subjectId: r.id, decision: "approve" }, now), stepUpGuard(ctx.d1, sessionId, now)],
+      guards: [
+        decisionStatement(ctx.d1, { operatorId: operator.id, subject: "repayment", subjectId: r.id, decision: "approve" }, now),
+        stepUpGuard(ctx.d1, sessionId, now),
+      ],
       effects: [
-        ctx.d1.prepare("UPDATE loan_repayments SET status = 1, reviewed_by = ?2, reviewed_at = ?3 WHERE id = ?1 AND status = 0").bind(r.id, operator.id, now),
-        ctx.d1.prepare(`UPDATE loans SET status = 5, repayment_time = ?2, repay_tx = ${txOfKey("?3")} WHERE id = ?1 AND status = 4`).bind(r.loanId, now, key),
+        ctx.d1
+          .prepare("UPDATE loan_repayments SET status = 1, reviewed_by = ?2, reviewed_at = ?3 WHERE id = ?1 AND status = 0")
+          .bind(r.id, operator.id, now),
+        ctx.d1
+          .prepare(`UPDATE loans SET status = 5, repayment_time = ?2, repay_tx = ${txOfKey("?3")} WHERE id = ?1 AND status = 4`)
+          .bind(r.loanId, now, key),
       ],
     });
     if (posted.replayed) return fail({ form: "admin.already_decided" }, 409);
@@ -734,18 +854,29 @@ export async function approveRepayment(ctx: ServiceContext, operator: SessionUse
 }
 
 /** Rejects a repayment proof: the repayment → 2 with the reason, the loan back to 2 (to repay) with it. */
-export async function rejectRepayment(ctx: ServiceContext, operator: SessionUser, id: number, reason: string, now = Date.now()): Promise<Outcome<{ id: number }>> {
+export async function rejectRepayment(
+  ctx: ServiceContext,
+  operator: SessionUser,
+  id: number,
+  reason: string,
+  now = Date.now(),
+): Promise<Outcome<{ id: number }>> {
   assertOperator(operator);
   const text = reason.trim();
   if (!text) return fail({ reason: "admin.reason_required" });
   if (text.length > 200) return fail({ reason: "errors.too_long" });
-  const r = await ctx.d1.prepare("SELECT id, loan_id AS loanId, status FROM loan_repayments WHERE id = ?1").bind(id).first<{ id: number; loanId: number; status: number }>();
+  const r = await ctx.d1
+    .prepare("SELECT id, loan_id AS loanId, status FROM loan_repayments WHERE id = ?1")
+    .bind(id)
+    .first<{ id: number; loanId: number; status: number }>();
   if (!r) return fail({ form: "errors.not_found" }, 404);
   if (r.status !== 0) return fail({ form: "admin.already_decided" }, 409);
   try {
     await ctx.d1.batch([
       decisionStatement(ctx.d1, { operatorId: operator.id, subject: "repayment", subjectId: id, decision: "reject", reason: text }, now),
-      ctx.d1.prepare("UPDATE loan_repayments SET status = 2, reason = ?2, reviewed_by = ?3, reviewed_at = ?4 WHERE id = ?1 AND status = 0").bind(id, text, operator.id, now),
+      ctx.d1
+        .prepare("UPDATE loan_repayments SET status = 2, reason = ?2, reviewed_by = ?3, reviewed_at = ?4 WHERE id = ?1 AND status = 0")
+        .bind(id, text, operator.id, now),
       ctx.d1.prepare("UPDATE loans SET status = 2, reason = ?2 WHERE id = ?1 AND status = 4").bind(r.loanId, text),
     ]);
   } catch (error) {
@@ -766,7 +897,13 @@ export interface ConfigInput {
 }
 
 /** Edits a loan config (bounds validated); existing loans keep the terms they were signed with. */
-export async function updateLoanConfig(ctx: ServiceContext, operator: SessionUser, id: number, input: ConfigInput, now = Date.now()): Promise<Outcome<{ id: number }>> {
+export async function updateLoanConfig(
+  ctx: ServiceContext,
+  operator: SessionUser,
+  id: number,
+  input: ConfigInput,
+  now = Date.now(),
+): Promise<Outcome<{ id: number }>> {
   assertOperator(operator);
   const int = (s: string | undefined) => (s && /^\d{1,5}$/.test(s.trim()) ? Number(s.trim()) : NaN);
   const terms: LoanTerms = {
@@ -812,4 +949,3 @@ export async function loanQueueCounts(ctx: ServiceContext) {
     .first<{ kyc: number; loans: number; repayments: number }>();
   return row ?? { kyc: 0, loans: 0, repayments: 0 };
 }
-

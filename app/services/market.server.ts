@@ -12,7 +12,10 @@ import { MARKET_ROOM } from "~/domain/rooms";
 import type { SessionKind } from "~/domain/trading-hours";
 
 export async function listCategories(ctx: ServiceContext) {
-  return ctx.db.select({ id: categories.id, key: categories.key, name: categories.name }).from(categories).orderBy(asc(categories.sort), asc(categories.id));
+  return ctx.db
+    .select({ id: categories.id, key: categories.key, name: categories.name })
+    .from(categories)
+    .orderBy(asc(categories.sort), asc(categories.id));
 }
 
 /**
@@ -81,7 +84,12 @@ export async function simInstruments(ctx: ServiceContext) {
     .from(instruments)
     .where(eq(instruments.status, 1))
     .orderBy(asc(instruments.sort), asc(instruments.id));
-  return rows.map((r) => ({ ...r, basePrice: Number(r.basePrice), annualVolatility: Number(r.annualVolatility), kind: r.kind as SessionKind }));
+  return rows.map((r) => ({
+    ...r,
+    basePrice: Number(r.basePrice),
+    annualVolatility: Number(r.annualVolatility),
+    kind: r.kind as SessionKind,
+  }));
 }
 
 /** The market room's stub through the binding (rooms are addressed by name; see app/domain/rooms.ts). */

@@ -66,5 +66,11 @@ export async function latestOutbox(db: D1Database, limit = 50): Promise<OutboxRo
 /** The outbox as shown at /dev/outbox: to, subject, body, created time (newest first). */
 export async function outboxMessages(db: D1Database, limit = 50) {
   const rows = await latestOutbox(db, limit);
-  return rows.map((r) => ({ channel: r.channel, to: r.to, subject: r.subject, body: r.body, created: new Date(r.createdAt).toISOString() }));
+  return rows.map((r) => ({
+    channel: r.channel,
+    to: r.to,
+    subject: r.subject,
+    body: r.body,
+    created: new Date(r.createdAt).toISOString(),
+  }));
 }

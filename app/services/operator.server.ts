@@ -56,7 +56,10 @@ async function currentSessionId(context: AppContext): Promise<string | null> {
 export async function stepUpUntil(context: AppContext, now = Date.now()): Promise<number> {
   const sessionId = await currentSessionId(context);
   if (!sessionId) return 0;
-  const row = await context.d1.prepare("SELECT verified_at AS at FROM operator_step_ups WHERE session_id = ?1").bind(sessionId).first<{ at: number }>();
+  const row = await context.d1
+    .prepare("SELECT verified_at AS at FROM operator_step_ups WHERE session_id = ?1")
+    .bind(sessionId)
+    .first<{ at: number }>();
   const until = row ? row.at + STEP_UP_TTL_MS : 0;
   return until > now ? until : 0;
 }
@@ -79,7 +82,9 @@ export async function verifyStepUp(context: AppContext, user: SessionUser, code:
   if (!sessionId || !/^\d{6}$/.test(code)) return false;
   if (!(await consumeStepUpCode(context, user, code))) return false;
   await context.d1
-    .prepare("INSERT INTO operator_step_ups (session_id, verified_at) VALUES (?1, ?2) ON CONFLICT (session_id) DO UPDATE SET verified_at = excluded.verified_at")
+    .prepare(
+      "INSERT INTO operator_step_ups (session_id, verified_at) VALUES (?1, ?2) ON CONFLICT (session_id) DO UPDATE SET verified_at = excluded.verified_at",
+    )
     .bind(sessionId, now)
     .run();
   return true;
@@ -91,7 +96,9 @@ export async function verifyStepUp(context: AppContext, user: SessionUser, code:
  */
 export function stepUpGuard(db: D1Database, sessionId: string, now = Date.now()): D1PreparedStatement {
   return db
-    .prepare("INSERT INTO session_guard (session_id) SELECT ?1 WHERE NOT EXISTS (SELECT 1 FROM operator_step_ups WHERE session_id = ?1 AND verified_at > ?2)")
+    .prepare(
+      "INSERT INTO session_guard (session_id) SELECT ?1 WHERE NOT EXISTS (SELECT 1 FROM operator_step_ups WHERE session_id = ?1 AND verified_at > ?2)",
+    )
     .bind(sessionId, now - STEP_UP_TTL_MS);
 }
 
@@ -102,7 +109,9 @@ export function decisionStatement(
   now = Date.now(),
 ): D1PreparedStatement {
   return db
-    .prepare("INSERT INTO operator_decisions (operator_id, subject, subject_id, step, decision, reason, created_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)")
+    .prepare(
+      "INSERT INTO operator_decisions (operator_id, subject, subject_id, step, decision, reason, created_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+    )
     .bind(input.operatorId, input.subject, String(input.subjectId), input.step ?? 1, input.decision, input.reason ?? "", now);
 }
 
@@ -134,6 +143,15 @@ export async function queueCounts(context: AppContext) {
               (SELECT COUNT(*) FROM feedback WHERE status = 0) AS feedback,
               (SELECT COUNT(*) FROM engine_parked) + (SELECT COUNT(*) FROM job_dead_letters) AS engine`,
     )
-    .first<{ deposits: number; withdrawals: number; identity: number; traders: number; loans: number; funds: number; feedback: number; engine: number }>();
+    .first<{
+      deposits: number;
+      withdrawals: number;
+      identity: number;
+      traders: number;
+      loans: number;
+      funds: number;
+      feedback: number;
+      engine: number;
+    }>();
   return row ?? { deposits: 0, withdrawals: 0, identity: 0, traders: 0, loans: 0, funds: 0, feedback: 0, engine: 0 };
 }

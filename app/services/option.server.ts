@@ -11,7 +11,17 @@ import { Direction, OptionStatus, parseDurationSeconds, parseProfitRatio, parseS
 import { priceToSteps } from "~/domain/market";
 import { parseAmount, type Micros } from "~/domain/money";
 import { MAIN_COMPANY_ID } from "~/lib/constants";
-import { AccountKind, Bucket, LedgerError, PlatformAccount, batchPostingStatements, openBatch, post, postBatch, txOfKey } from "~/services/ledger.server";
+import {
+  AccountKind,
+  Bucket,
+  LedgerError,
+  PlatformAccount,
+  batchPostingStatements,
+  openBatch,
+  post,
+  postBatch,
+  txOfKey,
+} from "~/services/ledger.server";
 import { findInstrument, listInstruments, quoteOf } from "~/services/market.server";
 import { bumpStatement, forgetVersions } from "~/services/cache.server";
 import { assertOperator } from "~/services/operator.server";
@@ -30,7 +40,10 @@ export interface Duration {
 }
 
 /** The durations (on offer, or all of them for the console), the preset stakes and the loss level, in one batch. */
-async function readTerms<D extends Duration>(ctx: ServiceContext, durationsSql: string): Promise<{ durations: D[]; amounts: Micros[]; lossLevel: number }> {
+async function readTerms<D extends Duration>(
+  ctx: ServiceContext,
+  durationsSql: string,
+): Promise<{ durations: D[]; amounts: Micros[]; lossLevel: number }> {
   const [durations, amounts, level] = await ctx.d1.batch([
     ctx.d1.prepare(durationsSql),
     ctx.d1.prepare("SELECT amount FROM option_amounts WHERE status = 1 ORDER BY sort, amount"),
@@ -48,14 +61,16 @@ async function readTerms<D extends Duration>(ctx: ServiceContext, durationsSql: 
  * level (what a wrong option costs, shown before buying and snapshotted into each option).
  */
 export function optionTerms(ctx: ServiceContext) {
-  return readTerms<Duration>(ctx, "SELECT id, seconds, profit_ratio AS profitRatio, min_amount AS minAmount FROM option_durations WHERE status = 1 ORDER BY sort, seconds");
+  return readTerms<Duration>(
+    ctx,
+    "SELECT id, seconds, profit_ratio AS profitRatio, min_amount AS minAmount FROM option_durations WHERE status = 1 ORDER BY sort, seconds",
+  );
 }
 
 /* ---------------------------------------------------------------------------------------------
  * The operator's terms (/admin/options). Options already bought keep the terms snapshotted in
  * their row (ratio, seconds, loss level), so edits apply to new options only.
  * ------------------------------------------------------------------------------------------- */
-
 
 export interface DurationRow extends Duration {
   sort: number;
@@ -65,7 +80,10 @@ export interface DurationRow extends Duration {
 /** Every duration, offered or not, the preset stakes on offer and the loss level. */
 export function allOptionTerms(ctx: ServiceContext, operator: SessionUser) {
   assertOperator(operator);
-  return readTerms<DurationRow>(ctx, "SELECT id, seconds, profit_ratio AS profitRatio, min_amount AS minAmount, sort, status FROM option_durations ORDER BY sort, seconds");
+  return readTerms<DurationRow>(
+    ctx,
+    "SELECT id, seconds, profit_ratio AS profitRatio, min_amount AS minAmount, sort, status FROM option_durations ORDER BY sort, seconds",
+  );
 }
 
 export interface DurationEdit {
@@ -83,7 +101,11 @@ export interface DurationEdit {
  * concurrent edits cannot break them: no two durations of the same length, and at least one stays
  * on offer.
  */
-export async function saveOptionDuration(ctx: ServiceContext, operator: SessionUser, input: DurationEdit): Promise<Outcome<{ id: number }>> {
+export async function saveOptionDuration(
+  ctx: ServiceContext,
+  operator: SessionUser,
+  input: DurationEdit,
+): Promise<Outcome<{ id: number }>> {
   assertOperator(operator);
   const errors: FieldErrors = {};
   const seconds = parseDurationSeconds(input.seconds ?? "");
@@ -135,11 +157,18 @@ export async function saveOptionDuration(ctx: ServiceContext, operator: SessionU
  * already bought keep the level they were bought with). The settings' cache counter is bumped in
  * the same batch.
  */
-export async function saveOptionLossLevel(ctx: ServiceContext, operator: SessionUser, value: string): Promise<Outcome<{ lossLevel: number }>> {
+export async function saveOptionLossLevel(
+  ctx: ServiceContext,
+  operator: SessionUser,
+  value: string,
+): Promise<Outcome<{ lossLevel: number }>> {
   assertOperator(operator);
   if (value !== "0" && value !== "1") return fail({ loss_level: "errors.bad_request" });
   const level = Number(value);
-  await ctx.d1.batch([ctx.d1.prepare("UPDATE base_settings SET micro_loss_level = ?2 WHERE company_id = ?1").bind(MAIN_COMPANY_ID, level), bumpStatement(ctx.d1, "settings")]);
+  await ctx.d1.batch([
+    ctx.d1.prepare("UPDATE base_settings SET micro_loss_level = ?2 WHERE company_id = ?1").bind(MAIN_COMPANY_ID, level),
+    bumpStatement(ctx.d1, "settings"),
+  ]);
   forgetVersions();
   return { ok: true, value: { lossLevel: level } };
 }
@@ -230,7 +259,10 @@ export function optionMessage(result: { error: string; value?: string }) {
 }
 
 async function optionsAccountId(ctx: ServiceContext, userId: number): Promise<number | null> {
-  const row = await ctx.d1.prepare("SELECT id FROM accounts WHERE user_id = ?1 AND kind = ?2").bind(userId, AccountKind.Options.kind).first<{ id: number }>();
+  const row = await ctx.d1
+    .prepare("SELECT id FROM accounts WHERE user_id = ?1 AND kind = ?2")
+    .bind(userId, AccountKind.Options.kind)
+    .first<{ id: number }>();
   return row?.id ?? null;
 }
 
@@ -248,7 +280,8 @@ export async function buyOption(ctx: ServiceContext, userId: number, input: BuyI
   if (!input.amount.trim()) return { ok: false, error: "errors.amount_required", field: "number" };
   const amount = parseAmount(input.amount, 2);
   if (amount === null || amount <= 0) return { ok: false, error: "errors.amount_invalid", field: "number" };
-  if (amount < duration.minAmount) return { ok: false, error: "errors.amount_min", field: "number", value: String(duration.minAmount / 1_000_000) };
+  if (amount < duration.minAmount)
+    return { ok: false, error: "errors.amount_min", field: "number", value: String(duration.minAmount / 1_000_000) };
   if (amount > MAX_STAKE) return { ok: false, error: "errors.amount_max", field: "number", value: "1000000" };
   const { quote, stale, feed } = await quoted;
   if (!quote || quote.MarketStatus !== 1) return { ok: false, error: "errors.market_closed" };
@@ -266,8 +299,22 @@ export async function buyOption(ctx: ServiceContext, userId: number, input: BuyI
        RETURNING ${OPTION_COLUMNS}`,
     )
     .bind(
-      userId, accountId, instrument.id, instrument.code, direction, amount, duration.profitRatio, duration.seconds, level, instrument.pricePrecision,
-      priceToSteps(quote.Close, instrument.pricePrecision), openTickAt, feed, openTickAt + duration.seconds * 1000, key, now,
+      userId,
+      accountId,
+      instrument.id,
+      instrument.code,
+      direction,
+      amount,
+      duration.profitRatio,
+      duration.seconds,
+      level,
+      instrument.pricePrecision,
+      priceToSteps(quote.Close, instrument.pricePrecision),
+      openTickAt,
+      feed,
+      openTickAt + duration.seconds * 1000,
+      key,
+      now,
     );
   let row: OptionRow | null = null;
   try {
@@ -284,10 +331,14 @@ export async function buyOption(ctx: ServiceContext, userId: number, input: BuyI
     });
     row = (posted.results?.[0]?.results?.[0] as OptionRow | undefined) ?? null;
   } catch (error) {
-    if (error instanceof LedgerError && error.code === "insufficient_funds") return { ok: false, error: "errors.insufficient_stake", field: "number" };
+    if (error instanceof LedgerError && error.code === "insufficient_funds")
+      return { ok: false, error: "errors.insufficient_stake", field: "number" };
     if (!(error instanceof LedgerError && error.code === "idempotency_conflict")) throw error;
   }
-  row ??= await ctx.d1.prepare(`SELECT ${OPTION_COLUMNS} FROM options WHERE open_tx = ${txOfKey("?1")}`).bind(key).first<OptionRow>();
+  row ??= await ctx.d1
+    .prepare(`SELECT ${OPTION_COLUMNS} FROM options WHERE open_tx = ${txOfKey("?1")}`)
+    .bind(key)
+    .first<OptionRow>();
   if (!row) return { ok: false, error: "errors.try_again" };
   // The market room reads new options at the start of each tick (the price read above keeps it running).
   return { ok: true, value: row };
@@ -301,28 +352,49 @@ export interface OptionPage {
 }
 
 /** The options lists (spec §2 Orders, future tab): 1 in transaction, 3 closed. */
-export async function listOptions(ctx: ServiceContext, userId: number, status: number, page: number, pageSize = PAGE_SIZE): Promise<OptionPage> {
+export async function listOptions(
+  ctx: ServiceContext,
+  userId: number,
+  status: number,
+  page: number,
+  pageSize = PAGE_SIZE,
+): Promise<OptionPage> {
   const s = status === OptionStatus.Settled ? OptionStatus.Settled : OptionStatus.Open;
   const p = Math.max(1, Math.min(10_000, Math.floor(page) || 1));
   const [rows, count] = await ctx.d1.batch([
-    ctx.d1.prepare(`SELECT ${OPTION_COLUMNS} FROM options WHERE user_id = ?1 AND status = ?2 ORDER BY id DESC LIMIT ${pageSize} OFFSET ${(p - 1) * pageSize}`).bind(userId, s),
+    ctx.d1
+      .prepare(
+        `SELECT ${OPTION_COLUMNS} FROM options WHERE user_id = ?1 AND status = ?2 ORDER BY id DESC LIMIT ${pageSize} OFFSET ${(p - 1) * pageSize}`,
+      )
+      .bind(userId, s),
     ctx.d1.prepare("SELECT COUNT(*) AS n FROM options WHERE user_id = ?1 AND status = ?2").bind(userId, s),
   ]);
   const names = new Map((await listInstruments(ctx)).map((i) => [i.code, i.showCode]));
   const total = (count!.results[0] as { n: number }).n;
-  return { options: (rows!.results as OptionRow[]).map((r) => ({ ...r, showCode: names.get(r.code) ?? r.code })), total, page: p, lastPage: Math.max(1, Math.ceil(total / pageSize)) };
+  return {
+    options: (rows!.results as OptionRow[]).map((r) => ({ ...r, showCode: names.get(r.code) ?? r.code })),
+    total,
+    page: p,
+    lastPage: Math.max(1, Math.ceil(total / pageSize)),
+  };
 }
 
 /** The user's options in transaction on one instrument (the trade page's future tab). */
 export async function openOptionsOn(ctx: ServiceContext, userId: number, code: string): Promise<OptionRow[]> {
-  const { results } = await ctx.d1.prepare(`SELECT ${OPTION_COLUMNS} FROM options WHERE user_id = ?1 AND code = ?2 AND status = 1 ORDER BY id DESC LIMIT 20`).bind(userId, code).all<OptionRow>();
+  const { results } = await ctx.d1
+    .prepare(`SELECT ${OPTION_COLUMNS} FROM options WHERE user_id = ?1 AND code = ?2 AND status = 1 ORDER BY id DESC LIMIT 20`)
+    .bind(userId, code)
+    .all<OptionRow>();
   return results;
 }
 
 /** The user's option (null for another user's or a missing one). */
 export async function optionDetail(ctx: ServiceContext, userId: number, id: number): Promise<(OptionRow & { showCode: string }) | null> {
   if (!Number.isSafeInteger(id) || id <= 0) return null;
-  const row = await ctx.d1.prepare(`SELECT ${OPTION_COLUMNS} FROM options WHERE id = ?1 AND user_id = ?2`).bind(id, userId).first<OptionRow>();
+  const row = await ctx.d1
+    .prepare(`SELECT ${OPTION_COLUMNS} FROM options WHERE id = ?1 AND user_id = ?2`)
+    .bind(id, userId)
+    .first<OptionRow>();
   if (!row) return null;
   const names = new Map((await listInstruments(ctx)).map((i) => [i.code, i.showCode]));
   return { ...row, showCode: names.get(row.code) ?? row.code };
@@ -331,7 +403,19 @@ export async function optionDetail(ctx: ServiceContext, userId: number, id: numb
 // ---- the engine's side ----
 
 function engineOptionOf(row: OptionRow): EngineOption {
-  return { id: row.id, userId: row.userId, code: row.code, direction: row.direction, amount: row.amount, profitRatio: row.profitRatio, lossLevel: row.lossLevel, precision: row.precision, openPrice: row.openPrice, expiresAt: row.expiresAt, updatedAt: row.updatedAt };
+  return {
+    id: row.id,
+    userId: row.userId,
+    code: row.code,
+    direction: row.direction,
+    amount: row.amount,
+    profitRatio: row.profitRatio,
+    lossLevel: row.lossLevel,
+    precision: row.precision,
+    openPrice: row.openPrice,
+    expiresAt: row.expiresAt,
+    updatedAt: row.updatedAt,
+  };
 }
 
 /** Open options for the engine's expiry index: all at start; then new ones (after `afterId`) and changed ones (as engineOrders). */
@@ -341,7 +425,14 @@ export async function engineOptions(
   afterId = 0,
   page = LOAD_PAGE,
   filter?: ShardFilter,
-): Promise<{ open: EngineOption[]; gone: number[]; goneRows: { id: number; code: string; userId: number }[]; watermark: number; lastId: number; more: boolean }> {
+): Promise<{
+  open: EngineOption[];
+  gone: number[];
+  goneRows: { id: number; code: string; userId: number }[];
+  watermark: number;
+  lastId: number;
+  more: boolean;
+}> {
   const watermark = Date.now();
   const [rows, max] = await ctx.d1.batch([
     changedSince > 0
@@ -381,7 +472,14 @@ export async function engineOptions(
   }
   // a catch-up that read a full page of new rows goes on from the last of them next time
   if (changedSince > 0 && fresh === page) return { open, gone, goneRows, watermark, lastId: lastFresh, more: true };
-  return { open, gone, goneRows, watermark, lastId: (max!.results[0] as { id: number }).id, more: changedSince === 0 && open.length === page };
+  return {
+    open,
+    gone,
+    goneRows,
+    watermark,
+    lastId: (max!.results[0] as { id: number }).id,
+    more: changedSince === 0 && open.length === page,
+  };
 }
 
 /**
@@ -395,7 +493,9 @@ export async function engineOptions(
 export async function settleOptions(ctx: ServiceContext, req: OptionSettlementRequest): Promise<OptionSettlementResult> {
   const db = ctx.d1;
   const b = req.batchId;
-  const items = JSON.stringify(req.items.map((i) => ({ id: i.id, p: i.endPrice, t: i.endTickAt, f: i.endFeed, l: i.late ? 1 : 0, pl: i.profit, po: i.payout })));
+  const items = JSON.stringify(
+    req.items.map((i) => ({ id: i.id, p: i.endPrice, t: i.endTickAt, f: i.endFeed, l: i.late ? 1 : 0, pl: i.profit, po: i.payout })),
+  );
   const statements = [
     openBatch(db, b),
     db

@@ -8,8 +8,15 @@
  */
 import { b64url, fromB64url, hmacSha256, timingSafeEqual } from "~/lib/encoding";
 
-async function derive(password: string, pepper: string, salt: Uint8Array<ArrayBuffer>, iterations: number): Promise<Uint8Array<ArrayBuffer>> {
-  const material = await crypto.subtle.importKey("raw", await hmacSha256(pepper, password.normalize("NFKC")), "PBKDF2", false, ["deriveBits"]);
+async function derive(
+  password: string,
+  pepper: string,
+  salt: Uint8Array<ArrayBuffer>,
+  iterations: number,
+): Promise<Uint8Array<ArrayBuffer>> {
+  const material = await crypto.subtle.importKey("raw", await hmacSha256(pepper, password.normalize("NFKC")), "PBKDF2", false, [
+    "deriveBits",
+  ]);
   const bits = await crypto.subtle.deriveBits({ name: "PBKDF2", hash: "SHA-256", salt, iterations }, material, 256);
   return new Uint8Array(bits);
 }

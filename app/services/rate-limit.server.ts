@@ -110,8 +110,7 @@ export async function reserveWithBackoff(db: D1Database, key: string, rule: Back
   const start = windowStart(now, rule.windowMs);
   // n: the sliding count this slot gets. Its delay: 0 while n <= free, else base * 2^(n - free - 1), capped.
   const { current, previous, count: n } = slidingCount("?7", "?8");
-  const delay = (count: string) =>
-    `(CASE WHEN ${count} <= ?4 THEN 0 ELSE min(?6, ?5 * (1 << min(30, ${count} - ?4 - 1))) END)`;
+  const delay = (count: string) => `(CASE WHEN ${count} <= ?4 THEN 0 ELSE min(?6, ?5 * (1 << min(30, ${count} - ?4 - 1))) END)`;
   const row = await db
     .prepare(
       `INSERT INTO rate_limits (key, window_start, count, prev_count, blocked_until) VALUES (?1, ?2, 1, 0, ?3 + ${delay("1")})
@@ -158,7 +157,13 @@ export type SpacedResult = { ok: true } | { ok: false; reason: "wait"; seconds: 
  * refusal takes nothing, so refused requests can neither fill the window nor re-arm the
  * interval; a parallel burst still gets at most one slot per interval.
  */
-export async function reserveSpaced(db: D1Database, key: string, limit: Limit, intervalMs: number, now = Date.now()): Promise<SpacedResult> {
+export async function reserveSpaced(
+  db: D1Database,
+  key: string,
+  limit: Limit,
+  intervalMs: number,
+  now = Date.now(),
+): Promise<SpacedResult> {
   const start = windowStart(now, limit.windowMs);
   const { current, previous, count } = slidingCount("?3", "?4");
   const row = await db
@@ -182,7 +187,10 @@ export async function reserveSpaced(db: D1Database, key: string, limit: Limit, i
 
 /** Gives back a slot of reserveSpaced (the work it guarded did not happen): its count and its interval. */
 export async function releaseSpaced(db: D1Database, key: string, now = Date.now()) {
-  await db.prepare("UPDATE rate_limits SET count = max(count - 1, 0), blocked_until = min(blocked_until, ?2) WHERE key = ?1").bind(key, now).run();
+  await db
+    .prepare("UPDATE rate_limits SET count = max(count - 1, 0), blocked_until = min(blocked_until, ?2) WHERE key = ?1")
+    .bind(key, now)
+    .run();
 }
 
 /** Gives back one slot (a successful sign-in does not count against its client). */
@@ -197,7 +205,10 @@ export async function clear(db: D1Database, key: string) {
 /** Old windows are useless: dropped by the scheduled job. */
 export async function pruneRateLimits(db: D1Database, now = Date.now()) {
   const day = 24 * 60 * 60_000;
-  const result = await db.prepare("DELETE FROM rate_limits WHERE window_start < ?1 AND blocked_until < ?2").bind(now - day, now).run();
+  const result = await db
+    .prepare("DELETE FROM rate_limits WHERE window_start < ?1 AND blocked_until < ?2")
+    .bind(now - day, now)
+    .run();
   return result.meta.changes ?? 0;
 }
 
@@ -220,5 +231,8 @@ function ipv6Network(ip: string): string {
   const right = tail === undefined ? [] : tail ? tail.split(":") : [];
   const missing = Math.max(0, 8 - left.length - right.length);
   const full = [...left, ...Array<string>(tail === undefined ? 0 : missing).fill("0"), ...right];
-  return full.slice(0, 4).map((h) => h.replace(/^0+(?=.)/, "")).join(":");
+  return full
+    .slice(0, 4)
+    .map((h) => h.replace(/^0+(?=.)/, ""))
+    .join(":");
 }

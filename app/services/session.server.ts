@@ -81,7 +81,11 @@ export async function userForToken(db: D1Database, token: string, now = Date.now
 const SESSION_CACHE_MS = 60_000;
 const sessionCache = new Map<string, { user: SessionUser; at: number }>();
 
-export async function sessionUserForWrite(db: D1Database, token: string, now = Date.now()): Promise<{ user: SessionUser; sessionId: string } | null> {
+export async function sessionUserForWrite(
+  db: D1Database,
+  token: string,
+  now = Date.now(),
+): Promise<{ user: SessionUser; sessionId: string } | null> {
   if (!token || token.length > 128) return null;
   const sessionId = await sha256Hex(token);
   const known = sessionCache.get(sessionId);
@@ -115,7 +119,10 @@ export function writeSessionGuard(db: D1Database, sessionId: string, now = Date.
 }
 
 export async function revokeSession(db: D1Database, token: string, now = Date.now()) {
-  await db.prepare("UPDATE sessions SET revoked_at = ?1 WHERE id = ?2").bind(now, await sha256Hex(token)).run();
+  await db
+    .prepare("UPDATE sessions SET revoked_at = ?1 WHERE id = ?2")
+    .bind(now, await sha256Hex(token))
+    .run();
 }
 
 /** Ends every session of a user (a password change or reset): sockets logged in with them are logged out within seconds. */
@@ -150,7 +157,10 @@ export async function liveSessions(db: D1Database, ids: string[], now = Date.now
 
 /** Sessions past their expiry (or revoked a day ago) are dropped by the scheduled job. */
 export async function pruneSessions(db: D1Database, now = Date.now()) {
-  const result = await db.prepare("DELETE FROM sessions WHERE expires_at < ?1 OR revoked_at < ?2").bind(now, now - 24 * 60 * 60_000).run();
+  const result = await db
+    .prepare("DELETE FROM sessions WHERE expires_at < ?1 OR revoked_at < ?2")
+    .bind(now, now - 24 * 60 * 60_000)
+    .run();
   return result.meta.changes ?? 0;
 }
 

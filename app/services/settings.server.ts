@@ -13,7 +13,6 @@ import { assertOperator } from "~/services/operator.server";
 import type { SessionUser } from "~/services/session.server";
 import { type Outcome } from "~/services/outcome";
 
-
 /** What the settings page shows, read fresh (never from the cache: the operator sees what is stored). */
 export async function operatorSettings(ctx: ServiceContext, operator: SessionUser) {
   assertOperator(operator);
@@ -36,11 +35,20 @@ async function save(ctx: ServiceContext, sql: string, ...values: unknown[]) {
   forgetVersions();
 }
 
-export async function saveChatSettings(ctx: ServiceContext, operator: SessionUser, input: { link: string; type: string }): Promise<Outcome<null>> {
+export async function saveChatSettings(
+  ctx: ServiceContext,
+  operator: SessionUser,
+  input: { link: string; type: string },
+): Promise<Outcome<null>> {
   assertOperator(operator);
   const checked = checkChatSettings(input);
   if (!checked.ok) return { ok: false, errors: checked.errors, status: 400 };
-  await save(ctx, "UPDATE base_settings SET service_link = ?2, service_link_type = ?3 WHERE company_id = ?1", checked.value.link, checked.value.type);
+  await save(
+    ctx,
+    "UPDATE base_settings SET service_link = ?2, service_link_type = ?3 WHERE company_id = ?1",
+    checked.value.link,
+    checked.value.type,
+  );
   return { ok: true, value: null };
 }
 
@@ -71,11 +79,21 @@ export async function saveSiteStatus(
 }
 
 /** New demo accounts, and demo accounts reset from now on, start with these balances. */
-export async function saveDemoBalances(ctx: ServiceContext, operator: SessionUser, input: Record<keyof DemoBalances, string>): Promise<Outcome<null>> {
+export async function saveDemoBalances(
+  ctx: ServiceContext,
+  operator: SessionUser,
+  input: Record<keyof DemoBalances, string>,
+): Promise<Outcome<null>> {
   assertOperator(operator);
   const checked = checkDemoBalances(input);
   if (!checked.ok) return { ok: false, errors: checked.errors, status: 400 };
   const { funding, options, contract } = checked.value;
-  await save(ctx, "UPDATE base_settings SET demo_funding_balance = ?2, demo_options_balance = ?3, demo_contract_balance = ?4 WHERE company_id = ?1", funding, options, contract);
+  await save(
+    ctx,
+    "UPDATE base_settings SET demo_funding_balance = ?2, demo_options_balance = ?3, demo_contract_balance = ?4 WHERE company_id = ?1",
+    funding,
+    options,
+    contract,
+  );
   return { ok: true, value: null };
 }

@@ -25,7 +25,16 @@ export async function socketTicket(env: Env, sessionToken: string, now = Date.no
 export async function socketSessionId(env: Env, token: string, now = Date.now()): Promise<string | null> {
   if (!token.startsWith("t1.")) return token.length <= 128 ? sessionIdOf(token) : null;
   const [, sessionId, expires, mac, extra] = token.split(".");
-  if (extra !== undefined || !sessionId || !expires || !mac || !/^[0-9a-f]{64}$/.test(sessionId) || !/^\d{1,15}$/.test(expires) || Number(expires) < now) return null;
+  if (
+    extra !== undefined ||
+    !sessionId ||
+    !expires ||
+    !mac ||
+    !/^[0-9a-f]{64}$/.test(sessionId) ||
+    !/^\d{1,15}$/.test(expires) ||
+    Number(expires) < now
+  )
+    return null;
   let given: Uint8Array;
   try {
     given = fromB64url(mac);

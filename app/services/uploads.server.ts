@@ -13,7 +13,12 @@
  * - Files are served by /uploads/:id only to their owner and operators, as the sniffed type,
  *   with nosniff, a sandboxing CSP and no-store (app/routes/uploads.$id.tsx).
  */
-import { unstable_composeUploadHandlers, unstable_createMemoryUploadHandler, unstable_parseMultipartFormData, MaxPartSizeExceededError } from "@remix-run/cloudflare";
+import {
+  unstable_composeUploadHandlers,
+  unstable_createMemoryUploadHandler,
+  unstable_parseMultipartFormData,
+  MaxPartSizeExceededError,
+} from "@remix-run/cloudflare";
 import type { ServiceContext } from "~/context.server";
 import { readForm } from "~/lib/http.server";
 
@@ -69,7 +74,12 @@ export function uploadUrl(id: string) {
   return `/uploads/${id}`;
 }
 
-async function reserve(ctx: ServiceContext, userId: number, purpose: UploadPurpose, now: number): Promise<{ id: string; key: string } | null> {
+async function reserve(
+  ctx: ServiceContext,
+  userId: number,
+  purpose: UploadPurpose,
+  now: number,
+): Promise<{ id: string; key: string } | null> {
   const id = crypto.randomUUID();
   const key = `u/${userId}/${id}`;
   const row = await ctx.d1
@@ -94,7 +104,13 @@ async function refuse(ctx: ServiceContext, id: string, error: UploadError): Prom
  * Stores one file for a user: quota reserved first, bytes streamed to R2 in parts, type checked
  * from the content. Anything refused leaves no object behind.
  */
-export async function storeUpload(ctx: ServiceContext, userId: number, purpose: UploadPurpose, body: ReadableStream<Uint8Array> | AsyncIterable<Uint8Array>, now = Date.now()): Promise<StoreResult> {
+export async function storeUpload(
+  ctx: ServiceContext,
+  userId: number,
+  purpose: UploadPurpose,
+  body: ReadableStream<Uint8Array> | AsyncIterable<Uint8Array>,
+  now = Date.now(),
+): Promise<StoreResult> {
   const slot = await reserve(ctx, userId, purpose, now);
   if (!slot) {
     await drain(body);
@@ -171,7 +187,9 @@ export async function ownedUpload(ctx: ServiceContext, userId: number, id: strin
 export async function readUpload(ctx: ServiceContext, viewer: { id: number; role: string } | null, id: string) {
   if (!viewer || !uploadIdOf(id)) return null;
   const row = await ctx.d1
-    .prepare("SELECT r2_key AS key, content_type AS contentType, size FROM uploads WHERE id = ?1 AND status = 1 AND (user_id = ?2 OR ?3 = 'operator')")
+    .prepare(
+      "SELECT r2_key AS key, content_type AS contentType, size FROM uploads WHERE id = ?1 AND status = 1 AND (user_id = ?2 OR ?3 = 'operator')",
+    )
     .bind(id.toLowerCase(), viewer.id, viewer.role)
     .first<{ key: string; contentType: string; size: number }>();
   if (!row) return null;
@@ -187,7 +205,12 @@ export async function readUpload(ctx: ServiceContext, viewer: { id: number; role
  * are refused as too large for the text limit. The request is checked before: at most
  * (files × 10 MB + 64 KB) declared.
  */
-export async function readFormWithUploads(ctx: ServiceContext, request: Request, userId: number, files: Record<string, UploadPurpose>): Promise<URLSearchParams> {
+export async function readFormWithUploads(
+  ctx: ServiceContext,
+  request: Request,
+  userId: number,
+  files: Record<string, UploadPurpose>,
+): Promise<URLSearchParams> {
   return (await readUploads(ctx, request, userId, files)).form;
 }
 
@@ -197,11 +220,21 @@ export async function readFormWithUploads(ctx: ServiceContext, request: Request,
  * input left empty or a body that is not multipart has no entry: only a file part can answer
  * with an upload (POST /api/common/image_upload).
  */
-export async function readFileParts(ctx: ServiceContext, request: Request, userId: number, files: Record<string, UploadPurpose>): Promise<Map<string, string>> {
+export async function readFileParts(
+  ctx: ServiceContext,
+  request: Request,
+  userId: number,
+  files: Record<string, UploadPurpose>,
+): Promise<Map<string, string>> {
   return (await readUploads(ctx, request, userId, files)).stored;
 }
 
-async function readUploads(ctx: ServiceContext, request: Request, userId: number, files: Record<string, UploadPurpose>): Promise<{ form: URLSearchParams; stored: Map<string, string> }> {
+async function readUploads(
+  ctx: ServiceContext,
+  request: Request,
+  userId: number,
+  files: Record<string, UploadPurpose>,
+): Promise<{ form: URLSearchParams; stored: Map<string, string> }> {
   const type = request.headers.get("content-type") ?? "";
   if (!type.includes("multipart/form-data")) return { form: await readForm(request), stored: new Map() };
   const declared = Number(request.headers.get("content-length") ?? "0");
@@ -225,7 +258,10 @@ async function readUploads(ctx: ServiceContext, request: Request, userId: number
   };
   let form: FormData;
   try {
-    form = await unstable_parseMultipartFormData(request, unstable_composeUploadHandlers(fileHandler, unstable_createMemoryUploadHandler({ maxPartSize: 16 * 1024 })));
+    form = await unstable_parseMultipartFormData(
+      request,
+      unstable_composeUploadHandlers(fileHandler, unstable_createMemoryUploadHandler({ maxPartSize: 16 * 1024 })),
+    );
   } catch (error) {
     if (error instanceof MaxPartSizeExceededError) throw new Response("Request too large", { status: 413 });
     return { form: new URLSearchParams(), stored };

@@ -7,7 +7,16 @@
  */
 import type { ServiceContext } from "~/context.server";
 import type { Micros } from "~/domain/money";
-import { accountTypeOf, checkTransfer, insufficientTransfer, lastPageOf, walletAccount, type AccountTypeId, type TransferError, type WalletKind } from "~/domain/wallet";
+import {
+  accountTypeOf,
+  checkTransfer,
+  insufficientTransfer,
+  lastPageOf,
+  walletAccount,
+  type AccountTypeId,
+  type TransferError,
+  type WalletKind,
+} from "~/domain/wallet";
 import { LedgerError, accountLog, post, userAccounts, type AccountLogRow, type AccountRow } from "~/services/ledger.server";
 
 export const HISTORY_PAGE_SIZE = 20;
@@ -38,7 +47,13 @@ export interface HistoryPage {
 }
 
 /** One page of an account's log (spec §3 Account log), newest first; a page past the end shows the last one. */
-export async function accountHistory(ctx: ServiceContext, userId: number, accountTypeId: AccountTypeId, page: number, pageSize = HISTORY_PAGE_SIZE): Promise<HistoryPage> {
+export async function accountHistory(
+  ctx: ServiceContext,
+  userId: number,
+  accountTypeId: AccountTypeId,
+  page: number,
+  pageSize = HISTORY_PAGE_SIZE,
+): Promise<HistoryPage> {
   const count = await ctx.d1
     .prepare(
       `SELECT COUNT(*) AS n FROM ledger_entries e JOIN accounts a ON a.id = e.account_id
@@ -105,7 +120,8 @@ export async function transfer(ctx: ServiceContext, user: { id: number; isDemo: 
   const to = accounts.find((a) => a.accountTypeId === check.to);
   if (!from || !to) return { ok: false, error: "errors.try_again", field: "form" };
   const currency = input.currencyId?.trim();
-  if (currency && (currency !== String(from.currencyId) || currency !== String(to.currencyId))) return { ok: false, error: "transfer.err_currency", field: "currency_id" };
+  if (currency && (currency !== String(from.currencyId) || currency !== String(to.currencyId)))
+    return { ok: false, error: "transfer.err_currency", field: "currency_id" };
   const nonce = input.requestId && NONCE.test(input.requestId) ? input.requestId : crypto.randomUUID();
   const key = `transfer:${user.id}:${nonce}`;
   const fromKind = walletAccount(check.from).kind;
@@ -133,11 +149,16 @@ export async function transfer(ctx: ServiceContext, user: { id: number; isDemo: 
     transactionId = posted.transactionId;
     replayed = posted.replayed;
   } catch (error) {
-    if (error instanceof LedgerError && error.code === "insufficient_funds") return { ok: false, error: insufficientTransfer(check.from), field: "balance" };
-    if (error instanceof LedgerError && error.code === "idempotency_conflict") return { ok: false, error: "transfer.err_resubmitted", field: "form" };
+    if (error instanceof LedgerError && error.code === "insufficient_funds")
+      return { ok: false, error: insufficientTransfer(check.from), field: "balance" };
+    if (error instanceof LedgerError && error.code === "idempotency_conflict")
+      return { ok: false, error: "transfer.err_resubmitted", field: "form" };
     throw error;
   }
-  const row = await ctx.d1.prepare(`SELECT ${TRANSFER_COLUMNS} FROM transfers WHERE ledger_tx = ?1 AND user_id = ?2`).bind(transactionId, user.id).first<TransferRow>();
+  const row = await ctx.d1
+    .prepare(`SELECT ${TRANSFER_COLUMNS} FROM transfers WHERE ledger_tx = ?1 AND user_id = ?2`)
+    .bind(transactionId, user.id)
+    .first<TransferRow>();
   if (!row) return { ok: false, error: "errors.try_again", field: "form" };
   return { ok: true, value: row, replayed };
 }
@@ -150,11 +171,20 @@ export interface TransferPage {
 }
 
 /** The user's transfers, newest first; with an account type, only those from or to it. */
-export async function transferLog(ctx: ServiceContext, userId: number, page: number, accountTypeId: AccountTypeId | null = null, pageSize = TRANSFER_PAGE_SIZE): Promise<TransferPage> {
+export async function transferLog(
+  ctx: ServiceContext,
+  userId: number,
+  page: number,
+  accountTypeId: AccountTypeId | null = null,
+  pageSize = TRANSFER_PAGE_SIZE,
+): Promise<TransferPage> {
   const kind = accountTypeId === null ? null : walletAccount(accountTypeId).kind;
   const where = kind === null ? "user_id = ?1" : "user_id = ?1 AND (from_kind = ?2 OR to_kind = ?2)";
   const args = kind === null ? [userId] : [userId, kind];
-  const count = await ctx.d1.prepare(`SELECT COUNT(*) AS n FROM transfers WHERE ${where}`).bind(...args).first<{ n: number }>();
+  const count = await ctx.d1
+    .prepare(`SELECT COUNT(*) AS n FROM transfers WHERE ${where}`)
+    .bind(...args)
+    .first<{ n: number }>();
   const total = count?.n ?? 0;
   const lastPage = lastPageOf(total, pageSize);
   const p = Math.min(Math.max(1, page), lastPage);
@@ -162,7 +192,9 @@ export async function transferLog(ctx: ServiceContext, userId: number, page: num
     total === 0
       ? { results: [] as TransferRow[] }
       : await ctx.d1
-          .prepare(`SELECT ${TRANSFER_COLUMNS} FROM transfers WHERE ${where} ORDER BY id DESC LIMIT ${pageSize} OFFSET ${(p - 1) * pageSize}`)
+          .prepare(
+            `SELECT ${TRANSFER_COLUMNS} FROM transfers WHERE ${where} ORDER BY id DESC LIMIT ${pageSize} OFFSET ${(p - 1) * pageSize}`,
+          )
           .bind(...args)
           .all<TransferRow>();
   return { transfers: results, total, page: p, lastPage };

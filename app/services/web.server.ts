@@ -76,4 +76,10 @@ export async function sessionClearCookie(context: AppContext) {
 
 export const DEMO_COOKIE = "bourse_demo_id";
 /** The demo id kept by this browser (the spec's locally kept uuid); it lives as long as an unused demo account. */
-export const demoCookie = createCookie(DEMO_COOKIE, { path: "/", httpOnly: true, secure: true, sameSite: "lax", maxAge: DEMO_TTL_MS / 1000 });
+export const demoCookie = createCookie(DEMO_COOKIE, {
+  path: "/",
+  httpOnly: true,
+  secure: true,
+  sameSite: "lax",
+  maxAge: DEMO_TTL_MS / 1000,
+});

@@ -20,7 +20,6 @@ import { refuse as fail, type Outcome } from "~/services/outcome";
 import { Limits, hit, release } from "~/services/rate-limit.server";
 import { createSession } from "~/services/session.server";
 
-
 /** Where the login happens: the request's host (with port) and origin. */
 export interface Site {
   domain: string;
@@ -43,13 +42,20 @@ export async function issueNonce(ctx: AppContext, input: NonceRequestInput, now 
   if (!(await hit(ctx.d1, `web3:nonce:${ctx.client.key}`, Limits.web3NoncePerClient, now))) return fail("errors.too_many_requests", 429);
   const nonce = [...crypto.getRandomValues(new Uint8Array(16))].map((b) => b.toString(16).padStart(2, "0")).join("");
   const expiresAt = now + NONCE_TTL_MS;
-  await ctx.d1.prepare("INSERT INTO web3_nonces (nonce, address, expires_at, created_at) VALUES (?1, ?2, ?3, ?4)").bind(nonce, input.w_address, expiresAt, now).run();
+  await ctx.d1
+    .prepare("INSERT INTO web3_nonces (nonce, address, expires_at, created_at) VALUES (?1, ?2, ?3, ?4)")
+    .bind(nonce, input.w_address, expiresAt, now)
+    .run();
   return { ok: true, value: { nonce, address: input.w_address, issuedAt: now, expiresAt } };
 }
 
 async function signatureMatches(input: Web3LoginInput): Promise<boolean> {
   try {
-    return await verifyMessage({ address: input.w_address as `0x${string}`, message: input.message, signature: input.signature as `0x${string}` });
+    return await verifyMessage({
+      address: input.w_address as `0x${string}`,
+      message: input.message,
+      signature: input.signature as `0x${string}`,
+    });
   } catch {
     // A signature that is not a point on the curve, a bad recovery byte…
     return false;
@@ -59,7 +65,9 @@ async function signatureMatches(input: Web3LoginInput): Promise<boolean> {
 /** Marks the nonce used if it is this address's, unused and unexpired: true for exactly one caller. */
 async function consumeNonce(ctx: AppContext, nonce: string, address: string, now: number): Promise<boolean> {
   const row = await ctx.d1
-    .prepare("UPDATE web3_nonces SET used_at = ?3 WHERE nonce = ?1 AND address = ?2 AND used_at IS NULL AND expires_at > ?3 RETURNING nonce")
+    .prepare(
+      "UPDATE web3_nonces SET used_at = ?3 WHERE nonce = ?1 AND address = ?2 AND used_at IS NULL AND expires_at > ?3 RETURNING nonce",
+    )
     .bind(nonce, address, now)
     .first<{ nonce: string }>();
   return row !== null;
@@ -72,7 +80,12 @@ async function walletOwner(ctx: AppContext, address: string) {
     .first<{ id: number; status: number }>();
 }
 
-export async function web3Login(ctx: AppContext, site: Site, input: Web3LoginInput, now = Date.now()): Promise<Outcome<{ token: string; userId: number; created: boolean }>> {
+export async function web3Login(
+  ctx: AppContext,
+  site: Site,
+  input: Web3LoginInput,
+  now = Date.now(),
+): Promise<Outcome<{ token: string; userId: number; created: boolean }>> {
   const slot = `web3:login:${ctx.client.key}`;
   if (!(await hit(ctx.d1, slot, Limits.web3LoginPerClient, now))) return fail("errors.too_many_requests", 429);
   const checked = checkLoginMessage(input.message, { ...site, address: input.w_address, nonce: input.nonce, now: new Date(now) });
@@ -95,6 +108,9 @@ export async function web3Login(ctx: AppContext, site: Site, input: Web3LoginInp
 
 /** Nonces a day past their expiry are useless: dropped by the scheduled job. */
 export async function pruneWeb3Nonces(db: D1Database, now = Date.now()) {
-  const result = await db.prepare("DELETE FROM web3_nonces WHERE expires_at < ?1").bind(now - 24 * 60 * 60_000).run();
+  const result = await db
+    .prepare("DELETE FROM web3_nonces WHERE expires_at < ?1")
+    .bind(now - 24 * 60 * 60_000)
+    .run();
   return result.meta.changes ?? 0;
 }

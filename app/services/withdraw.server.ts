@@ -32,7 +32,6 @@ import type { SessionUser } from "~/services/session.server";
 
 export const PAGE_SIZE = 20;
 
-
 // ---- currencies ----
 
 export interface WithdrawCurrency {
@@ -46,17 +45,24 @@ export interface WithdrawCurrency {
   minAmount: Micros;
 }
 
-const CURRENCY_COLUMNS = "id, draw_type AS drawType, code, protocol, draw_rate AS drawRate, fee_type AS feeType, usd_price AS usdPrice, min_amount AS minAmount";
+const CURRENCY_COLUMNS =
+  "id, draw_type AS drawType, code, protocol, draw_rate AS drawRate, fee_type AS feeType, usd_price AS usdPrice, min_amount AS minAmount";
 
 /** The currencies on offer for a method type (spec §7 draw_symbol_list). */
 export async function listWithdrawCurrencies(ctx: ServiceContext, drawType: DrawType): Promise<WithdrawCurrency[]> {
-  const { results } = await ctx.d1.prepare(`SELECT ${CURRENCY_COLUMNS} FROM withdraw_currencies WHERE status = 1 AND draw_type = ?1 ORDER BY sort, id`).bind(drawType).all<WithdrawCurrency>();
+  const { results } = await ctx.d1
+    .prepare(`SELECT ${CURRENCY_COLUMNS} FROM withdraw_currencies WHERE status = 1 AND draw_type = ?1 ORDER BY sort, id`)
+    .bind(drawType)
+    .all<WithdrawCurrency>();
   return results;
 }
 
 async function findCurrency(ctx: ServiceContext, id: number): Promise<WithdrawCurrency | null> {
   if (!Number.isSafeInteger(id) || id <= 0) return null;
-  return ctx.d1.prepare(`SELECT ${CURRENCY_COLUMNS} FROM withdraw_currencies WHERE id = ?1 AND status = 1`).bind(id).first<WithdrawCurrency>();
+  return ctx.d1
+    .prepare(`SELECT ${CURRENCY_COLUMNS} FROM withdraw_currencies WHERE id = ?1 AND status = 1`)
+    .bind(id)
+    .first<WithdrawCurrency>();
 }
 
 // ---- payout methods ----
@@ -96,7 +102,9 @@ export async function listMethods(ctx: ServiceContext, userId: number, drawType:
 export async function findMethod(ctx: ServiceContext, userId: number, id: number): Promise<PayoutMethod | null> {
   if (!Number.isSafeInteger(id) || id <= 0) return null;
   return ctx.d1
-    .prepare(`SELECT ${METHOD_COLUMNS} FROM payout_methods m LEFT JOIN withdraw_currencies c ON c.id = m.draw_currency_id WHERE m.id = ?1 AND m.user_id = ?2 AND m.deleted_at IS NULL`)
+    .prepare(
+      `SELECT ${METHOD_COLUMNS} FROM payout_methods m LEFT JOIN withdraw_currencies c ON c.id = m.draw_currency_id WHERE m.id = ?1 AND m.user_id = ?2 AND m.deleted_at IS NULL`,
+    )
     .bind(id, userId)
     .first<PayoutMethod>();
 }
@@ -116,10 +124,18 @@ export async function bindMethod(ctx: ServiceContext, user: SessionUser, input: 
   let fields: { dcAddress: string; bankName: string; bankAddress: string; bankSwift: string; payeeName: string; payeeAccount: string };
   if (input.draw_type === "1") {
     const address = normaliseAddress(input.dc_address);
-    if (!isValidAddress(currency.protocol, address)) return fail({ dc_address: `wallet.address_invalid_for|${currency.protocol || currency.code}` });
+    if (!isValidAddress(currency.protocol, address))
+      return fail({ dc_address: `wallet.address_invalid_for|${currency.protocol || currency.code}` });
     fields = { dcAddress: address, bankName: "", bankAddress: "", bankSwift: "", payeeName: "", payeeAccount: "" };
   } else {
-    fields = { dcAddress: "", bankName: input.bank_name, bankAddress: input.bank_address, bankSwift: input.bank_swift, payeeName: input.payee_name, payeeAccount: input.payee_account };
+    fields = {
+      dcAddress: "",
+      bankName: input.bank_name,
+      bankAddress: input.bank_address,
+      bankSwift: input.bank_swift,
+      payeeName: input.payee_name,
+      payeeAccount: input.payee_account,
+    };
   }
   const row = await ctx.d1
     .prepare(
@@ -128,7 +144,18 @@ export async function bindMethod(ctx: ServiceContext, user: SessionUser, input: 
         WHERE (SELECT COUNT(*) FROM payout_methods WHERE user_id = ?1 AND draw_type = ?2 AND deleted_at IS NULL) < ?10
        RETURNING id`,
     )
-    .bind(user.id, drawType, currency.id, fields.dcAddress, fields.bankName, fields.bankAddress, fields.bankSwift, fields.payeeName, fields.payeeAccount, MAX_METHODS_PER_TYPE)
+    .bind(
+      user.id,
+      drawType,
+      currency.id,
+      fields.dcAddress,
+      fields.bankName,
+      fields.bankAddress,
+      fields.bankSwift,
+      fields.payeeName,
+      fields.payeeAccount,
+      MAX_METHODS_PER_TYPE,
+    )
     .first<{ id: number }>();
   if (!row) return fail({ form: `wallet.too_many_methods|${MAX_METHODS_PER_TYPE}` });
   const method = await findMethod(ctx, user.id, row.id);
@@ -138,7 +165,10 @@ export async function bindMethod(ctx: ServiceContext, user: SessionUser, input: 
 /** Deletes a method of the user (the row stays, marked deleted: withdrawals refer to it). False when there is none to delete. */
 export async function deleteMethod(ctx: ServiceContext, user: SessionUser, id: number, now = Date.now()): Promise<boolean> {
   if (!Number.isSafeInteger(id) || id <= 0) return false;
-  const result = await ctx.d1.prepare("UPDATE payout_methods SET deleted_at = ?3 WHERE id = ?1 AND user_id = ?2 AND deleted_at IS NULL").bind(id, user.id, now).run();
+  const result = await ctx.d1
+    .prepare("UPDATE payout_methods SET deleted_at = ?3 WHERE id = ?1 AND user_id = ?2 AND deleted_at IS NULL")
+    .bind(id, user.id, now)
+    .run();
   return (result.meta.changes ?? 0) > 0;
 }
 
@@ -179,12 +209,22 @@ export interface PreparedWithdrawal {
 }
 
 /** Everything a request is checked against (the confirm step shows the result): currency, method, amount, balance. */
-export async function prepareWithdrawal(ctx: ServiceContext, user: SessionUser, input: WithdrawRequestInput): Promise<Outcome<PreparedWithdrawal>> {
+export async function prepareWithdrawal(
+  ctx: ServiceContext,
+  user: SessionUser,
+  input: WithdrawRequestInput,
+): Promise<Outcome<PreparedWithdrawal>> {
   if (user.isDemo) return fail({ form: "errors.only_real_account" }, 403);
-  const [currency, method, balance] = await Promise.all([findCurrency(ctx, input.drawCurrencyId), findMethod(ctx, user.id, input.methodId), fundingBalance(ctx, user.id)]);
-  if (!currency || (input.drawType !== undefined && currency.drawType !== input.drawType)) return fail({ draw_currency_id: "withdraw.choose_currency" });
+  const [currency, method, balance] = await Promise.all([
+    findCurrency(ctx, input.drawCurrencyId),
+    findMethod(ctx, user.id, input.methodId),
+    fundingBalance(ctx, user.id),
+  ]);
+  if (!currency || (input.drawType !== undefined && currency.drawType !== input.drawType))
+    return fail({ draw_currency_id: "withdraw.choose_currency" });
   if (!method) return fail({ draw_method_id: "withdraw.method_not_found" });
-  if (method.drawType !== currency.drawType || method.drawCurrencyId !== currency.id) return fail({ draw_method_id: "withdraw.method_mismatch" });
+  if (method.drawType !== currency.drawType || method.drawCurrencyId !== currency.id)
+    return fail({ draw_method_id: "withdraw.method_mismatch" });
   if (!balance) return fail({ form: "errors.try_again" }, 500);
   const checked = checkWithdrawal(input.amount, currency, balance.available);
   if (!checked.ok) return fail({ number: "value" in checked ? `${checked.error}|${toDecimalString(checked.value, 2)}` : checked.error });
@@ -219,7 +259,11 @@ const REQUEST_ID = /^[A-Za-z0-9_-]{8,64}$/;
  * Requests a withdrawal: one ledger transaction locks the amount (funding available → locked)
  * and inserts the record. A replay of the same request_id returns the first request.
  */
-export async function requestWithdrawal(ctx: ServiceContext, user: SessionUser, input: WithdrawRequestInput): Promise<Outcome<WithdrawalRow>> {
+export async function requestWithdrawal(
+  ctx: ServiceContext,
+  user: SessionUser,
+  input: WithdrawRequestInput,
+): Promise<Outcome<WithdrawalRow>> {
   const requestId = input.requestId && REQUEST_ID.test(input.requestId) ? input.requestId : crypto.randomUUID();
   // A double submit whose first request has landed: the same answer, nothing new.
   const existing = await withdrawalByRequest(ctx, user.id, requestId);
@@ -234,8 +278,19 @@ export async function requestWithdrawal(ctx: ServiceContext, user: SessionUser, 
        VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, (SELECT id FROM ledger_transactions WHERE idempotency_key = ?13))`,
     )
     .bind(
-      user.id, currency.id, method.id, method.drawType, currency.code, figures.amount, figures.fee, toDecimalString(figures.received, 2),
-      method.dcAddress, method.payeeAccount, input.memo.slice(0, 200), requestId, key,
+      user.id,
+      currency.id,
+      method.id,
+      method.drawType,
+      currency.code,
+      figures.amount,
+      figures.fee,
+      toDecimalString(figures.received, 2),
+      method.dcAddress,
+      method.payeeAccount,
+      input.memo.slice(0, 200),
+      requestId,
+      key,
     );
   try {
     await post(ctx.d1, {
@@ -259,7 +314,10 @@ export async function requestWithdrawal(ctx: ServiceContext, user: SessionUser, 
 }
 
 async function withdrawalByRequest(ctx: ServiceContext, userId: number, requestId: string): Promise<WithdrawalRow | null> {
-  return ctx.d1.prepare(`SELECT ${WITHDRAWAL_COLUMNS} FROM withdrawals WHERE user_id = ?1 AND request_id = ?2`).bind(userId, requestId).first<WithdrawalRow>();
+  return ctx.d1
+    .prepare(`SELECT ${WITHDRAWAL_COLUMNS} FROM withdrawals WHERE user_id = ?1 AND request_id = ?2`)
+    .bind(userId, requestId)
+    .first<WithdrawalRow>();
 }
 
 export interface WithdrawalPage {
@@ -270,12 +328,22 @@ export interface WithdrawalPage {
 }
 
 /** The user's records (spec §7 draw_list), newest first; of one method type, or all. */
-export async function listWithdrawals(ctx: ServiceContext, userId: number, drawType: DrawType | null, page: number, pageSize = PAGE_SIZE): Promise<WithdrawalPage> {
+export async function listWithdrawals(
+  ctx: ServiceContext,
+  userId: number,
+  drawType: DrawType | null,
+  page: number,
+  pageSize = PAGE_SIZE,
+): Promise<WithdrawalPage> {
   const p = Math.max(1, Math.min(10_000, Math.floor(page) || 1));
   const where = drawType === null ? "user_id = ?1" : "user_id = ?1 AND type = ?2";
   const args = drawType === null ? [userId] : [userId, drawType];
   const [rows, count] = await ctx.d1.batch([
-    ctx.d1.prepare(`SELECT ${WITHDRAWAL_COLUMNS} FROM withdrawals WHERE ${where} ORDER BY id DESC LIMIT ${pageSize} OFFSET ${(p - 1) * pageSize}`).bind(...args),
+    ctx.d1
+      .prepare(
+        `SELECT ${WITHDRAWAL_COLUMNS} FROM withdrawals WHERE ${where} ORDER BY id DESC LIMIT ${pageSize} OFFSET ${(p - 1) * pageSize}`,
+      )
+      .bind(...args),
     ctx.d1.prepare(`SELECT COUNT(*) AS n FROM withdrawals WHERE ${where}`).bind(...args),
   ]);
   const total = (count!.results[0] as { n: number }).n;
@@ -285,7 +353,10 @@ export async function listWithdrawals(ctx: ServiceContext, userId: number, drawT
 /** One record of the user (null for a missing or another user's one). */
 export async function withdrawalOf(ctx: ServiceContext, userId: number, id: number): Promise<WithdrawalRow | null> {
   if (!Number.isSafeInteger(id) || id <= 0) return null;
-  return ctx.d1.prepare(`SELECT ${WITHDRAWAL_COLUMNS} FROM withdrawals WHERE id = ?1 AND user_id = ?2`).bind(id, userId).first<WithdrawalRow>();
+  return ctx.d1
+    .prepare(`SELECT ${WITHDRAWAL_COLUMNS} FROM withdrawals WHERE id = ?1 AND user_id = ?2`)
+    .bind(id, userId)
+    .first<WithdrawalRow>();
 }
 
 // ---- the operator's review ----
@@ -301,7 +372,11 @@ export interface QueueItem extends WithdrawalRow {
 }
 
 /** The review queue: pending requests (oldest first) and the latest decided ones. */
-export async function withdrawalQueue(ctx: ServiceContext, operator: SessionUser | null, decidedLimit = 20): Promise<{ pending: QueueItem[]; decided: QueueItem[] }> {
+export async function withdrawalQueue(
+  ctx: ServiceContext,
+  operator: SessionUser | null,
+  decidedLimit = 20,
+): Promise<{ pending: QueueItem[]; decided: QueueItem[] }> {
   assertOperator(operator);
   const select = `SELECT w.id, w.user_id AS userId, w.draw_currency_id AS drawCurrencyId, w.method_id AS methodId, w.type, w.currency_code AS currencyCode,
       w.amount, w.fee, w.real_number AS realNumber, w.address, w.payee_account AS payeeAccount, w.memo, w.status, w.notes, w.reviewed_at AS reviewedAt,
@@ -332,7 +407,15 @@ async function pendingWithdrawal(ctx: ServiceContext, id: number) {
     .first<{ id: number; userId: number; amount: Micros; fee: Micros; status: number; accountId: number }>();
 }
 
-function settleStatement(ctx: ServiceContext, id: number, status: WithdrawStatus, operatorId: number, key: string, notes: string | null, now: number) {
+function settleStatement(
+  ctx: ServiceContext,
+  id: number,
+  status: WithdrawStatus,
+  operatorId: number,
+  key: string,
+  notes: string | null,
+  now: number,
+) {
   return ctx.d1
     .prepare(
       `UPDATE withdrawals SET status = ?2, reviewed_by = ?3, reviewed_at = ?4, notes = COALESCE(?6, notes),
@@ -344,7 +427,8 @@ function settleStatement(ctx: ServiceContext, id: number, status: WithdrawStatus
 
 function reviewFailure(error: unknown): ReviewResult {
   if (isStepUpExpired(error)) return { ok: false, error: "admin.step_up_expired" };
-  if (isAlreadyDecided(error) || (error instanceof LedgerError && error.code === "idempotency_conflict")) return { ok: false, error: "admin.already_decided" };
+  if (isAlreadyDecided(error) || (error instanceof LedgerError && error.code === "idempotency_conflict"))
+    return { ok: false, error: "admin.already_decided" };
   throw error;
 }
 
@@ -353,7 +437,13 @@ function reviewFailure(error: unknown): ReviewResult {
  * amount − fee to external withdrawals and the fee to the fees account. The batch starts with the
  * decision row (once per withdrawal) and re-checks the session's step-up (`sessionId`).
  */
-export async function approveWithdrawal(ctx: ServiceContext, operator: SessionUser | null, sessionId: string, id: number, now = Date.now()): Promise<ReviewResult> {
+export async function approveWithdrawal(
+  ctx: ServiceContext,
+  operator: SessionUser | null,
+  sessionId: string,
+  id: number,
+  now = Date.now(),
+): Promise<ReviewResult> {
   assertOperator(operator);
   const w = await pendingWithdrawal(ctx, id);
   if (!w) return { ok: false, error: "errors.not_found" };
@@ -371,7 +461,10 @@ export async function approveWithdrawal(ctx: ServiceContext, operator: SessionUs
       memo: "withdraw.memo_paid",
       userId: w.userId,
       postings,
-      guards: [decisionStatement(ctx.d1, { operatorId: operator.id, subject: "withdrawal", subjectId: w.id, decision: "approve" }, now), stepUpGuard(ctx.d1, sessionId, now)],
+      guards: [
+        decisionStatement(ctx.d1, { operatorId: operator.id, subject: "withdrawal", subjectId: w.id, decision: "approve" }, now),
+        stepUpGuard(ctx.d1, sessionId, now),
+      ],
       effects: [settleStatement(ctx, w.id, WithdrawStatus.Paid, operator.id, key, null, now)],
     });
     // the same approval posted before (a double click): decided already
@@ -383,7 +476,13 @@ export async function approveWithdrawal(ctx: ServiceContext, operator: SessionUs
 }
 
 /** Rejects a pending withdrawal with a reason: the locked amount returns to the available balance. */
-export async function rejectWithdrawal(ctx: ServiceContext, operator: SessionUser | null, id: number, reason: string, now = Date.now()): Promise<ReviewResult> {
+export async function rejectWithdrawal(
+  ctx: ServiceContext,
+  operator: SessionUser | null,
+  id: number,
+  reason: string,
+  now = Date.now(),
+): Promise<ReviewResult> {
   assertOperator(operator);
   const why = reason.trim();
   if (!why || why.length > 200 || /[\u0000-\u001f\u007f]/.test(why)) return { ok: false, error: "admin.reason_required" };
@@ -401,7 +500,13 @@ export async function rejectWithdrawal(ctx: ServiceContext, operator: SessionUse
         { accountId: w.accountId, bucket: Bucket.Locked, amount: -w.amount },
         { accountId: w.accountId, bucket: Bucket.Available, amount: w.amount },
       ],
-      guards: [decisionStatement(ctx.d1, { operatorId: operator.id, subject: "withdrawal", subjectId: w.id, decision: "reject", reason: why }, now)],
+      guards: [
+        decisionStatement(
+          ctx.d1,
+          { operatorId: operator.id, subject: "withdrawal", subjectId: w.id, decision: "reject", reason: why },
+          now,
+        ),
+      ],
       effects: [settleStatement(ctx, w.id, WithdrawStatus.Rejected, operator.id, key, why, now)],
     });
     if (posted.replayed) return { ok: false, error: "admin.already_decided" };

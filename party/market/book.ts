@@ -62,7 +62,11 @@ export class PriceBook {
       clock: Number(PriceBook.meta(sql, "clock")),
       prices: JSON.parse(PriceBook.meta(sql, "prices") ?? "{}"),
     });
-    const rows = sql.exec<{ code: string; period: string; ts: number; o: number; h: number; l: number; c: number; v: number }>("SELECT code, period, ts, o, h, l, c, v FROM candles ORDER BY code, period, ts").toArray();
+    const rows = sql
+      .exec<{ code: string; period: string; ts: number; o: number; h: number; l: number; c: number; v: number }>(
+        "SELECT code, period, ts, o, h, l, c, v FROM candles ORDER BY code, period, ts",
+      )
+      .toArray();
     const grouped = new Map<string, Candle[]>();
     for (const r of rows) {
       const key = `${r.code}|${r.period}`;
@@ -130,7 +134,17 @@ export class PriceBook {
     for (const def of this.market.instruments()) {
       for (const p of PERIODS) {
         for (const c of this.market.candles(def.code, p)) {
-          this.sql.exec("INSERT INTO candles (code, period, ts, o, h, l, c, v) VALUES (?, ?, ?, ?, ?, ?, ?, ?)", def.code, p, c.timestamp, c.open, c.high, c.low, c.close, c.volume);
+          this.sql.exec(
+            "INSERT INTO candles (code, period, ts, o, h, l, c, v) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            def.code,
+            p,
+            c.timestamp,
+            c.open,
+            c.high,
+            c.low,
+            c.close,
+            c.volume,
+          );
         }
       }
     }
@@ -144,7 +158,14 @@ export class PriceBook {
         for (const c of this.market.candles(def.code, p, 2)) {
           this.sql.exec(
             "INSERT INTO candles (code, period, ts, o, h, l, c, v) VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT(code, period, ts) DO UPDATE SET o = excluded.o, h = excluded.h, l = excluded.l, c = excluded.c, v = excluded.v",
-            def.code, p, c.timestamp, c.open, c.high, c.low, c.close, c.volume,
+            def.code,
+            p,
+            c.timestamp,
+            c.open,
+            c.high,
+            c.low,
+            c.close,
+            c.volume,
           );
         }
       }

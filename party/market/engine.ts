@@ -24,7 +24,23 @@ import {
 } from "~/domain/contract";
 import { SETTLE_CHUNK, SETTLE_TRIES, chunked } from "~/domain/engine";
 import { newBatchId } from "~/domain/ledger";
-import type { DeliverySchedule, EngineChange, EngineOption, EngineOrder, LivePart, OptionSettlementRequest, OptionSettlementResult, ParkedSettlement, SettlementRequest, SettlementResult, ShardTickInput, ShardTickOutput, TickInput, TickOutput, UserEvent } from "~/domain/engine";
+import type {
+  DeliverySchedule,
+  EngineChange,
+  EngineOption,
+  EngineOrder,
+  LivePart,
+  OptionSettlementRequest,
+  OptionSettlementResult,
+  ParkedSettlement,
+  SettlementRequest,
+  SettlementResult,
+  ShardTickInput,
+  ShardTickOutput,
+  TickInput,
+  TickOutput,
+  UserEvent,
+} from "~/domain/engine";
 import type { ShardFilter } from "~/domain/engine-shards";
 import { settle as settleOption } from "~/domain/option";
 import { priceToSteps, stepsToPrice } from "~/domain/market";
@@ -54,15 +70,26 @@ export interface EngineStore {
    * another page may follow); afterwards the catch-up: new ones after `afterId` and those changed
    * since `changedSince`.
    */
-  orders(changedSince: number, afterId?: number, filter?: ShardFilter): Promise<{ open: EngineOrder[]; gone: number[]; goneRows?: GoneRow[]; watermark: number; lastId?: number; more?: boolean }>;
+  orders(
+    changedSince: number,
+    afterId?: number,
+    filter?: ShardFilter,
+  ): Promise<{ open: EngineOrder[]; gone: number[]; goneRows?: GoneRow[]; watermark: number; lastId?: number; more?: boolean }>;
   schedules(now: number): Promise<DeliverySchedule[]>;
   settle(req: SettlementRequest): Promise<SettlementResult>;
   /** Timed options: open ones (all, or changed since a watermark), and their settlement. */
-  options?(changedSince: number, afterId?: number, filter?: ShardFilter): Promise<{ open: EngineOption[]; gone: number[]; goneRows?: GoneRow[]; watermark: number; lastId?: number; more?: boolean }>;
+  options?(
+    changedSince: number,
+    afterId?: number,
+    filter?: ShardFilter,
+  ): Promise<{ open: EngineOption[]; gone: number[]; goneRows?: GoneRow[]; watermark: number; lastId?: number; more?: boolean }>;
   settleOptions?(req: OptionSettlementRequest): Promise<OptionSettlementResult>;
   /** Copy trading: which of these new positions are an active trader's with followers; open one's copies; close prices of orders that left. */
   copyOrigins?(ids: number[]): Promise<number[]>;
-  openCopies?(originId: number, now: number): Promise<{ opened: { id: number; userId: number }[]; skipped: { userId: number; reason: string }[] }>;
+  openCopies?(
+    originId: number,
+    now: number,
+  ): Promise<{ opened: { id: number; userId: number }[]; skipped: { userId: number; reason: string }[] }>;
   closedPrices?(ids: number[]): Promise<{ id: number; price: number; closedAt: number }[]>;
   /** Copy stop-losses of the follows that have open copies; pausing follows whose stop was reached. */
   copyStops?(followIds: number[]): Promise<{ id: number; copyStopLoss: number }[]>;
@@ -213,7 +240,8 @@ export class ContractEngine implements Engine {
       for (let i = 0; i < page.open.length; i++) {
         const order = page.open[i]!;
         this.track(order);
-        for (const t of this.triggersOf(order)) entries.push({ code: order.code, crossing: t.crossing, level: t.level, key: triggerKey(order.id, t.kind) });
+        for (const t of this.triggersOf(order))
+          entries.push({ code: order.code, crossing: t.crossing, level: t.level, key: triggerKey(order.id, t.kind) });
         if (i % SLICE === SLICE - 1) await pause();
       }
       if (!page.more || page.open.length === 0) break;
@@ -351,7 +379,8 @@ export class ContractEngine implements Engine {
     this.orders.set(order.id, order);
     if (order.originId) {
       // a copy of a trader's order that already left on another shard closes with it
-      if (this.recentlyGone.has(order.originId) && !this.cascade.has(order.originId)) this.cascade.set(order.originId, this.recentlyGone.get(order.originId)!);
+      if (this.recentlyGone.has(order.originId) && !this.cascade.has(order.originId))
+        this.cascade.set(order.originId, this.recentlyGone.get(order.originId)!);
       if (order.followId) this.dirtyFollows.add(order.followId);
       let copies = this.copiesOf.get(order.originId);
       if (!copies) this.copiesOf.set(order.originId, (copies = new Set()));
@@ -484,7 +513,14 @@ export class ContractEngine implements Engine {
         const { id, kind } = unpackKey(key);
         const order = this.orders.get(id);
         if (!order) continue;
-        const level = kind === "pending" ? order.price : kind === "stop_loss" ? order.stopLoss : kind === "take_profit" ? order.takeProfit : order.liquidation;
+        const level =
+          kind === "pending"
+            ? order.price
+            : kind === "stop_loss"
+              ? order.stopLoss
+              : kind === "take_profit"
+                ? order.takeProfit
+                : order.liquidation;
         let list = candidates.get(id);
         if (!list) candidates.set(id, (list = []));
         list.push({ kind, level });
@@ -524,7 +560,6 @@ export class ContractEngine implements Engine {
     }
     return { decisions: [...decisions.values()], rolls };
   }
-
 
   async onTick(tick: TickInput): Promise<TickOutput> {
     this.recent.push(tick);
@@ -567,7 +602,8 @@ export class ContractEngine implements Engine {
       for (const d of decisions) {
         if (!exited.has(d.order.id)) continue;
         if (this.copiesOf.has(d.order.id)) this.cascade.set(d.order.id, d.price);
-        if (this.shard && !d.order.originId && !d.order.followId) this.departures.push({ id: d.order.id, code: d.order.code, price: d.price });
+        if (this.shard && !d.order.originId && !d.order.followId)
+          this.departures.push({ id: d.order.id, code: d.order.code, price: d.price });
       }
       for (const f of result.filled) this.opened.push(f.id);
     }
@@ -600,7 +636,15 @@ export class ContractEngine implements Engine {
    * (retries waiting, copies to open, close or watch for their stop-loss, watched positions).
    */
   quiet(watchers: readonly number[] = this.watching): ShardTickOutput["quiet"] {
-    if (this.failures.size > 0 || this.optionFailures.size > 0 || this.cascade.size > 0 || this.opened.length > 0 || this.copyNow || this.toPark.length > 0) return undefined;
+    if (
+      this.failures.size > 0 ||
+      this.optionFailures.size > 0 ||
+      this.cascade.size > 0 ||
+      this.opened.length > 0 ||
+      this.copyNow ||
+      this.toPark.length > 0
+    )
+      return undefined;
     if (this.followCopies.size > 0 || this.copiesOf.size > 0 || this.copied.size > 0) return undefined;
     for (const w of watchers) if (this.byUser.has(w)) return undefined;
     let due = this.expiries.first() ?? Infinity;
@@ -647,7 +691,12 @@ export class ContractEngine implements Engine {
         const c = this.orders.get(id);
         const price = c ? this.lastPrice.get(c.code) : undefined;
         if (!c || c.status !== OrderStatus.Holding || price === undefined) continue;
-        decisions.push({ order: c, kind: "copy_stop", price, profit: realisedProfit(profitOf(c.side, c.price, price, c.lots, c.contractSize, c.precision), c.margin) });
+        decisions.push({
+          order: c,
+          kind: "copy_stop",
+          price,
+          profit: realisedProfit(profitOf(c.side, c.price, price, c.lots, c.contractSize, c.precision), c.margin),
+        });
       }
     }
     if (decisions.length === 0 || !this.store) return [];
@@ -698,8 +747,18 @@ export class ContractEngine implements Engine {
       const copies = byFollow.get(stop.id) ?? [];
       const marks = copies.map((c) => ({ c, price: this.lastPrice.get(c.code) }));
       if (marks.some((m) => m.price === undefined)) continue;
-      const figures = marks.map(({ c, price }) => ({ c, price: price!, profit: realisedProfit(profitOf(c.side, c.price, price!, c.lots, c.contractSize, c.precision), c.margin) }));
-      if (!copyStopReached(figures.reduce((s, f) => s + f.profit, 0), stop.copyStopLoss)) continue;
+      const figures = marks.map(({ c, price }) => ({
+        c,
+        price: price!,
+        profit: realisedProfit(profitOf(c.side, c.price, price!, c.lots, c.contractSize, c.precision), c.margin),
+      }));
+      if (
+        !copyStopReached(
+          figures.reduce((s, f) => s + f.profit, 0),
+          stop.copyStopLoss,
+        )
+      )
+        continue;
       reached.push(stop.id);
       for (const f of figures) decisions.push({ order: f.c, kind: "copy_stop", price: f.price, profit: f.profit });
     }
@@ -818,7 +877,16 @@ export class ContractEngine implements Engine {
       if (!range) continue;
       const end = priceToSteps(range.last, o.precision);
       const result = settleOption(o.direction, o.openPrice, end, o.amount, o.profitRatio, o.lossLevel);
-      items.push({ id, userId: o.userId, endPrice: end, endTickAt: tick.time, endFeed: this.feed, late: tick.catchUp && o.expiresAt <= tick.since, profit: result.profit, payout: result.payout });
+      items.push({
+        id,
+        userId: o.userId,
+        endPrice: end,
+        endTickAt: tick.time,
+        endFeed: this.feed,
+        late: tick.catchUp && o.expiresAt <= tick.since,
+        profit: result.profit,
+        payout: result.payout,
+      });
     }
     return items;
   }
@@ -845,7 +913,16 @@ export class ContractEngine implements Engine {
         this.optionFailures.delete(item.id);
         this.parkedOptions.set(item.id, this.options.get(item.id)?.updatedAt ?? -Infinity);
         this.removeOption(item.id);
-        this.park({ kind: "option", id: item.id, userId: item.userId, reason: "expiry", price: item.endPrice, tries, error, at: tick.time });
+        this.park({
+          kind: "option",
+          id: item.id,
+          userId: item.userId,
+          reason: "expiry",
+          price: item.endPrice,
+          tries,
+          error,
+          at: tick.time,
+        });
       }
     }
     const byUser = new Map<number, { Id: number; FactProfits: string }[]>();
@@ -858,7 +935,12 @@ export class ContractEngine implements Engine {
   }
 
   /** One chunk of options in one batch; a failed chunk splits in halves down to one option. */
-  private async settleOptionChunk(time: number, items: OptionItem[], settled: OptionSettlementResult["settled"], failed: Map<number, string>): Promise<void> {
+  private async settleOptionChunk(
+    time: number,
+    items: OptionItem[],
+    settled: OptionSettlementResult["settled"],
+    failed: Map<number, string>,
+  ): Promise<void> {
     try {
       const result = await this.store!.settleOptions!({ batchId: newBatchId(), time, items });
       settled.push(...result.settled);
@@ -1050,7 +1132,8 @@ export function liveEvents(parts: LivePart[]): UserEvent[] {
   const events: UserEvent[] = [];
   for (const [userId, u] of byUser) {
     events.push({ userId, topic: "FOREX_TRADE", data: { all_fact_profits: toDecimalString(u.total, 2), list: u.list } });
-    for (const [traderId, followed] of u.follows) events.push({ userId, topic: "FOREX_FOLLOW_TRADE", data: { user_id: traderId, follower_id: userId, list: followed } });
+    for (const [traderId, followed] of u.follows)
+      events.push({ userId, topic: "FOREX_FOLLOW_TRADE", data: { user_id: traderId, follower_id: userId, list: followed } });
   }
   return events;
 }

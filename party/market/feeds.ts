@@ -184,21 +184,49 @@ export class SpecProtocolFeed extends UpstreamFeed {
         const code = typeof q.Code === "string" ? q.Code : typeof q.ShowCode === "string" ? q.ShowCode.replace("/", "") : null;
         const price = num(q.Close);
         if (!code || price === undefined || !this.options.codes.includes(code)) continue;
-        this.options.events.quote(code, { price, open: num(q.Open), high: num(q.High), low: num(q.Low), volume: num(q.Volume), time: num(q.time) ?? Date.now() });
+        this.options.events.quote(code, {
+          price,
+          open: num(q.Open),
+          high: num(q.High),
+          low: num(q.Low),
+          volume: num(q.Volume),
+          time: num(q.time) ?? Date.now(),
+        });
       }
       return;
     }
     if (typeof m.type === "string" && m.type.startsWith("KLINE.") && m.data && typeof m.data === "object") {
       const code = m.type.slice(6);
       const k = m.data as Record<string, unknown>;
-      const candle = { timestamp: num(k.timestamp), open: num(k.open), high: num(k.high), low: num(k.low), close: num(k.close), volume: num(k.volume) ?? 0 };
-      if (candle.timestamp === undefined || candle.open === undefined || candle.high === undefined || candle.low === undefined || candle.close === undefined) return;
+      const candle = {
+        timestamp: num(k.timestamp),
+        open: num(k.open),
+        high: num(k.high),
+        low: num(k.low),
+        close: num(k.close),
+        volume: num(k.volume) ?? 0,
+      };
+      if (
+        candle.timestamp === undefined ||
+        candle.open === undefined ||
+        candle.high === undefined ||
+        candle.low === undefined ||
+        candle.close === undefined
+      )
+        return;
       this.options.events.candle(code, (k.period as Period) ?? "1min", candle as Candle);
     }
   }
 }
 
-const BINANCE_INTERVAL: Record<string, Period> = { "1m": "1min", "5m": "5min", "15m": "15min", "30m": "30min", "1h": "60min", "1d": "1day" };
+const BINANCE_INTERVAL: Record<string, Period> = {
+  "1m": "1min",
+  "5m": "5min",
+  "15m": "15min",
+  "30m": "30min",
+  "1h": "60min",
+  "1d": "1day",
+};
 
 /** (b) A public exchange stream in Binance's combined-stream format (24hrTicker and kline events). */
 export class BinanceFeed extends UpstreamFeed {
@@ -218,12 +246,27 @@ export class BinanceFeed extends UpstreamFeed {
     if (e.e === "24hrTicker") {
       const price = num(e.c);
       if (price === undefined) return;
-      this.options.events.quote(code, { price, open: num(e.o), high: num(e.h), low: num(e.l), volume: num(e.v), time: num(e.E) ?? Date.now() });
+      this.options.events.quote(code, {
+        price,
+        open: num(e.o),
+        high: num(e.h),
+        low: num(e.l),
+        volume: num(e.v),
+        time: num(e.E) ?? Date.now(),
+      });
     } else if (e.e === "kline" && e.k && typeof e.k === "object") {
       const k = e.k as Record<string, unknown>;
       const period = BINANCE_INTERVAL[String(k.i)];
       const candle = { timestamp: num(k.t), open: num(k.o), high: num(k.h), low: num(k.l), close: num(k.c), volume: num(k.v) ?? 0 };
-      if (!period || candle.timestamp === undefined || candle.open === undefined || candle.high === undefined || candle.low === undefined || candle.close === undefined) return;
+      if (
+        !period ||
+        candle.timestamp === undefined ||
+        candle.open === undefined ||
+        candle.high === undefined ||
+        candle.low === undefined ||
+        candle.close === undefined
+      )
+        return;
       this.options.events.candle(code, period, candle as Candle);
     }
   }

@@ -11,7 +11,17 @@
  *     sums, reads the limits of those in loss and has the shards close the copies of those reached.
  *   - Live profit is merged over shards into one FOREX_TRADE per user.
  */
-import type { EngineChange, LivePart, ParkedSettlement, ShardQuiet, ShardTickInput, ShardTickOutput, TickInput, TickOutput, UserEvent } from "~/domain/engine";
+import type {
+  EngineChange,
+  LivePart,
+  ParkedSettlement,
+  ShardQuiet,
+  ShardTickInput,
+  ShardTickOutput,
+  TickInput,
+  TickOutput,
+  UserEvent,
+} from "~/domain/engine";
 import { priceToSteps } from "~/domain/market";
 import { assign, holds, shardName, shardsFor, shardsOfCode, type ShardPlan, type ShardSpec } from "~/domain/engine-shards";
 import { copyStopReached } from "~/domain/copy";
@@ -26,7 +36,9 @@ export interface ShardApi {
   cascade(spec: ShardSpec, time: number, departed: { id: number; price: number | null }[]): Promise<UserEvent[]>;
   closeFollows(spec: ShardSpec, time: number, followIds: number[]): Promise<UserEvent[]>;
   refresh(spec: ShardSpec): Promise<ShardState>;
-  view(spec: ShardSpec): Promise<{ timings: { orders: number; ms: number; kind?: string }[]; parked: ParkedSettlement[]; status: ShardState }>;
+  view(
+    spec: ShardSpec,
+  ): Promise<{ timings: { orders: number; ms: number; kind?: string }[]; parked: ParkedSettlement[]; status: ShardState }>;
 }
 
 interface ShardState {
@@ -82,14 +94,21 @@ export class ShardedEngine implements Engine {
   /** Marks where the catch-up starts, then has every shard load its part (in parallel). */
   async load() {
     const now = Date.now();
-    const [orders, options] = await Promise.all([this.store.orders(now, Number.MAX_SAFE_INTEGER), this.store.options(now, Number.MAX_SAFE_INTEGER)]);
+    const [orders, options] = await Promise.all([
+      this.store.orders(now, Number.MAX_SAFE_INTEGER),
+      this.store.options(now, Number.MAX_SAFE_INTEGER),
+    ]);
     this.watermark = now;
     this.lastOrderId = orders.lastId ?? 0;
     this.optionWatermark = now;
     this.lastOptionId = options.lastId ?? 0;
     this.partials.clear();
     for (const spec of this.specs) this.needFull.add(spec.name);
-    await this.each(this.specs, (spec) => this.shard(spec.name).wake(spec), (spec, status) => this.state.set(spec.name, status));
+    await this.each(
+      this.specs,
+      (spec) => this.shard(spec.name).wake(spec),
+      (spec, status) => this.state.set(spec.name, status),
+    );
   }
 
   hasWork() {
@@ -146,11 +165,16 @@ export class ShardedEngine implements Engine {
     };
     for (const c of changes) {
       if (c.op === "upsert") add(shardName(this.plan, c.order.code, c.order.userId), c);
-      else if (c.code !== undefined && c.userId !== undefined) for (const name of this.goneTo({ id: c.id, code: c.code, userId: c.userId })) add(name, c);
+      else if (c.code !== undefined && c.userId !== undefined)
+        for (const name of this.goneTo({ id: c.id, code: c.code, userId: c.userId })) add(name, c);
       else for (const s of this.specs) add(s.name, c);
     }
     const targets = [...byShard.keys()].map((n) => this.specByName(n)).filter((s): s is ShardSpec => s !== undefined);
-    await this.each(targets, (spec) => this.shard(spec.name).apply(spec, byShard.get(spec.name)!), (spec, status) => this.state.set(spec.name, status));
+    await this.each(
+      targets,
+      (spec) => this.shard(spec.name).apply(spec, byShard.get(spec.name)!),
+      (spec, status) => this.state.set(spec.name, status),
+    );
   }
 
   /** Reads what changed in D1 since the last tick (once for every shard), by shard; `more` when a full page of new rows was read. */
@@ -256,7 +280,11 @@ export class ShardedEngine implements Engine {
     }
     const events: UserEvent[] = [];
     const targets = [...byShard.keys()].map((n) => this.specByName(n)!);
-    await this.each(targets, (spec) => this.shard(spec.name).cascade(spec, time, byShard.get(spec.name)!), (_spec, out) => events.push(...out));
+    await this.each(
+      targets,
+      (spec) => this.shard(spec.name).cascade(spec, time, byShard.get(spec.name)!),
+      (_spec, out) => events.push(...out),
+    );
     return events;
   }
 
@@ -295,7 +323,11 @@ export class ShardedEngine implements Engine {
     }
     const events: UserEvent[] = [];
     const targets = [...byShard.keys()].map((n) => this.specByName(n)).filter((s): s is ShardSpec => s !== undefined);
-    await this.each(targets, (spec) => this.shard(spec.name).closeFollows(spec, time, byShard.get(spec.name)!), (_spec, out) => events.push(...out));
+    await this.each(
+      targets,
+      (spec) => this.shard(spec.name).closeFollows(spec, time, byShard.get(spec.name)!),
+      (_spec, out) => events.push(...out),
+    );
     return events;
   }
 
@@ -307,17 +339,28 @@ export class ShardedEngine implements Engine {
         this.specs.filter((s) => routed.has(s.name)),
         (spec) => {
           const r = routed.get(spec.name)!;
-          return this.shard(spec.name).absorb(spec, { orders: { open: r.open, gone: r.gone }, options: { open: r.options, gone: r.optionsGone } });
+          return this.shard(spec.name).absorb(spec, {
+            orders: { open: r.open, gone: r.gone },
+            options: { open: r.options, gone: r.optionsGone },
+          });
         },
         (spec, status) => this.state.set(spec.name, status),
       );
       if (!routed.more) break;
     }
-    await this.each(this.specs, (spec) => this.shard(spec.name).refresh(spec), (spec, status) => this.state.set(spec.name, status));
+    await this.each(
+      this.specs,
+      (spec) => this.shard(spec.name).refresh(spec),
+      (spec, status) => this.state.set(spec.name, status),
+    );
   }
 
   /** Local runs and tests: every shard's last settlement figures and parked settlements. */
-  async details(): Promise<{ timings: { orders: number; ms: number; kind?: string; shard?: string }[]; parked: ParkedSettlement[]; shards: { name: string; pending: number; triggers: number }[] }> {
+  async details(): Promise<{
+    timings: { orders: number; ms: number; kind?: string; shard?: string }[];
+    parked: ParkedSettlement[];
+    shards: { name: string; pending: number; triggers: number }[];
+  }> {
     const timings: { orders: number; ms: number; kind?: string; shard?: string }[] = [];
     const parked: ParkedSettlement[] = [];
     const shards: { name: string; pending: number; triggers: number }[] = [];

@@ -23,12 +23,10 @@ export interface SimInstrument {
   kind: SessionKind;
 }
 
-
 const YEAR_SECONDS = 365 * 24 * 3600;
 const REVERSION_PER_SECOND = Math.LN2 / (60 * 24 * 3600); // half-life of 60 days towards the base price
 const MINUTE_TIER_OPEN_MINUTES = 9_200; // enough minutes for 300 candles of 30min
 const VOLUME_BASE: Record<SessionKind, number> = { crypto: 40, fx: 300, metal: 120, index: 80, energy: 150 };
-
 
 interface ExternalQuote {
   price: number;
@@ -117,7 +115,10 @@ export class SimMarket {
     const { def } = s;
     const sigmaMinute = def.annualVolatility * Math.sqrt(60 / YEAR_SECONDS);
     const sigmaHour = def.annualVolatility * Math.sqrt(3600 / YEAR_SECONDS);
-    const buckets = Object.fromEntries(PERIODS.map((p) => [p, new Map<number, Candle>()])) as unknown as Record<Period, Map<number, Candle>>;
+    const buckets = Object.fromEntries(PERIODS.map((p) => [p, new Map<number, Candle>()])) as unknown as Record<
+      Period,
+      Map<number, Candle>
+    >;
     const add = (candle: Candle, periods: readonly Period[]) => {
       for (const p of periods) {
         const key = bucketStart(p, candle.timestamp);
@@ -255,7 +256,14 @@ export class SimMarket {
     const s = this.states.get(code);
     if (!s) return;
     const p = s.def.precision;
-    const c = { timestamp: bucketStart(period, candle.timestamp), open: roundTo(candle.open, p), high: roundTo(candle.high, p), low: roundTo(candle.low, p), close: roundTo(candle.close, p), volume: candle.volume };
+    const c = {
+      timestamp: bucketStart(period, candle.timestamp),
+      open: roundTo(candle.open, p),
+      high: roundTo(candle.high, p),
+      low: roundTo(candle.low, p),
+      close: roundTo(candle.close, p),
+      volume: candle.volume,
+    };
     const series = s.series[period];
     const i = series.findIndex((x) => x.timestamp === c.timestamp);
     if (i >= 0) series[i] = c;
@@ -306,7 +314,10 @@ export class SimMarket {
     const open = hours[0]?.open ?? s.price;
     const high = Math.max(s.price, ...hours.map((c) => c.high));
     const low = Math.min(s.price, ...hours.map((c) => c.low));
-    const volume = roundTo(hours.reduce((sum, c) => sum + c.volume, 0), 2);
+    const volume = roundTo(
+      hours.reduce((sum, c) => sum + c.volume, 0),
+      2,
+    );
     const ext = this.mode === "external" ? s.external : null;
     if (ext && ext.open !== undefined) {
       const o = roundTo(ext.open, s.def.precision);

@@ -50,7 +50,12 @@ async function axe(page: Page, screen: string): Promise<Violation[]> {
       const w = window as unknown as { axe: { run: (context: Document, options: object) => Promise<AxeResult> } };
       const rules = Object.fromEntries(experimental.map((id) => [id, { enabled: true }]));
       const r = await w.axe.run(document, { runOnly: { type: "tag", values: tags }, rules, resultTypes: ["violations"] });
-      return r.violations.map((v) => ({ id: v.id, impact: v.impact ?? "", help: v.help, nodes: v.nodes.map((n) => ({ target: n.target.map(String).join(" "), summary: n.failureSummary ?? "" })) }));
+      return r.violations.map((v) => ({
+        id: v.id,
+        impact: v.impact ?? "",
+        help: v.help,
+        nodes: v.nodes.map((n) => ({ target: n.target.map(String).join(" "), summary: n.failureSummary ?? "" })),
+      }));
     },
     { tags: TAGS, experimental: EXPERIMENTAL },
   );
@@ -73,10 +78,22 @@ async function axeWithoutJs(page: Page, helper: Page, screen: string): Promise<V
   return axe(helper, screen);
 }
 
-function failing(result: { id: string; impact: string; help: string; nodes: { target: string; summary: string }[] }[], screen: string): Violation[] {
+function failing(
+  result: { id: string; impact: string; help: string; nodes: { target: string; summary: string }[] }[],
+  screen: string,
+): Violation[] {
   return result
     .filter((v) => FAILING.has(v.impact))
-    .flatMap((v) => v.nodes.map((n) => ({ screen, rule: v.id, impact: v.impact, help: v.help, target: n.target, summary: n.summary.split("\n").slice(1).join(" ").trim() })));
+    .flatMap((v) =>
+      v.nodes.map((n) => ({
+        screen,
+        rule: v.id,
+        impact: v.impact,
+        help: v.help,
+        target: n.target,
+        summary: n.summary.split("\n").slice(1).join(" ").trim(),
+      })),
+    );
 }
 
 function report(found: Violation[]) {
@@ -101,7 +118,9 @@ async function registerRealUser(page: Page) {
   const sent = await page.request.post("/register", { form: { intent: Intent.SendCode, type: "email", account: email } });
   expect(sent.ok()).toBe(true);
   const code = await codeFromOutbox(page.request, email);
-  const done = await page.request.post("/register", { form: { intent: Intent.Register, type: "email", account: email, sms_code: code, password: PASSWORD, re_password: PASSWORD } });
+  const done = await page.request.post("/register", {
+    form: { intent: Intent.Register, type: "email", account: email, sms_code: code, password: PASSWORD, re_password: PASSWORD },
+  });
   expect(done.ok()).toBe(true);
   // some money to move (local-only credit: there is no deposit flow yet)
   const credit = await page.request.post("/dev/credit", { data: { email, amount: "50.00" } });
@@ -111,7 +130,9 @@ async function registerRealUser(page: Page) {
 /** A holding contract order of the signed-in user (the spec's JSON call; retried while the market feed starts). */
 async function placeOrder(page: Page): Promise<number> {
   for (let i = 0; i < 20; i++) {
-    const res = await page.request.post("/v2/api/forex/submit", { form: { type: "1", cont: "0.01", forex_id: "1", status: "1", multiple: "10" } });
+    const res = await page.request.post("/v2/api/forex/submit", {
+      form: { type: "1", cont: "0.01", forex_id: "1", status: "1", multiple: "10" },
+    });
     const body = (await res.json()) as { code: number; data: { Id: number } };
     if (body.code === 1) return body.data.Id;
     await page.waitForTimeout(500);
@@ -137,7 +158,9 @@ for (const lang of LANGS) {
         test.setTimeout(180_000);
         const js = info.project.use.javaScriptEnabled !== false;
         const { viewport, isMobile, hasTouch, deviceScaleFactor } = info.project.use;
-        const helper = js ? null : await (await browser.newContext({ viewport, isMobile, hasTouch, deviceScaleFactor, javaScriptEnabled: true })).newPage();
+        const helper = js
+          ? null
+          : await (await browser.newContext({ viewport, isMobile, hasTouch, deviceScaleFactor, javaScriptEnabled: true })).newPage();
         const found: Violation[] = [];
         const settle = async () => {
           await page.waitForLoadState("load");

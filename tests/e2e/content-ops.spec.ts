@@ -37,7 +37,10 @@ test.describe("content written by operators", () => {
     await page.getByLabel("Body").fill("Le guichet ouvre à neuf heures.");
     await page.getByRole("button", { name: "Save" }).click();
     await expect(page.getByText("Saved. Readers see it now.")).toBeVisible();
-    await expect(page.getByRole("navigation", { name: "Language" }).getByRole("link", { name: /Français/ })).toHaveAttribute("aria-current", "page");
+    await expect(page.getByRole("navigation", { name: "Language" }).getByRole("link", { name: /Français/ })).toHaveAttribute(
+      "aria-current",
+      "page",
+    );
     await expect(page.getByLabel("Title")).toHaveValue(french);
 
     // a new user reads it in English, markup shown as text, with the picture

@@ -44,7 +44,10 @@ test.describe("content", () => {
     await expect(body).toBeHidden();
   });
 
-  test("invite: the link and its QR code; the link (and its old '#/register' form with JavaScript) opens registration with the code", async ({ page, request }, info) => {
+  test("invite: the link and its QR code; the link (and its old '#/register' form with JavaScript) opens registration with the code", async ({
+    page,
+    request,
+  }, info) => {
     const js = info.project.use.javaScriptEnabled !== false;
     await registerByEmail(page, request, uniqueEmail(`${info.project.name}-invite`));
     await page.goto("/user");

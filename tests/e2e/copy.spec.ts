@@ -17,7 +17,12 @@ async function signInAs(page: Page, email: string, password = PASSWORD) {
 test.describe("copy trading", () => {
   test.describe.configure({ timeout: 90_000 });
 
-  test("a user applies, the operator approves, another user follows from the ranking and unfollows through the confirm step", async ({ page, request, baseURL, browser }, info) => {
+  test("a user applies, the operator approves, another user follows from the ranking and unfollows through the confirm step", async ({
+    page,
+    request,
+    baseURL,
+    browser,
+  }, info) => {
     const js = info.project.use.javaScriptEnabled !== false;
 
     // 1. the future trader applies
@@ -69,7 +74,10 @@ test.describe("copy trading", () => {
     await page.context().clearCookies();
     await registerByEmail(page, request, followerEmail);
     expect((await request.post("/dev/credit", { data: { email: followerEmail, amount: "500" } })).ok()).toBe(true);
-    const moved = await page.request.post("/api/account/transfer", { form: { balance: "300", from: "1", to: "3", currency_id: "1" }, headers: { origin: baseURL! } });
+    const moved = await page.request.post("/api/account/transfer", {
+      form: { balance: "300", from: "1", to: "3", currency_id: "1" },
+      headers: { origin: baseURL! },
+    });
     expect(((await moved.json()) as { code: number }).code).toBe(1);
     await page.goto("/rank");
     const card = page.getByRole("link").filter({ hasText: nickname });
@@ -92,7 +100,9 @@ test.describe("copy trading", () => {
     await page.getByLabel("Maximum follow bond (USD)").fill("400");
     await page.getByRole("button", { name: "Follow now" }).click();
     // above the contract balance: refused, the values kept
-    await expect(page.getByRole("alert").filter({ hasText: "The maximum follow bond cannot be more than your contract balance." })).toBeVisible();
+    await expect(
+      page.getByRole("alert").filter({ hasText: "The maximum follow bond cannot be more than your contract balance." }),
+    ).toBeVisible();
     await expect(page.getByLabel("Multiple")).toHaveValue("3");
     await page.getByLabel("Maximum follow bond (USD)").fill("120");
     await page.getByRole("button", { name: "Follow now" }).click();
@@ -134,7 +144,8 @@ test.describe("copy trading", () => {
       const x = Math.round(box.x + 20);
       const y = Math.round(box.y + 5);
       await cdp.send("Input.dispatchTouchEvent", { type: "touchStart", touchPoints: [{ x, y }] });
-      for (const dy of [30, 60, 90, 110]) await cdp.send("Input.dispatchTouchEvent", { type: "touchMove", touchPoints: [{ x, y: y + dy }] });
+      for (const dy of [30, 60, 90, 110])
+        await cdp.send("Input.dispatchTouchEvent", { type: "touchMove", touchPoints: [{ x, y: y + dy }] });
       await expect(traderPage.getByText("Release to refresh")).toBeVisible();
       await cdp.send("Input.dispatchTouchEvent", { type: "touchEnd", touchPoints: [] });
     } else if (js) await traderPage.getByRole("button", { name: "Refresh" }).click();

@@ -6,9 +6,18 @@ import { expect, registerByEmail, test, uniqueEmail } from "./fixtures";
 import { asSteppedUpOperator } from "./operator";
 
 /** A small valid JPEG (start and end markers; the server checks both). */
-const PHOTO = { name: "receipt.jpg", mimeType: "image/jpeg", buffer: Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10, 0x4a, 0x46, 0x49, 0x46, 0x00, 0x01, ...Array(300).fill(9), 0xff, 0xd9]) };
+const PHOTO = {
+  name: "receipt.jpg",
+  mimeType: "image/jpeg",
+  buffer: Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10, 0x4a, 0x46, 0x49, 0x46, 0x00, 0x01, ...Array(300).fill(9), 0xff, 0xd9]),
+};
 
-test("a user deposits by coin and by bank with proof photos; the operator approves one and rejects the other; the balance is credited once", async ({ page, request, browser, baseURL }, info) => {
+test("a user deposits by coin and by bank with proof photos; the operator approves one and rejects the other; the balance is credited once", async ({
+  page,
+  request,
+  browser,
+  baseURL,
+}, info) => {
   test.setTimeout(90_000);
   const js = info.project.use.javaScriptEnabled !== false;
   const email = uniqueEmail(`${info.project.name}-deposit`);
@@ -54,7 +63,18 @@ test("a user deposits by coin and by bank with proof photos; the operator approv
 
   // the operator, in a browser of their own (same project settings)
   const { viewport, isMobile, hasTouch, javaScriptEnabled } = info.project.use;
-  const opContext = await browser.newContext({ baseURL, viewport, isMobile, hasTouch, javaScriptEnabled, locale: "en-US", extraHTTPHeaders: { "accept-language": "en-US,en;q=0.9", "cf-connecting-ip": `10.251.${info.workerIndex % 250}.${info.repeatEachIndex + 1}` } });
+  const opContext = await browser.newContext({
+    baseURL,
+    viewport,
+    isMobile,
+    hasTouch,
+    javaScriptEnabled,
+    locale: "en-US",
+    extraHTTPHeaders: {
+      "accept-language": "en-US,en;q=0.9",
+      "cf-connecting-ip": `10.251.${info.workerIndex % 250}.${info.repeatEachIndex + 1}`,
+    },
+  });
   const op = await opContext.newPage();
   await asSteppedUpOperator(op, request, baseURL!);
   await op.goto("/admin/deposits");

@@ -45,10 +45,19 @@ test.describe("search page", () => {
     const dialog = page.getByRole("dialog", { name: "Sakura Securities Online" });
     await expect(dialog).toBeVisible();
     await expect(page).toHaveURL(/\/product\?q=sakura&company=4$/);
-    for (const text of ["Sakura Securities Online K.K.", "2-1 Marunouchi, Chiyoda-ku, Tokyo, Japan", "Japan", "support@sakura-securities.example", "https://sakura-securities.example/"]) {
+    for (const text of [
+      "Sakura Securities Online K.K.",
+      "2-1 Marunouchi, Chiyoda-ku, Tokyo, Japan",
+      "Japan",
+      "support@sakura-securities.example",
+      "https://sakura-securities.example/",
+    ]) {
       await expect(dialog.getByText(text, { exact: true })).toBeVisible();
     }
-    await expect(dialog.getByRole("link", { name: "support@sakura-securities.example" })).toHaveAttribute("href", "mailto:support@sakura-securities.example");
+    await expect(dialog.getByRole("link", { name: "support@sakura-securities.example" })).toHaveAttribute(
+      "href",
+      "mailto:support@sakura-securities.example",
+    );
 
     if (withJs) {
       // a modal: focus starts on its title, Tab stays inside, Escape closes it and focus goes back
@@ -115,11 +124,15 @@ test.describe("search page", () => {
 });
 
 test.describe("home", () => {
-  test("mini charts with more than 10 points scroll sideways by keyboard; the tab says 'Market'; the sanctions notice", async ({ page }) => {
+  test("mini charts with more than 10 points scroll sideways by keyboard; the tab says 'Market'; the sanctions notice", async ({
+    page,
+  }) => {
     await page.goto("/");
     await expect(page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Market" })).toHaveAttribute("href", "/");
     await expect(page.getByRole("heading", { name: "Quotes" })).toBeVisible();
-    await expect(page.getByRole("complementary", { name: "Service restrictions" })).toContainText("North Korea, Israel, China, Vanuatu and Cuba");
+    await expect(page.getByRole("complementary", { name: "Service restrictions" })).toContainText(
+      "North Korea, Israel, China, Vanuatu and Cuba",
+    );
 
     const box = page.getByRole("group", { name: /^BTC\/USDT price over the last 4 hours: scroll sideways/ });
     await expect(box).toBeVisible();

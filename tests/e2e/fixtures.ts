@@ -9,7 +9,10 @@ export const test = base.extend<{ consoleErrors: string[] }>({
   // the per-client sign-in throttle of one test never slows another.
   extraHTTPHeaders: async ({ browserName: _browser }, provide, info) => {
     clients += 1;
-    await provide({ "accept-language": "en-US,en;q=0.9", "cf-connecting-ip": `10.${info.workerIndex % 250}.${Math.floor(clients / 250) % 250}.${clients % 250}` });
+    await provide({
+      "accept-language": "en-US,en;q=0.9",
+      "cf-connecting-ip": `10.${info.workerIndex % 250}.${Math.floor(clients / 250) % 250}.${clients % 250}`,
+    });
   },
   consoleErrors: [
     async ({ page }, use) => {
@@ -22,7 +25,9 @@ export const test = base.extend<{ consoleErrors: string[] }>({
       // A failed form post answered 4xx logs a resource error in Chromium, and Remix logs the abort
       // of a page-data response that a newer navigation (the user's next click) cut off mid-body;
       // anything else is a bug.
-      const expected = (e: string) => /Failed to load resource: the server responded with a status of 4\d\d/.test(e) || /^AbortError: signal is aborted without reason\n/.test(e);
+      const expected = (e: string) =>
+        /Failed to load resource: the server responded with a status of 4\d\d/.test(e) ||
+        /^AbortError: signal is aborted without reason\n/.test(e);
       expect(errors.filter((e) => !expected(e))).toEqual([]);
     },
     { auto: true },

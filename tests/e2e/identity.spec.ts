@@ -70,7 +70,10 @@ test.describe("real-name verification", () => {
   // each flow registers a user and signs in twice more
   test.describe.configure({ timeout: 60_000 });
 
-  test("a new user submits name, passport number and two photos; the operator sees both photos and approves; the user is certified", async ({ page, request }, info) => {
+  test("a new user submits name, passport number and two photos; the operator sees both photos and approves; the user is certified", async ({
+    page,
+    request,
+  }, info) => {
     const email = uniqueEmail(`${info.project.name}-kyc-ok`);
     const javaScript = info.project.name !== "mobile-nojs";
     await submitAsNewUser(page, request, email, javaScript);
@@ -93,13 +96,19 @@ test.describe("real-name verification", () => {
     await expect(page.getByRole("link", { name: /Identity verification/ })).toContainText("Certified");
   });
 
-  test("the operator rejects with a reason; the user sees the reason and the form again, and submits again", async ({ page, request }, info) => {
+  test("the operator rejects with a reason; the user sees the reason and the form again, and submits again", async ({
+    page,
+    request,
+  }, info) => {
     const email = uniqueEmail(`${info.project.name}-kyc-no`);
     const javaScript = info.project.name !== "mobile-nojs";
     await submitAsNewUser(page, request, email, javaScript);
 
     await asOperator(page);
-    const item = page.getByRole("listitem").filter({ hasText: email }).filter({ has: page.getByRole("button", { name: "Reject" }) });
+    const item = page
+      .getByRole("listitem")
+      .filter({ hasText: email })
+      .filter({ has: page.getByRole("button", { name: "Reject" }) });
     // a rejection needs a reason
     await item.getByRole("button", { name: "Reject" }).click();
     await expect(page.getByRole("alert").filter({ hasText: "Give the reason for rejecting." })).toBeVisible();
@@ -121,7 +130,9 @@ test.describe("real-name verification", () => {
     await page.getByLabel("Real name").fill("Ann 2");
     await page.getByLabel("ID or passport number").fill("P 1234");
     await page.getByLabel("Front of the document").setInputFiles({ name: "front.png", mimeType: "image/png", buffer: PNG });
-    await page.getByLabel("Back of the document").setInputFiles({ name: "notes.txt", mimeType: "text/plain", buffer: Buffer.from("not a picture at all") });
+    await page
+      .getByLabel("Back of the document")
+      .setInputFiles({ name: "notes.txt", mimeType: "text/plain", buffer: Buffer.from("not a picture at all") });
     if (info.project.name !== "mobile-nojs") await expect(page.getByText("Choose a photo (JPEG, PNG or WebP).")).toBeVisible();
     await page.getByRole("button", { name: "Submit for review" }).click();
     const alert = page.getByRole("alert").filter({ hasText: "Use letters, spaces, dots, hyphens and apostrophes only." });
@@ -134,7 +145,8 @@ test.describe("real-name verification", () => {
     await page.getByLabel("Real name").fill("Ann Lee");
     await page.getByLabel("ID or passport number").fill("P-1234");
     await page.getByLabel("Back of the document").setInputFiles({ name: "back.png", mimeType: "image/png", buffer: PNG });
-    if (info.project.name !== "mobile-nojs") await expect(page.getByText("Photo uploaded. You can choose another to replace it.")).toHaveCount(2);
+    if (info.project.name !== "mobile-nojs")
+      await expect(page.getByText("Photo uploaded. You can choose another to replace it.")).toHaveCount(2);
     await page.getByRole("button", { name: "Submit for review" }).click();
     await expect(page.getByText("Waiting for audit")).toBeVisible();
     await expect(page.getByText("Ann Lee")).toBeVisible();

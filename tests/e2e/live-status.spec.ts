@@ -36,10 +36,13 @@ function dataRequests(page: Page) {
 /** Waits until the page's router has nothing in flight (Remix keeps it on window.__remixRouter). */
 async function settled(page: Page) {
   await expect
-    .poll(() => page.evaluate(() => {
-      const { state } = (window as unknown as { __remixRouter: { state: { navigation: { state: string }; revalidation: string } } }).__remixRouter;
-      return `${state.navigation.state}/${state.revalidation}`;
-    }))
+    .poll(() =>
+      page.evaluate(() => {
+        const { state } = (window as unknown as { __remixRouter: { state: { navigation: { state: string }; revalidation: string } } })
+          .__remixRouter;
+        return `${state.navigation.state}/${state.revalidation}`;
+      }),
+    )
     .toBe("idle/idle");
   await page.waitForTimeout(50);
 }
@@ -79,7 +82,9 @@ async function firstRefresh(page: Page, loads: string[]) {
   await settled(page);
 }
 
-test("no refresh while the user is typing; a button that keeps the focus does not stop it; it resumes when they leave the field", async ({ page }) => {
+test("no refresh while the user is typing; a button that keeps the focus does not stop it; it resumes when they leave the field", async ({
+  page,
+}) => {
   await staleFeed(page);
   const { loads } = dataRequests(page);
   await page.goto("/login");

@@ -7,9 +7,18 @@ import { axeProblems } from "./axe";
 import { expect, registerByEmail, test, uniqueEmail } from "./fixtures";
 import { asSteppedUpOperator } from "./operator";
 
-const PHOTO = { name: "photo.jpg", mimeType: "image/jpeg", buffer: Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10, 0x4a, 0x46, 0x49, 0x46, 0x00, 0x01, ...Array(300).fill(9), 0xff, 0xd9]) };
+const PHOTO = {
+  name: "photo.jpg",
+  mimeType: "image/jpeg",
+  buffer: Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10, 0x4a, 0x46, 0x49, 0x46, 0x00, 0x01, ...Array(300).fill(9), 0xff, 0xd9]),
+};
 
-test("a user passes the loan identity check, applies for 1,000 USD, signs, is paid out, repays with a proof and the operator settles it", async ({ page, request, browser, baseURL }, info) => {
+test("a user passes the loan identity check, applies for 1,000 USD, signs, is paid out, repays with a proof and the operator settles it", async ({
+  page,
+  request,
+  browser,
+  baseURL,
+}, info) => {
   test.setTimeout(120_000);
   const js = info.project.use.javaScriptEnabled !== false;
   const email = uniqueEmail(`${info.project.name}-loan`);
@@ -42,7 +51,18 @@ test("a user passes the loan identity check, applies for 1,000 USD, signs, is pa
 
   // the operator approves the KYC
   const { viewport, isMobile, hasTouch, javaScriptEnabled } = info.project.use;
-  const opContext = await browser.newContext({ baseURL, viewport, isMobile, hasTouch, javaScriptEnabled, locale: "en-US", extraHTTPHeaders: { "accept-language": "en-US,en;q=0.9", "cf-connecting-ip": `10.252.${info.workerIndex % 250}.${info.repeatEachIndex + 1}` } });
+  const opContext = await browser.newContext({
+    baseURL,
+    viewport,
+    isMobile,
+    hasTouch,
+    javaScriptEnabled,
+    locale: "en-US",
+    extraHTTPHeaders: {
+      "accept-language": "en-US,en;q=0.9",
+      "cf-connecting-ip": `10.252.${info.workerIndex % 250}.${info.repeatEachIndex + 1}`,
+    },
+  });
   const op = await opContext.newPage();
   await asSteppedUpOperator(op, request, baseURL!);
   await op.goto("/admin/loans");
@@ -99,7 +119,10 @@ test("a user passes the loan identity check, applies for 1,000 USD, signs, is pa
 
   // the operator pays out
   await op.goto("/admin/loans");
-  const loanItem = op.getByRole("article").filter({ hasText: email }).filter({ has: op.getByRole("button", { name: "Approve and pay out" }) });
+  const loanItem = op
+    .getByRole("article")
+    .filter({ hasText: email })
+    .filter({ has: op.getByRole("button", { name: "Approve and pay out" }) });
   await expect(loanItem).toContainText("1,000.00 USD");
   await loanItem.getByRole("button", { name: "Approve and pay out" }).click();
   await expect(op.getByText("Approved.")).toBeVisible();
@@ -123,7 +146,10 @@ test("a user passes the loan identity check, applies for 1,000 USD, signs, is pa
 
   // the operator settles it
   await op.goto("/admin/loans");
-  const repayItem = op.getByRole("article").filter({ hasText: email }).filter({ has: op.getByRole("button", { name: "Approve: loan repaid" }) });
+  const repayItem = op
+    .getByRole("article")
+    .filter({ hasText: email })
+    .filter({ has: op.getByRole("button", { name: "Approve: loan repaid" }) });
   await expect(repayItem).toContainText("1,003.50 USD");
   await repayItem.getByRole("button", { name: "Approve: loan repaid" }).click();
   await expect(op.getByText("Approved.")).toBeVisible();

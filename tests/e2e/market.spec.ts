@@ -29,15 +29,23 @@ test.describe("live market", () => {
 
   test("tapping an instrument opens it on the trade screen with its candles for every period", async ({ page }, info) => {
     await page.goto("/");
-    await page.locator(".instrument-list").getByRole("link", { name: /ETH\/USDT/ }).click();
+    await page
+      .locator(".instrument-list")
+      .getByRole("link", { name: /ETH\/USDT/ })
+      .click();
     await expect(page).toHaveURL(/\/trade\?code=ETHUSDT/);
     await expect(page.locator(".trade-header summary .symbol")).toHaveText("ETH/USDT");
     for (const label of ["1M", "5M", "15M", "30M", "1H", "1D"]) {
       await page.getByRole("navigation", { name: "Chart period" }).getByRole("link", { name: label, exact: true }).click();
-      await expect(page.getByRole("navigation", { name: "Chart period" }).getByRole("link", { name: label, exact: true })).toHaveAttribute("aria-current", "page");
+      await expect(page.getByRole("navigation", { name: "Chart period" }).getByRole("link", { name: label, exact: true })).toHaveAttribute(
+        "aria-current",
+        "page",
+      );
       if (info.project.name === "mobile-nojs") {
         // the SVG draws its candles as two paths (up, down): one closed body ("z") per candle
-        const bodies = await page.locator("svg.candle-svg path").evaluateAll((paths) => paths.reduce((n, p) => n + (p.getAttribute("d")?.match(/z/g)?.length ?? 0), 0));
+        const bodies = await page
+          .locator("svg.candle-svg path")
+          .evaluateAll((paths) => paths.reduce((n, p) => n + (p.getAttribute("d")?.match(/z/g)?.length ?? 0), 0));
         expect(bodies).toBeGreaterThanOrEqual(50);
       } else {
         await expect(page.locator(".chart canvas")).toBeVisible();
@@ -68,7 +76,10 @@ test.describe("live market", () => {
     await page.goto("/trade?code=NOPE&period=7min");
     await expect(page.getByRole("alert").filter({ hasText: "instrument doesn't exist" })).toBeVisible();
     await expect(page.getByRole("alert").filter({ hasText: "chart period doesn't exist" })).toBeVisible();
-    await expect(page.getByRole("navigation", { name: "Chart period" }).getByRole("link", { name: "5M", exact: true })).toHaveAttribute("aria-current", "page");
+    await expect(page.getByRole("navigation", { name: "Chart period" }).getByRole("link", { name: "5M", exact: true })).toHaveAttribute(
+      "aria-current",
+      "page",
+    );
   });
 
   test("search finds a pair and opens it", async ({ page }) => {

@@ -48,7 +48,12 @@ async function subscribe(page: Page, title: string, amount: string, js: boolean,
   await expect(page.getByText("Subscribed. Income is paid every day from tomorrow.")).toBeVisible();
 }
 
-test("subscribe, daily income, early redemption with the stated penalty (automatic and by the operator)", async ({ page, request, browser, baseURL }, info) => {
+test("subscribe, daily income, early redemption with the stated penalty (automatic and by the operator)", async ({
+  page,
+  request,
+  browser,
+  baseURL,
+}, info) => {
   test.setTimeout(90_000);
   const js = info.project.use.javaScriptEnabled !== false;
   const email = uniqueEmail(`${info.project.name}-mining`);
@@ -100,7 +105,18 @@ test("subscribe, daily income, early redemption with the stated penalty (automat
   expect(cents(await fundingBalance(page))).toBe(89_670 + hydroIncome);
 
   const { viewport, isMobile, hasTouch, javaScriptEnabled } = info.project.use;
-  const opContext = await browser.newContext({ baseURL, viewport, isMobile, hasTouch, javaScriptEnabled, locale: "en-US", extraHTTPHeaders: { "accept-language": "en-US,en;q=0.9", "cf-connecting-ip": `10.252.${info.workerIndex % 250}.${info.repeatEachIndex + 1}` } });
+  const opContext = await browser.newContext({
+    baseURL,
+    viewport,
+    isMobile,
+    hasTouch,
+    javaScriptEnabled,
+    locale: "en-US",
+    extraHTTPHeaders: {
+      "accept-language": "en-US,en;q=0.9",
+      "cf-connecting-ip": `10.252.${info.workerIndex % 250}.${info.repeatEachIndex + 1}`,
+    },
+  });
   const op = await opContext.newPage();
   await asSteppedUpOperator(op, request, baseURL!);
   await op.goto("/admin/funds");

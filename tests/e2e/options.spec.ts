@@ -35,7 +35,9 @@ async function demoUser(page: Page) {
 async function buy(page: Page, params: Record<string, string>): Promise<WireOption> {
   let last = "";
   for (let i = 0; i < 20; i++) {
-    const res = await page.request.post("/v2/api/micro/submit", { form: { forex_id: String(ETH.id), type: "1", number: "10", seconds: "30", ...params } });
+    const res = await page.request.post("/v2/api/micro/submit", {
+      form: { forex_id: String(ETH.id), type: "1", number: "10", seconds: "30", ...params },
+    });
     const body = (await res.json()) as { code: number; msg: string; data: WireOption };
     if (body.code === 1) return body.data;
     last = body.msg;
@@ -132,7 +134,10 @@ test("bad amounts are refused with the translated message and buy nothing", asyn
   await page.getByRole("button", { name: "Buy up" }).click();
   await expect(page.locator(".option-form .field-error")).toHaveText("Enter a positive amount with at most 2 decimals, e.g. 10 or 12.50.");
   await expect(amount(page)).toHaveValue("0");
-  await page.getByRole("group", { name: "Duration" }).getByRole("radio", { name: /^120 seconds/ }).check();
+  await page
+    .getByRole("group", { name: "Duration" })
+    .getByRole("radio", { name: /^120 seconds/ })
+    .check();
   await amount(page).fill("15");
   await page.getByRole("button", { name: "Buy down" }).click();
   await expect(page.locator(".option-form .field-error")).toHaveText("The minimum for this duration is 20 USD.");
@@ -145,7 +150,9 @@ test("bad amounts are refused with the translated message and buy nothing", asyn
   // more than the options account holds: the message names that account and the stake
   await amount(page).fill("20000");
   await page.getByRole("button", { name: "Buy up" }).click();
-  await expect(page.locator(".option-form .field-error")).toHaveText("Not enough available balance in your options account for this stake.");
+  await expect(page.locator(".option-form .field-error")).toHaveText(
+    "Not enough available balance in your options account for this stake.",
+  );
   await expect(amount(page)).toHaveValue("20000");
   expect(await options(page, 1)).toHaveLength(1);
   expect((await optionsBalance(page)).balance).toBe("9990.00");
@@ -223,7 +230,10 @@ test("open options count down on /order, then settle into the closed list with t
 test("another user's option is not found", async ({ page, browser }) => {
   await demoUser(page);
   const mine = await buy(page, {});
-  const other = await browser.newContext({ baseURL: test.info().project.use.baseURL, javaScriptEnabled: test.info().project.use.javaScriptEnabled });
+  const other = await browser.newContext({
+    baseURL: test.info().project.use.baseURL,
+    javaScriptEnabled: test.info().project.use.javaScriptEnabled,
+  });
   const otherPage = await other.newPage();
   await demoUser(otherPage);
   const res = await otherPage.goto(`/order?source=1&type=1&detail=${mine.Id}`);
@@ -233,7 +243,11 @@ test("another user's option is not found", async ({ page, browser }) => {
 });
 
 // The duration added here is never offered: the other tests count the durations on the trade page.
-test("an operator adds a duration in the console; a bad ratio is answered next to the field with the values kept", async ({ page, request, baseURL }) => {
+test("an operator adds a duration in the console; a bad ratio is answered next to the field with the values kept", async ({
+  page,
+  request,
+  baseURL,
+}) => {
   await asSteppedUpOperator(page, request, baseURL!);
   await page.goto("/admin/options");
   await expect(page.getByRole("heading", { name: "Durations" })).toBeVisible();

@@ -20,10 +20,53 @@ interface WireOrder {
 }
 
 /** Per project: its pair, the held price, a price 5 USD of profit away (1 lot), the take-profit, a price beyond it. */
-const HELD: Record<string, { code: string; id: number; show: string; price: number; up5: number; takeProfit: string; wrongTakeProfit: string; beyond: number; text: { price: string; up5: string; liquidation: string; takeProfit: string } }> = {
-  "mobile-js": { code: "SOLUSDT", id: 12, show: "SOL/USDT", price: 200, up5: 205, takeProfit: "210", wrongTakeProfit: "190", beyond: 220, text: { price: "200.00", up5: "205.00", liquidation: "180.00", takeProfit: "210.00" } },
-  "mobile-nojs": { code: "BNBUSDT", id: 14, show: "BNB/USDT", price: 900, up5: 905, takeProfit: "950", wrongTakeProfit: "850", beyond: 1000, text: { price: "900.00", up5: "905.00", liquidation: "810.00", takeProfit: "950.00" } },
-  desktop: { code: "XRPUSDT", id: 13, show: "XRP/USDT", price: 2.5, up5: 2.505, takeProfit: "2.6", wrongTakeProfit: "2.4", beyond: 2.7, text: { price: "2.5000", up5: "2.5050", liquidation: "2.2500", takeProfit: "2.6000" } },
+const HELD: Record<
+  string,
+  {
+    code: string;
+    id: number;
+    show: string;
+    price: number;
+    up5: number;
+    takeProfit: string;
+    wrongTakeProfit: string;
+    beyond: number;
+    text: { price: string; up5: string; liquidation: string; takeProfit: string };
+  }
+> = {
+  "mobile-js": {
+    code: "SOLUSDT",
+    id: 12,
+    show: "SOL/USDT",
+    price: 200,
+    up5: 205,
+    takeProfit: "210",
+    wrongTakeProfit: "190",
+    beyond: 220,
+    text: { price: "200.00", up5: "205.00", liquidation: "180.00", takeProfit: "210.00" },
+  },
+  "mobile-nojs": {
+    code: "BNBUSDT",
+    id: 14,
+    show: "BNB/USDT",
+    price: 900,
+    up5: 905,
+    takeProfit: "950",
+    wrongTakeProfit: "850",
+    beyond: 1000,
+    text: { price: "900.00", up5: "905.00", liquidation: "810.00", takeProfit: "950.00" },
+  },
+  desktop: {
+    code: "XRPUSDT",
+    id: 13,
+    show: "XRP/USDT",
+    price: 2.5,
+    up5: 2.505,
+    takeProfit: "2.6",
+    wrongTakeProfit: "2.4",
+    beyond: 2.7,
+    text: { price: "2.5000", up5: "2.5050", liquidation: "2.2500", takeProfit: "2.6000" },
+  },
 };
 
 /** A new demo user in this page's browser context (the login form's post, without the UI). */
@@ -36,7 +79,9 @@ async function demoUser(page: Page) {
 async function place(page: Page, params: Record<string, string>): Promise<WireOrder> {
   let last = "";
   for (let i = 0; i < 20; i++) {
-    const res = await page.request.post("/v2/api/forex/submit", { form: { type: "1", cont: "0.01", forex_id: "1", status: "1", multiple: "10", ...params } });
+    const res = await page.request.post("/v2/api/forex/submit", {
+      form: { type: "1", cont: "0.01", forex_id: "1", status: "1", multiple: "10", ...params },
+    });
     const body = (await res.json()) as { code: number; msg: string; data: WireOrder };
     if (body.code === 1) return body.data;
     last = body.msg;
@@ -73,7 +118,11 @@ async function contractBalance(page: Page) {
 const sheet = (page: Page) => page.getByRole("dialog", { name: "Order details" });
 const row = (page: Page, text: string) => page.locator("a.order-row").filter({ hasText: text });
 /** A value of the sheet's description list, by its term. */
-const detailValue = (page: Page, term: string) => sheet(page).locator(".order-details > div").filter({ has: page.getByText(term, { exact: true }) }).locator("dd");
+const detailValue = (page: Page, term: string) =>
+  sheet(page)
+    .locator(".order-details > div")
+    .filter({ has: page.getByText(term, { exact: true }) })
+    .locator("dd");
 
 test.describe("orders with a held price", () => {
   test.describe.configure({ mode: "serial" });
@@ -84,7 +133,9 @@ test.describe("orders with a held price", () => {
     await api.dispose();
   });
 
-  test("a holding order: its figures, the sheet, stop-loss / take-profit, and the server closing it at its take-profit", async ({ page }, info) => {
+  test("a holding order: its figures, the sheet, stop-loss / take-profit, and the server closing it at its take-profit", async ({
+    page,
+  }, info) => {
     test.setTimeout(60_000);
     const js = info.project.use.javaScriptEnabled !== false;
     const held = HELD[info.project.name]!;
@@ -164,7 +215,9 @@ test.describe("orders with a held price", () => {
     await expect(sheet(page).getByRole("link", { name: "Close position" })).toHaveCount(0);
   });
 
-  test("the trade page's open orders follow the engine: a pending order that fills shows as holding without a reload", async ({ page }, info) => {
+  test("the trade page's open orders follow the engine: a pending order that fills shows as holding without a reload", async ({
+    page,
+  }, info) => {
     test.skip(info.project.use.javaScriptEnabled === false, "live updates need JavaScript");
     const held = HELD[info.project.name]!;
     await demoUser(page);
@@ -184,7 +237,9 @@ test.describe("orders with a held price", () => {
 });
 
 test.describe("orders", () => {
-  test("close a position with its confirm step: it moves to history with its realised profit, and the balance changes", async ({ page }) => {
+  test("close a position with its confirm step: it moves to history with its realised profit, and the balance changes", async ({
+    page,
+  }) => {
     await demoUser(page);
     const order = await place(page, {});
     const afterOpen = await contractBalance(page);
@@ -279,7 +334,10 @@ test.describe("orders", () => {
     // a forged close of it answers "not found" and changes nothing
     await page.goto(`/order?detail=${order.Id}&confirm=close`);
     await expect(page.getByRole("alertdialog")).toHaveCount(0);
-    const forged = await page.request.post("/order?source=0&type=1", { form: { intent: "close-order", id: String(order.Id) }, maxRedirects: 0 });
+    const forged = await page.request.post("/order?source=0&type=1", {
+      form: { intent: "close-order", id: String(order.Id) },
+      maxRedirects: 0,
+    });
     expect(forged.status()).toBe(303);
     await page.goto("/order");
     await expect(page.getByText("Not found")).toBeVisible();

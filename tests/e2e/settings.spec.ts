@@ -6,7 +6,11 @@ import { axeProblems } from "./axe";
 import { expect, test } from "./fixtures";
 import { asSteppedUpOperator } from "./operator";
 
-test("an operator's refused settings say why and change nothing; a save of the same values is confirmed", async ({ page, request, baseURL }, info) => {
+test("an operator's refused settings say why and change nothing; a save of the same values is confirmed", async ({
+  page,
+  request,
+  baseURL,
+}, info) => {
   const js = info.project.use.javaScriptEnabled !== false;
   await asSteppedUpOperator(page, request, baseURL!);
   await page.goto("/admin");

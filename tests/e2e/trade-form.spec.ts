@@ -35,12 +35,16 @@ test.afterAll(async ({ playwright }) => {
 
 test("a visitor's Buy goes to the login, which comes back to this trade page", async ({ page }) => {
   await page.goto(`${BTC}&period=15min`);
-  await expect(page.getByRole("region", { name: /Open orders/ }).or(page.locator(".open-orders"))).toContainText("Log in to see your open orders");
+  await expect(page.getByRole("region", { name: /Open orders/ }).or(page.locator(".open-orders"))).toContainText(
+    "Log in to see your open orders",
+  );
   await page.getByRole("link", { name: "Buy", exact: true }).click();
   await expect(page).toHaveURL(/\/login\?from=%2Ftrade%3Fcode%3DBTCUSDT%26period%3D15min$/);
 });
 
-test("a demo user sees margin and fee before buying 0.01 lots at 10x, then the confirmation, the open order and its chart levels", async ({ page }, info) => {
+test("a demo user sees margin and fee before buying 0.01 lots at 10x, then the confirmation, the open order and its chart levels", async ({
+  page,
+}, info) => {
   const js = info.project.use.javaScriptEnabled !== false;
   await demoUser(page);
   await holdBtc(page, 50000);
@@ -112,7 +116,9 @@ test("a pending buy at 40,000 is confirmed as pending and links to the pending o
   if (js) {
     // a price far off the market is refused as it is typed, with the band
     await price.fill("90000000000000");
-    await expect(page.getByText(/Enter a buy price between a tenth of the market price and ten times it: [\d,.]+ – [\d,.]+\./)).toBeVisible();
+    await expect(
+      page.getByText(/Enter a buy price between a tenth of the market price and ten times it: [\d,.]+ – [\d,.]+\./),
+    ).toBeVisible();
     await expect(price).toHaveAttribute("aria-invalid", "true");
   }
   await price.fill("40000");
@@ -181,7 +187,8 @@ test("bad input shows the translated message and places nothing", async ({ page 
   await expect(errors).toContainText("Press Buy or Sell to place the order.");
 
   // status codes: 400 for input, 409 for what the moment refuses (here the balance)
-  const post = (form: Record<string, string>) => page.request.post(BTC, { form: { forex_id: "1", type: "1", multiple: "5", ...form }, maxRedirects: 0 });
+  const post = (form: Record<string, string>) =>
+    page.request.post(BTC, { form: { forex_id: "1", type: "1", multiple: "5", ...form }, maxRedirects: 0 });
   expect((await post({ cont: "0.015" })).status()).toBe(400);
   expect((await post({ cont: "1000" })).status()).toBe(409);
 
@@ -240,16 +247,30 @@ test("chart, order form and open orders: side by side on desktop, stacked on pho
   }
 });
 
-test("levels outside the chart's range are one edge marker each, labels apart; the future tab draws none of the contract's lines", async ({ page }, info) => {
+test("levels outside the chart's range are one edge marker each, labels apart; the future tab draws none of the contract's lines", async ({
+  page,
+}, info) => {
   const js = info.project.use.javaScriptEnabled !== false;
   await demoUser(page);
-  const list = (await (await page.request.get("/v2/api/forex/trade_list")).json()) as { data: { Code: string; ForexQuotations: { Close: number } | null }[] };
+  const list = (await (await page.request.get("/v2/api/forex/trade_list")).json()) as {
+    data: { Code: string; ForexQuotations: { Close: number } | null }[];
+  };
   const price = list.data.find((i) => i.Code === "ETHUSDT")!.ForexQuotations!.Close;
   // a buy at 5x: stop-loss at half the price, take-profit at twice it, liquidation at 80 %: all far off a 10-hour chart
   const sl = (Math.round(price * 50) / 100).toFixed(2);
   const tp = (Math.round(price * 200) / 100).toFixed(2);
   const placed = await page.request.post("/trade?code=ETHUSDT", {
-    form: { forex_id: "2", type: "1", multiple: "5", cont: "0.01", status: "1", stop_loss_on: "on", stop_loss_price: sl, take_profit_on: "on", target_profit_price: tp },
+    form: {
+      forex_id: "2",
+      type: "1",
+      multiple: "5",
+      cont: "0.01",
+      status: "1",
+      stop_loss_on: "on",
+      stop_loss_price: sl,
+      take_profit_on: "on",
+      target_profit_price: tp,
+    },
     maxRedirects: 0,
   });
   expect(placed.status()).toBe(303);
@@ -260,8 +281,12 @@ test("levels outside the chart's range are one edge marker each, labels apart; t
   await expect(levels.locator('[data-level="tp"]')).toHaveAttribute("data-edge", "top");
   await expect(levels.locator('[data-level="sl"]')).toHaveAttribute("data-edge", "bottom");
   await expect(levels.locator('[data-level="liq"]')).toHaveAttribute("data-edge", "bottom");
-  await expect(levels.locator('[data-level="tp"]')).toHaveText(/^Buy 0\.01 lots, TP: [\d,.]+ \(above the chart's price range, marked at its top edge\)$/);
-  await expect(levels.locator('[data-level="sl"]')).toHaveText(/^Buy 0\.01 lots, SL: [\d,.]+ \(below the chart's price range, marked at its bottom edge\)$/);
+  await expect(levels.locator('[data-level="tp"]')).toHaveText(
+    /^Buy 0\.01 lots, TP: [\d,.]+ \(above the chart's price range, marked at its top edge\)$/,
+  );
+  await expect(levels.locator('[data-level="sl"]')).toHaveText(
+    /^Buy 0\.01 lots, SL: [\d,.]+ \(below the chart's price range, marked at its bottom edge\)$/,
+  );
   if (!js) {
     // the server's chart: no line at a price the axis does not show, one marker per level, no label over another
     const svg = page.locator("svg.candle-svg");
@@ -269,9 +294,13 @@ test("levels outside the chart's range are one edge marker each, labels apart; t
     await expect(svg.locator('.level[data-edge="top"] .level-arrow')).toHaveCount(1);
     await expect(svg.locator('.level[data-edge="bottom"] .level-arrow')).toHaveCount(2);
     await expect(svg.locator(".level:not([data-edge]) .level-arrow")).toHaveCount(0);
-    const boxes = await svg.locator(".level text").evaluateAll((els) => els.map((el) => el.getBoundingClientRect()).map((r) => ({ top: r.top, bottom: r.bottom })));
+    const boxes = await svg
+      .locator(".level text")
+      .evaluateAll((els) => els.map((el) => el.getBoundingClientRect()).map((r) => ({ top: r.top, bottom: r.bottom })));
     expect(boxes).toHaveLength(4);
-    for (let i = 0; i < boxes.length; i++) for (let j = i + 1; j < boxes.length; j++) expect(boxes[i]!.bottom <= boxes[j]!.top || boxes[j]!.bottom <= boxes[i]!.top, `labels ${i} and ${j}`).toBe(true);
+    for (let i = 0; i < boxes.length; i++)
+      for (let j = i + 1; j < boxes.length; j++)
+        expect(boxes[i]!.bottom <= boxes[j]!.top || boxes[j]!.bottom <= boxes[i]!.top, `labels ${i} and ${j}`).toBe(true);
   } else {
     await expect(page.locator("canvas.chart-canvas")).toBeVisible();
   }

@@ -18,7 +18,10 @@ async function fundedUser(page: Page, request: APIRequestContext, prefix: string
 const shown = (page: Page, account: "funding" | "options" | "contract") => page.locator(`.account-grid [data-account="${account}"] dd`);
 
 test.describe("wallet", () => {
-  test("a real user transfers funding → contract after a confirm step and sees the balances and the log change", async ({ page, request }, info) => {
+  test("a real user transfers funding → contract after a confirm step and sees the balances and the log change", async ({
+    page,
+    request,
+  }, info) => {
     const js = info.project.use.javaScriptEnabled !== false;
     await fundedUser(page, request, `${info.project.name}-transfer`);
     await page.goto("/user");
@@ -62,7 +65,10 @@ test.describe("wallet", () => {
     await expect(page.locator(".ledger-list li").first()).toContainText("+30.25");
   });
 
-  test("a balance of 0.175 reads 0.17 (never more than can be moved), and 'Transfer all' moves exactly 0.175", async ({ page, request }, info) => {
+  test("a balance of 0.175 reads 0.17 (never more than can be moved), and 'Transfer all' moves exactly 0.175", async ({
+    page,
+    request,
+  }, info) => {
     await fundedUser(page, request, `${info.project.name}-all`, "0.175");
     await page.goto("/mine/transfer");
     await expect(shown(page, "funding")).toHaveText("0.17");
@@ -90,7 +96,10 @@ test.describe("wallet", () => {
     await expect(page.locator('[data-account="contract"]')).toContainText("0.17");
   });
 
-  test("choosing the account on the other side swaps the pair with JavaScript; without it the server refuses it clearly", async ({ page, request }, info) => {
+  test("choosing the account on the other side swaps the pair with JavaScript; without it the server refuses it clearly", async ({
+    page,
+    request,
+  }, info) => {
     const js = info.project.use.javaScriptEnabled !== false;
     await fundedUser(page, request, `${info.project.name}-swap`, "10.00");
     await page.goto("/mine/transfer");
@@ -122,7 +131,10 @@ test.describe("wallet", () => {
     await expect(shown(page, "funding")).toHaveText("10.00");
   });
 
-  test("the history page lists entries by account, pages stay plain links, and the CSV statement downloads", async ({ page, request }, info) => {
+  test("the history page lists entries by account, pages stay plain links, and the CSV statement downloads", async ({
+    page,
+    request,
+  }, info) => {
     await fundedUser(page, request, `${info.project.name}-history`, "12.50");
     await page.goto("/mine/wallet");
     await page.getByRole("link", { name: "Funding Details" }).click();
@@ -136,9 +148,15 @@ test.describe("wallet", () => {
     await expect(page.getByText("No entries yet")).toBeVisible();
     await page.getByRole("link", { name: "Funding", exact: true }).click();
     await expect(page).toHaveURL(/accountTypeId=1$/);
-    const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("link", { name: "Download statement (CSV)" }).click()]);
+    const [download] = await Promise.all([
+      page.waitForEvent("download"),
+      page.getByRole("link", { name: "Download statement (CSV)" }).click(),
+    ]);
     expect(download.suggestedFilename()).toMatch(/^statement-funding-\d{4}-\d\d-\d\d\.csv$/);
-    const lines = readFileSync((await download.path())!, "utf8").replace(/^\uFEFF/, "").trim().split("\r\n");
+    const lines = readFileSync((await download.path())!, "utf8")
+      .replace(/^\uFEFF/, "")
+      .trim()
+      .split("\r\n");
     expect(lines[0]).toBe("Time,Type,Memo,Amount (USD)");
     expect(lines[1]).toMatch(/^\d{4}-\d\d-\d\dT[\d:.]+Z,Adjustment,Balance adjustment,12\.50$/);
   });

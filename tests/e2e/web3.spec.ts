@@ -15,7 +15,8 @@ async function injectTestWallet(page: Page, account: PrivateKeyAccount) {
     return account.signMessage({ message: { raw: hex as `0x${string}` } });
   });
   await page.addInitScript((address: string) => {
-    const sign = (hex: string, signer: string) => (window as unknown as { __testWalletSign: (hex: string, address: string) => Promise<string> }).__testWalletSign(hex, signer);
+    const sign = (hex: string, signer: string) =>
+      (window as unknown as { __testWalletSign: (hex: string, address: string) => Promise<string> }).__testWalletSign(hex, signer);
     (window as unknown as { ethereum: unknown }).ethereum = {
       isMetaMask: true,
       request: async ({ method, params }: { method: string; params?: unknown[] }) => {
@@ -62,10 +63,16 @@ test.describe("wallet login", () => {
     const alert = page.getByRole("alert");
     await expect(alert).toContainText("No browser wallet was found.");
     await expect(alert).toContainText("Trust Wallet is not installed.");
-    await expect(alert.getByRole("link", { name: "Get Trust Wallet from its official site" })).toHaveAttribute("href", "https://trustwallet.com/download");
+    await expect(alert.getByRole("link", { name: "Get Trust Wallet from its official site" })).toHaveAttribute(
+      "href",
+      "https://trustwallet.com/download",
+    );
     await page.getByRole("button", { name: "MetaMask" }).click();
     await expect(alert).toContainText("MetaMask is not installed.");
-    await expect(alert.getByRole("link", { name: "Get MetaMask from its official site" })).toHaveAttribute("href", "https://metamask.io/download/");
+    await expect(alert.getByRole("link", { name: "Get MetaMask from its official site" })).toHaveAttribute(
+      "href",
+      "https://metamask.io/download/",
+    );
     await expect(page).toHaveURL(/\/user\/web3-login$/);
   });
 
@@ -98,7 +105,9 @@ test.describe("wallet login", () => {
     await expect(page).toHaveURL(/\/user\/web3-login$/);
   });
 
-  test("without JavaScript: the page explains that wallet login needs a browser wallet and JavaScript, and links to e-mail login", async ({ page }, info) => {
+  test("without JavaScript: the page explains that wallet login needs a browser wallet and JavaScript, and links to e-mail login", async ({
+    page,
+  }, info) => {
     test.skip(info.project.name !== "mobile-nojs", "about the page without JavaScript");
     await page.goto("/login?from=%2Ftrade");
     await page.getByRole("link", { name: "Log in with a wallet" }).click();

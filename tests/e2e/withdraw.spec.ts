@@ -21,7 +21,10 @@ async function credit(request: APIRequestContext, email: string, amount: string)
 
 const figure = (scope: ReturnType<Page["locator"]>, name: string) => scope.locator(`[data-figure="${name}"] dd`);
 
-test("a user binds an address, sees the fee and the amount received before confirming, and the request is under review", async ({ page, request }, info) => {
+test("a user binds an address, sees the fee and the amount received before confirming, and the request is under review", async ({
+  page,
+  request,
+}, info) => {
   const js = info.project.use.javaScriptEnabled !== false;
   const email = uniqueEmail("withdraw");
   await registerByEmail(page, request, email);
@@ -89,16 +92,24 @@ test("a user binds an address, sees the fee and the amount received before confi
   await expect(page.getByText(ERC20_ADDRESS)).toBeVisible();
 });
 
-test("the operator approves one withdrawal and rejects another; the user sees paid, rejected and the refund", async ({ page, request, baseURL }) => {
+test("the operator approves one withdrawal and rejects another; the user sees paid, rejected and the refund", async ({
+  page,
+  request,
+  baseURL,
+}) => {
   test.setTimeout(120_000);
   const email = uniqueEmail("withdraw-review");
   await registerByEmail(page, request, email);
   await credit(request, email, "500");
-  const bound = await page.request.post("/api/wallet/bind_draw_method", { form: { draw_type: "1", draw_currency_id: "1", dc_address: TRC20_ADDRESS } });
+  const bound = await page.request.post("/api/wallet/bind_draw_method", {
+    form: { draw_type: "1", draw_currency_id: "1", dc_address: TRC20_ADDRESS },
+  });
   const method = ((await bound.json()) as { data: { id: number } }).data.id;
   const ids: number[] = [];
   for (const number of ["100", "50"]) {
-    const res = await page.request.post("/api/account/draw", { form: { draw_currency_id: "1", draw_method_id: String(method), number, memo: "" } });
+    const res = await page.request.post("/api/account/draw", {
+      form: { draw_currency_id: "1", draw_method_id: String(method), number, memo: "" },
+    });
     const body = (await res.json()) as { code: number; msg: string; data: { id: number } };
     expect(body.code, body.msg).toBe(1);
     ids.push(body.data.id);
@@ -156,6 +167,8 @@ test("a demo user is refused withdrawals", async ({ page }) => {
   await page.goto("/mine/withdraw?type=0");
   await expect(page).toHaveURL(/\/user$/);
   await expect(page.getByText("Only real account: please register or log in to a real account.")).toBeVisible();
-  const api = await page.request.post("/api/account/draw", { form: { draw_currency_id: "1", draw_method_id: "1", number: "20", memo: "" } });
+  const api = await page.request.post("/api/account/draw", {
+    form: { draw_currency_id: "1", draw_method_id: "1", number: "20", memo: "" },
+  });
   expect(((await api.json()) as { msg: string }).msg).toBe("Only real account: please register or log in to a real account.");
 });

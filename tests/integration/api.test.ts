@@ -39,7 +39,11 @@ describe("JSON API (spec §7, envelope of §8)", () => {
     const email = uniqueEmail("api");
     expect(await json(await api("/api/notify/send_email", { body: { to: email, type: "1" } }))).toMatchObject({ code: 1 });
     const code = (await latestCode(email))!;
-    const reg = await json(await api("/api/user/register", { json: { type: "email", account: email, password: "api-password-1", re_password: "api-password-1", sms_code: code } }));
+    const reg = await json(
+      await api("/api/user/register", {
+        json: { type: "email", account: email, password: "api-password-1", re_password: "api-password-1", sms_code: code },
+      }),
+    );
     expect(reg.code).toBe(1);
     expect(typeof reg.data.token).toBe("string");
     const login = await json(await api("/api/user/loginForU", { body: { account: email, password: "api-password-1" } }));
@@ -57,7 +61,9 @@ describe("JSON API (spec §7, envelope of §8)", () => {
     expect(none.code).toBe(999);
     const wrong = await json(await api("/api/user/loginForU", { body: { account: uniqueEmail("x"), password: "whatever-1" }, lang: "en" }));
     expect(wrong).toMatchObject({ code: 0, msg: "Incorrect account or password." });
-    const wrongJp = await json(await api("/api/user/loginForU", { body: { account: uniqueEmail("x"), password: "whatever-1" }, lang: "jp" }));
+    const wrongJp = await json(
+      await api("/api/user/loginForU", { body: { account: uniqueEmail("x"), password: "whatever-1" }, lang: "jp" }),
+    );
     expect(wrongJp.code).toBe(0);
     expect(wrongJp.msg.length).toBeGreaterThan(0);
   });
@@ -73,7 +79,11 @@ describe("JSON API (spec §7, envelope of §8)", () => {
   });
 
   it("rejects malformed bodies with a message, never a 5xx", async () => {
-    const bad = await SELF.fetch(`${ORIGIN}/api/user/loginForU`, { method: "POST", headers: { host: "localhost", "content-type": "application/json" }, body: "{not json" });
+    const bad = await SELF.fetch(`${ORIGIN}/api/user/loginForU`, {
+      method: "POST",
+      headers: { host: "localhost", "content-type": "application/json" },
+      body: "{not json",
+    });
     expect(bad.status).toBe(400);
     expect((await json(bad)).code).toBe(0);
     const missing = await json(await api("/api/user/register", { json: { type: 5 } }));
@@ -90,14 +100,25 @@ describe("picture captcha (verify_reg_type 2)", () => {
       const page = await (await get("/register")).text();
       expect(page).toContain("data:image/png;base64,");
       expect(page).not.toContain('value="send-code"');
-      const api = await (await SELF.fetch(`${ORIGIN}/api/captcha`, { headers: { host: "localhost" } })).json<{ data: { id: string; b64s: string } }>();
+      const api = await (
+        await SELF.fetch(`${ORIGIN}/api/captcha`, { headers: { host: "localhost" } })
+      ).json<{ data: { id: string; b64s: string } }>();
       expect(api.data.b64s).toMatch(/^data:image\/png;base64,iVBOR/);
       // a captcha whose answer the test knows
       const id = `test-${crypto.randomUUID()}`;
-      await env.DB.prepare("INSERT INTO captchas (id, answer_hash, expires_at) VALUES (?1, ?2, ?3)").bind(id, await sha256Hex(`captcha:${id}:ABCDE`), Date.now() + 60_000).run();
+      await env.DB.prepare("INSERT INTO captchas (id, answer_hash, expires_at) VALUES (?1, ?2, ?3)")
+        .bind(id, await sha256Hex(`captcha:${id}:ABCDE`), Date.now() + 60_000)
+        .run();
       const email = uniqueEmail("captcha");
       const { form } = await import("./helpers");
-      const fields = { intent: "register", type: "email", account: email, password: "captcha-pass-1", re_password: "captcha-pass-1", key: id };
+      const fields = {
+        intent: "register",
+        type: "email",
+        account: email,
+        password: "captcha-pass-1",
+        re_password: "captcha-pass-1",
+        key: id,
+      };
       const ok = await form("/register", { ...fields, captcha: "abcde" });
       expect(ok.status).toBe(302);
       const reused = await form("/register", { ...fields, account: uniqueEmail("captcha2"), captcha: "ABCDE" });
@@ -112,9 +133,19 @@ describe("picture captcha (verify_reg_type 2)", () => {
     await env.DB.prepare("UPDATE base_settings SET verify_reg_type = 2").run();
     try {
       const id = `test-${crypto.randomUUID()}`;
-      await env.DB.prepare("INSERT INTO captchas (id, answer_hash, expires_at) VALUES (?1, ?2, ?3)").bind(id, await sha256Hex(`captcha:${id}:ABCDE`), Date.now() - 1).run();
+      await env.DB.prepare("INSERT INTO captchas (id, answer_hash, expires_at) VALUES (?1, ?2, ?3)")
+        .bind(id, await sha256Hex(`captcha:${id}:ABCDE`), Date.now() - 1)
+        .run();
       const { form } = await import("./helpers");
-      const res = await form("/register", { intent: "register", type: "email", account: uniqueEmail("exp"), password: "captcha-pass-1", re_password: "captcha-pass-1", key: id, captcha: "ABCDE" });
+      const res = await form("/register", {
+        intent: "register",
+        type: "email",
+        account: uniqueEmail("exp"),
+        password: "captcha-pass-1",
+        re_password: "captcha-pass-1",
+        key: id,
+        captcha: "ABCDE",
+      });
       expect(res.status).toBe(400);
     } finally {
       await env.DB.prepare("UPDATE base_settings SET verify_reg_type = 1").run();
@@ -137,7 +168,9 @@ describe("company status (spec §4 startup)", () => {
       const res = await get("/");
       expect(res.status).toBe(302);
       expect(res.headers.get("location")).toBe("https://status.example/closed");
-      const status = await (await SELF.fetch(`${ORIGIN}/api/company/getCompanyStatus`, { headers: { host: "localhost" } })).json<{ data: { status: number } }>();
+      const status = await (
+        await SELF.fetch(`${ORIGIN}/api/company/getCompanyStatus`, { headers: { host: "localhost" } })
+      ).json<{ data: { status: number } }>();
       expect(status.data.status).toBe(0);
     } finally {
       await env.DB.prepare("UPDATE companies SET status = 1, loss_url = '' WHERE id = 1").run();

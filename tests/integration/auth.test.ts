@@ -2,7 +2,19 @@ import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { checkInvariants } from "~/services/ledger.server";
 import { DEMO_STARTING_BALANCES } from "~/db/seed";
-import { ORIGIN, cookiesFrom, createUser, form, formErrors, get, latestCode, sessionFor, signedSessionCookie, uniqueEmail, visibleText } from "./helpers";
+import {
+  ORIGIN,
+  cookiesFrom,
+  createUser,
+  form,
+  formErrors,
+  get,
+  latestCode,
+  sessionFor,
+  signedSessionCookie,
+  uniqueEmail,
+  visibleText,
+} from "./helpers";
 
 const PASSWORD = "correct-horse-1";
 
@@ -11,7 +23,15 @@ async function register(email: string, extra: Record<string, string> = {}) {
   expect(sent.status).toBe(200);
   const code = await latestCode(email);
   expect(code).toMatch(/^\d{6}$/);
-  return form("/register", { intent: "register", type: "email", account: email, sms_code: code!, password: PASSWORD, re_password: PASSWORD, ...extra });
+  return form("/register", {
+    intent: "register",
+    type: "email",
+    account: email,
+    sms_code: code!,
+    password: PASSWORD,
+    re_password: PASSWORD,
+    ...extra,
+  });
 }
 
 async function login(account: string, password = PASSWORD) {
@@ -30,7 +50,9 @@ describe("registration", () => {
     expect(user.status).toBe(200);
     const html = await user.text();
     expect(html).toContain(email);
-    const row = await env.DB.prepare("SELECT COUNT(*) AS n FROM accounts a JOIN users u ON u.id = a.user_id WHERE u.email = ?1").bind(email).first<{ n: number }>();
+    const row = await env.DB.prepare("SELECT COUNT(*) AS n FROM accounts a JOIN users u ON u.id = a.user_id WHERE u.email = ?1")
+      .bind(email)
+      .first<{ n: number }>();
     expect(row!.n).toBe(3);
   });
 
@@ -49,7 +71,15 @@ describe("registration", () => {
     await form("/register", { intent: "send-code", type: "mobile", area_id: "2", account: number });
     const code = await latestCode(`+852${number}`);
     expect(code).not.toBeNull();
-    const res = await form("/register", { intent: "register", type: "mobile", area_id: "2", account: number, sms_code: code!, password: PASSWORD, re_password: PASSWORD });
+    const res = await form("/register", {
+      intent: "register",
+      type: "mobile",
+      area_id: "2",
+      account: number,
+      sms_code: code!,
+      password: PASSWORD,
+      re_password: PASSWORD,
+    });
     expect(res.status).toBe(302);
     // one canonical form (E.164) whatever the spelling
     const row = await env.DB.prepare("SELECT mobile, area_id AS areaId FROM users WHERE mobile = ?1").bind(`+852${number}`).first();
@@ -104,8 +134,22 @@ describe("registration", () => {
       { intent: "register", type: "email", account: uniqueEmail(), password: PASSWORD, re_password: "different-1", sms_code: "123456" },
       { intent: "register", type: "email", account: uniqueEmail(), password: "short", re_password: "short", sms_code: "123456" },
       { intent: "register", type: "mobile", account: "12ab", area_id: "2", password: PASSWORD, re_password: PASSWORD, sms_code: "123456" },
-      { intent: "register", type: "email", account: `${"a".repeat(300)}@example.com`, password: PASSWORD, re_password: PASSWORD, sms_code: "123456" },
-      { intent: "register", type: "email", account: "bin\u0000ary@example.com", password: "pass\u0001word", re_password: "pass\u0001word", sms_code: "123456" },
+      {
+        intent: "register",
+        type: "email",
+        account: `${"a".repeat(300)}@example.com`,
+        password: PASSWORD,
+        re_password: PASSWORD,
+        sms_code: "123456",
+      },
+      {
+        intent: "register",
+        type: "email",
+        account: "bin\u0000ary@example.com",
+        password: "pass\u0001word",
+        re_password: "pass\u0001word",
+        sms_code: "123456",
+      },
       { intent: "send-code", type: "fax", account: "x" },
     ];
     for (const fields of cases) {
@@ -121,28 +165,59 @@ describe("registration", () => {
     const email = uniqueEmail();
     expect((await register(email)).status).toBe(302);
     await env.DB.prepare("UPDATE rate_limits SET blocked_until = 0 WHERE key = ?1").bind(`code:a:register:${email}`).run(); // the 60 s interval
-    const again = await form("/register", { intent: "send-code", type: "email", account: email }, { headers: { "cf-connecting-ip": "198.51.100.7" } });
-    const fresh = await form("/register", { intent: "send-code", type: "email", account: uniqueEmail() }, { headers: { "cf-connecting-ip": "198.51.100.7" } });
+    const again = await form(
+      "/register",
+      { intent: "send-code", type: "email", account: email },
+      { headers: { "cf-connecting-ip": "198.51.100.7" } },
+    );
+    const fresh = await form(
+      "/register",
+      { intent: "send-code", type: "email", account: uniqueEmail() },
+      { headers: { "cf-connecting-ip": "198.51.100.7" } },
+    );
     expect(again.status).toBe(200);
     expect(fresh.status).toBe(200);
     expect(visibleText(await again.text())).toContain("We sent a verification code");
     expect(visibleText(await fresh.text())).toContain("We sent a verification code");
-    const notice = await env.DB.prepare("SELECT subject, body FROM outbox WHERE `to` = ?1 ORDER BY id DESC LIMIT 1").bind(email).first<{ subject: string; body: string }>();
+    const notice = await env.DB.prepare("SELECT subject, body FROM outbox WHERE `to` = ?1 ORDER BY id DESC LIMIT 1")
+      .bind(email)
+      .first<{ subject: string; body: string }>();
     expect(notice!.body).toContain("already");
     expect(notice!.body).not.toMatch(/\b\d{6}\b/);
     // without a code nobody can go further, and the refusal is about the code
-    const res = await form("/register", { intent: "register", type: "email", account: email, sms_code: "123456", password: PASSWORD, re_password: PASSWORD });
+    const res = await form("/register", {
+      intent: "register",
+      type: "email",
+      account: email,
+      sms_code: "123456",
+      password: PASSWORD,
+      re_password: PASSWORD,
+    });
     expect(res.status).toBe(400);
     expect(formErrors(await res.text())).toContain("The code is wrong or has expired");
   });
 
   it("survives a body that is not a form, a huge body and binary garbage", async () => {
     const { SELF } = await import("cloudflare:test");
-    const empty = await SELF.fetch(`${ORIGIN}/login`, { method: "POST", headers: { host: "localhost", origin: ORIGIN }, redirect: "manual" });
+    const empty = await SELF.fetch(`${ORIGIN}/login`, {
+      method: "POST",
+      headers: { host: "localhost", origin: ORIGIN },
+      redirect: "manual",
+    });
     expect(empty.status).toBe(400);
-    const huge = await SELF.fetch(`${ORIGIN}/login`, { method: "POST", headers: { host: "localhost", origin: ORIGIN, "content-type": "application/x-www-form-urlencoded" }, body: "account=" + "x".repeat(100_000), redirect: "manual" });
+    const huge = await SELF.fetch(`${ORIGIN}/login`, {
+      method: "POST",
+      headers: { host: "localhost", origin: ORIGIN, "content-type": "application/x-www-form-urlencoded" },
+      body: "account=" + "x".repeat(100_000),
+      redirect: "manual",
+    });
     expect(huge.status).toBe(413);
-    const binary = await SELF.fetch(`${ORIGIN}/register`, { method: "POST", headers: { host: "localhost", origin: ORIGIN, "content-type": "multipart/form-data; boundary=zz" }, body: new Uint8Array([0, 255, 1, 2, 3]), redirect: "manual" });
+    const binary = await SELF.fetch(`${ORIGIN}/register`, {
+      method: "POST",
+      headers: { host: "localhost", origin: ORIGIN, "content-type": "multipart/form-data; boundary=zz" },
+      body: new Uint8Array([0, 255, 1, 2, 3]),
+      redirect: "manual",
+    });
     expect(binary.status).toBe(400);
   });
 });
@@ -214,7 +289,13 @@ describe("passwords", () => {
     const oldSession = cookiesFrom(await login(user.email!));
     expect((await form("/forgot", { intent: "send-code", account: user.email! })).status).toBe(200);
     const code = (await latestCode(user.email!))!;
-    const res = await form("/forgot", { intent: "reset", account: user.email!, auth_code: code, password: "brand-new-pass", re_password: "brand-new-pass" });
+    const res = await form("/forgot", {
+      intent: "reset",
+      account: user.email!,
+      auth_code: code,
+      password: "brand-new-pass",
+      re_password: "brand-new-pass",
+    });
     expect(res.status).toBe(302);
     expect(res.headers.get("location")).toBe("/login");
     expect((await login(user.email!, "brand-new-pass")).status).toBe(302);
@@ -235,16 +316,27 @@ describe("passwords", () => {
     expect((await get("/mine/password", { cookie })).status).toBe(200);
     expect((await form("/mine/password", { intent: "send-code" }, { cookie })).status).toBe(200);
     const code = (await latestCode(user.email!))!;
-    const empty = await form("/mine/password", { intent: "amend", old_password: PASSWORD, auth_code: code, password: "", re_password: "" }, { cookie });
+    const empty = await form(
+      "/mine/password",
+      { intent: "amend", old_password: PASSWORD, auth_code: code, password: "", re_password: "" },
+      { cookie },
+    );
     expect(formErrors(await empty.text())).toContain("Please fill in both password fields");
-    const unequal = await form("/mine/password", { intent: "amend", old_password: PASSWORD, auth_code: code, password: "new-pass-111", re_password: "new-pass-222" }, { cookie });
+    const unequal = await form(
+      "/mine/password",
+      { intent: "amend", old_password: PASSWORD, auth_code: code, password: "new-pass-111", re_password: "new-pass-222" },
+      { cookie },
+    );
     expect(formErrors(await unequal.text())).toContain("do not match");
-    const ok = await form("/mine/password", { intent: "amend", old_password: PASSWORD, auth_code: code, password: "new-pass-111", re_password: "new-pass-111" }, { cookie });
+    const ok = await form(
+      "/mine/password",
+      { intent: "amend", old_password: PASSWORD, auth_code: code, password: "new-pass-111", re_password: "new-pass-111" },
+      { cookie },
+    );
     expect(ok.status).toBe(302);
     expect((await login(user.email!, "new-pass-111")).status).toBe(302);
   });
 });
-
 
 describe("demo account", () => {
   it("creates a demo user with simulated balances and resumes it on the same browser", async () => {
@@ -255,7 +347,16 @@ describe("demo account", () => {
     const page = visibleText(await (await get("/user", { cookie })).text());
     expect(page).toContain("Demo account");
     expect(page).toContain("100,000.00");
-    const again = await form("/login/demo", {}, { cookie: cookie.split("; ").filter((c) => c.startsWith("bourse_demo_id")).join("; ") });
+    const again = await form(
+      "/login/demo",
+      {},
+      {
+        cookie: cookie
+          .split("; ")
+          .filter((c) => c.startsWith("bourse_demo_id"))
+          .join("; "),
+      },
+    );
     const page2 = await (await get("/user", { cookie: cookiesFrom(again) })).text();
     const uid = (s: string) => s.match(/UID[^0-9]*(\d{8})/)?.[1];
     expect(uid(page2)).toBe(uid(page));
@@ -269,7 +370,13 @@ describe("demo account", () => {
     expect(res.headers.get("location")).toBe("/user");
     const page = visibleText(await (await get("/user", { cookie: cookiesFrom(res, cookie) })).text());
     expect(page).toContain("Only real account");
-    const api = await (await form("/api/user/amend_password", { old_password: "whatever-old", new_password: "whatever-123", auth_code: "123456" }, { cookie })).json();
+    const api = await (
+      await form(
+        "/api/user/amend_password",
+        { old_password: "whatever-old", new_password: "whatever-123", auth_code: "123456" },
+        { cookie },
+      )
+    ).json();
     expect(api).toMatchObject({ code: 0 });
   });
 
@@ -279,8 +386,17 @@ describe("demo account", () => {
     const user = await env.DB.prepare("SELECT id FROM users WHERE is_demo = 1 ORDER BY id DESC LIMIT 1").first<{ id: number }>();
     // spend some of the contract balance
     const { post, PlatformAccount } = await import("~/services/ledger.server");
-    const contract = await env.DB.prepare("SELECT id FROM accounts WHERE user_id = ?1 AND kind = 'contract'").bind(user!.id).first<{ id: number }>();
-    await post(env.DB, { idempotencyKey: crypto.randomUUID(), kind: "trade_settle", postings: [{ accountId: contract!.id, amount: -1_234_560_000 }, { accountId: PlatformAccount.Counterparty.id, amount: 1_234_560_000 }] });
+    const contract = await env.DB.prepare("SELECT id FROM accounts WHERE user_id = ?1 AND kind = 'contract'")
+      .bind(user!.id)
+      .first<{ id: number }>();
+    await post(env.DB, {
+      idempotencyKey: crypto.randomUUID(),
+      kind: "trade_settle",
+      postings: [
+        { accountId: contract!.id, amount: -1_234_560_000 },
+        { accountId: PlatformAccount.Counterparty.id, amount: 1_234_560_000 },
+      ],
+    });
     const results = await Promise.all(Array.from({ length: 20 }, () => form("/user", { intent: "reset-demo" }, { cookie })));
     expect(results.every((r) => r.status === 302)).toBe(true);
     const after = await env.DB.prepare("SELECT balance FROM accounts WHERE id = ?1").bind(contract!.id).first<{ balance: number }>();

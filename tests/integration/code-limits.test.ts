@@ -48,7 +48,9 @@ describe("a refused code request never closes the account's allowance", () => {
     // the stranger's own client uses up its allowance (unknown addresses get the same answers)…
     const stranger = newIp();
     for (let i = 0; i < Limits.codePerClient.max; i += 20) {
-      await Promise.all(Array.from({ length: Math.min(20, Limits.codePerClient.max - i) }, () => askResetCode(uniqueEmail("nobody"), stranger)));
+      await Promise.all(
+        Array.from({ length: Math.min(20, Limits.codePerClient.max - i) }, () => askResetCode(uniqueEmail("nobody"), stranger)),
+      );
     }
     // …then keeps asking for the victim's code, minute after minute: every request is refused
     for (let i = 0; i < 10; i++) {
@@ -66,7 +68,13 @@ describe("a refused code request never closes the account's allowance", () => {
     const reset = await SELF.fetch(`${ORIGIN}/api/user/forget_password`, {
       method: "POST",
       headers: { host: "localhost", "content-type": "application/json", lang: "en" },
-      body: JSON.stringify({ type: "email", account: email, new_password: "sunflower-lamp-42", secondary_password: "sunflower-lamp-42", auth_code: (await latestCode(email))! }),
+      body: JSON.stringify({
+        type: "email",
+        account: email,
+        new_password: "sunflower-lamp-42",
+        secondary_password: "sunflower-lamp-42",
+        auth_code: (await latestCode(email))!,
+      }),
     });
     expect(await envelope(reset)).toMatchObject({ code: 1 });
   }, 60_000);
@@ -80,7 +88,9 @@ describe("a refused code request never closes the account's allowance", () => {
       expect(burst.filter((b) => b.code === 1).length).toBeLessThanOrEqual(1);
     }
     expect(await mails(email)).toBe(Limits.codePerTarget.max);
-    const live = await env.DB.prepare("SELECT COUNT(*) AS n FROM verification_codes WHERE target = ?1 AND purpose = 'reset'").bind(email).first<{ n: number }>();
+    const live = await env.DB.prepare("SELECT COUNT(*) AS n FROM verification_codes WHERE target = ?1 AND purpose = 'reset'")
+      .bind(email)
+      .first<{ n: number }>();
     expect(live!.n).toBe(Limits.codePerTarget.max);
   });
 
@@ -108,7 +118,9 @@ describe("a code that could not be delivered was never issued", () => {
     expect(first.ok).toBe(true);
     expect((await issueCode(env.DB, ip, email, "reset")).ok).toBe(false); // within the 60 s
     await withdrawCode(env.DB, email, "reset");
-    const live = await env.DB.prepare("SELECT COUNT(*) AS n FROM verification_codes WHERE target = ?1 AND consumed_at IS NULL").bind(email).first<{ n: number }>();
+    const live = await env.DB.prepare("SELECT COUNT(*) AS n FROM verification_codes WHERE target = ?1 AND consumed_at IS NULL")
+      .bind(email)
+      .first<{ n: number }>();
     expect(live!.n).toBe(0);
     for (let i = 0; i < Limits.codePerTarget.max; i++) {
       expect((await issueCode(env.DB, newIp(), email, "reset")).ok, `code ${i + 1}`).toBe(true);
@@ -138,7 +150,11 @@ describe("the operator's step-up", () => {
     }
     expect(await mails(op.user.email!)).toBe(sent);
     expect(sent).toBeGreaterThan(Limits.codePerTarget.max);
-    const verified = await form("/admin/verify?from=%2Fadmin%2Fwithdrawals", { intent: "verify", code: (await latestCode(op.user.email!))! }, { cookie: op.cookie });
+    const verified = await form(
+      "/admin/verify?from=%2Fadmin%2Fwithdrawals",
+      { intent: "verify", code: (await latestCode(op.user.email!))! },
+      { cookie: op.cookie },
+    );
     expect(verified.status).toBe(302);
     expect(verified.headers.get("location")).toBe("/admin/withdrawals");
 

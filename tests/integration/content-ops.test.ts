@@ -14,7 +14,8 @@ import { ORIGIN, cookiesFrom, createUser, form, formErrors, get, sessionFor, sig
 type Answer<T = Record<string, unknown>> = { code: number; msg: string; data: T };
 type NewsAnswer = { id: number; title: string; desc: string; logo: string; content: string };
 
-const JPEG = () => new Uint8Array([0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10, 0x4a, 0x46, 0x49, 0x46, 0x00, 0x01, ...Array(200).fill(7), 0xff, 0xd9]);
+const JPEG = () =>
+  new Uint8Array([0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10, 0x4a, 0x46, 0x49, 0x46, 0x00, 0x01, ...Array(200).fill(7), 0xff, 0xd9]);
 
 let operatorCookie = "";
 
@@ -46,7 +47,11 @@ function lang(code: string) {
 async function upload(cookie: string, purpose: string) {
   const fd = new FormData();
   fd.append("file", new Blob([JPEG()], { type: "image/jpeg" }), "photo.jpg");
-  const res = await SELF.fetch(`${ORIGIN}/api/common/image_upload?purpose=${purpose}`, { method: "POST", body: fd, headers: { cookie, origin: ORIGIN, "accept-language": "en" } });
+  const res = await SELF.fetch(`${ORIGIN}/api/common/image_upload?purpose=${purpose}`, {
+    method: "POST",
+    body: fd,
+    headers: { cookie, origin: ORIGIN, "accept-language": "en" },
+  });
   const body = (await res.json()) as Answer<{ id: string; url: string }>;
   expect(body.code).toBe(1);
   return body.data.id;
@@ -61,7 +66,11 @@ describe("operators write news per language", () => {
   it("a new item (English first) and every edit are seen on the next request, in pages and the API", async () => {
     // warm the cache: list, detail and API
     expect(visibleText(await (await get("/news")).text())).not.toContain("Harbour opening");
-    const id = await save("news", null, "en", { title: "Harbour opening hours", desc: "When the desk is open", content: "The desk opens at nine.\n\nIt closes at five." });
+    const id = await save("news", null, "en", {
+      title: "Harbour opening hours",
+      desc: "When the desk is open",
+      content: "The desk opens at nine.\n\nIt closes at five.",
+    });
     const list = visibleText(await (await get("/news")).text());
     expect(list).toContain("Harbour opening hours");
     expect(list).toContain("When the desk is open");
@@ -103,7 +112,11 @@ describe("operators write news per language", () => {
     expect(editor).toContain("Les marchés sont fermés vendredi.");
     expect(editor.match(/<nav aria-label="Language"[\s\S]*?<\/nav>/)![0].match(/<a /g)).toHaveLength(18);
     // a new item must start in English
-    const res = await form(`/admin/news/edit?lang=fr`, { intent: "save-content", title: "French first", content: "y" }, { cookie: operatorCookie });
+    const res = await form(
+      `/admin/news/edit?lang=fr`,
+      { intent: "save-content", title: "French first", content: "y" },
+      { cookie: operatorCookie },
+    );
     expect(res.headers.get("location")).toBe("/admin/news/edit?lang=en");
     expect((await env.DB.prepare("SELECT COUNT(*) AS n FROM news WHERE title = 'French first'").first<{ n: number }>())!.n).toBe(0);
   });
@@ -162,7 +175,9 @@ describe("operators write news per language", () => {
       expect((await get(path, { cookie })).status, path).toBe(404);
       expect((await get(path)).status, path).toBe(404);
     }
-    expect((await form("/admin/news/edit?lang=en", { intent: "save-content", title: "Sneaky", content: "x" }, { cookie })).status).toBe(404);
+    expect((await form("/admin/news/edit?lang=en", { intent: "save-content", title: "Sneaky", content: "x" }, { cookie })).status).toBe(
+      404,
+    );
     const res = await form("/admin/news/edit?lang=en", { intent: "save-content", title: " ", content: "" }, { cookie: operatorCookie });
     expect(res.status).toBe(400);
     const errors = formErrors(await res.text());
@@ -179,7 +194,11 @@ describe("news pictures", () => {
     // not used by a news item yet: not public
     expect((await get(`/news/image/${imageId}`)).status).toBe(404);
     // a form refused for another field keeps the uploaded picture (shown and posted again)
-    const refusedTitle = await form("/admin/news/edit?lang=en", { intent: "save-content", title: "", content: "With a picture.", image: imageId }, { cookie: operatorCookie });
+    const refusedTitle = await form(
+      "/admin/news/edit?lang=en",
+      { intent: "save-content", title: "", content: "With a picture.", image: imageId },
+      { cookie: operatorCookie },
+    );
     expect(refusedTitle.status).toBe(400);
     expect(await refusedTitle.text()).toContain(`<input type="hidden" name="image" value="${imageId}"/>`);
     const id = await save("news", null, "en", { title: "Picture story", desc: "", content: "With a picture.", image: imageId });
@@ -209,9 +228,14 @@ describe("news pictures", () => {
     const userTry = await upload(cookie, "news_image");
     const row = await env.DB.prepare("SELECT purpose FROM uploads WHERE id = ?1").bind(userTry).first<{ purpose: string }>();
     expect(row!.purpose).toBe("other");
-    for (const bad of ["nope", "00000000-0000-4000-8000-000000000000", "%3Cscript%3E"]) expect((await get(`/news/image/${bad}`)).status, bad).toBe(404);
+    for (const bad of ["nope", "00000000-0000-4000-8000-000000000000", "%3Cscript%3E"])
+      expect((await get(`/news/image/${bad}`)).status, bad).toBe(404);
     // and the editor refuses a picture that is not the operator's news picture
-    const refused = await form(`/admin/news/edit?id=${id}&lang=en`, { intent: "save-content", title: "Picture story", content: "x", image: identity }, { cookie: operatorCookie });
+    const refused = await form(
+      `/admin/news/edit?id=${id}&lang=en`,
+      { intent: "save-content", title: "Picture story", content: "x", image: identity },
+      { cookie: operatorCookie },
+    );
     expect(refused.status).toBe(400);
     expect(formErrors(await refused.text())).toContain("This picture cannot be used.");
   });
@@ -248,12 +272,18 @@ describe("feedback", () => {
     const page = await get("/feedback", { cookie });
     expect(page.status).toBe(200);
     expect(visibleText(await page.text())).not.toContain("Coming soon");
-    const sent = await form("/feedback", { intent: "send-feedback", content: "The chart <b>freezes</b> on my phone.", contact: "tg: @me" }, { cookie });
+    const sent = await form(
+      "/feedback",
+      { intent: "send-feedback", content: "The chart <b>freezes</b> on my phone.", contact: "tg: @me" },
+      { cookie },
+    );
     expect(sent.status).toBe(302);
     expect(sent.headers.get("location")).toBe("/feedback");
     const after = await get("/feedback", { cookie: cookiesFrom(sent, cookie) });
     expect(visibleText(await after.text())).toContain("Thank you: your message was sent.");
-    const row = await env.DB.prepare("SELECT id, content, contact, status FROM feedback WHERE user_id = ?1").bind(user.id).first<{ id: number; content: string; contact: string; status: number }>();
+    const row = await env.DB.prepare("SELECT id, content, contact, status FROM feedback WHERE user_id = ?1")
+      .bind(user.id)
+      .first<{ id: number; content: string; contact: string; status: number }>();
     expect(row).toMatchObject({ content: "The chart <b>freezes</b> on my phone.", contact: "tg: @me", status: 0 });
     const list = await (await get("/feedback", { cookie })).text();
     expect(list).toContain("The chart &lt;b&gt;freezes&lt;/b&gt; on my phone.");
@@ -285,7 +315,8 @@ describe("feedback", () => {
     const foreign = await get(`/feedback?id=${row!.id}`, { cookie: b.cookie });
     expect(foreign.status).toBe(404);
     expect(await foreign.text()).not.toContain("Private note from A");
-    for (const id of ["987654", "abc", "-1", "1 OR 1=1"]) expect((await get(`/feedback?id=${encodeURIComponent(id)}`, { cookie: b.cookie })).status, id).toBe(404);
+    for (const id of ["987654", "abc", "-1", "1 OR 1=1"])
+      expect((await get(`/feedback?id=${encodeURIComponent(id)}`, { cookie: b.cookie })).status, id).toBe(404);
     expect(visibleText(await (await get("/feedback", { cookie: b.cookie })).text())).not.toContain("Private note from A");
   });
 
@@ -304,16 +335,24 @@ describe("feedback", () => {
 
   it("is rate limited per user, however parallel the burst; a double submit is stored once", async () => {
     const { user, cookie } = await userCookie();
-    const burst = await Promise.all(Array.from({ length: 12 }, (_, i) => form("/feedback", { intent: "send-feedback", content: `Burst message ${i}` }, { cookie })));
+    const burst = await Promise.all(
+      Array.from({ length: 12 }, (_, i) => form("/feedback", { intent: "send-feedback", content: `Burst message ${i}` }, { cookie })),
+    );
     const stored = burst.filter((r) => r.status === 302).length;
     expect(stored).toBe(Limits.feedbackPerUser.max);
     const refused = burst.find((r) => r.status === 429)!;
     expect(formErrors(await refused.text())).toContain("You have sent many messages in the last hour.");
-    expect((await env.DB.prepare("SELECT COUNT(*) AS n FROM feedback WHERE user_id = ?1").bind(user.id).first<{ n: number }>())!.n).toBe(Limits.feedbackPerUser.max);
+    expect((await env.DB.prepare("SELECT COUNT(*) AS n FROM feedback WHERE user_id = ?1").bind(user.id).first<{ n: number }>())!.n).toBe(
+      Limits.feedbackPerUser.max,
+    );
 
     const other = await userCookie();
-    const twice = await Promise.all([1, 2].map(() => form("/feedback", { intent: "send-feedback", content: "Same words twice" }, { cookie: other.cookie })));
+    const twice = await Promise.all(
+      [1, 2].map(() => form("/feedback", { intent: "send-feedback", content: "Same words twice" }, { cookie: other.cookie })),
+    );
     expect(twice.map((r) => r.status)).toEqual([302, 302]);
-    expect((await env.DB.prepare("SELECT COUNT(*) AS n FROM feedback WHERE user_id = ?1").bind(other.user.id).first<{ n: number }>())!.n).toBe(1);
+    expect(
+      (await env.DB.prepare("SELECT COUNT(*) AS n FROM feedback WHERE user_id = ?1").bind(other.user.id).first<{ n: number }>())!.n,
+    ).toBe(1);
   });
 });

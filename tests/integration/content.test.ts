@@ -26,20 +26,16 @@ beforeAll(async () => {
   const rows = Array.from({ length: 14 }, (_, i) => i);
   await env.DB.batch([
     ...rows.map((i) =>
-      env.DB.prepare("INSERT INTO news (id, category_id, title, \"desc\", logo, content, created_at) VALUES (?1, 1, ?2, '', '', ?3, ?4)").bind(
-        8_000 + i,
-        `Extra story ${i}`,
-        `Body of story ${i}`,
-        Date.parse("2025-01-01T00:00:00Z") + i * 60_000,
-      ),
+      env.DB.prepare(
+        "INSERT INTO news (id, category_id, title, \"desc\", logo, content, created_at) VALUES (?1, 1, ?2, '', '', ?3, ?4)",
+      ).bind(8_000 + i, `Extra story ${i}`, `Body of story ${i}`, Date.parse("2025-01-01T00:00:00Z") + i * 60_000),
     ),
-    env.DB.prepare("INSERT INTO news (id, category_id, title, \"desc\", logo, content, created_at) VALUES (?1, 1, ?2, '', 'javascript:alert(1)', ?3, ?4)").bind(
-      EVIL_ID,
-      "Markup <em>story</em>",
-      EVIL_BODY,
-      Date.parse("2024-06-01T00:00:00Z"),
+    env.DB.prepare(
+      "INSERT INTO news (id, category_id, title, \"desc\", logo, content, created_at) VALUES (?1, 1, ?2, '', 'javascript:alert(1)', ?3, ?4)",
+    ).bind(EVIL_ID, "Markup <em>story</em>", EVIL_BODY, Date.parse("2024-06-01T00:00:00Z")),
+    env.DB.prepare(
+      "INSERT INTO news (id, category_id, title, \"desc\", logo, content, created_at) VALUES (9002, 2, 'Other category', '', '', 'Hidden from category 1', 1)",
     ),
-    env.DB.prepare("INSERT INTO news (id, category_id, title, \"desc\", logo, content, created_at) VALUES (9002, 2, 'Other category', '', '', 'Hidden from category 1', 1)"),
   ]);
 });
 
@@ -74,7 +70,8 @@ describe("news pages", () => {
     expect(visibleText(past)).toContain("No news yet");
     expect(targets(past)).toContain("/news?page=3");
     // A malformed or huge page number is a page, never an error.
-    for (const q of ["?page=abc", "?page=-1", "?page=99999999999", "?page=1%27%20OR%201=1"]) expect((await get(`/news${q}`)).status, q).toBe(200);
+    for (const q of ["?page=abc", "?page=-1", "?page=99999999999", "?page=1%27%20OR%201=1"])
+      expect((await get(`/news${q}`)).status, q).toBe(200);
   });
 
   it("shows one item: title, date, picture and the body as text paragraphs", async () => {
@@ -240,7 +237,11 @@ describe("support chat", () => {
 
 describe("JSON calls", () => {
   it("GET /api/news/list pages category 1 with data, total and last_page", async () => {
-    const one = (await (await get("/api/news/list?category_id=1&page=1")).json()) as Answer<{ data: NewsAnswer[]; total: number; last_page: number }>;
+    const one = (await (await get("/api/news/list?category_id=1&page=1")).json()) as Answer<{
+      data: NewsAnswer[];
+      total: number;
+      last_page: number;
+    }>;
     expect(one.code).toBe(1);
     expect(one.data.total).toBe(21);
     expect(one.data.last_page).toBe(3);

@@ -8,7 +8,22 @@ import { cancelOrder, closeOrder, feeMode, listOrders, messageOf, placeOrder, se
 import { resetDemoAccount } from "~/services/demo.server";
 import { buyOption } from "~/services/option.server";
 import { PlatformAccount, checkInvariants } from "~/services/ledger.server";
-import { createUser, form, forgetAllInstruments, formErrors, fund, get, loggedInSocket, sessionFor, signedSessionCookie, visibleText, tickMain as tick, holdPrice as hold, accountBalances as balances, mainRoom as main } from "./helpers";
+import {
+  createUser,
+  form,
+  forgetAllInstruments,
+  formErrors,
+  fund,
+  get,
+  loggedInSocket,
+  sessionFor,
+  signedSessionCookie,
+  visibleText,
+  tickMain as tick,
+  holdPrice as hold,
+  accountBalances as balances,
+  mainRoom as main,
+} from "./helpers";
 
 const USD = 1_000_000;
 async function platform(id: number) {
@@ -16,13 +31,17 @@ async function platform(id: number) {
 }
 
 async function order(id: number) {
-  return (await env.DB.prepare("SELECT status, close_reason AS reason, profit, close_price AS closePrice, open_price AS openPrice FROM contract_orders WHERE id = ?1").bind(id).first<{
-    status: number;
-    reason: string | null;
-    profit: number | null;
-    closePrice: number | null;
-    openPrice: number | null;
-  }>())!;
+  return (await env.DB.prepare(
+    "SELECT status, close_reason AS reason, profit, close_price AS closePrice, open_price AS openPrice FROM contract_orders WHERE id = ?1",
+  )
+    .bind(id)
+    .first<{
+      status: number;
+      reason: string | null;
+      profit: number | null;
+      closePrice: number | null;
+      openPrice: number | null;
+    }>())!;
 }
 
 async function trader(amount = 10_000 * USD) {
@@ -45,7 +64,13 @@ describe("placing orders", () => {
     expect(result.ok).toBe(true);
     if (!result.ok) return;
     const o = result.value;
-    const expected = orderFigures({ marginMode: 2, contractSize: toScaled6("1")!, pricePrecision: 2, feeRate: "0.0005", feeMode: await feeMode(ctx) }, Side.Buy, 10_000, 5_000_000, 10);
+    const expected = orderFigures(
+      { marginMode: 2, contractSize: toScaled6("1")!, pricePrecision: 2, feeRate: "0.0005", feeMode: await feeMode(ctx) },
+      Side.Buy,
+      10_000,
+      5_000_000,
+      10,
+    );
     expect(o.margin).toBe(50 * USD);
     expect(o.margin).toBe(expected.margin);
     expect(o.fee).toBe(25_000);
@@ -97,7 +122,9 @@ describe("placing orders", () => {
   it("the JSON call answers a huge buy price with a translated message, never a 5xx", async () => {
     await hold("BTCUSDT", 50_000);
     const user = await trader(100 * USD);
-    const res = await get("/v2/api/forex/submit?type=1&cont=0.01&forex_id=1&status=0&multiple=10&target_price=90000000000000", { headers: { authorization: await sessionFor(user.id) } });
+    const res = await get("/v2/api/forex/submit?type=1&cont=0.01&forex_id=1&status=0&multiple=10&target_price=90000000000000", {
+      headers: { authorization: await sessionFor(user.id) },
+    });
     expect(res.status).toBe(200);
     const body = (await res.json()) as { code: number; msg: string };
     expect(body.code).toBe(0);
@@ -109,7 +136,11 @@ describe("placing orders", () => {
     const ctx = await createServiceContext(env);
     const user = await trader(1_000 * USD);
     // each: 0.1 ETH × 2000 / 20 = 10 USD margin + 0.005 fee; 100 of them need 1,000.50
-    const results = await Promise.all(Array.from({ length: 100 }, () => placeOrder(ctx, user.id, { side: Side.Sell, lots: "0.1", instrumentId: 2, entry: 1, leverage: 20 })));
+    const results = await Promise.all(
+      Array.from({ length: 100 }, () =>
+        placeOrder(ctx, user.id, { side: Side.Sell, lots: "0.1", instrumentId: 2, entry: 1, leverage: 20 }),
+      ),
+    );
     const placed = results.filter((r) => r.ok).length;
     expect(placed).toBe(99);
     expect(results.filter((r) => !r.ok).every((r) => !r.ok && r.error === "errors.insufficient_balance")).toBe(true);
@@ -156,7 +187,9 @@ describe("closing", () => {
     const results = await Promise.all(Array.from({ length: 50 }, () => closeOrder(ctx, user.id, placed.value.id)));
     expect(results.filter((r) => r.ok).length).toBeGreaterThanOrEqual(1);
     expect(results.filter((r) => !r.ok).every((r) => !r.ok && r.error === "errors.order_closed")).toBe(true);
-    const n = await env.DB.prepare("SELECT COUNT(*) AS n FROM ledger_transactions WHERE idempotency_key = ?1").bind(`contract_exit:${placed.value.id}`).first<{ n: number }>();
+    const n = await env.DB.prepare("SELECT COUNT(*) AS n FROM ledger_transactions WHERE idempotency_key = ?1")
+      .bind(`contract_exit:${placed.value.id}`)
+      .first<{ n: number }>();
     expect(n!.n).toBe(1);
     // sell 0.02 × (50,000 − 49,000) = +20; fee 100 × 0.0005 = 0.05
     expect(await balances(user.accounts.contract)).toEqual({ balance: 1_000 * USD - 50_000 + 20 * USD, locked: 0 });
@@ -189,10 +222,19 @@ describe("closing", () => {
     expect((await closeOrder(ctx, owner.id, placed.value.id)).ok).toBe(true);
     expect(await closeOrder(ctx, owner.id, placed.value.id)).toMatchObject({ ok: false, error: "errors.order_closed" });
     // one's own pending order: closing or setting stops says why, not "not found"
-    const pending = await placeOrder(ctx, owner.id, { side: Side.Buy, lots: "0.01", instrumentId: 1, entry: 0, leverage: 10, targetPrice: "40000" });
+    const pending = await placeOrder(ctx, owner.id, {
+      side: Side.Buy,
+      lots: "0.01",
+      instrumentId: 1,
+      entry: 0,
+      leverage: 10,
+      targetPrice: "40000",
+    });
     if (!pending.ok) throw new Error(pending.error);
     expect(await closeOrder(ctx, owner.id, pending.value.id)).toMatchObject({ ok: false, error: "errors.close_pending" });
-    const stopsOnPending = await get(`/v2/api/forex/set_stop_price?id=${pending.value.id}&stop_loss_price=30000`, { headers: { authorization: await sessionFor(owner.id) } });
+    const stopsOnPending = await get(`/v2/api/forex/set_stop_price?id=${pending.value.id}&stop_loss_price=30000`, {
+      headers: { authorization: await sessionFor(owner.id) },
+    });
     expect(((await stopsOnPending.json()) as { msg: string }).msg).toBe("Stop-loss and take-profit can be set only on a holding order.");
     expect((await cancelOrder(ctx, owner.id, pending.value.id)).ok).toBe(true);
     const again = await get(`/v2/api/forex/close?id=${placed.value.id}`, { headers: { authorization: await sessionFor(owner.id) } });
@@ -204,7 +246,9 @@ describe("closing", () => {
     const user = await trader(1_000 * USD);
     const token = await sessionFor(user.id);
     const { signedSessionCookie } = await import("./helpers");
-    const res = await get("/v2/api/forex/submit?type=1&cont=0.01&forex_id=1&status=1&multiple=10", { cookie: await signedSessionCookie(token) });
+    const res = await get("/v2/api/forex/submit?type=1&cont=0.01&forex_id=1&status=1&multiple=10", {
+      cookie: await signedSessionCookie(token),
+    });
     expect(((await res.json()) as { code: number }).code).toBe(999);
     expect(await balances(user.accounts.contract)).toEqual({ balance: 1_000 * USD, locked: 0 });
   });
@@ -215,7 +259,14 @@ describe("the engine on the tick", () => {
     await hold("ETHUSDT", 2_000);
     const ctx = await createServiceContext(env);
     const user = await trader(1_000 * USD);
-    const placed = await placeOrder(ctx, user.id, { side: Side.Buy, lots: "0.1", instrumentId: 2, entry: 0, targetPrice: "1990", leverage: 20 });
+    const placed = await placeOrder(ctx, user.id, {
+      side: Side.Buy,
+      lots: "0.1",
+      instrumentId: 2,
+      entry: 0,
+      targetPrice: "1990",
+      leverage: 20,
+    });
     if (!placed.ok) throw new Error(placed.error);
     // margin 0.1 × 1990 / 20 = 9.95, fee 0.004975: both held
     expect(await balances(user.accounts.contract)).toEqual({ balance: 1_000 * USD - 9_954_975, locked: 9_954_975 });
@@ -230,7 +281,14 @@ describe("the engine on the tick", () => {
     await hold("ETHUSDT", 2_000);
     const ctx = await createServiceContext(env);
     const user = await trader(1_000 * USD);
-    const placed = await placeOrder(ctx, user.id, { side: Side.Sell, lots: "0.1", instrumentId: 2, entry: 0, targetPrice: "2100", leverage: 20 });
+    const placed = await placeOrder(ctx, user.id, {
+      side: Side.Sell,
+      lots: "0.1",
+      instrumentId: 2,
+      entry: 0,
+      targetPrice: "2100",
+      leverage: 20,
+    });
     if (!placed.ok) throw new Error(placed.error);
     expect((await cancelOrder(ctx, user.id, placed.value.id)).ok).toBe(true);
     expect(await balances(user.accounts.contract)).toEqual({ balance: 1_000 * USD, locked: 0 });
@@ -287,14 +345,23 @@ describe("the engine on the tick", () => {
     await hold("BTCUSDT", 50_000);
     const ctx = await createServiceContext(env);
     const user = await trader(1_000 * USD);
-    const placed = await placeOrder(ctx, user.id, { side: Side.Buy, lots: "0.01", instrumentId: 1, entry: 1, leverage: 10, stopLoss: "49900" });
+    const placed = await placeOrder(ctx, user.id, {
+      side: Side.Buy,
+      lots: "0.01",
+      instrumentId: 1,
+      entry: 1,
+      leverage: 10,
+      stopLoss: "49900",
+    });
     if (!placed.ok) throw new Error(placed.error);
     await main().setPrice("BTCUSDT", 49_800);
     const [closed] = await Promise.all([closeOrder(ctx, user.id, placed.value.id), tick()]);
     const row = await order(placed.value.id);
     expect(row.status).toBe(3);
     expect(closed.ok ? "manual" : "stop_loss").toBe(row.reason);
-    const n = await env.DB.prepare("SELECT COUNT(*) AS n FROM order_exits WHERE order_id = ?1").bind(placed.value.id).first<{ n: number }>();
+    const n = await env.DB.prepare("SELECT COUNT(*) AS n FROM order_exits WHERE order_id = ?1")
+      .bind(placed.value.id)
+      .first<{ n: number }>();
     expect(n!.n).toBe(1);
     const b = await balances(user.accounts.contract);
     expect(b.locked).toBe(0);
@@ -310,7 +377,9 @@ describe("the engine on the tick", () => {
     await tick();
     // a stop-loss is set (committed in D1) but the engine never hears about it
     await main().triggersChanged([{ op: "remove", id: placed.value.id }]);
-    await env.DB.prepare("UPDATE contract_orders SET stop_loss = 4990000, updated_at = ?2 WHERE id = ?1").bind(placed.value.id, Date.now()).run();
+    await env.DB.prepare("UPDATE contract_orders SET stop_loss = 4990000, updated_at = ?2 WHERE id = ?1")
+      .bind(placed.value.id, Date.now())
+      .run();
     await hold("BTCUSDT", 49_800);
     expect(await order(placed.value.id)).toMatchObject({ status: 3, reason: "stop_loss" });
   });
@@ -326,7 +395,9 @@ describe("the engine on the tick", () => {
     await new Promise((r) => setTimeout(r, 100));
     await hold("BTCUSDT", 50_500);
     await tick();
-    const msg = (await socket.next((m) => m.type === "FOREX_TRADE")) as { data: { all_fact_profits: string; list: { Id: number; FactProfits: string; UpdatePrice: number }[] } };
+    const msg = (await socket.next((m) => m.type === "FOREX_TRADE")) as {
+      data: { all_fact_profits: string; list: { Id: number; FactProfits: string; UpdatePrice: number }[] };
+    };
     expect(msg.data.list).toContainEqual({ Id: placed.value.id, UpdatePrice: 50_500, FactProfits: "5.00" });
     socket.ws.close();
   });
@@ -336,7 +407,14 @@ describe("the engine on the tick", () => {
     await hold("SOLUSDT", 200);
     const user = await trader(1_000 * USD);
     const held = await placeOrder(ctx, user.id, { side: Side.Buy, lots: "1", instrumentId: 12, entry: 1, leverage: 10 });
-    const pending = await placeOrder(ctx, user.id, { side: Side.Buy, lots: "1", instrumentId: 12, entry: 0, targetPrice: "150", leverage: 10 });
+    const pending = await placeOrder(ctx, user.id, {
+      side: Side.Buy,
+      lots: "1",
+      instrumentId: 12,
+      entry: 0,
+      targetPrice: "150",
+      leverage: 10,
+    });
     if (!held.ok || !pending.ok) throw new Error("placing failed");
     const at = Date.now() + 500;
     await env.DB.prepare("UPDATE instruments SET delivery_days = 7, delivery_at = ?1 WHERE id = 12").bind(at).run();
@@ -361,7 +439,14 @@ describe("demo trading", () => {
     const user = await createUser({ isDemo: true });
     await fund(user.accounts.contract, 100_000 * USD);
     const a = await placeOrder(ctx, user.id, { side: Side.Buy, lots: "0.1", instrumentId: 1, entry: 1, leverage: 10 });
-    const p = await placeOrder(ctx, user.id, { side: Side.Buy, lots: "0.1", instrumentId: 1, entry: 0, targetPrice: "40000", leverage: 10 });
+    const p = await placeOrder(ctx, user.id, {
+      side: Side.Buy,
+      lots: "0.1",
+      instrumentId: 1,
+      entry: 0,
+      targetPrice: "40000",
+      leverage: 10,
+    });
     if (!a.ok || !p.ok) throw new Error("placing failed");
     expect((await balances(user.accounts.contract)).locked).toBeGreaterThan(0);
     await resetDemoAccount(ctx, user.id);
@@ -381,7 +466,17 @@ describe("demo books", () => {
       `SELECT e.account_id AS id, SUM(e.amount) AS total FROM ledger_entries e JOIN ledger_transactions t ON t.id = e.transaction_id JOIN accounts a ON a.id = e.account_id
         WHERE t.user_id = ?1 AND a.kind = 'platform' AND e.account_id IN (?2, ?3, ?4, ?5, ?6, ?7) GROUP BY e.account_id`,
     )
-      .bind(userId, ...[PlatformAccount.Fees, PlatformAccount.Counterparty, PlatformAccount.Options, PlatformAccount.DemoFees, PlatformAccount.DemoCounterparty, PlatformAccount.DemoOptions].map((a) => a.id))
+      .bind(
+        userId,
+        ...[
+          PlatformAccount.Fees,
+          PlatformAccount.Counterparty,
+          PlatformAccount.Options,
+          PlatformAccount.DemoFees,
+          PlatformAccount.DemoCounterparty,
+          PlatformAccount.DemoOptions,
+        ].map((a) => a.id),
+      )
       .all<{ id: number; total: number }>();
     return Object.fromEntries(rows.results.map((r) => [r.id, r.total]));
   }
@@ -403,7 +498,14 @@ describe("demo books", () => {
     expect((await closeOrder(ctx, user.id, a.value.id)).ok).toBe(true);
     expect((await closeOrder(ctx, real.id, r.value.id)).ok).toBe(true);
     // a pending buy filled by the engine (fee 0.245 at the fill), then liquidated by it (−490.00)
-    const p = await placeOrder(ctx, user.id, { side: Side.Buy, lots: "0.1", instrumentId: 1, entry: 0, targetPrice: "49000", leverage: 10 });
+    const p = await placeOrder(ctx, user.id, {
+      side: Side.Buy,
+      lots: "0.1",
+      instrumentId: 1,
+      entry: 0,
+      targetPrice: "49000",
+      leverage: 10,
+    });
     if (!p.ok) throw new Error(p.error);
     await hold("BTCUSDT", 48_990);
     expect((await order(p.value.id)).status).toBe(1);
@@ -432,11 +534,23 @@ describe("the spec §7 forex calls", () => {
     await hold("BTCUSDT", 50_000);
     const user = await trader(1_000 * USD);
     const auth = { authorization: await sessionFor(user.id), lang: "en" };
-    const call = async (path: string) => (await (await get(path, { headers: auth })).json()) as { code: number; msg: string; data: Record<string, unknown> };
-    const placed = await call("/v2/api/forex/submit?type=1&cont=0.01&forex_id=1&status=1&multiple=10&stop_loss_price=0&target_profit_price=0");
+    const call = async (path: string) =>
+      (await (await get(path, { headers: auth })).json()) as { code: number; msg: string; data: Record<string, unknown> };
+    const placed = await call(
+      "/v2/api/forex/submit?type=1&cont=0.01&forex_id=1&status=1&multiple=10&stop_loss_price=0&target_profit_price=0",
+    );
     expect(placed.code).toBe(1);
     expect(placed.msg).toBe("Order confirmed");
-    expect(placed.data).toMatchObject({ OrderType: 1, Quantity: 0.01, Price: 50_000, CautionMoney: "50.000000", TradeFee: "0.025000", Status: 1, TargetLossPrice: 0, ForexTradeLists: { ShowCode: "BTC/USDT" } });
+    expect(placed.data).toMatchObject({
+      OrderType: 1,
+      Quantity: 0.01,
+      Price: 50_000,
+      CautionMoney: "50.000000",
+      TradeFee: "0.025000",
+      Status: 1,
+      TargetLossPrice: 0,
+      ForexTradeLists: { ShowCode: "BTC/USDT" },
+    });
     const id = placed.data.Id as number;
     const pending = await call("/v2/api/forex/submit?type=2&cont=0.01&forex_id=1&status=0&target_price=60000&multiple=10");
     expect(pending.data).toMatchObject({ Status: 0, OriginPrice: 60_000 });
@@ -477,11 +591,18 @@ describe("an instrument set up past the platform's maximum leverage", () => {
       const user = await trader(1_000 * USD);
       const refused = await placeOrder(ctx, user.id, { side: Side.Buy, lots: "0.01", instrumentId: 14, entry: 1 });
       expect(refused.ok ? "placed" : messageOf(refused)).toBe("errors.leverage_too_high|200");
-      const message = "This instrument is set up with more leverage than the platform allows (at most 200×), so it cannot be traded for now.";
+      const message =
+        "This instrument is set up with more leverage than the platform allows (at most 200×), so it cannot be traded for now.";
       const token = await sessionFor(user.id);
-      const api = (await (await get("/v2/api/forex/submit?type=1&cont=0.01&forex_id=14&status=1", { headers: { authorization: token, lang: "en" } })).json()) as { code: number; msg: string };
+      const api = (await (
+        await get("/v2/api/forex/submit?type=1&cont=0.01&forex_id=14&status=1", { headers: { authorization: token, lang: "en" } })
+      ).json()) as { code: number; msg: string };
       expect(api).toMatchObject({ code: 0, msg: message });
-      const page = await form("/trade?code=BNBUSDT", { forex_id: "14", type: "1", cont: "0.01", status: "1" }, { cookie: await signedSessionCookie(token) });
+      const page = await form(
+        "/trade?code=BNBUSDT",
+        { forex_id: "14", type: "1", cont: "0.01", status: "1" },
+        { cookie: await signedSessionCookie(token) },
+      );
       expect(page.status).toBe(400);
       expect(formErrors(await page.text())).toContain(message);
       expect(await balances(user.accounts.contract)).toEqual({ balance: 1_000 * USD, locked: 0 });
@@ -498,9 +619,16 @@ describe("migration 0011", () => {
     await env.DB.prepare("UPDATE instruments SET margin_mode = 1, multiples = '[]' WHERE code = 'GER40'").run();
     const migration = env.TEST_MIGRATIONS.find((m) => m.name.startsWith("0011_"))!;
     for (const sql of migration.queries) await env.DB.prepare(sql).run();
-    const row = await env.DB.prepare("SELECT margin_mode AS mode, multiples, price_precision AS precision, base_price AS price FROM instruments WHERE code = 'GER40'").first<{ mode: number; multiples: string; precision: number; price: string }>();
+    const row = await env.DB.prepare(
+      "SELECT margin_mode AS mode, multiples, price_precision AS precision, base_price AS price FROM instruments WHERE code = 'GER40'",
+    ).first<{ mode: number; multiples: string; precision: number; price: string }>();
     expect(row).toMatchObject({ mode: 2, multiples: "[10,20,50]" });
-    expect(checkEffectiveLeverage({ marginMode: row!.mode, pricePrecision: row!.precision, leverages: JSON.parse(row!.multiples) }, parsePrice(row!.price, row!.precision)!)).toBe("ok");
+    expect(
+      checkEffectiveLeverage(
+        { marginMode: row!.mode, pricePrecision: row!.precision, leverages: JSON.parse(row!.multiples) },
+        parsePrice(row!.price, row!.precision)!,
+      ),
+    ).toBe("ok");
   });
 });
 
@@ -510,7 +638,14 @@ describe("the order history page", () => {
     const ctx = await createServiceContext(env);
     const user = await trader(1_000 * USD);
     const closed = await placeOrder(ctx, user.id, { side: Side.Buy, lots: "0.01", instrumentId: 1, entry: 1, leverage: 10 });
-    const pending = await placeOrder(ctx, user.id, { side: Side.Buy, lots: "0.02", instrumentId: 1, entry: 0, leverage: 10, targetPrice: "40000" });
+    const pending = await placeOrder(ctx, user.id, {
+      side: Side.Buy,
+      lots: "0.02",
+      instrumentId: 1,
+      entry: 0,
+      leverage: 10,
+      targetPrice: "40000",
+    });
     if (!closed.ok || !pending.ok) throw new Error("placing failed");
     expect((await cancelOrder(ctx, user.id, pending.value.id)).ok).toBe(true);
     await hold("BTCUSDT", 50_100);
@@ -536,10 +671,17 @@ describe("sessions and orders", () => {
     await hold("BTCUSDT", 50_000);
     const user = await trader(1_000 * USD);
     const token = await sessionFor(user.id);
-    const submit = async () => (await (await get("/v2/api/forex/submit?type=1&cont=0.01&forex_id=1&status=1&multiple=10", { headers: { authorization: token } })).json()) as { code: number };
+    const submit = async () =>
+      (await (
+        await get("/v2/api/forex/submit?type=1&cont=0.01&forex_id=1&status=1&multiple=10", { headers: { authorization: token } })
+      ).json()) as { code: number };
     expect((await submit()).code).toBe(1);
     // the session ends in D1 (another device logs out, a password change…), behind the isolate's back
-    await env.DB.prepare("UPDATE sessions SET revoked_at = ?2 WHERE id = (SELECT id FROM sessions WHERE user_id = ?1 ORDER BY created_at DESC LIMIT 1)").bind(user.id, Date.now()).run();
+    await env.DB.prepare(
+      "UPDATE sessions SET revoked_at = ?2 WHERE id = (SELECT id FROM sessions WHERE user_id = ?1 ORDER BY created_at DESC LIMIT 1)",
+    )
+      .bind(user.id, Date.now())
+      .run();
     expect((await submit()).code).toBe(999);
     expect((await submit()).code).toBe(999);
     const n = await env.DB.prepare("SELECT COUNT(*) AS n FROM contract_orders WHERE user_id = ?1").bind(user.id).first<{ n: number }>();
@@ -558,13 +700,17 @@ describe("the benchmark's bare write", () => {
     const result = await placeOrder(ctx, placed.id, { side: Side.Buy, lots: "0.01", instrumentId: 1, entry: 1, leverage: 10 });
     expect(result.ok).toBe(true);
     const sessionId = (await env.DB.prepare("SELECT id FROM sessions WHERE user_id = ?1").bind(bare.id).first<{ id: string }>())!.id;
-    const res = await SELF.fetch(`http://localhost/dev/bench/batch?user=${bare.id}&account=${bare.accounts.contract}&session=${sessionId}&demo=0&instrument=1&lots=10000&leverage=10&price=5000000`, {
-      method: "POST",
-      headers: { host: "localhost" },
-    });
+    const res = await SELF.fetch(
+      `http://localhost/dev/bench/batch?user=${bare.id}&account=${bare.accounts.contract}&session=${sessionId}&demo=0&instrument=1&lots=10000&leverage=10&price=5000000`,
+      {
+        method: "POST",
+        headers: { host: "localhost" },
+      },
+    );
     expect(res.status).toBe(200);
     expect(await balances(bare.accounts.contract)).toEqual(await balances(placed.accounts.contract));
-    const columns = "instrument_id, code, side, status, lots, contract_size, precision, leverage, margin_mode, origin_price, open_price, pending_crossing, margin, fee, stop_loss, take_profit, liquidation, close_reason";
+    const columns =
+      "instrument_id, code, side, status, lots, contract_size, precision, leverage, margin_mode, origin_price, open_price, pending_crossing, margin, fee, stop_loss, take_profit, liquidation, close_reason";
     const row = (userId: number) => env.DB.prepare(`SELECT ${columns} FROM contract_orders WHERE user_id = ?1`).bind(userId).first();
     expect(await row(bare.id)).toEqual(await row(placed.id));
     const entries = (account: number) =>

@@ -17,11 +17,27 @@ async function copiesOf(originId: number) {
     "SELECT id, user_id AS userId, status, lots, margin, fee, open_price AS openPrice, close_price AS closePrice, profit, close_reason AS reason, follow_type AS followType FROM contract_orders WHERE origin_id = ?1 ORDER BY user_id",
   )
     .bind(originId)
-    .all<{ id: number; userId: number; status: number; lots: number; margin: number; fee: number; openPrice: number; closePrice: number | null; profit: number | null; reason: string | null; followType: number }>();
+    .all<{
+      id: number;
+      userId: number;
+      status: number;
+      lots: number;
+      margin: number;
+      fee: number;
+      openPrice: number;
+      closePrice: number | null;
+      profit: number | null;
+      reason: string | null;
+      followType: number;
+    }>();
   return results;
 }
 async function skipsOf(originId: number) {
-  const { results } = await env.DB.prepare("SELECT follower_id AS userId, reason FROM copy_skips WHERE trader_order_id = ?1 ORDER BY follower_id").bind(originId).all<{ userId: number; reason: string }>();
+  const { results } = await env.DB.prepare(
+    "SELECT follower_id AS userId, reason FROM copy_skips WHERE trader_order_id = ?1 ORDER BY follower_id",
+  )
+    .bind(originId)
+    .all<{ userId: number; reason: string }>();
   return results;
 }
 
@@ -49,7 +65,15 @@ describe("copy trading engine", () => {
     await tick();
     const copies = await copiesOf(placed.value.id);
     expect(copies).toHaveLength(1);
-    expect(copies[0]).toMatchObject({ userId: double.id, status: 1, lots: 20_000, margin: 100 * USD, fee: 50_000, openPrice: 5_000_000, followType: 2 });
+    expect(copies[0]).toMatchObject({
+      userId: double.id,
+      status: 1,
+      lots: 20_000,
+      margin: 100 * USD,
+      fee: 50_000,
+      openPrice: 5_000_000,
+      followType: 2,
+    });
     expect(await balances(double.accounts.contract)).toEqual({ balance: 1_000 * USD - 100 * USD - 50_000, locked: 100 * USD });
     expect(await skipsOf(placed.value.id)).toEqual(
       [
@@ -111,7 +135,9 @@ describe("copy trading engine", () => {
     expect((await setStops(ctx, trader.id, placed.value.id, { stopLoss: "2050" })).ok).toBe(true);
     await tick();
     await hold("ETHUSDT", 2_060);
-    const trader_ = (await env.DB.prepare("SELECT status, close_price AS price, close_reason AS reason FROM contract_orders WHERE id = ?1").bind(placed.value.id).first<{ status: number; price: number; reason: string }>())!;
+    const trader_ = (await env.DB.prepare("SELECT status, close_price AS price, close_reason AS reason FROM contract_orders WHERE id = ?1")
+      .bind(placed.value.id)
+      .first<{ status: number; price: number; reason: string }>())!;
     expect(trader_).toMatchObject({ status: 3, reason: "stop_loss" });
     expect(await statsAt(trader.id)).toBe(0); // the engine's close also makes the ranking recompute
     const [closed] = await copiesOf(placed.value.id);
@@ -144,7 +170,14 @@ describe("copy trading engine", () => {
     const ctx = await createServiceContext(env);
     const trader = await aTrader();
     const f = await aFollower(trader.id, { multiple: 2, bond: 5_000 * USD, balance: 5_000 * USD });
-    const pending = await placeOrder(ctx, trader.id, { side: Side.Buy, lots: "0.1", instrumentId: 2, entry: 0, targetPrice: "1990", leverage: 20 });
+    const pending = await placeOrder(ctx, trader.id, {
+      side: Side.Buy,
+      lots: "0.1",
+      instrumentId: 2,
+      entry: 0,
+      targetPrice: "1990",
+      leverage: 20,
+    });
     if (!pending.ok) throw new Error(pending.error);
     await tick();
     expect(await copiesOf(pending.value.id)).toEqual([]);
@@ -184,7 +217,11 @@ describe("copy trading engine", () => {
     const traderAfter = await balances(trader.accounts.contract);
     // the trader's own order: margin 50 back + 10.00 profit; the shares 2.50 on top
     expect(traderAfter.balance - traderBefore.balance).toBe(50 * USD + 10 * USD + 2_500_000);
-    const paid = await env.DB.prepare("SELECT follower_id AS userId, paid_share AS paid FROM follows WHERE trader_id = ?1 ORDER BY follower_id").bind(trader.id).all<{ userId: number; paid: number }>();
+    const paid = await env.DB.prepare(
+      "SELECT follower_id AS userId, paid_share AS paid FROM follows WHERE trader_id = ?1 ORDER BY follower_id",
+    )
+      .bind(trader.id)
+      .all<{ userId: number; paid: number }>();
     expect(paid.results.map((r) => r.paid)).toEqual([2 * USD, 500_000]);
     // my-follower's will-pay profit is what the ledger moved: 2.50, and the operator changing the share later does not rewrite it
     const willPay = async () => {
@@ -214,7 +251,9 @@ describe("copy trading engine", () => {
     const ctx = await createServiceContext(env);
     const trader = await aTrader();
     const f = await aFollower(trader.id, { multiple: 2, bond: 1_000 * USD, balance: 1_000 * USD });
-    await env.DB.prepare("UPDATE follows SET copy_stop_loss = ?2 WHERE follower_id = ?1").bind(f.id, 15 * USD).run();
+    await env.DB.prepare("UPDATE follows SET copy_stop_loss = ?2 WHERE follower_id = ?1")
+      .bind(f.id, 15 * USD)
+      .run();
     const placed = await placeOrder(ctx, trader.id, { side: Side.Buy, lots: "0.01", instrumentId: 1, entry: 1, leverage: 10 });
     if (!placed.ok) throw new Error(placed.error);
     await tick();
@@ -223,7 +262,12 @@ describe("copy trading engine", () => {
     expect((await copiesOf(placed.value.id))[0]).toMatchObject({ status: 1 });
     // −16.00 at 49,200 reaches it
     await hold("BTCUSDT", 49_200);
-    expect((await copiesOf(placed.value.id))[0]).toMatchObject({ status: 3, reason: "copy_stop", closePrice: 4_920_000, profit: -16 * USD });
+    expect((await copiesOf(placed.value.id))[0]).toMatchObject({
+      status: 3,
+      reason: "copy_stop",
+      closePrice: 4_920_000,
+      profit: -16 * USD,
+    });
     const follow = await env.DB.prepare("SELECT status FROM follows WHERE follower_id = ?1").bind(f.id).first<{ status: number }>();
     expect(follow!.status).toBe(2);
     const own = await env.DB.prepare("SELECT status FROM contract_orders WHERE id = ?1").bind(placed.value.id).first<{ status: number }>();
@@ -250,7 +294,9 @@ describe("copy trading engine", () => {
     await new Promise((r) => setTimeout(r, 100));
     await hold("BTCUSDT", 50_400);
     await tick();
-    const msg = (await socket.next((m) => m.type === "FOREX_FOLLOW_TRADE")) as { data: { user_id: number; follower_id: number; list: { Id: number; UpdatePrice: number; FactProfits: string }[] } };
+    const msg = (await socket.next((m) => m.type === "FOREX_FOLLOW_TRADE")) as {
+      data: { user_id: number; follower_id: number; list: { Id: number; UpdatePrice: number; FactProfits: string }[] };
+    };
     expect(msg.data).toMatchObject({ user_id: trader.id, follower_id: f.id });
     expect(msg.data.list).toContainEqual({ Id: copy!.id, UpdatePrice: 50_400, FactProfits: "4.00" });
     socket.ws.close();

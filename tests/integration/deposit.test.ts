@@ -9,7 +9,8 @@ import { checkInvariants, PlatformAccount } from "~/services/ledger.server";
 import { sessionIdOf, userForToken } from "~/services/session.server";
 import { ORIGIN, createUser, form, formErrors, get, sessionFor, signedSessionCookie, visibleText } from "./helpers";
 
-const JPEG = () => new Uint8Array([0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10, 0x4a, 0x46, 0x49, 0x46, 0x00, 0x01, ...Array(200).fill(7), 0xff, 0xd9]);
+const JPEG = () =>
+  new Uint8Array([0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10, 0x4a, 0x46, 0x49, 0x46, 0x00, 0x01, ...Array(200).fill(7), 0xff, 0xd9]);
 const NOT_AN_IMAGE = () => new TextEncoder().encode("MZ this is not a photo at all, just some bytes pretending");
 
 type Api = { code: number; msg: string; data: Record<string, unknown> | null };
@@ -25,7 +26,9 @@ async function userWithCookie(options: { isDemo?: boolean; role?: "operator" } =
 async function operator(stepUp = true) {
   const op = await userWithCookie({ role: "operator" });
   if (stepUp) {
-    await env.DB.prepare("INSERT INTO operator_step_ups (session_id, verified_at) VALUES (?1, ?2)").bind(await sessionIdOf(op.token), Date.now()).run();
+    await env.DB.prepare("INSERT INTO operator_step_ups (session_id, verified_at) VALUES (?1, ?2)")
+      .bind(await sessionIdOf(op.token), Date.now())
+      .run();
   }
   return op;
 }
@@ -35,19 +38,34 @@ function multipart(path: string, cookie: string, fields: Record<string, string>,
   for (const [k, v] of Object.entries(fields)) fd.append(k, v);
   if (file) fd.append(file.name, new Blob([file.bytes], { type: "image/jpeg" }), "proof.jpg");
   else fd.append("proofImg", new Blob([], { type: "application/octet-stream" }), "");
-  return SELF.fetch(`${ORIGIN}${path}`, { method: "POST", body: fd, headers: { cookie, origin: ORIGIN, host: "localhost", "accept-language": "en" }, redirect: "manual" });
+  return SELF.fetch(`${ORIGIN}${path}`, {
+    method: "POST",
+    body: fd,
+    headers: { cookie, origin: ORIGIN, host: "localhost", "accept-language": "en" },
+    redirect: "manual",
+  });
 }
 
 async function uploadProof(cookie: string, bytes = JPEG()) {
   const fd = new FormData();
   fd.append("file", new Blob([bytes], { type: "image/jpeg" }), "proof.jpg");
-  const res = await SELF.fetch(`${ORIGIN}/api/common/image_upload?purpose=deposit_proof`, { method: "POST", body: fd, headers: { cookie, origin: ORIGIN, "accept-language": "en" } });
+  const res = await SELF.fetch(`${ORIGIN}/api/common/image_upload?purpose=deposit_proof`, {
+    method: "POST",
+    body: fd,
+    headers: { cookie, origin: ORIGIN, "accept-language": "en" },
+  });
   const body = (await res.json()) as { code: number; data: { id: string; url: string } };
   expect(body.code).toBe(1);
   return body.data;
 }
 
-async function api(path: string, cookie: string, fields: Record<string, string> = {}, method: "GET" | "POST" = "POST", headers: Record<string, string> = {}): Promise<Api> {
+async function api(
+  path: string,
+  cookie: string,
+  fields: Record<string, string> = {},
+  method: "GET" | "POST" = "POST",
+  headers: Record<string, string> = {},
+): Promise<Api> {
   const res =
     method === "POST"
       ? await form(path, fields, { cookie, headers })
@@ -56,17 +74,21 @@ async function api(path: string, cookie: string, fields: Record<string, string> 
 }
 
 async function depositsOf(userId: number) {
-  const { results } = await env.DB.prepare("SELECT id, type, status, amount, coin_count AS coinCount, currency_code AS currencyCode, remark, address, proof_upload_id AS proof FROM deposits WHERE user_id = ?1 ORDER BY id").bind(userId).all<{
-    id: number;
-    type: number;
-    status: number;
-    amount: number;
-    coinCount: string | null;
-    currencyCode: string;
-    remark: string;
-    address: string;
-    proof: string;
-  }>();
+  const { results } = await env.DB.prepare(
+    "SELECT id, type, status, amount, coin_count AS coinCount, currency_code AS currencyCode, remark, address, proof_upload_id AS proof FROM deposits WHERE user_id = ?1 ORDER BY id",
+  )
+    .bind(userId)
+    .all<{
+      id: number;
+      type: number;
+      status: number;
+      amount: number;
+      coinCount: string | null;
+      currencyCode: string;
+      remark: string;
+      address: string;
+      proof: string;
+    }>();
   return results;
 }
 
@@ -78,7 +100,12 @@ async function fundingBalance(accountId: number) {
 async function pendingDeposit(amount = "250") {
   const u = await userWithCookie();
   const proof = await uploadProof(u.cookie);
-  const res = await api("/api/quickCharge/submit", u.cookie, { number: amount, proofImg: proof.id, charge_id: "1", request_id: crypto.randomUUID() });
+  const res = await api("/api/quickCharge/submit", u.cookie, {
+    number: amount,
+    proofImg: proof.id,
+    charge_id: "1",
+    request_id: crypto.randomUUID(),
+  });
   expect(res.code, res.msg).toBe(1);
   return { ...u, id: Number(res.data!.id) };
 }
@@ -94,7 +121,19 @@ describe("deposit requests", () => {
     expect(html).toMatch(/<form [^>]*enctype="multipart\/form-data"/i); // the photo posts without JavaScript
     const requestId = /name="request_id" value="([^"]+)"/.exec(html)![1]!;
 
-    const review = await multipart("/mine/charge?type=0&charge_id=3", u.cookie, { intent: "review-deposit", request_id: requestId, charge_id: "3", number: "0.015", unit: "coin", address: "bc1qsenderaddress0000000000000000000000" }, { name: "proofImg", bytes: JPEG() });
+    const review = await multipart(
+      "/mine/charge?type=0&charge_id=3",
+      u.cookie,
+      {
+        intent: "review-deposit",
+        request_id: requestId,
+        charge_id: "3",
+        number: "0.015",
+        unit: "coin",
+        address: "bc1qsenderaddress0000000000000000000000",
+      },
+      { name: "proofImg", bytes: JPEG() },
+    );
     expect(review.status).toBe(200);
     const confirm = await review.text();
     expect(visibleText(confirm)).toContain("Check your deposit");
@@ -105,8 +144,19 @@ describe("deposit requests", () => {
     const served = await get(`/uploads/${proofId}`, { cookie: u.cookie });
     expect(served.status).toBe(200);
 
-    const fields = { intent: "submit-deposit", request_id: requestId, charge_id: "3", number: "0.015", unit: "coin", address: "bc1qsenderaddress0000000000000000000000", proofImg: proofId };
-    const [first, second] = await Promise.all([form("/mine/charge?type=0&charge_id=3", fields, { cookie: u.cookie }), form("/mine/charge?type=0&charge_id=3", fields, { cookie: u.cookie })]);
+    const fields = {
+      intent: "submit-deposit",
+      request_id: requestId,
+      charge_id: "3",
+      number: "0.015",
+      unit: "coin",
+      address: "bc1qsenderaddress0000000000000000000000",
+      proofImg: proofId,
+    };
+    const [first, second] = await Promise.all([
+      form("/mine/charge?type=0&charge_id=3", fields, { cookie: u.cookie }),
+      form("/mine/charge?type=0&charge_id=3", fields, { cookie: u.cookie }),
+    ]);
     for (const res of [first, second]) {
       expect(res.status).toBe(302);
       expect(res.headers.get("location")).toBe("/mine/charge/records?type=0");
@@ -125,14 +175,24 @@ describe("deposit requests", () => {
     const page = await (await get("/mine/charge?type=1", { cookie: u.cookie })).text();
     expect(visibleText(page)).toContain("HCBKHKHH");
     expect(visibleText(page)).toContain("012-345678-901");
-    const missing = await multipart("/mine/charge?type=1", u.cookie, { intent: "submit-deposit", request_id: crypto.randomUUID(), number: "500" }, { name: "proofImg", bytes: JPEG() });
+    const missing = await multipart(
+      "/mine/charge?type=1",
+      u.cookie,
+      { intent: "submit-deposit", request_id: crypto.randomUUID(), number: "500" },
+      { name: "proofImg", bytes: JPEG() },
+    );
     expect(missing.status).toBe(400);
     const html = await missing.text();
     expect(formErrors(html)).toContain("Choose the account you paid into");
     expect(html).toContain('value="500"'); // the amount is kept
     expect(await depositsOf(u.user.id)).toHaveLength(0);
 
-    const ok = await multipart("/mine/charge?type=1", u.cookie, { intent: "submit-deposit", request_id: crypto.randomUUID(), number: "500.25", wire_id: "2" }, { name: "proofImg", bytes: JPEG() });
+    const ok = await multipart(
+      "/mine/charge?type=1",
+      u.cookie,
+      { intent: "submit-deposit", request_id: crypto.randomUUID(), number: "500.25", wire_id: "2" },
+      { name: "proofImg", bytes: JPEG() },
+    );
     expect(ok.status).toBe(302);
     expect(ok.headers.get("location")).toBe("/mine/charge/records?type=1");
     expect(await depositsOf(u.user.id)).toMatchObject([{ type: 1, status: 0, amount: 500_250_000, currencyCode: "USD" }]);
@@ -141,14 +201,28 @@ describe("deposit requests", () => {
   it("the quickCharge calls: currencies, wire accounts, submit and wire_submit with a pre-uploaded proof (id or url), records paged and private", async () => {
     const u = await userWithCookie();
     const symbols = await api("/api/quickCharge/symbols", u.cookie, {}, "GET");
-    expect(symbols.data).toContainEqual(expect.objectContaining({ id: 1, currency_code: "USDT", protocol_code: "TRC20", address: "TQ7vY3kCmhG8pN2xW5rLd9sJf4uBzE6aKt" }));
+    expect(symbols.data).toContainEqual(
+      expect.objectContaining({ id: 1, currency_code: "USDT", protocol_code: "TRC20", address: "TQ7vY3kCmhG8pN2xW5rLd9sJf4uBzE6aKt" }),
+    );
     const wire = await api("/api/quickCharge/wire_info", u.cookie, { bank_coin: "USD" }, "GET");
     expect(wire.data).toContainEqual(
-      expect.objectContaining({ id: 1, bank_name: "Harbour Commercial Bank", bank_swift: "HCBKHKHH", payee_name: "Bourse Markets Ltd.", payee_account: "012-345678-901", bank_remark: expect.any(String) }),
+      expect.objectContaining({
+        id: 1,
+        bank_name: "Harbour Commercial Bank",
+        bank_swift: "HCBKHKHH",
+        payee_name: "Bourse Markets Ltd.",
+        payee_account: "012-345678-901",
+        bank_remark: expect.any(String),
+      }),
     );
     const a = await uploadProof(u.cookie);
     const b = await uploadProof(u.cookie);
-    const coin = await api("/api/quickCharge/submit", u.cookie, { number: "100", proofImg: a.url, address: "TSenderAddr123", charge_id: "1" });
+    const coin = await api("/api/quickCharge/submit", u.cookie, {
+      number: "100",
+      proofImg: a.url,
+      address: "TSenderAddr123",
+      charge_id: "1",
+    });
     expect(coin.code, coin.msg).toBe(1);
     const bank = await api("/api/quickCharge/wire_submit", u.cookie, { number: "20.5", proofImg: b.id, wire_id: "1" });
     expect(bank.code, bank.msg).toBe(1);
@@ -156,11 +230,20 @@ describe("deposit requests", () => {
     const c = await uploadProof(u.cookie);
     const noHeader = await api("/api/quickCharge/submit", u.cookie, { number: "5", proofImg: c.id, charge_id: "2" }, "GET");
     expect(noHeader.code).toBe(999);
-    const withHeader = await api("/api/quickCharge/submit", "", { number: "5", proofImg: c.id, charge_id: "2" }, "GET", { authorization: u.token });
+    const withHeader = await api("/api/quickCharge/submit", "", { number: "5", proofImg: c.id, charge_id: "2" }, "GET", {
+      authorization: u.token,
+    });
     expect(withHeader.code, withHeader.msg).toBe(1);
 
     const list = await api("/api/quickCharge/quick_ist", u.cookie, { page: "1" }, "GET");
-    const data = list.data!.data as { number: string; type: number; currency_code: string; status: number; status_name: string; remark: string }[];
+    const data = list.data!.data as {
+      number: string;
+      type: number;
+      currency_code: string;
+      status: number;
+      status_name: string;
+      remark: string;
+    }[];
     expect(data.map((r) => [r.number, r.type, r.currency_code, r.status_name])).toEqual([
       ["5.00", 0, "USDT", "Unchecked"],
       ["20.50", 1, "USD", "Unchecked"],
@@ -190,7 +273,13 @@ describe("deposit requests", () => {
     }
     const fd = new FormData();
     fd.append("file", new Blob([JPEG()], { type: "image/jpeg" }), "id.jpg");
-    const idDoc = (await (await SELF.fetch(`${ORIGIN}/api/common/image_upload?purpose=identity`, { method: "POST", body: fd, headers: { cookie: thief.cookie, origin: ORIGIN } })).json()) as { data: { id: string } };
+    const idDoc = (await (
+      await SELF.fetch(`${ORIGIN}/api/common/image_upload?purpose=identity`, {
+        method: "POST",
+        body: fd,
+        headers: { cookie: thief.cookie, origin: ORIGIN },
+      })
+    ).json()) as { data: { id: string } };
     const res = await api("/api/quickCharge/submit", thief.cookie, { number: "100", proofImg: idDoc.data.id, charge_id: "1" });
     expect(res.msg).toContain("proof photo was not found");
     expect(await depositsOf(thief.user.id)).toHaveLength(0);
@@ -200,8 +289,10 @@ describe("deposit requests", () => {
   it("answers bad input clearly and creates nothing", async () => {
     const u = await userWithCookie();
     const proof = await uploadProof(u.cookie);
-    const coin = (fields: Record<string, string>) => api("/api/quickCharge/submit", u.cookie, { charge_id: "1", proofImg: proof.id, number: "10", ...fields });
-    const bank = (fields: Record<string, string>) => api("/api/quickCharge/wire_submit", u.cookie, { wire_id: "1", proofImg: proof.id, number: "10", ...fields });
+    const coin = (fields: Record<string, string>) =>
+      api("/api/quickCharge/submit", u.cookie, { charge_id: "1", proofImg: proof.id, number: "10", ...fields });
+    const bank = (fields: Record<string, string>) =>
+      api("/api/quickCharge/wire_submit", u.cookie, { wire_id: "1", proofImg: proof.id, number: "10", ...fields });
     const cases: [Promise<Api>, string, string][] = [
       [coin({ number: "0" }), "number", "greater than 0"],
       [coin({ number: "-5" }), "number", "at most 2 decimals"],
@@ -230,13 +321,28 @@ describe("deposit requests", () => {
     expect(Object.keys(all.data!.errors as object).sort()).toEqual(["number", "proofImg", "wire_id"]);
 
     // the page: a file that is not a photo, and a missing photo, each next to the field
-    const wrongType = await multipart("/mine/charge?type=0", u.cookie, { intent: "submit-deposit", request_id: crypto.randomUUID(), charge_id: "1", number: "10" }, { name: "proofImg", bytes: NOT_AN_IMAGE() as Uint8Array<ArrayBuffer> });
+    const wrongType = await multipart(
+      "/mine/charge?type=0",
+      u.cookie,
+      { intent: "submit-deposit", request_id: crypto.randomUUID(), charge_id: "1", number: "10" },
+      { name: "proofImg", bytes: NOT_AN_IMAGE() as Uint8Array<ArrayBuffer> },
+    );
     expect(wrongType.status).toBe(400);
     expect(formErrors(await wrongType.text())).toContain("JPEG, PNG or WebP");
-    const noPhoto = await multipart("/mine/charge?type=0", u.cookie, { intent: "submit-deposit", request_id: crypto.randomUUID(), charge_id: "1", number: "10" });
+    const noPhoto = await multipart("/mine/charge?type=0", u.cookie, {
+      intent: "submit-deposit",
+      request_id: crypto.randomUUID(),
+      charge_id: "1",
+      number: "10",
+    });
     expect(noPhoto.status).toBe(400);
     expect(formErrors(await noPhoto.text())).toContain("Add a photo of your payment");
-    const tooPrecise = await multipart("/mine/charge?type=0", u.cookie, { intent: "review-deposit", request_id: crypto.randomUUID(), charge_id: "1", number: "10.999" }, { name: "proofImg", bytes: JPEG() });
+    const tooPrecise = await multipart(
+      "/mine/charge?type=0",
+      u.cookie,
+      { intent: "review-deposit", request_id: crypto.randomUUID(), charge_id: "1", number: "10.999" },
+      { name: "proofImg", bytes: JPEG() },
+    );
     expect(tooPrecise.status).toBe(400);
     expect(formErrors(await tooPrecise.text())).toContain("at most 2 decimals");
     expect(await depositsOf(u.user.id)).toHaveLength(0);
@@ -289,18 +395,30 @@ describe("operator review of deposits", () => {
     const op = await operator();
     const before = await fundingBalance(d.user.accounts.funding);
     const externalBefore = await fundingBalance(PlatformAccount.ExternalDeposits.id);
-    const results = await Promise.all(Array.from({ length: 20 }, () => form("/admin/deposits", { intent: "approve", id: String(d.id) }, { cookie: op.cookie })));
+    const results = await Promise.all(
+      Array.from({ length: 20 }, () => form("/admin/deposits", { intent: "approve", id: String(d.id) }, { cookie: op.cookie })),
+    );
     for (const res of results) {
       expect(res.status).toBe(302);
       expect(res.headers.get("location")).toBe("/admin/deposits");
     }
     expect(await fundingBalance(d.user.accounts.funding)).toBe(before + 250_000_000);
     expect(await fundingBalance(PlatformAccount.ExternalDeposits.id)).toBe(externalBefore - 250_000_000);
-    const decisions = await env.DB.prepare("SELECT decision, operator_id AS op FROM operator_decisions WHERE subject = 'deposit' AND subject_id = ?1").bind(String(d.id)).all<{ decision: string; op: number }>();
+    const decisions = await env.DB.prepare(
+      "SELECT decision, operator_id AS op FROM operator_decisions WHERE subject = 'deposit' AND subject_id = ?1",
+    )
+      .bind(String(d.id))
+      .all<{ decision: string; op: number }>();
     expect(decisions.results).toEqual([{ decision: "approve", op: op.user.id }]);
-    const txs = await env.DB.prepare("SELECT COUNT(*) AS n FROM ledger_transactions WHERE idempotency_key = ?1").bind(`deposit:${d.id}`).first<{ n: number }>();
+    const txs = await env.DB.prepare("SELECT COUNT(*) AS n FROM ledger_transactions WHERE idempotency_key = ?1")
+      .bind(`deposit:${d.id}`)
+      .first<{ n: number }>();
     expect(txs!.n).toBe(1);
-    const row = await env.DB.prepare("SELECT d.status, d.reviewed_by AS by, t.idempotency_key AS tx FROM deposits d JOIN ledger_transactions t ON t.id = d.ledger_tx WHERE d.id = ?1").bind(d.id).first();
+    const row = await env.DB.prepare(
+      "SELECT d.status, d.reviewed_by AS by, t.idempotency_key AS tx FROM deposits d JOIN ledger_transactions t ON t.id = d.ledger_tx WHERE d.id = ?1",
+    )
+      .bind(d.id)
+      .first();
     expect(row).toEqual({ status: 1, by: op.user.id, tx: `deposit:${d.id}` });
     expect(await checkInvariants(env.DB)).toEqual({ unbalancedTransactions: 0, driftingAccounts: 0, negativeAccounts: 0 });
 
@@ -320,10 +438,16 @@ describe("operator review of deposits", () => {
       Array.from({ length: 16 }, (_, i) =>
         i % 2 === 0
           ? form("/admin/deposits", { intent: "approve", id: String(d.id) }, { cookie: (i % 4 === 0 ? op : other).cookie })
-          : form("/admin/deposits", { intent: "reject", id: String(d.id), reason: "No such payment" }, { cookie: (i % 4 === 1 ? op : other).cookie }),
+          : form(
+              "/admin/deposits",
+              { intent: "reject", id: String(d.id), reason: "No such payment" },
+              { cookie: (i % 4 === 1 ? op : other).cookie },
+            ),
       ),
     );
-    const decisions = await env.DB.prepare("SELECT decision FROM operator_decisions WHERE subject = 'deposit' AND subject_id = ?1").bind(String(d.id)).all<{ decision: string }>();
+    const decisions = await env.DB.prepare("SELECT decision FROM operator_decisions WHERE subject = 'deposit' AND subject_id = ?1")
+      .bind(String(d.id))
+      .all<{ decision: string }>();
     expect(decisions.results).toHaveLength(1);
     const status = (await depositsOf(d.user.id))[0]!.status;
     const balance = await fundingBalance(d.user.accounts.funding);
@@ -345,7 +469,11 @@ describe("operator review of deposits", () => {
     expect(visibleText(await noReason.text())).toContain("Give the reason for rejecting");
     expect((await depositsOf(d.user.id))[0]!.status).toBe(0);
     const before = await fundingBalance(d.user.accounts.funding);
-    const rejected = await form("/admin/deposits", { intent: "reject", id: String(d.id), reason: "Amount not received" }, { cookie: op.cookie });
+    const rejected = await form(
+      "/admin/deposits",
+      { intent: "reject", id: String(d.id), reason: "Amount not received" },
+      { cookie: op.cookie },
+    );
     expect(rejected.status).toBe(302);
     expect(await fundingBalance(d.user.accounts.funding)).toBe(before);
     expect((await depositsOf(d.user.id))[0]).toMatchObject({ status: 2, remark: "Amount not received" });
@@ -359,7 +487,11 @@ describe("operator review of deposits", () => {
     expect((await depositsOf(d.user.id))[0]!.status).toBe(2);
 
     const e = await pendingDeposit("15");
-    await form("/admin/deposits", { intent: "mark-invalid", id: String(e.id), reason: "This is a screenshot of a chat" }, { cookie: op.cookie });
+    await form(
+      "/admin/deposits",
+      { intent: "mark-invalid", id: String(e.id), reason: "This is a screenshot of a chat" },
+      { cookie: op.cookie },
+    );
     expect((await depositsOf(e.user.id))[0]).toMatchObject({ status: 3, remark: "This is a screenshot of a chat" });
     const api2 = await api("/api/quickCharge/quick_ist", e.cookie, {}, "GET");
     expect((api2.data!.data as { status_name: string }[])[0]!.status_name).toBe("Invalid");
@@ -373,12 +505,16 @@ describe("operator review of deposits", () => {
     expect(res.status).toBe(302);
     expect(res.headers.get("location")).toBe("/admin/verify?from=%2Fadmin%2Fdeposits");
     const stale = await operator(false);
-    await env.DB.prepare("INSERT INTO operator_step_ups (session_id, verified_at) VALUES (?1, ?2)").bind(await sessionIdOf(stale.token), Date.now() - 16 * 60_000).run();
+    await env.DB.prepare("INSERT INTO operator_step_ups (session_id, verified_at) VALUES (?1, ?2)")
+      .bind(await sessionIdOf(stale.token), Date.now() - 16 * 60_000)
+      .run();
     const res2 = await form("/admin/deposits", { intent: "approve", id: String(d.id) }, { cookie: stale.cookie });
     expect(res2.headers.get("location")).toContain("/admin/verify");
     expect(await fundingBalance(d.user.accounts.funding)).toBe(before);
     expect((await depositsOf(d.user.id))[0]!.status).toBe(0);
-    const decisions = await env.DB.prepare("SELECT COUNT(*) AS n FROM operator_decisions WHERE subject = 'deposit' AND subject_id = ?1").bind(String(d.id)).first<{ n: number }>();
+    const decisions = await env.DB.prepare("SELECT COUNT(*) AS n FROM operator_decisions WHERE subject = 'deposit' AND subject_id = ?1")
+      .bind(String(d.id))
+      .first<{ n: number }>();
     expect(decisions!.n).toBe(0);
 
     // a step-up that ends between the page and the click: the approval's own batch refuses it
@@ -388,9 +524,13 @@ describe("operator review of deposits", () => {
     expect(refused).toMatchObject({ ok: false, errors: { form: "admin.step_up_expired" } });
     expect(await fundingBalance(d.user.accounts.funding)).toBe(before);
     expect((await depositsOf(d.user.id))[0]!.status).toBe(0);
-    const tx = await env.DB.prepare("SELECT COUNT(*) AS n FROM ledger_transactions WHERE idempotency_key = ?1").bind(`deposit:${d.id}`).first<{ n: number }>();
+    const tx = await env.DB.prepare("SELECT COUNT(*) AS n FROM ledger_transactions WHERE idempotency_key = ?1")
+      .bind(`deposit:${d.id}`)
+      .first<{ n: number }>();
     expect(tx!.n).toBe(0);
     // and a user is no operator, whatever the service is handed
-    await expect(approveDeposit(ctx, (await userForToken(env.DB, d.token))!, await sessionIdOf(d.token), d.id)).rejects.toThrow("operator only");
+    await expect(approveDeposit(ctx, (await userForToken(env.DB, d.token))!, await sessionIdOf(d.token), d.id)).rejects.toThrow(
+      "operator only",
+    );
   });
 });

@@ -18,18 +18,29 @@ const USD = 1_000_000;
 let plan: ShardPlan = parsePlan(env.ENGINE_SHARDS, env.ENGINE_SPLIT);
 beforeAll(async () => {
   const { results } = await env.DB.prepare("SELECT code FROM instruments WHERE status = 1").all<{ code: string }>();
-  plan = assign(plan, results.map((r) => r.code));
+  plan = assign(
+    plan,
+    results.map((r) => r.code),
+  );
 });
 const shard = (name: string) => env.ENGINE_SHARD.get(env.ENGINE_SHARD.idFromName(name));
 
 async function row(id: number) {
-  return env.DB.prepare("SELECT status, close_reason AS reason, close_price AS closePrice, profit FROM contract_orders WHERE id = ?1").bind(id).first<{ status: number; reason: string | null; closePrice: number | null; profit: number | null }>();
+  return env.DB.prepare("SELECT status, close_reason AS reason, close_price AS closePrice, profit FROM contract_orders WHERE id = ?1")
+    .bind(id)
+    .first<{ status: number; reason: string | null; closePrice: number | null; profit: number | null }>();
 }
 async function copyOf(originId: number) {
-  return env.DB.prepare("SELECT id, user_id AS userId, status, close_reason AS reason, close_price AS closePrice FROM contract_orders WHERE origin_id = ?1").bind(originId).first<{ id: number; userId: number; status: number; reason: string | null; closePrice: number | null }>();
+  return env.DB.prepare(
+    "SELECT id, user_id AS userId, status, close_reason AS reason, close_price AS closePrice FROM contract_orders WHERE origin_id = ?1",
+  )
+    .bind(originId)
+    .first<{ id: number; userId: number; status: number; reason: string | null; closePrice: number | null }>();
 }
 async function exitsOf(ids: number[]) {
-  const r = await env.DB.prepare("SELECT COUNT(*) AS n FROM order_exits WHERE order_id IN (SELECT value FROM json_each(?1))").bind(JSON.stringify(ids)).first<{ n: number }>();
+  const r = await env.DB.prepare("SELECT COUNT(*) AS n FROM order_exits WHERE order_id IN (SELECT value FROM json_each(?1))")
+    .bind(JSON.stringify(ids))
+    .first<{ n: number }>();
   return r!.n;
 }
 
@@ -53,7 +64,14 @@ describe("engine shards", () => {
     for (let i = 0; i < 2 * split; i++) {
       const user = await createUser();
       await fund(user.accounts.contract, 1_000 * USD);
-      const placed = await placeOrder(ctx, user.id, { side: Side.Buy, lots: "0.01", instrumentId: 1, entry: 1, leverage: 10, stopLoss: "49500" });
+      const placed = await placeOrder(ctx, user.id, {
+        side: Side.Buy,
+        lots: "0.01",
+        instrumentId: 1,
+        entry: 1,
+        leverage: 10,
+        stopLoss: "49500",
+      });
       if (!placed.ok) throw new Error(placed.error);
       ids.push(placed.value.id);
       parts.add(shardName(plan, "BTCUSDT", user.id));
@@ -75,7 +93,14 @@ describe("engine shards", () => {
     const t = await aTrader();
     const f = await aFollower(t.id, { multiple: 1, bond: 1_000 * USD, balance: 1_000 * USD });
     expect(shardName(plan, "BTCUSDT", f.id)).not.toBe(shardName(plan, "BTCUSDT", t.id));
-    const placed = await placeOrder(ctx, t.id, { side: Side.Buy, lots: "0.01", instrumentId: 1, entry: 1, leverage: 10, takeProfit: "51000" });
+    const placed = await placeOrder(ctx, t.id, {
+      side: Side.Buy,
+      lots: "0.01",
+      instrumentId: 1,
+      entry: 1,
+      leverage: 10,
+      takeProfit: "51000",
+    });
     if (!placed.ok) throw new Error(placed.error);
     await tick();
     const copy = await copyOf(placed.value.id);
@@ -144,7 +169,14 @@ describe("engine shards", () => {
     for (let i = 0; i < 12; i++) {
       const user = await createUser();
       await fund(user.accounts.contract, 1_000 * USD);
-      const placed = await placeOrder(ctx, user.id, { side: Side.Buy, lots: "0.1", instrumentId: 13, entry: 1, leverage: 10, stopLoss: "2.4" });
+      const placed = await placeOrder(ctx, user.id, {
+        side: Side.Buy,
+        lots: "0.1",
+        instrumentId: 13,
+        entry: 1,
+        leverage: 10,
+        stopLoss: "2.4",
+      });
       if (!placed.ok) throw new Error(placed.error);
       ids.push(placed.value.id);
     }

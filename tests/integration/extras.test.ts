@@ -8,7 +8,16 @@ import { LOCAL_OPERATOR_EMAIL } from "~/env.server";
 import { ORIGIN, cookiesFrom, form, get, sessionFor, signedSessionCookie, visibleText } from "./helpers";
 
 type Answer<T> = { code: number; msg: string; data: T };
-type Card = { id: number; name: string; logo: string; url: string; subject: string; registered_address: string; location: string; email: string };
+type Card = {
+  id: number;
+  name: string;
+  logo: string;
+  url: string;
+  subject: string;
+  registered_address: string;
+  location: string;
+  email: string;
+};
 
 async function call<T>(path: string) {
   const res = await SELF.fetch(`${ORIGIN}${path}`, { headers: { host: "localhost", lang: "en" } });
@@ -16,12 +25,17 @@ async function call<T>(path: string) {
 }
 
 const DESKTOP_UA = "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36";
-const PHONE_UA = "Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1";
+const PHONE_UA =
+  "Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1";
 
 /** A request through the Worker's own fetch with other settings (e.g. PC_HOST), as the platform would call it. */
 async function withSettings(vars: Record<string, string>, url: string, init: RequestInit = {}) {
   const ctx = createExecutionContext();
-  const res = await worker.fetch(new Request(url, { redirect: "manual", ...init }) as Request<unknown, IncomingRequestCfProperties>, { ...env, ...vars }, ctx);
+  const res = await worker.fetch(
+    new Request(url, { redirect: "manual", ...init }) as Request<unknown, IncomingRequestCfProperties>,
+    { ...env, ...vars },
+    ctx,
+  );
   await waitOnExecutionContext(ctx);
   return res;
 }
@@ -40,7 +54,8 @@ describe("/product: companies by name (main site) and currency pairs", () => {
     expect(pairs).not.toContain('href="/trade?code=BTCUSDT"');
     // closed companies are never listed
     const all = visibleText(await (await get("/product")).text());
-    for (const name of ["Bourse", "Harbour Capital Markets", "Nordlicht Trading", "Sakura Securities Online", "Atlas Bourse Partners"]) expect(all).toContain(name);
+    for (const name of ["Bourse", "Harbour Capital Markets", "Nordlicht Trading", "Sakura Securities Online", "Atlas Bourse Partners"])
+      expect(all).toContain(name);
     expect(all).not.toContain("Meridian Markets");
     // each company opens its popup, keeping the search
     expect(await (await get("/product?q=sakura")).text()).toContain('href="/product?q=sakura&amp;company=4"');
@@ -80,7 +95,15 @@ describe("the company popup and the company_id cookie", () => {
     const html = await res.text();
     expect(html).toMatch(/role="dialog"[^>]*aria-labelledby="company-name"/);
     const text = visibleText(html);
-    for (const s of ["Nordlicht Trading", "Nordlicht Trading GmbH", "Neuer Wall 10, 20354 Hamburg, Germany", "Germany", "service@nordlicht-trading.example", "https://nordlicht-trading.example/"]) expect(text).toContain(s);
+    for (const s of [
+      "Nordlicht Trading",
+      "Nordlicht Trading GmbH",
+      "Neuer Wall 10, 20354 Hamburg, Germany",
+      "Germany",
+      "service@nordlicht-trading.example",
+      "https://nordlicht-trading.example/",
+    ])
+      expect(text).toContain(s);
     expect(html).toContain('href="mailto:service@nordlicht-trading.example"');
     expect(html).toContain('href="/product?q=nord"'); // close keeps the search
     expect(text).toContain("Choose this company");
@@ -114,8 +137,14 @@ describe("the company popup and the company_id cookie", () => {
       const res = await form("/product", { intent: "choose-company", company_id: id, q: "sak" });
       // back to the search with the reason shown (the popup's company was closed meanwhile)
       expect([res.status, res.headers.get("location")], id).toEqual([302, "/product?q=sak"]);
-      expect(res.headers.getSetCookie().some((c) => c.startsWith("company_id=")), id).toBe(false);
-      if (id === "6") expect(visibleText(await (await get("/product?q=sak", { cookie: cookiesFrom(res) })).text())).toContain("This company was not found.");
+      expect(
+        res.headers.getSetCookie().some((c) => c.startsWith("company_id=")),
+        id,
+      ).toBe(false);
+      if (id === "6")
+        expect(visibleText(await (await get("/product?q=sak", { cookie: cookiesFrom(res) })).text())).toContain(
+          "This company was not found.",
+        );
     }
     const other = await form("/product", { intent: "something", company_id: "2" });
     expect(other.status).toBe(302);
@@ -156,12 +185,16 @@ describe("search calls (§7, envelope)", () => {
     expect(long.body.data.data).toEqual([]);
     // 64 characters of a real name's text still find it
     const full = "Sakura Securities Online".padEnd(64, " x").slice(0, 64);
-    expect((await call<{ data: Card[] }>(`/api/company/searchCompany?name=${encodeURIComponent("Sakura Securities Online")}`)).body.data.data).toHaveLength(1);
+    expect(
+      (await call<{ data: Card[] }>(`/api/company/searchCompany?name=${encodeURIComponent("Sakura Securities Online")}`)).body.data.data,
+    ).toHaveLength(1);
     expect((await call<{ data: Card[] }>(`/api/company/searchCompany?name=${encodeURIComponent(full)}`)).body.data.data).toEqual([]);
   });
 
   it("searchCurrency finds pairs with their last price", async () => {
-    const res = await call<{ data: { Id: number; ShowCode: string; ForexQuotations: { Close: number } | null }[] }>("/v2/api/forex/searchCurrency?name=btc");
+    const res = await call<{ data: { Id: number; ShowCode: string; ForexQuotations: { Close: number } | null }[] }>(
+      "/v2/api/forex/searchCurrency?name=btc",
+    );
     expect(res.body.code).toBe(1);
     expect(res.body.data.data.map((p) => p.ShowCode)).toEqual(["BTC/USDT"]);
     expect(res.body.data.data[0]!.ForexQuotations?.Close).toBeGreaterThan(0);
@@ -228,7 +261,9 @@ describe("home and registration", () => {
     expect(html).toMatch(/<a[^>]*href="\/"[^>]*><svg[^>]*>[\s\S]*?<\/svg><span>Market<\/span><\/a>/);
     expect(html).toMatch(/<h2 id="markets-title" class="section-title">Quotes<\/h2>/);
     // 48 five-minute points: four scroll boxes that take focus, each chart 47/9 of the box wide
-    const boxes = [...html.matchAll(/<div class="sparkline-scroll" tabindex="0" role="group" aria-label="([^"]+)" dir="ltr" data-points="(\d+)">/g)];
+    const boxes = [
+      ...html.matchAll(/<div class="sparkline-scroll" tabindex="0" role="group" aria-label="([^"]+)" dir="ltr" data-points="(\d+)">/g),
+    ];
     expect(boxes).toHaveLength(4);
     for (const [, label, points] of boxes) {
       expect(Number(points)).toBeGreaterThan(10);
@@ -260,7 +295,9 @@ describe("desktop site on the pc host (PC_HOST)", () => {
     expect(unsafe.headers.get("location")).toBe("http://pc.localhost/");
     // phones stay; the API, and form posts, are never moved
     expect((await withSettings(vars, `${ORIGIN}/trade`, { headers: { "user-agent": PHONE_UA } })).status).toBe(200);
-    expect((await withSettings(vars, `${ORIGIN}/api/company/getCompanyStatus`, { headers: { "user-agent": DESKTOP_UA } })).status).toBe(200);
+    expect((await withSettings(vars, `${ORIGIN}/api/company/getCompanyStatus`, { headers: { "user-agent": DESKTOP_UA } })).status).toBe(
+      200,
+    );
     const post = await withSettings(vars, `${ORIGIN}/product`, {
       method: "POST",
       headers: { host: "localhost", "user-agent": DESKTOP_UA, origin: ORIGIN, "content-type": "application/x-www-form-urlencoded" },

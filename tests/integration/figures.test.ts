@@ -10,14 +10,31 @@ import { closeOrder, placeOrder } from "~/services/contract.server";
 import { PlatformAccount, checkInvariants, post } from "~/services/ledger.server";
 import { buyOption } from "~/services/option.server";
 import { transfer } from "~/services/wallet.server";
-import { accountBalances, createUser, form, fund, get, holdPrice, mainRoom, sessionFor, signedSessionCookie, tickMain, visibleText } from "./helpers";
+import {
+  accountBalances,
+  createUser,
+  form,
+  fund,
+  get,
+  holdPrice,
+  mainRoom,
+  sessionFor,
+  signedSessionCookie,
+  tickMain,
+  visibleText,
+} from "./helpers";
 
 const USD = 1_000_000;
 
 function api(path: string, token: string, init: { method?: "GET" | "POST"; body?: Record<string, string> } = {}) {
   const headers: Record<string, string> = { host: "localhost", lang: "en", authorization: token };
   if (init.body) headers["content-type"] = "application/x-www-form-urlencoded";
-  return SELF.fetch(`http://localhost${path}`, { method: init.method ?? "GET", headers, body: init.body ? new URLSearchParams(init.body).toString() : undefined, redirect: "manual" });
+  return SELF.fetch(`http://localhost${path}`, {
+    method: init.method ?? "GET",
+    headers,
+    body: init.body ? new URLSearchParams(init.body).toString() : undefined,
+    redirect: "manual",
+  });
 }
 const json = async <T = Record<string, unknown>>(res: Response) => (await res.json()) as { code: number; msg: string; data: T };
 const page = async (path: string, cookie: string) => visibleText(await (await get(path, { cookie })).text());
@@ -147,17 +164,23 @@ describe("a balance is never shown larger than what can be moved", () => {
     expect(transferPage).toContain("Available in Funding: 0.17 USD");
     expect(transferPage).not.toContain("0.18");
     expect(await page("/mine/accounts", u.cookie)).toMatch(/Funding Details Available 0\.17 Locked 0\.00/);
-    const balance = await json<{ total: string; list: { type: string; balance: string; lockBalance: string }[] }>(await api("/v2/api/main/wallet/getBalance", u.token));
+    const balance = await json<{ total: string; list: { type: string; balance: string; lockBalance: string }[] }>(
+      await api("/v2/api/main/wallet/getBalance", u.token),
+    );
     expect(balance.data.total).toBe("0.17");
     expect(balance.data.list.find((a) => a.type === "change")).toMatchObject({ balance: "0.17", lockBalance: "0.00" });
     const detail = await json(await api("/v2/api/main/account/forexDetail?type=change", u.token));
     expect(detail.data).toMatchObject({ balance: "0.17", total: "0.17" });
 
     // what the screens say can be moved, moves; more cannot
-    const refused = await json(await api("/api/account/transfer", u.token, { method: "POST", body: { from: "1", to: "3", balance: "0.18" } }));
+    const refused = await json(
+      await api("/api/account/transfer", u.token, { method: "POST", body: { from: "1", to: "3", balance: "0.18" } }),
+    );
     expect(refused.code).not.toBe(1);
     expect(refused.msg).toBe("Not enough available balance in your funding account for this transfer.");
-    const moved = await json<{ accounts: { total: string; list: { type: string; balance: string }[] } }>(await api("/api/account/transfer", u.token, { method: "POST", body: { from: "1", to: "3", balance: "0.17" } }));
+    const moved = await json<{ accounts: { total: string; list: { type: string; balance: string }[] } }>(
+      await api("/api/account/transfer", u.token, { method: "POST", body: { from: "1", to: "3", balance: "0.17" } }),
+    );
     expect(moved.code).toBe(1);
     expect(moved.data.accounts.list.find((a) => a.type === "change")!.balance).toBe("0.00");
     expect(moved.data.accounts.total).toBe("0.17");
@@ -175,13 +198,21 @@ describe("a balance is never shown larger than what can be moved", () => {
     const html = await (await get("/mine/transfer", { cookie: u.cookie })).text();
     const requestId = /name="request_id" value="([^"]+)"/.exec(html)![1]!;
     expect(visibleText(html)).toContain("Transfer all");
-    const review = await form("/mine/transfer", { intent: "transfer-all", from: "1", to: "3", balance: "", request_id: requestId }, { cookie: u.cookie });
+    const review = await form(
+      "/mine/transfer",
+      { intent: "transfer-all", from: "1", to: "3", balance: "", request_id: requestId },
+      { cookie: u.cookie },
+    );
     expect(review.status).toBe(200);
     const reviewHtml = await review.text();
     expect(visibleText(reviewHtml)).toContain("0.1750 USD will move from Funding to Contract");
     const amount = /name="balance" value="([^"]+)"/.exec(reviewHtml)![1]!;
     expect(await accountBalances(u.accounts.funding)).toEqual({ balance: 175_000, locked: 0 });
-    const done = await form("/mine/transfer", { intent: "transfer", from: "1", to: "3", balance: amount, request_id: requestId }, { cookie: u.cookie });
+    const done = await form(
+      "/mine/transfer",
+      { intent: "transfer", from: "1", to: "3", balance: amount, request_id: requestId },
+      { cookie: u.cookie },
+    );
     expect(done.status).toBe(302);
     expect(await accountBalances(u.accounts.funding)).toEqual({ balance: 0, locked: 0 });
     expect(await accountBalances(u.accounts.contract)).toEqual({ balance: 175_000, locked: 0 });
@@ -191,18 +222,26 @@ describe("a balance is never shown larger than what can be moved", () => {
     expect(after).toMatch(/Funding → Contract 0\.1750/);
 
     // nothing to move: said so, nothing moves
-    const empty = await form("/mine/transfer", { intent: "transfer-all", from: "1", to: "3", balance: "", request_id: crypto.randomUUID() }, { cookie: u.cookie });
+    const empty = await form(
+      "/mine/transfer",
+      { intent: "transfer-all", from: "1", to: "3", balance: "", request_id: crypto.randomUUID() },
+      { cookie: u.cookie },
+    );
     expect(empty.status).toBe(400);
     expect(visibleText(await empty.text())).toContain("There is nothing to transfer from this account.");
   });
 
   it("the API moves an exact balance of more than 2 decimals only as a whole: 0.175 of 0.175, not 0.175 of 0.2", async () => {
     const u = await withFunding(175_000);
-    const all = await json(await api("/api/account/transfer", u.token, { method: "POST", body: { from: "change", to: "micro", balance: "0.175" } }));
+    const all = await json(
+      await api("/api/account/transfer", u.token, { method: "POST", body: { from: "change", to: "micro", balance: "0.175" } }),
+    );
     expect(all.code).toBe(1);
     expect(await accountBalances(u.accounts.options)).toEqual({ balance: 175_000, locked: 0 });
     const v = await withFunding(200_000);
-    const part = await json(await api("/api/account/transfer", v.token, { method: "POST", body: { from: "change", to: "micro", balance: "0.175" } }));
+    const part = await json(
+      await api("/api/account/transfer", v.token, { method: "POST", body: { from: "change", to: "micro", balance: "0.175" } }),
+    );
     expect(part.code).not.toBe(1);
     expect(part.msg).toContain("2 decimals");
     expect(await accountBalances(v.accounts.funding)).toEqual({ balance: 200_000, locked: 0 });

@@ -27,7 +27,9 @@ async function userWithCookie(options: { role?: "operator"; balance?: number } =
 
 async function operator() {
   const op = await userWithCookie({ role: "operator" });
-  await env.DB.prepare("INSERT INTO operator_step_ups (session_id, verified_at) VALUES (?1, ?2)").bind(await sessionIdOf(op.token), Date.now()).run();
+  await env.DB.prepare("INSERT INTO operator_step_ups (session_id, verified_at) VALUES (?1, ?2)")
+    .bind(await sessionIdOf(op.token), Date.now())
+    .run();
   return op;
 }
 
@@ -47,19 +49,25 @@ async function balance(accountId: number) {
 }
 
 async function sub(id: number) {
-  return (await env.DB.prepare("SELECT status, share_amount AS share, day_profit AS dayProfit, sum_profit AS sumProfit, penalty, start_day AS startDay, end_day AS endDay FROM fund_subscriptions WHERE id = ?1").bind(id).first<{
-    status: number;
-    share: number;
-    dayProfit: number;
-    sumProfit: number;
-    penalty: number;
-    startDay: string;
-    endDay: string;
-  }>())!;
+  return (await env.DB.prepare(
+    "SELECT status, share_amount AS share, day_profit AS dayProfit, sum_profit AS sumProfit, penalty, start_day AS startDay, end_day AS endDay FROM fund_subscriptions WHERE id = ?1",
+  )
+    .bind(id)
+    .first<{
+      status: number;
+      share: number;
+      dayProfit: number;
+      sumProfit: number;
+      penalty: number;
+      startDay: string;
+      endDay: string;
+    }>())!;
 }
 
 async function incomes(subId: number) {
-  const { results } = await env.DB.prepare("SELECT day, interest FROM fund_incomes WHERE sub_id = ?1 ORDER BY day").bind(subId).all<{ day: string; interest: number }>();
+  const { results } = await env.DB.prepare("SELECT day, interest FROM fund_incomes WHERE sub_id = ?1 ORDER BY day")
+    .bind(subId)
+    .all<{ day: string; interest: number }>();
   return results;
 }
 
@@ -86,15 +94,29 @@ describe("subscribing", () => {
     expect(a.data!.total_profit).toBe("45.1650");
     expect(await balance(u.user.accounts.funding)).toBe(500 * USD - 150_550_000);
     expect(await balance(PlatformAccount.Funds.id)).toBe(fundsBefore + 150_550_000);
-    const rows = await env.DB.prepare("SELECT COUNT(*) AS n FROM fund_subscriptions WHERE user_id = ?1").bind(u.user.id).first<{ n: number }>();
+    const rows = await env.DB.prepare("SELECT COUNT(*) AS n FROM fund_subscriptions WHERE user_id = ?1")
+      .bind(u.user.id)
+      .first<{ n: number }>();
     expect(rows!.n).toBe(1);
     const list = await (await get("/api/fund/subList", { cookie: u.cookie })).json<Api>();
     const first = (list.data!.data as Record<string, unknown>[])[0]!;
-    expect(first).toMatchObject({ status: 1, share_amount: "150.55", day_profit: "1.5055", sum_profit: "0.0000", get_fund: { title: "Test fund", currency_code: "USDT", liquidated_damages: "5" } });
+    expect(first).toMatchObject({
+      status: 1,
+      share_amount: "150.55",
+      day_profit: "1.5055",
+      sum_profit: "0.0000",
+      get_fund: { title: "Test fund", currency_code: "USDT", liquidated_damages: "5" },
+    });
     // the same request id with another amount moves nothing and answers with the subscription as it was made
     const again = await api("/api/fund/buy", u.cookie, { ...fields, amount: "100" });
     expect(again.code).toBe(1);
-    expect(again.data).toMatchObject({ id: a.data!.id, created: false, share_amount: "150.55", day_profit: "1.5055", total_profit: "45.1650" });
+    expect(again.data).toMatchObject({
+      id: a.data!.id,
+      created: false,
+      share_amount: "150.55",
+      day_profit: "1.5055",
+      total_profit: "45.1650",
+    });
     expect(await balance(u.user.accounts.funding)).toBe(500 * USD - 150_550_000);
   });
 
@@ -120,10 +142,16 @@ describe("subscribing", () => {
       expect(body.msg.toLowerCase()).toContain(words);
     }
     expect(await balance(u.user.accounts.funding)).toBe(300 * USD);
-    const rows = await env.DB.prepare("SELECT COUNT(*) AS n FROM fund_subscriptions WHERE user_id = ?1").bind(u.user.id).first<{ n: number }>();
+    const rows = await env.DB.prepare("SELECT COUNT(*) AS n FROM fund_subscriptions WHERE user_id = ?1")
+      .bind(u.user.id)
+      .first<{ n: number }>();
     expect(rows!.n).toBe(0);
     // the page refuses the same way, with the error next to the field
-    const page = await form(`/mining/subscribe?id=${open}`, { intent: "fund-review", id: String(open), amount: "5000" }, { cookie: u.cookie });
+    const page = await form(
+      `/mining/subscribe?id=${open}`,
+      { intent: "fund-review", id: String(open), amount: "5000" },
+      { cookie: u.cookie },
+    );
     expect(page.status).toBe(400);
     expect(await page.text()).toContain("maximum");
   });
@@ -131,7 +159,10 @@ describe("subscribing", () => {
   it("the mining time is written in the reader's language, also where numbers use en-US formats (Arabic, Czech, Burmese)", async () => {
     const u = await userWithCookie({ balance: 500 * USD });
     const fundId = await product({ lock: 30 });
-    const page = (lang: string) => get(`/mining/subscribe?id=${fundId}`, { cookie: u.cookie, headers: { "accept-language": lang } }).then((r) => r.text()).then(visibleText);
+    const page = (lang: string) =>
+      get(`/mining/subscribe?id=${fundId}`, { cookie: u.cookie, headers: { "accept-language": lang } })
+        .then((r) => r.text())
+        .then(visibleText);
     const ar = await page("ar");
     expect(ar).toContain("30 يومًا");
     expect(ar).not.toContain("30 days");
@@ -143,35 +174,61 @@ describe("subscribing", () => {
     const u = await userWithCookie({ balance: 500 * USD });
     const fundId = await product({ pct: "0.8", lock: 30 });
     const path = `/mining/subscribe?id=${fundId}`;
-    const review = await (await form(path, { intent: "fund-review", id: String(fundId), amount: "200", request_id: "req-terms-1" }, { cookie: u.cookie })).text();
+    const review = await (
+      await form(path, { intent: "fund-review", id: String(fundId), amount: "200", request_id: "req-terms-1" }, { cookie: u.cookie })
+    ).text();
     expect(visibleText(review)).toContain("1.6000"); // 200 × 0.8 % a day
     const terms = /name="terms" value="([^"]+)"/.exec(review)![1]!;
     await env.DB.prepare("UPDATE funds SET dividend_percentage = '0.4' WHERE id = ?1").bind(fundId).run();
-    const refused = await form(path, { intent: "fund-subscribe", id: String(fundId), amount: "200", request_id: "req-terms-1", terms }, { cookie: u.cookie });
+    const refused = await form(
+      path,
+      { intent: "fund-subscribe", id: String(fundId), amount: "200", request_id: "req-terms-1", terms },
+      { cookie: u.cookie },
+    );
     expect(refused.status).toBe(409);
     const text = visibleText(await refused.text());
     expect(text).toContain("This product's terms changed since you confirmed.");
     expect(text).toContain("0.4"); // the page shows the new expected profit
     expect(await balance(u.user.accounts.funding)).toBe(500 * USD);
-    expect(await env.DB.prepare("SELECT COUNT(*) AS n FROM fund_subscriptions WHERE user_id = ?1").bind(u.user.id).first<{ n: number }>()).toEqual({ n: 0 });
+    expect(
+      await env.DB.prepare("SELECT COUNT(*) AS n FROM fund_subscriptions WHERE user_id = ?1").bind(u.user.id).first<{ n: number }>(),
+    ).toEqual({ n: 0 });
     // confirmed again on the new terms, it subscribes at 0.8000 a day
-    const again = await (await form(path, { intent: "fund-review", id: String(fundId), amount: "200", request_id: "req-terms-2" }, { cookie: u.cookie })).text();
+    const again = await (
+      await form(path, { intent: "fund-review", id: String(fundId), amount: "200", request_id: "req-terms-2" }, { cookie: u.cookie })
+    ).text();
     const fresh = /name="terms" value="([^"]+)"/.exec(again)![1]!;
-    const done = await form(path, { intent: "fund-subscribe", id: String(fundId), amount: "200", request_id: "req-terms-2", terms: fresh }, { cookie: u.cookie });
+    const done = await form(
+      path,
+      { intent: "fund-subscribe", id: String(fundId), amount: "200", request_id: "req-terms-2", terms: fresh },
+      { cookie: u.cookie },
+    );
     expect(done.status).toBe(302);
-    expect(await env.DB.prepare("SELECT day_profit AS d FROM fund_subscriptions WHERE user_id = ?1").bind(u.user.id).first<{ d: number }>()).toEqual({ d: 800_000 });
+    expect(
+      await env.DB.prepare("SELECT day_profit AS d FROM fund_subscriptions WHERE user_id = ?1").bind(u.user.id).first<{ d: number }>(),
+    ).toEqual({ d: 800_000 });
     // the same confirm sent again after another change: it already subscribed, so it answers with that, once
     await env.DB.prepare("UPDATE funds SET dividend_percentage = '0.3' WHERE id = ?1").bind(fundId).run();
-    const resent = await form(path, { intent: "fund-subscribe", id: String(fundId), amount: "200", request_id: "req-terms-2", terms: fresh }, { cookie: u.cookie });
+    const resent = await form(
+      path,
+      { intent: "fund-subscribe", id: String(fundId), amount: "200", request_id: "req-terms-2", terms: fresh },
+      { cookie: u.cookie },
+    );
     expect(resent.status).toBe(302);
-    expect(await env.DB.prepare("SELECT COUNT(*) AS n FROM fund_subscriptions WHERE user_id = ?1").bind(u.user.id).first<{ n: number }>()).toEqual({ n: 1 });
+    expect(
+      await env.DB.prepare("SELECT COUNT(*) AS n FROM fund_subscriptions WHERE user_id = ?1").bind(u.user.id).first<{ n: number }>(),
+    ).toEqual({ n: 1 });
   });
 
   it("a product closed between the check and the write refuses the whole batch", async () => {
     const u = await userWithCookie({ balance: 300 * USD });
     const fundId = await product();
     const c = await ctx();
-    const trigger = await env.DB.prepare("CREATE TRIGGER IF NOT EXISTS close_fund_for_test BEFORE INSERT ON ledger_entries WHEN NEW.amount = -123450000 BEGIN UPDATE funds SET status = 0 WHERE id = " + fundId + "; END").run();
+    const trigger = await env.DB.prepare(
+      "CREATE TRIGGER IF NOT EXISTS close_fund_for_test BEFORE INSERT ON ledger_entries WHEN NEW.amount = -123450000 BEGIN UPDATE funds SET status = 0 WHERE id = " +
+        fundId +
+        "; END",
+    ).run();
     expect(trigger.success).toBe(true);
     try {
       const result = await subscribe(c, u.session, { id: String(fundId), amount: "123.45", request_id: "req-closed-race" });
@@ -246,7 +303,9 @@ describe("the daily income job", () => {
     expect(await sub(id)).toMatchObject({ status: 4, sumProfit: 2 * USD });
     expect(await incomes(id)).toHaveLength(2);
     expect(await balance(u.user.accounts.funding)).toBe(before + 100 * USD + 2 * USD);
-    const finishes = await env.DB.prepare("SELECT COUNT(*) AS n FROM ledger_transactions WHERE idempotency_key = ?1").bind(`fund_finish:${id}`).first<{ n: number }>();
+    const finishes = await env.DB.prepare("SELECT COUNT(*) AS n FROM ledger_transactions WHERE idempotency_key = ?1")
+      .bind(`fund_finish:${id}`)
+      .first<{ n: number }>();
     expect(finishes!.n).toBe(1);
   });
 
@@ -348,19 +407,56 @@ describe("the operator's products", () => {
     const bought = await api("/api/fund/buy", u.cookie, { id: String(fundId), amount: "100", request_id: "req-edit-1" });
     const id = Number(bought.data!.id);
     const save = (fields: Record<string, string>) =>
-      form("/admin/funds", { intent: "fund-save", fund_id: String(fundId), dividend_percentage: "2", starting_sub_amount: "100", max_sub_amount: "1000", lock_dividend_days: "10", liquidated_damages: "5", status: "1", ...fields }, { cookie: op.cookie });
-    const bads: Record<string, string>[] = [{ dividend_percentage: "-1" }, { dividend_percentage: "abc" }, { max_sub_amount: "50" }, { lock_dividend_days: "0" }, { liquidated_damages: "101" }, { starting_sub_amount: "1e3" }];
+      form(
+        "/admin/funds",
+        {
+          intent: "fund-save",
+          fund_id: String(fundId),
+          dividend_percentage: "2",
+          starting_sub_amount: "100",
+          max_sub_amount: "1000",
+          lock_dividend_days: "10",
+          liquidated_damages: "5",
+          status: "1",
+          ...fields,
+        },
+        { cookie: op.cookie },
+      );
+    const bads: Record<string, string>[] = [
+      { dividend_percentage: "-1" },
+      { dividend_percentage: "abc" },
+      { max_sub_amount: "50" },
+      { lock_dividend_days: "0" },
+      { liquidated_damages: "101" },
+      { starting_sub_amount: "1e3" },
+    ];
     for (const bad of bads) {
       const res = await save(bad);
       expect(res.status, JSON.stringify(bad)).toBe(400);
       // the refused form shows what was typed
       const [name, value] = Object.entries(bad)[0]!;
-      expect(await res.text(), name).toMatch(new RegExp(`name="${name}"[^>]*value="${value.replace(".", "\\.")}"|value="${value.replace(".", "\\.")}"[^>]*name="${name}"`));
+      expect(await res.text(), name).toMatch(
+        new RegExp(`name="${name}"[^>]*value="${value.replace(".", "\\.")}"|value="${value.replace(".", "\\.")}"[^>]*name="${name}"`),
+      );
     }
-    const unchanged = await env.DB.prepare("SELECT dividend_percentage AS pct, status FROM funds WHERE id = ?1").bind(fundId).first<{ pct: string; status: number }>();
+    const unchanged = await env.DB.prepare("SELECT dividend_percentage AS pct, status FROM funds WHERE id = ?1")
+      .bind(fundId)
+      .first<{ pct: string; status: number }>();
     expect(unchanged).toEqual({ pct: "1", status: 1 });
     // close it (the status box unticked) and raise the profit
-    const closed = await form("/admin/funds", { intent: "fund-save", fund_id: String(fundId), dividend_percentage: "2", starting_sub_amount: "100", max_sub_amount: "1000", lock_dividend_days: "10", liquidated_damages: "5" }, { cookie: op.cookie });
+    const closed = await form(
+      "/admin/funds",
+      {
+        intent: "fund-save",
+        fund_id: String(fundId),
+        dividend_percentage: "2",
+        starting_sub_amount: "100",
+        max_sub_amount: "1000",
+        lock_dividend_days: "10",
+        liquidated_damages: "5",
+      },
+      { cookie: op.cookie },
+    );
     expect(closed.status).toBe(302);
     const list = await (await get("/api/fund/list?page=1")).json<Api>();
     expect((list.data!.data as { id: number }[]).some((f) => f.id === fundId)).toBe(false);
@@ -369,6 +465,8 @@ describe("the operator's products", () => {
     expect((await get(`/mining/subscribe?id=${fundId}`, { cookie: u.cookie })).status).toBe(404);
     expect(await sub(id)).toMatchObject({ dayProfit: 1 * USD, status: 1 });
     // a user cannot use the console
-    expect((await form("/admin/funds", { intent: "fund-save", fund_id: String(fundId), status: "1" }, { cookie: u.cookie })).status).toBe(404);
+    expect((await form("/admin/funds", { intent: "fund-save", fund_id: String(fundId), status: "1" }, { cookie: u.cookie })).status).toBe(
+      404,
+    );
   });
 });

@@ -28,11 +28,17 @@ export async function createUser(options: { email?: string; password?: string; i
       "INSERT INTO users (uid, company_id, email, mobile, password_hash, invite_code, is_demo, demo_id) VALUES (?1, 1, ?2, ?3, ?4, ?5, ?6, ?7)",
     ).bind(uid, email, options.mobile ?? null, hash, invite, options.isDemo ? 1 : 0, options.isDemo ? crypto.randomUUID() : null),
     ...[AccountKind.Funding, AccountKind.Options, AccountKind.Contract].map((k) =>
-      env.DB.prepare("INSERT INTO accounts (user_id, kind, account_type_id) VALUES ((SELECT id FROM users WHERE uid = ?1), ?2, ?3)").bind(uid, k.kind, k.accountTypeId),
+      env.DB.prepare("INSERT INTO accounts (user_id, kind, account_type_id) VALUES ((SELECT id FROM users WHERE uid = ?1), ?2, ?3)").bind(
+        uid,
+        k.kind,
+        k.accountTypeId,
+      ),
     ),
   ]);
   const row = await env.DB.prepare("SELECT id FROM users WHERE uid = ?1").bind(uid).first<{ id: number }>();
-  const accounts = await env.DB.prepare("SELECT id, kind FROM accounts WHERE user_id = ?1").bind(row!.id).all<{ id: number; kind: string }>();
+  const accounts = await env.DB.prepare("SELECT id, kind FROM accounts WHERE user_id = ?1")
+    .bind(row!.id)
+    .all<{ id: number; kind: string }>();
   const byKind = Object.fromEntries(accounts.results.map((a) => [a.kind, a.id])) as Record<"funding" | "options" | "contract", number>;
   return { id: row!.id, uid, email, accounts: byKind, inviteCode: invite };
 }
@@ -59,8 +65,17 @@ export async function fund(accountId: number, amount: number, key = crypto.rando
   });
 }
 
-export function form(path: string, fields: Record<string, string>, init: { cookie?: string; origin?: string | null; headers?: Record<string, string> } = {}) {
-  const headers: Record<string, string> = { host: "localhost", "accept-language": "en", "content-type": "application/x-www-form-urlencoded", ...(init.headers ?? {}) };
+export function form(
+  path: string,
+  fields: Record<string, string>,
+  init: { cookie?: string; origin?: string | null; headers?: Record<string, string> } = {},
+) {
+  const headers: Record<string, string> = {
+    host: "localhost",
+    "accept-language": "en",
+    "content-type": "application/x-www-form-urlencoded",
+    ...(init.headers ?? {}),
+  };
   if (init.origin !== null) headers.origin = init.origin ?? ORIGIN;
   if (init.cookie) headers.cookie = init.cookie;
   return SELF.fetch(`${ORIGIN}${path}`, { method: "POST", body: new URLSearchParams(fields).toString(), headers, redirect: "manual" });
@@ -74,7 +89,12 @@ export function get(path: string, init: { cookie?: string; headers?: Record<stri
 
 /** The name=value pairs a response sets, as a Cookie header for the next request. */
 export function cookiesFrom(response: Response, previous = ""): string {
-  const jar = new Map(previous.split(/;\s*/).filter(Boolean).map((kv) => [kv.split("=")[0]!, kv] as const));
+  const jar = new Map(
+    previous
+      .split(/;\s*/)
+      .filter(Boolean)
+      .map((kv) => [kv.split("=")[0]!, kv] as const),
+  );
   for (const line of response.headers.getSetCookie()) {
     const pair = line.split(";")[0]!;
     const name = pair.split("=")[0]!;
@@ -204,7 +224,9 @@ export async function holdPrice(code: string, price: number): Promise<number> {
 
 /** An account's available and locked balances (micros). */
 export async function accountBalances(accountId: number) {
-  return (await env.DB.prepare("SELECT balance, lock_balance AS locked FROM accounts WHERE id = ?1").bind(accountId).first<{ balance: number; locked: number }>())!;
+  return (await env.DB.prepare("SELECT balance, lock_balance AS locked FROM accounts WHERE id = ?1")
+    .bind(accountId)
+    .first<{ balance: number; locked: number }>())!;
 }
 
 const TRADER_FUNDS = 10_000_000_000;
@@ -216,16 +238,26 @@ export async function aTrader() {
   await env.DB.batch([
     env.DB.prepare("UPDATE users SET is_trader = 1 WHERE id = ?1").bind(user.id),
     // statistics fresh as of now: a close must make the next read of the ranking recompute them
-    env.DB.prepare("INSERT INTO traders (user_id, nickname, status, approved_at, stats_at) VALUES (?1, ?2, 1, ?3, ?4)").bind(user.id, `trader-${user.id}`, Date.now() - 60_000, Date.now()),
+    env.DB.prepare("INSERT INTO traders (user_id, nickname, status, approved_at, stats_at) VALUES (?1, ?2, 1, ?3, ?4)").bind(
+      user.id,
+      `trader-${user.id}`,
+      Date.now() - 60_000,
+      Date.now(),
+    ),
   ]);
   return user;
 }
 
 /** A user following `traderId` (copy multiple, bond cap, funded balance, status, copy stop-loss in micros). */
-export async function aFollower(traderId: number, opts: { multiple: number; bond: number; balance: number; status?: number; isDemo?: boolean; copyStopLoss?: number }) {
+export async function aFollower(
+  traderId: number,
+  opts: { multiple: number; bond: number; balance: number; status?: number; isDemo?: boolean; copyStopLoss?: number },
+) {
   const user = await createUser({ isDemo: opts.isDemo });
   if (opts.balance > 0) await fund(user.accounts.contract, opts.balance);
-  await env.DB.prepare("INSERT INTO follows (follower_id, trader_id, multiple, max_amount, status, created_at, copy_stop_loss) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)")
+  await env.DB.prepare(
+    "INSERT INTO follows (follower_id, trader_id, multiple, max_amount, status, created_at, copy_stop_loss) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+  )
     .bind(user.id, traderId, opts.multiple, opts.bond, opts.status ?? 1, Date.now() - 30_000, opts.copyStopLoss ?? 0)
     .run();
   return user;

@@ -5,7 +5,8 @@ import { SELF, env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { ORIGIN, createUser, form, formErrors, get, sessionFor, signedSessionCookie, visibleText } from "./helpers";
 
-const JPEG = (fill = 7) => new Uint8Array([0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10, 0x4a, 0x46, 0x49, 0x46, 0x00, 0x01, ...Array(200).fill(fill), 0xff, 0xd9]);
+const JPEG = (fill = 7) =>
+  new Uint8Array([0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10, 0x4a, 0x46, 0x49, 0x46, 0x00, 0x01, ...Array(200).fill(fill), 0xff, 0xd9]);
 const TEXT = new TextEncoder().encode("this is my passport, honestly\n".repeat(4));
 const SVG = new TextEncoder().encode('<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><script>alert(1)</script></svg>');
 
@@ -25,17 +26,33 @@ function submitPage(cookie: string, fields: Record<string, string>, files: Recor
   for (const [k, v] of Object.entries(fields)) fd.append(k, v);
   for (const [k, f] of Object.entries(files)) {
     // an input with no file chosen still sends its part, with an empty filename
-    fd.append(k, f ? new Blob([f.content], { type: f.type ?? "image/jpeg" }) : new Blob([], { type: "application/octet-stream" }), f ? (f.name ?? "photo.jpg") : "");
+    fd.append(
+      k,
+      f ? new Blob([f.content], { type: f.type ?? "image/jpeg" }) : new Blob([], { type: "application/octet-stream" }),
+      f ? (f.name ?? "photo.jpg") : "",
+    );
   }
-  return SELF.fetch(`${ORIGIN}/mine/auth`, { method: "POST", body: fd, headers: { cookie, host: "localhost", origin: ORIGIN, "accept-language": "en" }, redirect: "manual" });
+  return SELF.fetch(`${ORIGIN}/mine/auth`, {
+    method: "POST",
+    body: fd,
+    headers: { cookie, host: "localhost", origin: ORIGIN, "accept-language": "en" },
+    redirect: "manual",
+  });
 }
 
-const photos = (a = 1, b = 2): Record<string, File> => ({ front_pic: { content: JPEG(a) }, reverse_pic: { content: JPEG(b), name: "back.jpg" } });
+const photos = (a = 1, b = 2): Record<string, File> => ({
+  front_pic: { content: JPEG(a) },
+  reverse_pic: { content: JPEG(b), name: "back.jpg" },
+});
 
 async function uploadPhoto(cookie: string, purpose = "identity", content = JPEG()) {
   const fd = new FormData();
   fd.append("file", new Blob([content], { type: "image/jpeg" }), "photo.jpg");
-  const res = await SELF.fetch(`${ORIGIN}/api/common/image_upload?purpose=${purpose}`, { method: "POST", body: fd, headers: { cookie, origin: ORIGIN, "accept-language": "en" } });
+  const res = await SELF.fetch(`${ORIGIN}/api/common/image_upload?purpose=${purpose}`, {
+    method: "POST",
+    body: fd,
+    headers: { cookie, origin: ORIGIN, "accept-language": "en" },
+  });
   const body = (await res.json()) as Answer<{ id: string; url: string }>;
   expect(body.code, body.msg).toBe(1);
   return body.data!;
@@ -50,13 +67,17 @@ async function api<T = Record<string, unknown>>(path: string, cookie: string, fi
 const submitApi = (cookie: string, fields: Record<string, string>) => api("/api/user_real/real_name", cookie, fields);
 
 async function row(userId: number) {
-  return env.DB.prepare("SELECT name, card_id AS cardId, front_upload_id AS front, reverse_upload_id AS reverse, review_status AS status, submission, reason FROM identity_verifications WHERE user_id = ?1")
+  return env.DB.prepare(
+    "SELECT name, card_id AS cardId, front_upload_id AS front, reverse_upload_id AS reverse, review_status AS status, submission, reason FROM identity_verifications WHERE user_id = ?1",
+  )
     .bind(userId)
     .first<{ name: string; cardId: string; front: string; reverse: string; status: number; submission: number; reason: string }>();
 }
 
 async function decisions(userId: number) {
-  const { results } = await env.DB.prepare("SELECT operator_id AS operatorId, step, decision, reason FROM operator_decisions WHERE subject = 'identity' AND subject_id = ?1 ORDER BY step")
+  const { results } = await env.DB.prepare(
+    "SELECT operator_id AS operatorId, step, decision, reason FROM operator_decisions WHERE subject = 'identity' AND subject_id = ?1 ORDER BY step",
+  )
     .bind(String(userId))
     .all<{ operatorId: number; step: number; decision: string; reason: string }>();
   return results;
@@ -108,18 +129,31 @@ describe("real-name verification", () => {
 
     const front = await uploadPhoto(cookie);
     const back = await uploadPhoto(cookie);
-    const sent = await submitApi(cookie, { name: "王小明", card_id: "e12345678", front_pic: `${ORIGIN}${front.url}`, reverse_pic: back.id });
+    const sent = await submitApi(cookie, {
+      name: "王小明",
+      card_id: "e12345678",
+      front_pic: `${ORIGIN}${front.url}`,
+      reverse_pic: back.id,
+    });
     expect(sent.code, sent.msg).toBe(1);
     expect(sent.msg).toContain("Submitted");
     const center = await api("/api/user_real/center", cookie);
-    expect(center.data).toMatchObject({ review_status: 1, name: "王小明", card_id: "E1*****78", front_pic: front.url, reverse_pic: back.url });
+    expect(center.data).toMatchObject({
+      review_status: 1,
+      name: "王小明",
+      card_id: "E1*****78",
+      front_pic: front.url,
+      reverse_pic: back.url,
+    });
 
     const again = await submitApi(cookie, { name: "王小明", card_id: "E12345678", front_pic: front.id, reverse_pic: back.id });
     expect(again.code).toBe(0);
     expect(again.msg).toBe("Your verification is already waiting for audit.");
     expect((await row(user.id))!.submission).toBe(1);
     // a GET that changes something must carry the token in its header, not only the cookie
-    const forged = await get(`/api/user_real/real_name?name=Ann+Lee&card_id=P1234567&front_pic=${front.id}&reverse_pic=${back.id}`, { cookie });
+    const forged = await get(`/api/user_real/real_name?name=Ann+Lee&card_id=P1234567&front_pic=${front.id}&reverse_pic=${back.id}`, {
+      cookie,
+    });
     expect(((await forged.json()) as Answer).code).toBe(999);
   });
 
@@ -127,7 +161,9 @@ describe("real-name verification", () => {
     const first = await person();
     const front = await uploadPhoto(first.cookie);
     const back = await uploadPhoto(first.cookie);
-    expect((await submitApi(first.cookie, { name: "Ann Lee", card_id: "P1234567", front_pic: front.id, reverse_pic: back.id })).code).toBe(1);
+    expect((await submitApi(first.cookie, { name: "Ann Lee", card_id: "P1234567", front_pic: front.id, reverse_pic: back.id })).code).toBe(
+      1,
+    );
 
     const second = await person();
     expect((await get(front.url, { cookie: second.cookie })).status).toBe(404);
@@ -136,7 +172,10 @@ describe("real-name verification", () => {
 
     const stolen = await submitApi(second.cookie, { name: "Bob Stone", card_id: "P7654321", front_pic: front.id, reverse_pic: back.url });
     expect(stolen.code).toBe(0);
-    expect(stolen.data!.errors).toEqual({ front_pic: "This photo can't be used. Please choose it again.", reverse_pic: "This photo can't be used. Please choose it again." });
+    expect(stolen.data!.errors).toEqual({
+      front_pic: "This photo can't be used. Please choose it again.",
+      reverse_pic: "This photo can't be used. Please choose it again.",
+    });
     // the page path too (the ids posted as plain fields, as the JavaScript form does)
     const viaPage = await submitPage(second.cookie, { name: "Bob Stone", card_id: "P7654321", front_pic: front.id, reverse_pic: back.id });
     expect(viaPage.status).toBe(400);
@@ -144,7 +183,12 @@ describe("real-name verification", () => {
     // an upload of another purpose, a made-up id, and the same photo twice
     const proof = await uploadPhoto(second.cookie, "deposit_proof");
     const own = await uploadPhoto(second.cookie);
-    const wrongPurpose = await submitApi(second.cookie, { name: "Bob Stone", card_id: "P7654321", front_pic: proof.id, reverse_pic: crypto.randomUUID() });
+    const wrongPurpose = await submitApi(second.cookie, {
+      name: "Bob Stone",
+      card_id: "P7654321",
+      front_pic: proof.id,
+      reverse_pic: crypto.randomUUID(),
+    });
     expect(Object.keys(wrongPurpose.data!.errors!)).toEqual(["front_pic", "reverse_pic"]);
     const same = await submitApi(second.cookie, { name: "Bob Stone", card_id: "P7654321", front_pic: own.id, reverse_pic: own.id });
     expect(same.msg).toBe("The front and the back must be two different photos.");
@@ -158,7 +202,9 @@ describe("real-name verification", () => {
     const results = await Promise.all(
       Array.from({ length: 10 }, (_, i) =>
         i % 2 === 0
-          ? submitApi(cookie, { name: `Ann Lee`, card_id: `P100000${i}`, front_pic: front.id, reverse_pic: back.id }).then((a) => a.code === 1)
+          ? submitApi(cookie, { name: `Ann Lee`, card_id: `P100000${i}`, front_pic: front.id, reverse_pic: back.id }).then(
+              (a) => a.code === 1,
+            )
           : submitPage(cookie, { name: "Ann Lee", card_id: `P100000${i}`, front_pic: front.id, reverse_pic: back.id }).then((r) => {
               expect(r.status).toBeLessThan(500);
               return r.status === 302;
@@ -166,7 +212,11 @@ describe("real-name verification", () => {
       ),
     );
     expect(results.filter(Boolean)).toHaveLength(1);
-    const { results: rows } = await env.DB.prepare("SELECT review_status AS status, submission FROM identity_verifications WHERE user_id = ?1").bind(user.id).all();
+    const { results: rows } = await env.DB.prepare(
+      "SELECT review_status AS status, submission FROM identity_verifications WHERE user_id = ?1",
+    )
+      .bind(user.id)
+      .all();
     expect(rows).toEqual([{ status: 1, submission: 1 }]);
   });
 
@@ -192,7 +242,9 @@ describe("real-name verification", () => {
     expect(await decisions(user.id)).toEqual([]);
 
     const answers = await Promise.all(
-      Array.from({ length: 20 }, (_, i) => decide(i % 2 ? operator.cookie : other.cookie, user.id, 1, i % 3 === 0 ? "approve" : "reject", "The photo of the back is blurry")),
+      Array.from({ length: 20 }, (_, i) =>
+        decide(i % 2 ? operator.cookie : other.cookie, user.id, 1, i % 3 === 0 ? "approve" : "reject", "The photo of the back is blurry"),
+      ),
     );
     expect(answers.every((r) => r.status === 302)).toBe(true);
     const decided = await decisions(user.id);
@@ -254,8 +306,12 @@ describe("real-name verification", () => {
     // the same statements as the decision, for a submission that is not waiting: the decision row must not stay
     await expect(
       env.DB.batch([
-        env.DB.prepare("INSERT INTO operator_decisions (operator_id, subject, subject_id, step, decision, reason, created_at) VALUES (?1, 'identity', ?2, 7, 'approve', '', 0)").bind(operator.user.id, String(user.id)),
-        env.DB.prepare("UPDATE identity_verifications SET review_status = 2 WHERE user_id = ?1 AND review_status = 1 AND submission = 7").bind(user.id),
+        env.DB.prepare(
+          "INSERT INTO operator_decisions (operator_id, subject, subject_id, step, decision, reason, created_at) VALUES (?1, 'identity', ?2, 7, 'approve', '', 0)",
+        ).bind(operator.user.id, String(user.id)),
+        env.DB.prepare(
+          "UPDATE identity_verifications SET review_status = 2 WHERE user_id = ?1 AND review_status = 1 AND submission = 7",
+        ).bind(user.id),
         env.DB.prepare("INSERT INTO session_guard (session_id) SELECT 'identity_not_waiting' WHERE changes() = 0"),
       ]),
     ).rejects.toThrow(/session_valid|CHECK/);
@@ -284,8 +340,16 @@ describe("real-name verification", () => {
       [{ ...good, card_id: "P".repeat(31) }, photos(), "Enter 5 to 30 letters, digits or hyphens."],
       [good, { front_pic: { content: JPEG() }, reverse_pic: null }, "Choose a photo of the back of your document."],
       [good, { front_pic: null, reverse_pic: null }, "Choose a photo of the front of your document."],
-      [good, { front_pic: { content: TEXT, name: "passport.jpg", type: "image/jpeg" }, reverse_pic: { content: JPEG() } }, "Choose a photo (JPEG, PNG or WebP)."],
-      [good, { front_pic: { content: JPEG() }, reverse_pic: { content: SVG, name: "back.svg", type: "image/svg+xml" } }, "Choose a photo (JPEG, PNG or WebP)."],
+      [
+        good,
+        { front_pic: { content: TEXT, name: "passport.jpg", type: "image/jpeg" }, reverse_pic: { content: JPEG() } },
+        "Choose a photo (JPEG, PNG or WebP).",
+      ],
+      [
+        good,
+        { front_pic: { content: JPEG() }, reverse_pic: { content: SVG, name: "back.svg", type: "image/svg+xml" } },
+        "Choose a photo (JPEG, PNG or WebP).",
+      ],
       [good, { front_pic: { content: new Uint8Array(0), name: "empty.jpg" }, reverse_pic: { content: JPEG() } }, "The file is empty."],
     ];
     for (const [fields, files, message] of cases) {
@@ -293,7 +357,8 @@ describe("real-name verification", () => {
       expect(res.status, message).toBe(400);
       const html = await res.text();
       expect(formErrors(html), JSON.stringify(fields)).toContain(message);
-      if (fields.name && !/[\u0000-\u001f]/.test(fields.name)) expect(html).toContain(`value="${fields.name.replace(/</g, "&lt;").replace(/>/g, "&gt;")}"`);
+      if (fields.name && !/[\u0000-\u001f]/.test(fields.name))
+        expect(html).toContain(`value="${fields.name.replace(/</g, "&lt;").replace(/>/g, "&gt;")}"`);
     }
     // the API answers the same, translated
     const api1 = await submitApi(cookie, { name: "Ann Lee", card_id: "P1234567" });
@@ -306,7 +371,11 @@ describe("real-name verification", () => {
     expect(((await api2.json()) as Answer).msg).toBe("Please enter your real name.");
     expect(await row(user.id)).toBeNull();
     // the refused files were not kept
-    const kept = await env.DB.prepare("SELECT COUNT(*) AS n FROM uploads WHERE user_id = ?1 AND status = 1 AND content_type NOT LIKE 'image/%'").bind(user.id).first<{ n: number }>();
+    const kept = await env.DB.prepare(
+      "SELECT COUNT(*) AS n FROM uploads WHERE user_id = ?1 AND status = 1 AND content_type NOT LIKE 'image/%'",
+    )
+      .bind(user.id)
+      .first<{ n: number }>();
     expect(kept!.n).toBe(0);
   });
 
@@ -315,7 +384,9 @@ describe("real-name verification", () => {
     const first = await submitPage(cookie, { name: "Ann 2", card_id: "P1234567" }, photos(5, 6));
     expect(first.status).toBe(400);
     const html = await first.text();
-    const kept = [...html.matchAll(/<input type="hidden" name="(front_pic|reverse_pic)" value="([0-9a-f-]{36})"/g)].map((m) => [m[1], m[2]!] as const);
+    const kept = [...html.matchAll(/<input type="hidden" name="(front_pic|reverse_pic)" value="([0-9a-f-]{36})"/g)].map(
+      (m) => [m[1], m[2]!] as const,
+    );
     expect(kept.map(([n]) => n)).toEqual(["front_pic", "reverse_pic"]);
     for (const [, id] of kept) expect(html).toContain(`src="/uploads/${id}"`);
     // the browser posts each slot's file input (no file chosen) and then the kept id; a new back photo replaces the kept one
@@ -327,7 +398,12 @@ describe("real-name verification", () => {
     fd.append("front_pic", kept[0]![1]);
     fd.append("reverse_pic", new Blob([JPEG(9)], { type: "image/jpeg" }), "new-back.jpg");
     fd.append("reverse_pic", kept[1]![1]);
-    const second = await SELF.fetch(`${ORIGIN}/mine/auth`, { method: "POST", body: fd, headers: { cookie, host: "localhost", origin: ORIGIN }, redirect: "manual" });
+    const second = await SELF.fetch(`${ORIGIN}/mine/auth`, {
+      method: "POST",
+      body: fd,
+      headers: { cookie, host: "localhost", origin: ORIGIN },
+      redirect: "manual",
+    });
     expect(second.status).toBe(302);
     const stored = (await row(user.id))!;
     expect(stored.front).toBe(kept[0]![1]);

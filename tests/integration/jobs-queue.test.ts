@@ -51,7 +51,9 @@ async function subscribers(n: number, subs: number, fundId: number, day: string)
 }
 
 async function incomeRows(userIds: number[]) {
-  const { results } = await env.DB.prepare("SELECT user_id AS userId, day, COUNT(*) AS n FROM fund_incomes WHERE user_id IN (SELECT value FROM json_each(?1)) GROUP BY user_id, day ORDER BY user_id, day")
+  const { results } = await env.DB.prepare(
+    "SELECT user_id AS userId, day, COUNT(*) AS n FROM fund_incomes WHERE user_id IN (SELECT value FROM json_each(?1)) GROUP BY user_id, day ORDER BY user_id, day",
+  )
     .bind(JSON.stringify(userIds))
     .all<{ userId: number; day: string; n: number }>();
   return results;
@@ -63,7 +65,10 @@ function chunkMessages(ranges: { from: number; to: number | null }[], day: strin
 
 /** Delivers messages to the Worker's queue handler as the platform does, and answers what it acknowledged or retried. */
 async function deliver(queue: string, bodies: unknown[], attempts = 1) {
-  const batch = createMessageBatch(queue, bodies.map((body, i) => ({ id: `m-${crypto.randomUUID()}-${i}`, timestamp: new Date(), attempts, body })));
+  const batch = createMessageBatch(
+    queue,
+    bodies.map((body, i) => ({ id: `m-${crypto.randomUUID()}-${i}`, timestamp: new Date(), attempts, body })),
+  );
   const ctx = createExecutionContext();
   await consumeJobs(batch, env);
   return getQueueResult(batch, ctx);
@@ -129,14 +134,24 @@ describe("the funds' daily income on the queue", () => {
       const b = await env.DB.prepare("SELECT balance FROM accounts WHERE id = ?1").bind(u.accounts.funding).first<{ balance: number }>();
       expect(b!.balance).toBe(1_000 * USD - 300 * USD + 6 * USD);
     }
-    expect(await incomeRows(users.map((u) => u.id))).toEqual(users.flatMap((u) => ["2042-02-11", "2042-02-12"].map((day) => ({ userId: u.id, day, n: 3 }))));
+    expect(await incomeRows(users.map((u) => u.id))).toEqual(
+      users.flatMap((u) => ["2042-02-11", "2042-02-12"].map((day) => ({ userId: u.id, day, n: 3 }))),
+    );
   });
 
   it("a chunk D1 refuses is retried and changes nothing; once the cause is gone its redelivery pays once", async () => {
     const fundId = await product(3);
     const users = await subscribers(2, 1, fundId, "2042-03-01");
-    await env.DB.prepare(`CREATE TRIGGER injected_fault BEFORE INSERT ON fund_incomes WHEN NEW.user_id = ${users[1]!.id} BEGIN SELECT RAISE(ABORT, 'injected fault'); END`).run();
-    const messages = chunkMessages([{ from: users[0]!.id, to: users[1]!.id }, { from: users[1]!.id, to: users[1]!.id + 1 }], "2042-03-02");
+    await env.DB.prepare(
+      `CREATE TRIGGER injected_fault BEFORE INSERT ON fund_incomes WHEN NEW.user_id = ${users[1]!.id} BEGIN SELECT RAISE(ABORT, 'injected fault'); END`,
+    ).run();
+    const messages = chunkMessages(
+      [
+        { from: users[0]!.id, to: users[1]!.id },
+        { from: users[1]!.id, to: users[1]!.id + 1 },
+      ],
+      "2042-03-02",
+    );
     const failed = await deliver(JOBS_QUEUE, messages);
     expect(failed.explicitAcks).toHaveLength(1);
     expect(failed.retryMessages).toEqual([{ msgId: expect.stringMatching(/-1$/) }]);
@@ -170,7 +185,13 @@ describe("the funds' daily income on the queue", () => {
     expect(dead.explicitAcks).toHaveLength(1);
     const unknown = await deliver(JOBS_QUEUE, [{ job: "wipe-everything" }]);
     expect(unknown.explicitAcks).toHaveLength(1);
-    const { results } = await env.DB.prepare("SELECT id, queue, body, attempts, reason FROM job_dead_letters ORDER BY id").all<{ id: number; queue: string; body: string; attempts: number; reason: string }>();
+    const { results } = await env.DB.prepare("SELECT id, queue, body, attempts, reason FROM job_dead_letters ORDER BY id").all<{
+      id: number;
+      queue: string;
+      body: string;
+      attempts: number;
+      reason: string;
+    }>();
     expect(results.map((r) => [r.queue, JSON.parse(r.body), r.reason])).toEqual([
       [JOBS_DEAD_LETTERS, message, "retries exhausted"],
       [JOBS_QUEUE, { job: "wipe-everything" }, "unknown message"],
@@ -184,14 +205,18 @@ describe("the funds' daily income on the queue", () => {
     // sent again: the consumer pays the day once
     const sent = await form("/admin/engine", { intent: "job-requeue", id: String(results[0]!.id) }, { cookie });
     expect(sent.status).toBe(302);
-    expect(visibleText(await (await get("/admin/engine", { cookie: cookiesFrom(sent, cookie) })).text())).toContain("Sent to the jobs queue again.");
+    expect(visibleText(await (await get("/admin/engine", { cookie: cookiesFrom(sent, cookie) })).text())).toContain(
+      "Sent to the jobs queue again.",
+    );
     let rows: Awaited<ReturnType<typeof incomeRows>> = [];
     for (let i = 0; i < 50 && rows.length < 1; i++) {
       await new Promise((r) => setTimeout(r, 200));
       rows = await incomeRows([user!.id]);
     }
     expect(rows).toEqual([{ userId: user!.id, day: "2042-07-02", n: 1 }]);
-    expect((await env.DB.prepare("SELECT COUNT(*) AS n FROM job_dead_letters WHERE id = ?1").bind(results[0]!.id).first<{ n: number }>())!.n).toBe(0);
+    expect(
+      (await env.DB.prepare("SELECT COUNT(*) AS n FROM job_dead_letters WHERE id = ?1").bind(results[0]!.id).first<{ n: number }>())!.n,
+    ).toBe(0);
   });
 });
 
@@ -246,14 +271,26 @@ describe("the loans' late fees on the queue", () => {
     expect(first.retryMessages).toEqual([]);
     await deliver(JOBS_QUEUE, messages, 2);
     // days 11, 12 and 13 late, 2.50 USD each, once
-    expect(await penaltyDays(loans.map((l) => l.id))).toEqual(loans.map((l) => ({ loanId: l.id, penalty: 7_500_000, days: ["2042-01-11", "2042-01-12", "2042-01-13"] })));
-    expect(await env.DB.prepare("SELECT COUNT(*) AS n FROM job_dead_letters WHERE body LIKE '%loan-penalties%'").first<{ n: number }>()).toEqual({ n: 0 });
+    expect(await penaltyDays(loans.map((l) => l.id))).toEqual(
+      loans.map((l) => ({ loanId: l.id, penalty: 7_500_000, days: ["2042-01-11", "2042-01-12", "2042-01-13"] })),
+    );
+    expect(
+      await env.DB.prepare("SELECT COUNT(*) AS n FROM job_dead_letters WHERE body LIKE '%loan-penalties%'").first<{ n: number }>(),
+    ).toEqual({ n: 0 });
   });
 
   it("a chunk D1 refuses is retried and charges nothing; once the cause is gone its redelivery charges each day once", async () => {
     const loans = await lateLoans(2, "2042-03-01");
-    await env.DB.prepare(`CREATE TRIGGER injected_fault BEFORE INSERT ON loan_penalty_days WHEN NEW.loan_id = ${loans[1]!.id} BEGIN SELECT RAISE(ABORT, 'injected fault'); END`).run();
-    const messages = loanMessages([{ from: loans[0]!.userId, to: loans[1]!.userId }, { from: loans[1]!.userId, to: loans[1]!.userId + 1 }], "2042-03-03");
+    await env.DB.prepare(
+      `CREATE TRIGGER injected_fault BEFORE INSERT ON loan_penalty_days WHEN NEW.loan_id = ${loans[1]!.id} BEGIN SELECT RAISE(ABORT, 'injected fault'); END`,
+    ).run();
+    const messages = loanMessages(
+      [
+        { from: loans[0]!.userId, to: loans[1]!.userId },
+        { from: loans[1]!.userId, to: loans[1]!.userId + 1 },
+      ],
+      "2042-03-03",
+    );
     const failed = await deliver(JOBS_QUEUE, messages);
     expect(failed.explicitAcks).toHaveLength(1);
     expect(failed.retryMessages).toEqual([{ msgId: expect.stringMatching(/-1$/) }]);
@@ -264,7 +301,9 @@ describe("the loans' late fees on the queue", () => {
     await env.DB.prepare("DROP TRIGGER injected_fault").run();
     const again = await deliver(JOBS_QUEUE, messages, 2);
     expect(again.retryMessages).toEqual([]);
-    expect(await penaltyDays(loans.map((l) => l.id))).toEqual(loans.map((l) => ({ loanId: l.id, penalty: 5_000_000, days: ["2042-03-02", "2042-03-03"] })));
+    expect(await penaltyDays(loans.map((l) => l.id))).toEqual(
+      loans.map((l) => ({ loanId: l.id, penalty: 5_000_000, days: ["2042-03-02", "2042-03-03"] })),
+    );
   });
 
   it("the daily cron enqueues the chunks and the queue's consumer charges them", async () => {

@@ -6,7 +6,9 @@ import { createUser, fund } from "./helpers";
 const USD = 1_000_000;
 
 async function balance(accountId: number) {
-  return env.DB.prepare("SELECT balance, lock_balance AS lockBalance FROM accounts WHERE id = ?1").bind(accountId).first<{ balance: number; lockBalance: number }>();
+  return env.DB.prepare("SELECT balance, lock_balance AS lockBalance FROM accounts WHERE id = ?1")
+    .bind(accountId)
+    .first<{ balance: number; lockBalance: number }>();
 }
 
 describe("ledger", () => {
@@ -35,12 +37,16 @@ describe("ledger", () => {
       { accountId: user.accounts.funding, amount: -(i + 1) * USD },
       { accountId: user.accounts.contract, amount: (i + 1) * USD },
     ]).flat();
-    postings.push(...Array.from({ length: 15 }, () => [
-      { accountId: user.accounts.contract, amount: -2 * USD },
-      { accountId: user.accounts.contract, bucket: 1 as const, amount: 2 * USD },
-    ]).flat());
+    postings.push(
+      ...Array.from({ length: 15 }, () => [
+        { accountId: user.accounts.contract, amount: -2 * USD },
+        { accountId: user.accounts.contract, bucket: 1 as const, amount: 2 * USD },
+      ]).flat(),
+    );
     const { transactionId } = await post(env.DB, { idempotencyKey: crypto.randomUUID(), kind: "transfer", userId: user.id, postings });
-    const entries = await env.DB.prepare("SELECT COUNT(*) AS n, SUM(amount) AS total FROM ledger_entries WHERE transaction_id = ?1").bind(transactionId).first<{ n: number; total: number }>();
+    const entries = await env.DB.prepare("SELECT COUNT(*) AS n, SUM(amount) AS total FROM ledger_entries WHERE transaction_id = ?1")
+      .bind(transactionId)
+      .first<{ n: number; total: number }>();
     expect(entries).toEqual({ n: 90, total: 0 });
     expect(await balance(user.accounts.funding)).toEqual({ balance: (1_000 - 465) * USD, lockBalance: 0 });
     expect(await balance(user.accounts.contract)).toEqual({ balance: (465 - 30) * USD, lockBalance: 30 * USD });
@@ -50,7 +56,14 @@ describe("ledger", () => {
   it("refuses postings that do not sum to zero and changes nothing", async () => {
     const user = await createUser();
     await expect(
-      post(env.DB, { idempotencyKey: crypto.randomUUID(), kind: "adjustment", postings: [{ accountId: user.accounts.funding, amount: 5 }, { accountId: PlatformAccount.Fees.id, amount: -4 }] }),
+      post(env.DB, {
+        idempotencyKey: crypto.randomUUID(),
+        kind: "adjustment",
+        postings: [
+          { accountId: user.accounts.funding, amount: 5 },
+          { accountId: PlatformAccount.Fees.id, amount: -4 },
+        ],
+      }),
     ).rejects.toThrow(LedgerError);
     expect((await balance(user.accounts.funding))!.balance).toBe(0);
   });
@@ -137,7 +150,14 @@ describe("ledger", () => {
           await fund(a, amount);
           m.balance += amount;
         } else if (op === 1 && a !== b) {
-          await post(env.DB, { idempotencyKey: crypto.randomUUID(), kind: "transfer", postings: [{ accountId: a, amount: -amount }, { accountId: b, amount }] });
+          await post(env.DB, {
+            idempotencyKey: crypto.randomUUID(),
+            kind: "transfer",
+            postings: [
+              { accountId: a, amount: -amount },
+              { accountId: b, amount },
+            ],
+          });
           m.balance -= amount;
           model.get(b)!.balance += amount;
         } else if (op === 2) {
@@ -175,7 +195,10 @@ describe("ledger", () => {
         expect(await checkInvariants(env.DB)).toEqual({ unbalancedTransactions: 0, driftingAccounts: 0, negativeAccounts: 0 });
         for (const [id, expected] of model) {
           const actual = await balance(id);
-          expect({ balance: actual!.balance, lockBalance: actual!.lockBalance }).toEqual({ balance: expected.balance, lockBalance: expected.lock });
+          expect({ balance: actual!.balance, lockBalance: actual!.lockBalance }).toEqual({
+            balance: expected.balance,
+            lockBalance: expected.lock,
+          });
         }
       }
     }

@@ -99,7 +99,9 @@ describe("socket shards by user", () => {
     // the home shard holds the registration, in its storage (it hibernates)
     const homeView = (await views()).find((v) => v.name === home)!;
     expect(homeView.remotes.filter((r) => r.userId === alice.id).map((r) => r.shard)).toEqual([remote]);
-    const stored = await runInDurableObject(shard(home), (_instance, state) => [...state.storage.sql.exec<{ shard: string }>("SELECT shard FROM live_remote WHERE user_id = ?", alice.id)].map((r) => r.shard));
+    const stored = await runInDurableObject(shard(home), (_instance, state) =>
+      [...state.storage.sql.exec<{ shard: string }>("SELECT shard FROM live_remote WHERE user_id = ?", alice.id)].map((r) => r.shard),
+    );
     expect(stored).toEqual([remote]);
 
     // an event through the services: both of alice's sockets, not bob's
@@ -116,7 +118,14 @@ describe("socket shards by user", () => {
     // a close by the engine (take-profit reached), published by the market room's publisher
     await holdPrice("ETHUSDT", 2_000);
     const ctx = await createServiceContext(env);
-    const tp = await placeOrder(ctx, alice.id, { side: Side.Buy, lots: "0.1", instrumentId: 2, entry: 1, leverage: 20, takeProfit: "2050" });
+    const tp = await placeOrder(ctx, alice.id, {
+      side: Side.Buy,
+      lots: "0.1",
+      instrumentId: 2,
+      entry: 1,
+      leverage: 20,
+      takeProfit: "2050",
+    });
     if (!tp.ok) throw new Error("placing failed");
     await holdPrice("ETHUSDT", 2_060);
     expect((await away.next((m) => m.type === "FOREX_CLOSED")).data).toEqual([tp.value.id]);
@@ -126,8 +135,14 @@ describe("socket shards by user", () => {
 
     // the away socket closes: its shard unregisters it, and the home shard stops forwarding
     away.ws.close();
-    await until(async () => !(await views()).find((v) => v.name === home)!.remotes.some((r) => r.userId === alice.id), "the registration is removed");
-    const stored2 = await runInDurableObject(shard(home), (_instance, state) => [...state.storage.sql.exec("SELECT shard FROM live_remote WHERE user_id = ?", alice.id)].length);
+    await until(
+      async () => !(await views()).find((v) => v.name === home)!.remotes.some((r) => r.userId === alice.id),
+      "the registration is removed",
+    );
+    const stored2 = await runInDurableObject(
+      shard(home),
+      (_instance, state) => [...state.storage.sql.exec("SELECT shard FROM live_remote WHERE user_id = ?", alice.id)].length,
+    );
     expect(stored2).toBe(0);
     const before2 = await receivedBy(alice.id);
     expect(await publishToUsers(env, [{ userId: alice.id, topic: "FOREX_CLOSED", data: [102] }])).toBe(1);

@@ -7,18 +7,32 @@ import { SELF, env } from "cloudflare:test";
 import { afterEach, describe, expect, it } from "vitest";
 import { createServiceContext } from "~/context.server";
 import { DAY_MS, utcDay } from "~/domain/loan";
-import { accrueLoanPenalties, agreementDigest, approveLoan, approveRepayment, decideKyc, rejectRepayment, submitRepayment } from "~/services/loan.server";
+import {
+  accrueLoanPenalties,
+  agreementDigest,
+  approveLoan,
+  approveRepayment,
+  decideKyc,
+  rejectRepayment,
+  submitRepayment,
+} from "~/services/loan.server";
 import { checkInvariants, PlatformAccount } from "~/services/ledger.server";
 import { sessionIdOf, userForToken, type SessionUser } from "~/services/session.server";
 import { ORIGIN, accountBalances, createUser, form, get, sessionFor, signedSessionCookie, visibleText } from "./helpers";
 
-const JPEG = () => new Uint8Array([0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10, 0x4a, 0x46, 0x49, 0x46, 0x00, 0x01, ...Array(200).fill(7), 0xff, 0xd9]);
-const PNG = () => new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, ...Array(200).fill(3), 0x49, 0x45, 0x4e, 0x44, 0xae, 0x42, 0x60, 0x82]);
+const JPEG = () =>
+  new Uint8Array([0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10, 0x4a, 0x46, 0x49, 0x46, 0x00, 0x01, ...Array(200).fill(7), 0xff, 0xd9]);
+const PNG = () =>
+  new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, ...Array(200).fill(3), 0x49, 0x45, 0x4e, 0x44, 0xae, 0x42, 0x60, 0x82]);
 type Api = { code: number; msg: string; data: Record<string, unknown> | null };
 
 /** The agreement as the sign page showed it (the hidden fields a browser sends back). */
 function hiddenAgreement(html: string) {
-  return { shown_at: /name="shown_at" value="([^"]+)"/.exec(html)![1]!, shown_lang: /name="shown_lang" value="([^"]+)"/.exec(html)![1]!, terms: /name="terms" value="([^"]+)"/.exec(html)![1]! };
+  return {
+    shown_at: /name="shown_at" value="([^"]+)"/.exec(html)![1]!,
+    shown_lang: /name="shown_lang" value="([^"]+)"/.exec(html)![1]!,
+    terms: /name="terms" value="([^"]+)"/.exec(html)![1]!,
+  };
 }
 
 async function userWithCookie(options: { isDemo?: boolean; role?: "operator" } = {}) {
@@ -32,26 +46,40 @@ async function userWithCookie(options: { isDemo?: boolean; role?: "operator" } =
 async function operator(stepUp = true) {
   const op = await userWithCookie({ role: "operator" });
   const sessionId = await sessionIdOf(op.token);
-  if (stepUp) await env.DB.prepare("INSERT INTO operator_step_ups (session_id, verified_at) VALUES (?1, ?2)").bind(sessionId, Date.now()).run();
+  if (stepUp)
+    await env.DB.prepare("INSERT INTO operator_step_ups (session_id, verified_at) VALUES (?1, ?2)").bind(sessionId, Date.now()).run();
   return { ...op, sessionId };
 }
 
 async function upload(cookie: string, purpose: string, bytes: Uint8Array<ArrayBuffer> = JPEG(), type = "image/jpeg") {
   const fd = new FormData();
   fd.append("file", new Blob([bytes], { type }), "photo");
-  const res = await SELF.fetch(`${ORIGIN}/api/common/image_upload?purpose=${purpose}`, { method: "POST", body: fd, headers: { cookie, origin: ORIGIN, "accept-language": "en" } });
+  const res = await SELF.fetch(`${ORIGIN}/api/common/image_upload?purpose=${purpose}`, {
+    method: "POST",
+    body: fd,
+    headers: { cookie, origin: ORIGIN, "accept-language": "en" },
+  });
   const body = (await res.json()) as { code: number; data: { id: string } };
   expect(body.code).toBe(1);
   return body.data.id;
 }
 
 async function api(path: string, cookie: string, fields: Record<string, string> = {}, method: "GET" | "POST" = "POST"): Promise<Api> {
-  const res = method === "POST" ? await form(path, fields, { cookie }) : await get(`${path}?${new URLSearchParams(fields).toString()}`, { cookie });
+  const res =
+    method === "POST" ? await form(path, fields, { cookie }) : await get(`${path}?${new URLSearchParams(fields).toString()}`, { cookie });
   return (await res.json()) as Api;
 }
 
 const ctx = () => createServiceContext(env, { lang: "en" });
-const KYC = { name: "Lovelace", last_name: "Ada", sex: "2", birthday: "1990/05/17", country: "United Kingdom", mobile: "+44 7700 900123", id_card_type: "2" };
+const KYC = {
+  name: "Lovelace",
+  last_name: "Ada",
+  sex: "2",
+  birthday: "1990/05/17",
+  country: "United Kingdom",
+  mobile: "+44 7700 900123",
+  id_card_type: "2",
+};
 
 /** A user whose loan KYC the operator approved. */
 async function verifiedBorrower() {
@@ -65,17 +93,21 @@ async function verifiedBorrower() {
 }
 
 async function loanRow(id: number) {
-  return (await env.DB.prepare("SELECT id, status, amount, interest_amount AS interest, penalty_amount AS penalty, due_at AS dueAt, agreement, signature_name AS signatureName, reason FROM loans WHERE id = ?1").bind(id).first<{
-    id: number;
-    status: number;
-    amount: number;
-    interest: number;
-    penalty: number;
-    dueAt: number | null;
-    agreement: string;
-    signatureName: string;
-    reason: string;
-  }>())!;
+  return (await env.DB.prepare(
+    "SELECT id, status, amount, interest_amount AS interest, penalty_amount AS penalty, due_at AS dueAt, agreement, signature_name AS signatureName, reason FROM loans WHERE id = ?1",
+  )
+    .bind(id)
+    .first<{
+      id: number;
+      status: number;
+      amount: number;
+      interest: number;
+      penalty: number;
+      dueAt: number | null;
+      agreement: string;
+      signatureName: string;
+      reason: string;
+    }>())!;
 }
 
 async function platformBalance(id: number) {
@@ -83,7 +115,12 @@ async function platformBalance(id: number) {
 }
 
 async function appliedLoan(u: Awaited<ReturnType<typeof verifiedBorrower>>, amount = "1000", configId = "1") {
-  const res = await api("/api/loan/loan_submit", u.cookie, { config_id: configId, amount, signature_name: "Ada Lovelace", request_id: crypto.randomUUID() });
+  const res = await api("/api/loan/loan_submit", u.cookie, {
+    config_id: configId,
+    amount,
+    signature_name: "Ada Lovelace",
+    request_id: crypto.randomUUID(),
+  });
   expect(res.code, res.msg).toBe(1);
   return Number(res.data!.id);
 }
@@ -109,7 +146,11 @@ describe("loan flow", () => {
     const op = await operator();
     const c = await ctx();
     // two operators' approvals at once: one credits
-    const results = await Promise.all([approveLoan(c, op.session, op.sessionId, id), approveLoan(c, op.session, op.sessionId, id), approveLoan(c, op.session, op.sessionId, id)]);
+    const results = await Promise.all([
+      approveLoan(c, op.session, op.sessionId, id),
+      approveLoan(c, op.session, op.sessionId, id),
+      approveLoan(c, op.session, op.sessionId, id),
+    ]);
     expect(results.filter((r) => r.ok)).toHaveLength(1);
     expect((await accountBalances(u.user.accounts.funding)).balance).toBe(1_000_000_000);
     expect(await platformBalance(PlatformAccount.Loans.id)).toBe(loansBefore - 1_000_000_000);
@@ -129,16 +170,23 @@ describe("loan flow", () => {
     expect(again.code).toBe(0);
     expect(again.msg).toMatch(/not waiting for repayment/i);
 
-    const repayment = (await env.DB.prepare("SELECT id, principal, interest, penalty FROM loan_repayments WHERE loan_id = ?1").bind(id).first<{ id: number; principal: number; interest: number; penalty: number }>())!;
+    const repayment = (await env.DB.prepare("SELECT id, principal, interest, penalty FROM loan_repayments WHERE loan_id = ?1")
+      .bind(id)
+      .first<{ id: number; principal: number; interest: number; penalty: number }>())!;
     expect(repayment).toMatchObject({ principal: 1_000_000_000, interest: 3_500_000, penalty: 0 });
     const interestBefore = await platformBalance(PlatformAccount.LoanInterest.id);
     const externalBefore = await platformBalance(PlatformAccount.ExternalDeposits.id);
-    const settled = await Promise.all([approveRepayment(c, op.session, op.sessionId, repayment.id), approveRepayment(c, op.session, op.sessionId, repayment.id)]);
+    const settled = await Promise.all([
+      approveRepayment(c, op.session, op.sessionId, repayment.id),
+      approveRepayment(c, op.session, op.sessionId, repayment.id),
+    ]);
     expect(settled.filter((r) => r.ok)).toHaveLength(1);
     expect(await platformBalance(PlatformAccount.Loans.id)).toBe(loansBefore);
     expect(await platformBalance(PlatformAccount.LoanInterest.id)).toBe(interestBefore + 3_500_000);
     expect(await platformBalance(PlatformAccount.ExternalDeposits.id)).toBe(externalBefore - 1_003_500_000);
-    const done = await env.DB.prepare("SELECT status, repayment_time AS t FROM loans WHERE id = ?1").bind(id).first<{ status: number; t: number }>();
+    const done = await env.DB.prepare("SELECT status, repayment_time AS t FROM loans WHERE id = ?1")
+      .bind(id)
+      .first<{ status: number; t: number }>();
     expect(done!.status).toBe(5);
     expect(done!.t).toBeGreaterThan(0);
     // the user's money is untouched by the settlement (paid from outside)
@@ -146,22 +194,53 @@ describe("loan flow", () => {
 
     // the record list shows it repaid
     const list = await api("/api/loan/loan_list", u.cookie, { page: "1" }, "GET");
-    expect((list.data!.data as { id: number; status: number; status_name: string }[])[0]).toMatchObject({ id, status: 5, status_name: "Repaid" });
+    expect((list.data!.data as { id: number; status: number; status_name: string }[])[0]).toMatchObject({
+      id,
+      status: 5,
+      status_name: "Repaid",
+    });
   });
 
   it("the read calls answer with the §3 field names: loan_config, config_info, get_date, loan_info, repayment_accounts", async () => {
     const u = await verifiedBorrower();
     const configs = await api("/api/loan/loan_config", u.cookie, {}, "GET");
-    expect((configs.data as unknown as Record<string, unknown>[])[0]).toMatchObject({ id: 1, loan_period: 7, min_amount: "100.00", max_amount: "2000.00", interest_rate: "5", interest_rate_percent: "0.05", free_period: 0, penalty_rate: "25" });
-    expect((await api("/api/loan/config_info", u.cookie, { id: "2" }, "GET")).data).toMatchObject({ id: 2, loan_period: 30, free_period: 3 });
+    expect((configs.data as unknown as Record<string, unknown>[])[0]).toMatchObject({
+      id: 1,
+      loan_period: 7,
+      min_amount: "100.00",
+      max_amount: "2000.00",
+      interest_rate: "5",
+      interest_rate_percent: "0.05",
+      free_period: 0,
+      penalty_rate: "25",
+    });
+    expect((await api("/api/loan/config_info", u.cookie, { id: "2" }, "GET")).data).toMatchObject({
+      id: 2,
+      loan_period: 30,
+      free_period: 3,
+    });
     const missing = await SELF.fetch(`${ORIGIN}/api/loan/config_info?id=999`, { headers: { cookie: u.cookie, "accept-language": "en" } });
     expect(missing.status).toBe(404);
-    expect((await api("/api/loan/get_date", u.cookie, { config_id: "2", amount: "5000" }, "GET")).data).toMatchObject({ amount: "5000.00", interest_amount: "54.00", total: "5054.00", daily_penalty: "12.50" });
+    expect((await api("/api/loan/get_date", u.cookie, { config_id: "2", amount: "5000" }, "GET")).data).toMatchObject({
+      amount: "5000.00",
+      interest_amount: "54.00",
+      total: "5054.00",
+      daily_penalty: "12.50",
+    });
     const outOfBounds = await api("/api/loan/get_date", u.cookie, { config_id: "2", amount: "10000.01" }, "GET");
     expect(outOfBounds.code).toBe(0);
     const id = await appliedLoan(u, "150.50");
     const info = await api("/api/loan/loan_info", u.cookie, { id: String(id) }, "GET");
-    expect(info.data).toMatchObject({ id, amount: "150.50", loan_period: 7, interest_amount: "0.53", penalty_amount: "0.00", status: 1, status_name: "Awaiting review", signature: "Ada Lovelace" });
+    expect(info.data).toMatchObject({
+      id,
+      amount: "150.50",
+      loan_period: 7,
+      interest_amount: "0.53",
+      penalty_amount: "0.00",
+      status: 1,
+      status_name: "Awaiting review",
+      signature: "Ada Lovelace",
+    });
     expect(String(info.data!.agreement)).toContain("150.50 USD");
     const accounts = await api("/api/loan/repayment_accounts", u.cookie, {}, "GET");
     expect((accounts.data as unknown as Record<string, unknown>[]).length).toBeGreaterThan(0);
@@ -223,13 +302,23 @@ function multipart(path: string, cookie: string, fields: Record<string, string>,
   const fd = new FormData();
   for (const [k, v] of Object.entries(fields)) fd.append(k, v);
   if (file) fd.append(file.name, new Blob([file.bytes], { type: "image/jpeg" }), "photo.jpg");
-  return SELF.fetch(`${ORIGIN}${path}`, { method: "POST", body: fd, headers: { cookie, origin: ORIGIN, host: "localhost", "accept-language": "en" }, redirect: "manual" });
+  return SELF.fetch(`${ORIGIN}${path}`, {
+    method: "POST",
+    body: fd,
+    headers: { cookie, origin: ORIGIN, host: "localhost", "accept-language": "en" },
+    redirect: "manual",
+  });
 }
 
 describe("the pages without JavaScript", () => {
   it("KYC form (multipart) → waiting → operator approves on /admin/loans → terms and summary → agreement → typed-name signature → record → operator pays out (step-up) → repayment with a proof", async () => {
     const u = await userWithCookie();
-    const bad = await multipart("/loan", u.cookie, { intent: "loan-kyc", ...KYC, birthday: "1930/01/01" }, { name: "hand_pic", bytes: JPEG() });
+    const bad = await multipart(
+      "/loan",
+      u.cookie,
+      { intent: "loan-kyc", ...KYC, birthday: "1930/01/01" },
+      { name: "hand_pic", bytes: JPEG() },
+    );
     expect(bad.status).toBe(400);
     const badHtml = await bad.text();
     expect(visibleText(badHtml)).toContain("between 1950/01/01 and today");
@@ -242,7 +331,9 @@ describe("the pages without JavaScript", () => {
     const opCookie = op.cookie;
     const queue = visibleText(await (await get("/admin/loans", { cookie: opCookie })).text());
     expect(queue).toContain("Ada Lovelace");
-    expect((await form("/admin/loans", { intent: "approve", subject: "kyc", id: String(u.user.id) }, { cookie: opCookie })).status).toBe(302);
+    expect((await form("/admin/loans", { intent: "approve", subject: "kyc", id: String(u.user.id) }, { cookie: opCookie })).status).toBe(
+      302,
+    );
     expect((await get("/loan", { cookie: u.cookie })).headers.get("location")).toBe("/loan/submit");
 
     const summary = visibleText(await (await get("/loan/submit?config_id=2&amount=5000", { cookie: u.cookie })).text());
@@ -259,26 +350,41 @@ describe("the pages without JavaScript", () => {
     const signPage = await (await get("/loan/sign?id=2&amount=5000.00", { cookie: u.cookie })).text();
     const requestId = /name="request_id" value="([^"]+)"/.exec(signPage)![1]!;
     const shown = hiddenAgreement(signPage);
-    const unsigned = await form("/loan/sign?id=2&amount=5000.00", { intent: "apply-loan", config_id: "2", amount: "5000.00", request_id: requestId, ...shown }, { cookie: u.cookie });
+    const unsigned = await form(
+      "/loan/sign?id=2&amount=5000.00",
+      { intent: "apply-loan", config_id: "2", amount: "5000.00", request_id: requestId, ...shown },
+      { cookie: u.cookie },
+    );
     expect(unsigned.status).toBe(400);
     expect(visibleText(await unsigned.text())).toContain("Please sign the agreement");
 
     // the operator changes the rate while the agreement is open: signing it is refused, nothing is stored
     await env.DB.prepare("UPDATE loan_configs SET interest_rate = '9' WHERE id = 2").run();
-    const stale = await form("/loan/sign?id=2&amount=5000.00", { intent: "apply-loan", config_id: "2", amount: "5000.00", request_id: requestId, signature_name: "ada lovelace", ...shown }, { cookie: u.cookie });
+    const stale = await form(
+      "/loan/sign?id=2&amount=5000.00",
+      { intent: "apply-loan", config_id: "2", amount: "5000.00", request_id: requestId, signature_name: "ada lovelace", ...shown },
+      { cookie: u.cookie },
+    );
     expect(stale.status).toBe(409);
     const staleText = visibleText(await stale.text());
     expect(staleText).toContain("The loan terms changed since this agreement was shown");
     expect(staleText).toContain("0.09%"); // the page shows the new terms to read again
-    expect(await env.DB.prepare("SELECT COUNT(*) AS n FROM loans WHERE user_id = ?1").bind(u.user.id).first<{ n: number }>()).toEqual({ n: 0 });
+    expect(await env.DB.prepare("SELECT COUNT(*) AS n FROM loans WHERE user_id = ?1").bind(u.user.id).first<{ n: number }>()).toEqual({
+      n: 0,
+    });
     await env.DB.prepare("UPDATE loan_configs SET interest_rate = '4' WHERE id = 2").run();
 
     // signed after switching the page to French: what was shown (in English) is what is stored
-    const signed = await form("/loan/sign?id=2&amount=5000.00", { intent: "apply-loan", config_id: "2", amount: "5000.00", request_id: requestId, signature_name: "ada lovelace", ...shown }, { cookie: u.cookie, headers: { "accept-language": "fr" } });
+    const signed = await form(
+      "/loan/sign?id=2&amount=5000.00",
+      { intent: "apply-loan", config_id: "2", amount: "5000.00", request_id: requestId, signature_name: "ada lovelace", ...shown },
+      { cookie: u.cookie, headers: { "accept-language": "fr" } },
+    );
     expect(signed.status).toBe(302);
     expect(signed.headers.get("location")).toBe("/loan/record");
     // stored exactly as shown
-    const stored = (await env.DB.prepare("SELECT agreement FROM loans WHERE user_id = ?1").bind(u.user.id).first<{ agreement: string }>())!.agreement;
+    const stored = (await env.DB.prepare("SELECT agreement FROM loans WHERE user_id = ?1").bind(u.user.id).first<{ agreement: string }>())!
+      .agreement;
     expect(await agreementDigest(stored)).toBe(shown.terms);
     expect(visibleText(await (await get("/loan/submit", { cookie: u.cookie })).text())).toContain("You already have a loan that is open");
     const recordRes = await get("/loan/record", { cookie: u.cookie });
@@ -292,7 +398,9 @@ describe("the pages without JavaScript", () => {
     const noStepUp = await operator(false);
     const redirected = await form("/admin/loans", { intent: "approve", subject: "loan", id: String(loan.id) }, { cookie: noStepUp.cookie });
     expect(redirected.headers.get("location")).toMatch(/^\/admin\/verify/);
-    expect((await form("/admin/loans", { intent: "approve", subject: "loan", id: String(loan.id) }, { cookie: opCookie })).status).toBe(302);
+    expect((await form("/admin/loans", { intent: "approve", subject: "loan", id: String(loan.id) }, { cookie: opCookie })).status).toBe(
+      302,
+    );
     expect((await accountBalances(u.user.accounts.funding)).balance).toBe(5_000_000_000);
     expect(await (await get("/loan/record", { cookie: u.cookie })).text()).toContain(`/loan/repayment?loan_id=${loan.id}`);
 
@@ -301,26 +409,74 @@ describe("the pages without JavaScript", () => {
     const noProof = await multipart(`/loan/repayment?loan_id=${loan.id}`, u.cookie, { intent: "repay-loan", charge_id: "1" });
     expect(noProof.status).toBe(400);
     expect(visibleText(await noProof.text())).toContain("Add a photo of your transfer");
-    const repaid = await multipart(`/loan/repayment?loan_id=${loan.id}`, u.cookie, { intent: "repay-loan", charge_id: "1" }, { name: "proofImg", bytes: JPEG() });
+    const repaid = await multipart(
+      `/loan/repayment?loan_id=${loan.id}`,
+      u.cookie,
+      { intent: "repay-loan", charge_id: "1" },
+      { name: "proofImg", bytes: JPEG() },
+    );
     expect(repaid.status).toBe(302);
     expect(visibleText(await (await get("/loan/record", { cookie: u.cookie })).text())).toContain("Repayment under check");
     const rep = (await env.DB.prepare("SELECT id FROM loan_repayments WHERE loan_id = ?1").bind(loan.id).first<{ id: number }>())!;
-    expect((await form("/admin/loans", { intent: "approve", subject: "repayment", id: String(rep.id) }, { cookie: opCookie })).status).toBe(302);
+    expect((await form("/admin/loans", { intent: "approve", subject: "repayment", id: String(rep.id) }, { cookie: opCookie })).status).toBe(
+      302,
+    );
     expect(visibleText(await (await get("/loan/record", { cookie: u.cookie })).text())).toContain("Repaid");
     expect(visibleText(await (await get("/loan/submit", { cookie: u.cookie })).text())).not.toContain("already have a loan");
   });
 
   it("operators edit loan terms with validated bounds; non-operators get 404", async () => {
     const op = await operator();
-    const refused = await form("/admin/loans", { intent: "loan-config", subject: "config", id: "3", loan_period: "90", free_period: "100", min_amount: "1000", max_amount: "500", interest_rate: "3", penalty_rate: "25", status: "1" }, { cookie: op.cookie });
+    const refused = await form(
+      "/admin/loans",
+      {
+        intent: "loan-config",
+        subject: "config",
+        id: "3",
+        loan_period: "90",
+        free_period: "100",
+        min_amount: "1000",
+        max_amount: "500",
+        interest_rate: "3",
+        penalty_rate: "25",
+        status: "1",
+      },
+      { cookie: op.cookie },
+    );
     expect(refused.status).toBe(400);
     const text = visibleText(await refused.text());
     expect(text).toContain("not more than the loan period");
     expect(text).toContain("At least the minimum");
     // what the operator typed is shown again, not the stored terms
-    const html = await (await form("/admin/loans", { intent: "loan-config", subject: "config", id: "3", loan_period: "91", free_period: "100", min_amount: "abc", max_amount: "2500.00", interest_rate: "6", penalty_rate: "25", status: "1" }, { cookie: op.cookie })).text();
-    for (const [name, value] of [["loan_period", "91"], ["min_amount", "abc"], ["max_amount", "2500.00"], ["interest_rate", "6"]]) expect(html, name).toMatch(new RegExp(`name="${name}"[^>]*value="${value}"|value="${value}"[^>]*name="${name}"`));
-    const unchanged = await env.DB.prepare("SELECT free_period AS f, max_amount AS m FROM loan_configs WHERE id = 3").first<{ f: number; m: number }>();
+    const html = await (
+      await form(
+        "/admin/loans",
+        {
+          intent: "loan-config",
+          subject: "config",
+          id: "3",
+          loan_period: "91",
+          free_period: "100",
+          min_amount: "abc",
+          max_amount: "2500.00",
+          interest_rate: "6",
+          penalty_rate: "25",
+          status: "1",
+        },
+        { cookie: op.cookie },
+      )
+    ).text();
+    for (const [name, value] of [
+      ["loan_period", "91"],
+      ["min_amount", "abc"],
+      ["max_amount", "2500.00"],
+      ["interest_rate", "6"],
+    ])
+      expect(html, name).toMatch(new RegExp(`name="${name}"[^>]*value="${value}"|value="${value}"[^>]*name="${name}"`));
+    const unchanged = await env.DB.prepare("SELECT free_period AS f, max_amount AS m FROM loan_configs WHERE id = 3").first<{
+      f: number;
+      m: number;
+    }>();
     expect(unchanged).toEqual({ f: 7, m: 50_000_000_000 });
     const user = await userWithCookie();
     expect((await get("/admin/loans", { cookie: user.cookie })).status).toBe(404);
@@ -363,7 +519,9 @@ describe("late penalties (daily job)", () => {
     expect((await submitRepayment(c, u.session, { loan_id: String(id), charge_id: "1", proofImg: proof })).ok).toBe(true);
     await accrueLoanPenalties(c, run1 + DAY_MS); // under check: no accrual
     expect((await loanRow(id)).penalty).toBe(7_500_000);
-    const r = (await env.DB.prepare("SELECT id, penalty FROM loan_repayments WHERE loan_id = ?1").bind(id).first<{ id: number; penalty: number }>())!;
+    const r = (await env.DB.prepare("SELECT id, penalty FROM loan_repayments WHERE loan_id = ?1")
+      .bind(id)
+      .first<{ id: number; penalty: number }>())!;
     expect(r.penalty).toBe(7_500_000);
     const penaltiesBefore = await platformBalance(PlatformAccount.LoanPenalties.id);
     expect((await approveRepayment(c, op.session, op.sessionId, r.id)).ok).toBe(true);
@@ -383,7 +541,9 @@ describe("bad input and other users", () => {
     const stranger = await userWithCookie();
     expect((await get(`/loan/repayment?loan_id=${id}`, { cookie: stranger.cookie })).status).toBe(404);
     expect((await get(`/loan/agreement?loan_id=${id}`, { cookie: stranger.cookie })).status).toBe(404);
-    const info = await SELF.fetch(`${ORIGIN}/api/loan/loan_info?id=${id}`, { headers: { cookie: stranger.cookie, "accept-language": "en" } });
+    const info = await SELF.fetch(`${ORIGIN}/api/loan/loan_info?id=${id}`, {
+      headers: { cookie: stranger.cookie, "accept-language": "en" },
+    });
     expect(info.status).toBe(404);
     const proof = await upload(stranger.cookie, "repayment_proof");
     const res = await api("/api/loan/repayment", stranger.cookie, { loan_id: String(id), charge_id: "1", proofImg: proof });
@@ -406,11 +566,18 @@ describe("bad input and other users", () => {
     const jpegSignature = await upload(u.cookie, "signature");
     const notPng = await api("/api/loan/loan_submit", u.cookie, { config_id: "1", amount: "500", sign: jpegSignature });
     expect(notPng.code).toBe(0);
-    expect(await env.DB.prepare("SELECT COUNT(*) AS n FROM loans WHERE user_id = ?1").bind(u.user.id).first<{ n: number }>()).toEqual({ n: 0 });
+    expect(await env.DB.prepare("SELECT COUNT(*) AS n FROM loans WHERE user_id = ?1").bind(u.user.id).first<{ n: number }>()).toEqual({
+      n: 0,
+    });
 
     // a drawn PNG signature works
     const png = await upload(u.cookie, "signature", PNG(), "image/png");
-    const signed = await api("/api/loan/loan_submit", u.cookie, { config_id: "1", amount: "500", sign: png, request_id: crypto.randomUUID() });
+    const signed = await api("/api/loan/loan_submit", u.cookie, {
+      config_id: "1",
+      amount: "500",
+      sign: png,
+      request_id: crypto.randomUUID(),
+    });
     expect(signed.code, signed.msg).toBe(1);
     // repaying at status 1 (awaiting review) is refused
     const proof = await upload(u.cookie, "repayment_proof");
@@ -426,10 +593,16 @@ describe("bad input and other users", () => {
     const errors = (early.data as { errors: Record<string, string> }).errors;
     expect(errors.birthday).toMatch(/1950/);
     expect(errors.hand_pic).toBeTruthy();
-    const future = await api("/api/loan/kyc_submit", u.cookie, { ...KYC, birthday: utcDay(Date.now() + DAY_MS).replaceAll("-", "/"), hand_pic: await upload(u.cookie, "identity") });
+    const future = await api("/api/loan/kyc_submit", u.cookie, {
+      ...KYC,
+      birthday: utcDay(Date.now() + DAY_MS).replaceAll("-", "/"),
+      hand_pic: await upload(u.cookie, "identity"),
+    });
     expect((future.data as { errors: Record<string, string> }).errors.birthday).toBeTruthy();
     const empty = await api("/api/loan/kyc_submit", u.cookie, {});
-    expect(Object.keys((empty.data as { errors: Record<string, string> }).errors)).toEqual(expect.arrayContaining(["name", "last_name", "sex", "birthday", "country", "mobile", "id_card_type", "hand_pic"]));
+    expect(Object.keys((empty.data as { errors: Record<string, string> }).errors)).toEqual(
+      expect.arrayContaining(["name", "last_name", "sex", "birthday", "country", "mobile", "id_card_type", "hand_pic"]),
+    );
     expect(await env.DB.prepare("SELECT COUNT(*) AS n FROM loan_kyc WHERE user_id = ?1").bind(u.user.id).first()).toEqual({ n: 0 });
 
     const demo = await userWithCookie({ isDemo: true });
@@ -447,6 +620,9 @@ describe("bad input and other users", () => {
     const page = visibleText(await (await get("/loan", { cookie: u.cookie })).text());
     expect(page).toContain("Photo is blurred");
     expect((await api("/api/loan/kyc_submit", u.cookie, { ...KYC, hand_pic: hand })).code).toBe(1);
-    expect(await env.DB.prepare("SELECT status, submission FROM loan_kyc WHERE user_id = ?1").bind(u.user.id).first()).toEqual({ status: 1, submission: 2 });
+    expect(await env.DB.prepare("SELECT status, submission FROM loan_kyc WHERE user_id = ?1").bind(u.user.id).first()).toEqual({
+      status: 1,
+      submission: 2,
+    });
   });
 });

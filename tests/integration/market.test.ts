@@ -27,9 +27,18 @@ describe("market data (JSON calls)", () => {
 
   it("kline gives 300 candles for every period, and refuses unknown periods and instruments", async () => {
     for (const period of ["1min", "5min", "15min", "30min", "60min", "1day"]) {
-      const { body } = await api<{ timestamp: number; open: number; high: number; low: number; close: number; volume: number }[]>(`/v2/api/forex/kline?forex_id=1&period=${period}`);
+      const { body } = await api<{ timestamp: number; open: number; high: number; low: number; close: number; volume: number }[]>(
+        `/v2/api/forex/kline?forex_id=1&period=${period}`,
+      );
       expect(body.data.length, period).toBe(300);
-      expect(body.data[0]).toEqual({ timestamp: expect.any(Number), open: expect.any(Number), high: expect.any(Number), low: expect.any(Number), close: expect.any(Number), volume: expect.any(Number) });
+      expect(body.data[0]).toEqual({
+        timestamp: expect.any(Number),
+        open: expect.any(Number),
+        high: expect.any(Number),
+        low: expect.any(Number),
+        close: expect.any(Number),
+        volume: expect.any(Number),
+      });
     }
     expect((await api("/v2/api/forex/kline?forex_id=1&period=2min")).body.code).toBe(0);
     expect((await api("/v2/api/forex/kline?forex_id=999&period=5min")).body.code).toBe(0);
@@ -39,13 +48,25 @@ describe("market data (JSON calls)", () => {
   });
 
   it("a scripted price holds until released", async () => {
-    const set = await SELF.fetch(`${ORIGIN}/dev/market/price`, { method: "POST", headers: { host: "localhost", "content-type": "application/json" }, body: JSON.stringify({ code: "ETH/USDT", price: 3210.5 }) });
+    const set = await SELF.fetch(`${ORIGIN}/dev/market/price`, {
+      method: "POST",
+      headers: { host: "localhost", "content-type": "application/json" },
+      body: JSON.stringify({ code: "ETH/USDT", price: 3210.5 }),
+    });
     expect(set.status).toBe(200);
     const { body } = await api<{ Code: string; ForexQuotations: { Close: number } }[]>("/v2/api/forex/trade_list");
     expect(body.data.find((i) => i.Code === "ETHUSDT")!.ForexQuotations.Close).toBe(3210.5);
-    const bad = await SELF.fetch(`${ORIGIN}/dev/market/price`, { method: "POST", headers: { host: "localhost", "content-type": "application/json" }, body: JSON.stringify({ code: "NOPE", price: 1 }) });
+    const bad = await SELF.fetch(`${ORIGIN}/dev/market/price`, {
+      method: "POST",
+      headers: { host: "localhost", "content-type": "application/json" },
+      body: JSON.stringify({ code: "NOPE", price: 1 }),
+    });
     expect(bad.status).toBe(404);
-    const release = await SELF.fetch(`${ORIGIN}/dev/market/price`, { method: "POST", headers: { host: "localhost", "content-type": "application/json" }, body: JSON.stringify({ code: "ETHUSDT", price: null }) });
+    const release = await SELF.fetch(`${ORIGIN}/dev/market/price`, {
+      method: "POST",
+      headers: { host: "localhost", "content-type": "application/json" },
+      body: JSON.stringify({ code: "ETHUSDT", price: null }),
+    });
     expect(release.status).toBe(200);
   });
 
@@ -90,9 +111,15 @@ describe("quotes kept by the Worker until the room's next tick", () => {
     await fund(user.accounts.contract, 1_000_000_000);
     const token = await sessionFor(user.id);
     const hold = (price: number) =>
-      SELF.fetch(`${ORIGIN}/dev/market/price`, { method: "POST", headers: { host: "localhost", "content-type": "application/json" }, body: JSON.stringify({ code: "BNBUSDT", price }) });
+      SELF.fetch(`${ORIGIN}/dev/market/price`, {
+        method: "POST",
+        headers: { host: "localhost", "content-type": "application/json" },
+        body: JSON.stringify({ code: "BNBUSDT", price }),
+      });
     const order = async () => {
-      const res = await SELF.fetch(`${ORIGIN}/v2/api/forex/submit?type=1&cont=1&forex_id=${bnb}&status=1&multiple=10`, { headers: { host: "localhost", authorization: token } });
+      const res = await SELF.fetch(`${ORIGIN}/v2/api/forex/submit?type=1&cont=1&forex_id=${bnb}&status=1&multiple=10`, {
+        headers: { host: "localhost", authorization: token },
+      });
       return (await res.json()) as { code: number; data: { Price: string } };
     };
     const bnb = (await env.DB.prepare("SELECT id FROM instruments WHERE code = 'BNBUSDT'").first<{ id: number }>())!.id;
@@ -104,7 +131,11 @@ describe("quotes kept by the Worker until the room's next tick", () => {
     expect((await hold(6)).status).toBe(200);
     const b = await order();
     expect(Number(b.data.Price)).toBe(6);
-    await SELF.fetch(`${ORIGIN}/dev/market/price`, { method: "POST", headers: { host: "localhost", "content-type": "application/json" }, body: JSON.stringify({ code: "BNBUSDT", price: null }) });
+    await SELF.fetch(`${ORIGIN}/dev/market/price`, {
+      method: "POST",
+      headers: { host: "localhost", "content-type": "application/json" },
+      body: JSON.stringify({ code: "BNBUSDT", price: null }),
+    });
   });
 });
 
@@ -125,9 +156,22 @@ describe("the /v2/ws socket (spec §4)", () => {
     const s = await openSocket();
     s.send({ type: "sub", topic: "DAY_MARKET" });
     s.send({ type: "sub", topic: "KLINE.BTCUSDT", period: "1min" });
-    const day = (await s.next((m) => m.type === "DAY_MARKET", 8000)) as { data: { ShowCode: string; Close: number; MarketStatus: number }[] };
+    const day = (await s.next((m) => m.type === "DAY_MARKET", 8000)) as {
+      data: { ShowCode: string; Close: number; MarketStatus: number }[];
+    };
     expect(day.data.length).toBeGreaterThanOrEqual(20);
-    expect(day.data[0]).toMatchObject({ Id: expect.any(Number), ShowCode: expect.any(String), Open: expect.any(Number), Close: expect.any(Number), High: expect.any(Number), Low: expect.any(Number), Change: expect.any(Number), Volume: expect.any(Number), MarketStatus: expect.any(Number), time: expect.any(Number) });
+    expect(day.data[0]).toMatchObject({
+      Id: expect.any(Number),
+      ShowCode: expect.any(String),
+      Open: expect.any(Number),
+      Close: expect.any(Number),
+      High: expect.any(Number),
+      Low: expect.any(Number),
+      Change: expect.any(Number),
+      Volume: expect.any(Number),
+      MarketStatus: expect.any(Number),
+      time: expect.any(Number),
+    });
     const kline = (await s.next((m) => m.type === "KLINE.BTCUSDT", 8000)) as { data: { period: string; timestamp: number } };
     expect(kline.data.period).toBe("1min");
     expect(kline.data.timestamp % 60_000).toBe(0);
@@ -136,7 +180,14 @@ describe("the /v2/ws socket (spec §4)", () => {
 
   it("warns about malformed frames, missing types, unknown topics and unsubscribing what was not subscribed, and keeps working", async () => {
     const s = await openSocket();
-    for (const bad of ["not json", JSON.stringify({ topic: "x" }), JSON.stringify({ type: "sub", topic: "KLINE.NOPE" }), JSON.stringify({ type: "unsub", topic: "DAY_MARKET" }), "x".repeat(10_000), JSON.stringify({ type: "sub", topic: "KLINE.BTCUSDT", period: "7min" })]) {
+    for (const bad of [
+      "not json",
+      JSON.stringify({ topic: "x" }),
+      JSON.stringify({ type: "sub", topic: "KLINE.NOPE" }),
+      JSON.stringify({ type: "unsub", topic: "DAY_MARKET" }),
+      "x".repeat(10_000),
+      JSON.stringify({ type: "sub", topic: "KLINE.BTCUSDT", period: "7min" }),
+    ]) {
       s.send(bad);
       expect((await s.next((m) => m.type === "warning")).msg).toEqual(expect.any(String));
     }
@@ -188,4 +239,3 @@ describe("MarketRoom storage", () => {
     expect((await again.snapshot()).quotes.find((q) => q.Code === "SOLUSDT")!.Close).toBe(123.45);
   });
 });
-

@@ -1,7 +1,14 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { HttpNotifier } from "~/services/notify.server";
 
-const config = { provider: "http" as const, url: "https://mail.example/send", token: "mail-token", from: "Bourse <no-reply@example.com>", smsUrl: "https://sms.example/send", smsToken: "sms-token" };
+const config = {
+  provider: "http" as const,
+  url: "https://mail.example/send",
+  token: "mail-token",
+  from: "Bourse <no-reply@example.com>",
+  smsUrl: "https://sms.example/send",
+  smsToken: "sms-token",
+};
 
 describe("HTTP e-mail/SMS provider", () => {
   afterEach(() => vi.unstubAllGlobals());

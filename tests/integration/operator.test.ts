@@ -38,9 +38,15 @@ describe("operator console", () => {
     expect(sent.status).toBe(200);
     const code = await latestCode(op.user.email!);
     expect(code).toMatch(/^\d{6}$/);
-    const wrong = await form("/admin/verify?from=%2Fadmin%2Fwithdrawals", { intent: "verify", code: code === "000000" ? "111111" : "000000" }, { cookie: op.cookie });
+    const wrong = await form(
+      "/admin/verify?from=%2Fadmin%2Fwithdrawals",
+      { intent: "verify", code: code === "000000" ? "111111" : "000000" },
+      { cookie: op.cookie },
+    );
     expect(wrong.status).toBe(400);
-    const row = await env.DB.prepare("SELECT COUNT(*) AS n FROM operator_step_ups WHERE session_id = ?1").bind(await sessionIdOf(op.token)).first<{ n: number }>();
+    const row = await env.DB.prepare("SELECT COUNT(*) AS n FROM operator_step_ups WHERE session_id = ?1")
+      .bind(await sessionIdOf(op.token))
+      .first<{ n: number }>();
     expect(row!.n).toBe(0);
     const right = await form("/admin/verify?from=%2Fadmin%2Fwithdrawals", { intent: "verify", code: code! }, { cookie: op.cookie });
     expect(right.status).toBe(302);
@@ -63,19 +69,33 @@ describe("operator console", () => {
     const op = await operator();
     const sessionId = await sessionIdOf(op.token);
     const now = Date.now();
-    await env.DB.prepare("INSERT INTO operator_step_ups (session_id, verified_at) VALUES (?1, ?2)").bind(sessionId, now - STEP_UP_TTL_MS - 1).run();
+    await env.DB.prepare("INSERT INTO operator_step_ups (session_id, verified_at) VALUES (?1, ?2)")
+      .bind(sessionId, now - STEP_UP_TTL_MS - 1)
+      .run();
     const subjectId = `test-${crypto.randomUUID()}`;
-    await expect(env.DB.batch([stepUpGuard(env.DB, sessionId, now), decisionStatement(env.DB, { operatorId: op.user.id, subject: "deposit", subjectId, decision: "approve" })])).rejects.toThrow();
-    const none = await env.DB.prepare("SELECT COUNT(*) AS n FROM operator_decisions WHERE subject_id = ?1").bind(subjectId).first<{ n: number }>();
+    await expect(
+      env.DB.batch([
+        stepUpGuard(env.DB, sessionId, now),
+        decisionStatement(env.DB, { operatorId: op.user.id, subject: "deposit", subjectId, decision: "approve" }),
+      ]),
+    ).rejects.toThrow();
+    const none = await env.DB.prepare("SELECT COUNT(*) AS n FROM operator_decisions WHERE subject_id = ?1")
+      .bind(subjectId)
+      .first<{ n: number }>();
     expect(none!.n).toBe(0);
     await env.DB.prepare("UPDATE operator_step_ups SET verified_at = ?2 WHERE session_id = ?1").bind(sessionId, now).run();
     const results = await Promise.allSettled(
       Array.from({ length: 10 }, (_, i) =>
-        env.DB.batch([stepUpGuard(env.DB, sessionId, now), decisionStatement(env.DB, { operatorId: op.user.id, subject: "deposit", subjectId, decision: i % 2 ? "approve" : "reject" })]),
+        env.DB.batch([
+          stepUpGuard(env.DB, sessionId, now),
+          decisionStatement(env.DB, { operatorId: op.user.id, subject: "deposit", subjectId, decision: i % 2 ? "approve" : "reject" }),
+        ]),
       ),
     );
     expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(1);
-    const one = await env.DB.prepare("SELECT COUNT(*) AS n FROM operator_decisions WHERE subject_id = ?1").bind(subjectId).first<{ n: number }>();
+    const one = await env.DB.prepare("SELECT COUNT(*) AS n FROM operator_decisions WHERE subject_id = ?1")
+      .bind(subjectId)
+      .first<{ n: number }>();
     expect(one!.n).toBe(1);
   });
 });

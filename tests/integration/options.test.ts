@@ -5,18 +5,36 @@ import { afterEach, describe, expect, it } from "vitest";
 import { createServiceContext } from "~/context.server";
 import { PlatformAccount, checkInvariants } from "~/services/ledger.server";
 import { buyOption, listOptions } from "~/services/option.server";
-import { createUser, form, formErrors, fund, get, loggedInSocket, sessionFor, signedSessionCookie, visibleText, tickMain as tickAt, holdPrice as hold, accountBalances as balances, mainRoom as main } from "./helpers";
+import {
+  createUser,
+  form,
+  formErrors,
+  fund,
+  get,
+  loggedInSocket,
+  sessionFor,
+  signedSessionCookie,
+  visibleText,
+  tickMain as tickAt,
+  holdPrice as hold,
+  accountBalances as balances,
+  mainRoom as main,
+} from "./helpers";
 
 const USD = 1_000_000;
 async function option(id: number) {
-  return (await env.DB.prepare("SELECT status, profit, end_price AS endPrice, end_tick_at AS endTickAt, late, expires_at AS expiresAt FROM options WHERE id = ?1").bind(id).first<{
-    status: number;
-    profit: number | null;
-    endPrice: number | null;
-    endTickAt: number | null;
-    late: number;
-    expiresAt: number;
-  }>())!;
+  return (await env.DB.prepare(
+    "SELECT status, profit, end_price AS endPrice, end_tick_at AS endTickAt, late, expires_at AS expiresAt FROM options WHERE id = ?1",
+  )
+    .bind(id)
+    .first<{
+      status: number;
+      profit: number | null;
+      endPrice: number | null;
+      endTickAt: number | null;
+      late: number;
+      expiresAt: number;
+    }>())!;
 }
 async function buyer(amount = 1_000 * USD) {
   const user = await createUser();
@@ -76,12 +94,17 @@ describe("settlement", () => {
     await tickAt(bought.value.expiresAt);
     expect(await option(bought.value.id)).toMatchObject({ status: 3, profit: 0 });
     expect(await balances(user.accounts.options)).toEqual({ balance: start.options, locked: 0 });
-    const settled = await env.DB.prepare("SELECT COUNT(*) AS n FROM ledger_transactions WHERE idempotency_key = ?1").bind(`option_settle:${bought.value.id}`).first<{ n: number }>();
+    const settled = await env.DB.prepare("SELECT COUNT(*) AS n FROM ledger_transactions WHERE idempotency_key = ?1")
+      .bind(`option_settle:${bought.value.id}`)
+      .first<{ n: number }>();
     expect(settled!.n).toBe(0);
     // the receipt says why it ended
     const res = await get("/v2/api/micro/orders?status=3&page=1", { headers: { authorization: await sessionFor(user.id), lang: "en" } });
     const body = (await res.json()) as { data: { data: { Id: number; FactProfits: string; Receipt: { settlement: { feed: string } } }[] } };
-    expect(body.data.data.find((o) => o.Id === bought.value.id)).toMatchObject({ FactProfits: "0.00", Receipt: { settlement: { feed: "reset" } } });
+    expect(body.data.data.find((o) => o.Id === bought.value.id)).toMatchObject({
+      FactProfits: "0.00",
+      Receipt: { settlement: { feed: "reset" } },
+    });
   });
 
   it("win, loss and tie settle at the first tick at or after expiry, once, with the spec's amounts and a receipt", async () => {
@@ -105,7 +128,12 @@ describe("settlement", () => {
     expect(await option(down.value.id)).toMatchObject({ status: 3, profit: -50 * USD });
     expect((await option(tie.value.id)).status).toBe(1);
     const msg = await socket.next((m) => m.type === "MICRO_SETTLED");
-    expect(msg.data).toEqual(expect.arrayContaining([{ Id: up.value.id, FactProfits: "80.00" }, { Id: down.value.id, FactProfits: "-50.00" }]));
+    expect(msg.data).toEqual(
+      expect.arrayContaining([
+        { Id: up.value.id, FactProfits: "80.00" },
+        { Id: down.value.id, FactProfits: "-50.00" },
+      ]),
+    );
     // a replayed tick settles nothing twice
     await main().tickNow(settledAt);
     await main().setPrice("ETHUSDT", 2_000);
@@ -114,16 +142,31 @@ describe("settlement", () => {
     // 1000 − 160 stakes + 180 (win) + 18.50 (tie) = 1038.50
     expect(await balances(user.accounts.options)).toEqual({ balance: 1_038_500_000, locked: 0 });
     // the platform's options account took the other side of this user's settlements
-    const platform = await env.DB.prepare("SELECT SUM(e.amount) AS total FROM ledger_entries e JOIN ledger_transactions t ON t.id = e.transaction_id WHERE t.user_id = ?1 AND e.account_id = ?2").bind(user.id, PlatformAccount.Options.id).first<{ total: number }>();
+    const platform = await env.DB.prepare(
+      "SELECT SUM(e.amount) AS total FROM ledger_entries e JOIN ledger_transactions t ON t.id = e.transaction_id WHERE t.user_id = ?1 AND e.account_id = ?2",
+    )
+      .bind(user.id, PlatformAccount.Options.id)
+      .first<{ total: number }>();
     expect(platform!.total).toBe(-38_500_000);
-    const n = await env.DB.prepare("SELECT COUNT(*) AS n FROM ledger_transactions WHERE idempotency_key IN (?1, ?2, ?3)").bind(`option_settle:${up.value.id}`, `option_settle:${down.value.id}`, `option_settle:${tie.value.id}`).first<{ n: number }>();
+    const n = await env.DB.prepare("SELECT COUNT(*) AS n FROM ledger_transactions WHERE idempotency_key IN (?1, ?2, ?3)")
+      .bind(`option_settle:${up.value.id}`, `option_settle:${down.value.id}`, `option_settle:${tie.value.id}`)
+      .first<{ n: number }>();
     expect(n!.n).toBe(3);
     socket.ws.close();
     // the API's receipt
     const res = await get("/v2/api/micro/orders?status=3&page=1", { headers: { authorization: await sessionFor(user.id), lang: "en" } });
-    const body = (await res.json()) as { data: { data: { Id: number; FactProfits: string; EndPrice: number; Receipt: { settlement: { feed: string; late: boolean } } }[]; total: number } };
+    const body = (await res.json()) as {
+      data: {
+        data: { Id: number; FactProfits: string; EndPrice: number; Receipt: { settlement: { feed: string; late: boolean } } }[];
+        total: number;
+      };
+    };
     expect(body.data.total).toBe(3);
-    expect(body.data.data.find((o) => o.Id === up.value.id)).toMatchObject({ FactProfits: "80.00", EndPrice: 2020, Receipt: { settlement: { feed: "sim", late: false } } });
+    expect(body.data.data.find((o) => o.Id === up.value.id)).toMatchObject({
+      FactProfits: "80.00",
+      EndPrice: 2020,
+      Receipt: { settlement: { feed: "sim", late: false } },
+    });
   });
 
   it("an option whose expiry passed while the room was away settles at the first price after its return, marked late; a restart settles nothing twice", async () => {
@@ -162,20 +205,28 @@ describe("settlement", () => {
   });
 
   it("the spec §7 micro calls: get_seconds lists durations and stakes, submit needs the authorization header for GET", async () => {
-    const seconds = (await (await get("/v2/api/micro/get_seconds", { headers: { lang: "en" } })).json()) as { data: { sec: { Seconds: number; ProfitRatio: string; LimitAmount: string }[]; number: { Number: string }[] } };
+    const seconds = (await (await get("/v2/api/micro/get_seconds", { headers: { lang: "en" } })).json()) as {
+      data: { sec: { Seconds: number; ProfitRatio: string; LimitAmount: string }[]; number: { Number: string }[] };
+    };
     expect(seconds.data.sec[0]).toEqual({ Id: 1, Seconds: 30, ProfitRatio: "0.80", LimitAmount: "10.00" });
     expect(seconds.data.number.map((n) => n.Number)).toContain("100.00");
     await hold("ETHUSDT", 2_000);
     const user = await buyer(100 * USD);
     const token = await sessionFor(user.id);
-    const bought = (await (await get("/v2/api/micro/submit?forex_id=2&type=1&number=10&seconds=60", { headers: { authorization: token, lang: "en" } })).json()) as { code: number; data: { Number: string; OpenPrice: number; RemainMilliSeconds: number } };
+    const bought = (await (
+      await get("/v2/api/micro/submit?forex_id=2&type=1&number=10&seconds=60", { headers: { authorization: token, lang: "en" } })
+    ).json()) as { code: number; data: { Number: string; OpenPrice: number; RemainMilliSeconds: number } };
     expect(bought.code).toBe(1);
     expect(bought.data).toMatchObject({ Number: "10.00", OpenPrice: 2000 });
     expect(bought.data.RemainMilliSeconds).toBeGreaterThan(50_000);
-    const refused = (await (await get("/v2/api/micro/submit?forex_id=2&type=1&number=5&seconds=60", { headers: { authorization: token, lang: "en" } })).json()) as { code: number; msg: string };
+    const refused = (await (
+      await get("/v2/api/micro/submit?forex_id=2&type=1&number=5&seconds=60", { headers: { authorization: token, lang: "en" } })
+    ).json()) as { code: number; msg: string };
     expect(refused.code).toBe(0);
     expect(refused.msg).toBe("The minimum for this duration is 10 USD.");
-    const open = (await (await get("/v2/api/micro/orders?status=1", { headers: { authorization: token } })).json()) as { data: { total: number } };
+    const open = (await (await get("/v2/api/micro/orders?status=1", { headers: { authorization: token } })).json()) as {
+      data: { total: number };
+    };
     expect(open.data.total).toBe(1);
   });
 });
@@ -189,9 +240,15 @@ describe("refusals name what they are about", () => {
     // plenty in the contract account changes nothing: the stake comes from the options account
     await fund(user.accounts.contract, 10_000 * USD);
     const token = await sessionFor(user.id);
-    const api = (await (await get("/v2/api/micro/submit?forex_id=2&type=1&number=100&seconds=60", { headers: { authorization: token, lang: "en" } })).json()) as { code: number; msg: string };
+    const api = (await (
+      await get("/v2/api/micro/submit?forex_id=2&type=1&number=100&seconds=60", { headers: { authorization: token, lang: "en" } })
+    ).json()) as { code: number; msg: string };
     expect(api).toMatchObject({ code: 0, msg: STAKE });
-    const page = await form("/trade?code=ETHUSDT&tab=future", { forex_id: "2", type: "1", number: "100", seconds: "60" }, { cookie: await signedSessionCookie(token) });
+    const page = await form(
+      "/trade?code=ETHUSDT&tab=future",
+      { forex_id: "2", type: "1", number: "100", seconds: "60" },
+      { cookie: await signedSessionCookie(token) },
+    );
     expect(page.status).toBe(409);
     const text = visibleText(await page.text());
     expect(text).toContain(STAKE);
@@ -203,12 +260,18 @@ describe("refusals name what they are about", () => {
     const user = await buyer(100 * USD);
     await fund(user.accounts.contract, 1_000 * USD);
     const headers = { authorization: await sessionFor(user.id), lang: "en" };
-    for (const path of ["/v2/api/micro/submit?forex_id=999&type=1&number=10&seconds=60", "/v2/api/forex/submit?forex_id=999&type=1&cont=0.01&status=1&multiple=10", "/v2/api/forex/submit?forex_id=abc&type=1&cont=0.01&status=1&multiple=10"]) {
+    for (const path of [
+      "/v2/api/micro/submit?forex_id=999&type=1&number=10&seconds=60",
+      "/v2/api/forex/submit?forex_id=999&type=1&cont=0.01&status=1&multiple=10",
+      "/v2/api/forex/submit?forex_id=abc&type=1&cont=0.01&status=1&multiple=10",
+    ]) {
       const body = (await (await get(path, { headers })).json()) as { code: number; msg: string };
       expect(body, path).toMatchObject({ code: 0, msg: "This instrument doesn't exist." });
     }
     // the page's fallback for an unknown code stays as it was
-    expect(visibleText(await (await get("/trade?code=NOPE")).text())).toContain("That instrument doesn't exist. Showing the first one instead.");
+    expect(visibleText(await (await get("/trade?code=NOPE")).text())).toContain(
+      "That instrument doesn't exist. Showing the first one instead.",
+    );
   });
 });
 
@@ -220,12 +283,21 @@ describe("the operator's option terms (/admin/options)", () => {
     if (role === "operator") await env.DB.prepare("UPDATE users SET role = 'operator' WHERE id = ?1").bind(user.id).run();
     return signedSessionCookie(await sessionFor(user.id));
   }
-  const durationRow = (seconds: number) => env.DB.prepare("SELECT id, profit_ratio AS ratio, min_amount AS min, status FROM option_durations WHERE seconds = ?1").bind(seconds).all<{ id: number; ratio: string; min: number; status: number }>().then((r) => r.results);
+  const durationRow = (seconds: number) =>
+    env.DB.prepare("SELECT id, profit_ratio AS ratio, min_amount AS min, status FROM option_durations WHERE seconds = ?1")
+      .bind(seconds)
+      .all<{ id: number; ratio: string; min: number; status: number }>()
+      .then((r) => r.results);
 
   it("adds a duration, edits it and takes it off offer; new options use the new terms, bought ones keep theirs; bad input changes nothing", async () => {
     const op = await cookieOf("operator");
     const seconds = 1_000 + Math.floor(Math.random() * 8_000);
-    const save = (fields: Record<string, string>) => form("/admin/options", { intent: "option-duration-save", seconds: String(seconds), profit_ratio: "0.7", min_amount: "5", status: "1", ...fields }, { cookie: op });
+    const save = (fields: Record<string, string>) =>
+      form(
+        "/admin/options",
+        { intent: "option-duration-save", seconds: String(seconds), profit_ratio: "0.7", min_amount: "5", status: "1", ...fields },
+        { cookie: op },
+      );
     expect((await get("/admin/options", { cookie: op })).status).toBe(200);
     expect((await save({})).status).toBe(302);
     // the same length again (a double submit) is refused: one row
@@ -245,7 +317,16 @@ describe("the operator's option terms (/admin/options)", () => {
     expect(before.value.profitRatio).toBe("0.70");
 
     const edit = (fields: Record<string, string>) => save({ id: String(row!.id), ...fields });
-    const bads: Record<string, string>[] = [{ seconds: "5" }, { seconds: "abc" }, { profit_ratio: "0" }, { profit_ratio: "11" }, { profit_ratio: "0.12345" }, { min_amount: "-1" }, { min_amount: "1e3" }, { seconds: "60" }];
+    const bads: Record<string, string>[] = [
+      { seconds: "5" },
+      { seconds: "abc" },
+      { profit_ratio: "0" },
+      { profit_ratio: "11" },
+      { profit_ratio: "0.12345" },
+      { min_amount: "-1" },
+      { min_amount: "1e3" },
+      { seconds: "60" },
+    ];
     for (const bad of bads) expect((await edit(bad)).status, JSON.stringify(bad)).toBeGreaterThanOrEqual(400);
     expect((await durationRow(seconds))[0]).toMatchObject({ ratio: "0.70", min: 5 * USD, status: 1 });
     expect((await edit({ id: "999999999" })).status).toBe(404);
@@ -256,19 +337,48 @@ describe("the operator's option terms (/admin/options)", () => {
     if (!after.ok) throw new Error(after.error);
     expect(after.value.profitRatio).toBe("0.90");
     expect((await buyOption(ctx, user.id, { instrumentId: 2, direction: 1, amount: "10", seconds })).ok).toBe(false); // below the new minimum
-    expect((await env.DB.prepare("SELECT profit_ratio AS ratio FROM options WHERE id = ?1").bind(before.value.id).first<{ ratio: string }>())!.ratio).toBe("0.70");
+    expect(
+      (await env.DB.prepare("SELECT profit_ratio AS ratio FROM options WHERE id = ?1").bind(before.value.id).first<{ ratio: string }>())!
+        .ratio,
+    ).toBe("0.70");
 
     // off offer (the box unticked): gone from the list, refused when bought
-    expect((await form("/admin/options", { intent: "option-duration-save", id: String(row!.id), seconds: String(seconds), profit_ratio: "0.9", min_amount: "20" }, { cookie: op })).status).toBe(302);
+    expect(
+      (
+        await form(
+          "/admin/options",
+          { intent: "option-duration-save", id: String(row!.id), seconds: String(seconds), profit_ratio: "0.9", min_amount: "20" },
+          { cookie: op },
+        )
+      ).status,
+    ).toBe(302);
     expect((await terms()).sec.some((d) => d.Seconds === seconds)).toBe(false);
-    expect(await buyOption(ctx, user.id, { instrumentId: 2, direction: 1, amount: "20", seconds })).toMatchObject({ ok: false, error: "errors.unknown_duration" });
+    expect(await buyOption(ctx, user.id, { instrumentId: 2, direction: 1, amount: "20", seconds })).toMatchObject({
+      ok: false,
+      error: "errors.unknown_duration",
+    });
   });
 
   it("at least one duration stays on offer", async () => {
     const op = await cookieOf("operator");
-    const open = (await env.DB.prepare("SELECT id, seconds, profit_ratio AS ratio, min_amount AS min FROM option_durations WHERE status = 1 ORDER BY id").all<{ id: number; seconds: number; ratio: string; min: number }>()).results;
+    const open = (
+      await env.DB.prepare(
+        "SELECT id, seconds, profit_ratio AS ratio, min_amount AS min FROM option_durations WHERE status = 1 ORDER BY id",
+      ).all<{ id: number; seconds: number; ratio: string; min: number }>()
+    ).results;
     const post = (d: (typeof open)[number], status: "1" | "") =>
-      form("/admin/options", { intent: "option-duration-save", id: String(d.id), seconds: String(d.seconds), profit_ratio: d.ratio, min_amount: String(d.min / USD), status }, { cookie: op });
+      form(
+        "/admin/options",
+        {
+          intent: "option-duration-save",
+          id: String(d.id),
+          seconds: String(d.seconds),
+          profit_ratio: d.ratio,
+          min_amount: String(d.min / USD),
+          status,
+        },
+        { cookie: op },
+      );
     try {
       for (const d of open.slice(1)) expect((await post(d, "")).status).toBe(302);
       const last = await post(open[0]!, "");
@@ -288,7 +398,8 @@ describe("the operator's option terms (/admin/options)", () => {
     const user = await buyer(100 * USD);
     const cookie = await signedSessionCookie(await sessionFor(user.id));
     await hold("ETHUSDT", 2_000);
-    const page = async () => visibleText(await (await get("/trade?code=ETHUSDT&tab=future", { cookie, headers: { "accept-language": "en" } })).text());
+    const page = async () =>
+      visibleText(await (await get("/trade?code=ETHUSDT&tab=future", { cookie, headers: { "accept-language": "en" } })).text());
     expect(await page()).toContain("Lost if wrong -10.00 USD");
     const before = await buyOption(ctx, user.id, { instrumentId: 2, direction: 1, amount: "10", seconds: 30 });
     try {
@@ -306,7 +417,9 @@ describe("the operator's option terms (/admin/options)", () => {
     } finally {
       expect((await setLevel("0")).status).toBe(302);
     }
-    expect((await form("/admin/options", { intent: "option-loss-save", loss_level: "1" }, { cookie: await cookieOf("user") })).status).toBe(404);
+    expect((await form("/admin/options", { intent: "option-loss-save", loss_level: "1" }, { cookie: await cookieOf("user") })).status).toBe(
+      404,
+    );
   });
 
   it("replaces the preset stakes (sorted, no duplicates); bad lists change nothing; users and visitors get 404", async () => {

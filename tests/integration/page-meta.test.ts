@@ -23,7 +23,10 @@ const routes = (workerBuild as { routes: Record<string, { module: RouteModule }>
 
 function titleOf(html: string): string {
   const m = /<title>([^<]*)<\/title>/.exec(html);
-  return (m?.[1] ?? "").replace(/&amp;/g, "&").replace(/&#x27;|&#39;/g, "'").replace(/&quot;/g, '"');
+  return (m?.[1] ?? "")
+    .replace(/&amp;/g, "&")
+    .replace(/&#x27;|&#39;/g, "'")
+    .replace(/&quot;/g, '"');
 }
 
 function descriptionOf(html: string): string | null {

@@ -1,6 +1,15 @@
 // The market room the engine hangs on (clock, price book, engine hook, idle rule, restarts),
 // per-user pushes, the live socket's hardening, and the scheduled jobs.
-import { SELF, abortAllDurableObjects, createExecutionContext, createScheduledController, env, runDurableObjectAlarm, runInDurableObject, waitOnExecutionContext } from "cloudflare:test";
+import {
+  SELF,
+  abortAllDurableObjects,
+  createExecutionContext,
+  createScheduledController,
+  env,
+  runDurableObjectAlarm,
+  runInDurableObject,
+  waitOnExecutionContext,
+} from "cloudflare:test";
 import worker from "../../app/server";
 import { describe, expect, it } from "vitest";
 import type { EngineOrder, PriceRange } from "~/domain/engine";
@@ -66,7 +75,21 @@ describe("the engine hook: every tick hands over the ranges crossed since the pr
 });
 
 const engineOrder = (id: number, code = "BTCUSDT"): EngineOrder => ({
-  id, userId: 1, code, side: 1, status: 0, lots: 10_000, contractSize: 1_000_000, precision: 2, price: 100, margin: 1, fee: 0, stopLoss: 0, takeProfit: 0, liquidation: 0, pendingCrossing: -1,
+  id,
+  userId: 1,
+  code,
+  side: 1,
+  status: 0,
+  lots: 10_000,
+  contractSize: 1_000_000,
+  precision: 2,
+  price: 100,
+  margin: 1,
+  fee: 0,
+  stopLoss: 0,
+  takeProfit: 0,
+  liquidation: 0,
+  pendingCrossing: -1,
 });
 
 /**
@@ -74,7 +97,8 @@ const engineOrder = (id: number, code = "BTCUSDT"): EngineOrder => ({
  * the next one, the storage reports none (getAlarm() is null), so a clock that keeps running can
  * read as stopped for a few milliseconds each second: "armed" is polled; "stopped" is final.
  */
-const armed = (stub: ReturnType<typeof room>) => expect.poll(async () => (await stub.engineView()).alarm, { timeout: 3000, interval: 20 }).not.toBeNull();
+const armed = (stub: ReturnType<typeof room>) =>
+  expect.poll(async () => (await stub.engineView()).alarm, { timeout: 3000, interval: 20 }).not.toBeNull();
 /** Takes the room's alarm away (again, if a handler in flight armed the next one meanwhile). */
 const disarm = (stub: ReturnType<typeof room>) =>
   expect
@@ -91,12 +115,12 @@ const disarm = (stub: ReturnType<typeof room>) =>
 
 /** A funded user's pending buy (10,000, far below the held 50,000) the main room must keep. */
 async function pendingOrderOnMain() {
-    const ctx = await createServiceContext(env);
-    const user = await createUser();
-    await fund(user.accounts.contract, 1_000_000_000);
-    await room("main").setPrice("BTCUSDT", 50_000);
-    await room("main").tickNow(Date.now());
-    const placed = await placeOrder(ctx, user.id, { side: 1, lots: "0.01", instrumentId: 1, entry: 0, targetPrice: "10000", leverage: 10 });
+  const ctx = await createServiceContext(env);
+  const user = await createUser();
+  await fund(user.accounts.contract, 1_000_000_000);
+  await room("main").setPrice("BTCUSDT", 50_000);
+  await room("main").tickNow(Date.now());
+  const placed = await placeOrder(ctx, user.id, { side: 1, lots: "0.01", instrumentId: 1, entry: 0, targetPrice: "10000", leverage: 10 });
   return { ctx, user, placed };
 }
 
@@ -130,7 +154,9 @@ describe("the idle rule and restarts", () => {
     await stub.forgetReads();
     const before = (await stub.engineView()).ticks.length;
     // no test hook runs the alarm here: only the platform does, three times in a row
-    await expect.poll(async () => (await stub.engineView()).ticks.length, { timeout: 6000, interval: 100 }).toBeGreaterThanOrEqual(before + 3);
+    await expect
+      .poll(async () => (await stub.engineView()).ticks.length, { timeout: 6000, interval: 100 })
+      .toBeGreaterThanOrEqual(before + 3);
     await armed(stub);
     await stub.triggersChanged([{ op: "remove", id: 9002 }]);
   });
@@ -264,7 +290,9 @@ describe("scheduled jobs", () => {
     await scheduled({ cron: "0 3 * * *", scheduledTime: new Date() });
     const expired = await env.DB.prepare("SELECT status, demo_id AS demoId FROM users WHERE id = ?1").bind(old.id).first();
     expect(expired).toEqual({ status: 0, demoId: null });
-    const balances = await env.DB.prepare("SELECT SUM(balance + lock_balance) AS total FROM accounts WHERE user_id = ?1").bind(old.id).first<{ total: number }>();
+    const balances = await env.DB.prepare("SELECT SUM(balance + lock_balance) AS total FROM accounts WHERE user_id = ?1")
+      .bind(old.id)
+      .first<{ total: number }>();
     expect(balances!.total).toBe(0);
     const kept = await env.DB.prepare("SELECT status FROM users WHERE id = ?1").bind(fresh.id).first<{ status: number }>();
     expect(kept!.status).toBe(1);

@@ -4,7 +4,19 @@ import { SELF, env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { sha256Hex } from "~/lib/encoding";
 import { Backoffs, Limits, hit, reserve, reserveWithBackoff } from "~/services/rate-limit.server";
-import { ORIGIN, cookiesFrom, createUser, form, formErrors, get, latestCode, sessionFor, signedSessionCookie, targets, uniqueEmail } from "./helpers";
+import {
+  ORIGIN,
+  cookiesFrom,
+  createUser,
+  form,
+  formErrors,
+  get,
+  latestCode,
+  sessionFor,
+  signedSessionCookie,
+  targets,
+  uniqueEmail,
+} from "./helpers";
 
 const PASSWORD = "correct-horse-1";
 let ipCounter = 0;
@@ -18,7 +30,9 @@ function loginAs(account: string, password: string, ip: string, extra: Record<st
 /** A captcha whose answer the test knows (what a human would type). */
 async function knownCaptcha(answer = "ABCDE") {
   const id = `test-${crypto.randomUUID()}`;
-  await env.DB.prepare("INSERT INTO captchas (id, answer_hash, expires_at) VALUES (?1, ?2, ?3)").bind(id, await sha256Hex(`captcha:${id}:${answer}`), Date.now() + 60_000).run();
+  await env.DB.prepare("INSERT INTO captchas (id, answer_hash, expires_at) VALUES (?1, ?2, ?3)")
+    .bind(id, await sha256Hex(`captcha:${id}:${answer}`), Date.now() + 60_000)
+    .run();
   return { key: id, captcha: answer };
 }
 
@@ -34,7 +48,9 @@ async function outcome(res: Response) {
 describe("sign-in throttles: reserved before the hash, no lock a stranger can impose", () => {
   it("150 parallel wrong guesses from many addresses: at most 3 are checked, the rest need a captcha", async () => {
     const user = await createUser({ password: PASSWORD });
-    const results = await Promise.all(Array.from({ length: 150 }, (_, i) => loginAs(user.email!, `wrong-guess-${i}`, newIp()).then(outcome)));
+    const results = await Promise.all(
+      Array.from({ length: 150 }, (_, i) => loginAs(user.email!, `wrong-guess-${i}`, newIp()).then(outcome)),
+    );
     const evaluated = results.filter((r) => r === "evaluated").length;
     expect(evaluated).toBeLessThanOrEqual(3);
     expect(results.filter((r) => r === "captcha").length).toBe(150 - evaluated);
@@ -47,7 +63,9 @@ describe("sign-in throttles: reserved before the hash, no lock a stranger can im
 
   it("a burst from one client waits with growing delays (only that client)", async () => {
     const ip = newIp();
-    const results = await Promise.all(Array.from({ length: 40 }, (_, i) => loginAs(`nobody-${i}@example.com`, "wrong-password-1", ip).then(outcome)));
+    const results = await Promise.all(
+      Array.from({ length: 40 }, (_, i) => loginAs(`nobody-${i}@example.com`, "wrong-password-1", ip).then(outcome)),
+    );
     expect(results.filter((r) => r === "wait").length).toBeGreaterThanOrEqual(29);
     expect(results.filter((r) => r === "evaluated").length).toBeLessThanOrEqual(11);
     // another client is unaffected
@@ -71,7 +89,11 @@ describe("sign-in throttles: reserved before the hash, no lock a stranger can im
   it("a second account cannot be made with another spelling of the same number", async () => {
     const number = String(50_000_000 + Math.floor(Math.random() * 9_999_999));
     await createUser({ password: PASSWORD, mobile: `+852${number}` });
-    const sent = await form("/register", { intent: "send-code", type: "mobile", area_id: "2", account: `0${number.slice(0, 4)} ${number.slice(4)}` }, { headers: { "cf-connecting-ip": newIp() } });
+    const sent = await form(
+      "/register",
+      { intent: "send-code", type: "mobile", area_id: "2", account: `0${number.slice(0, 4)} ${number.slice(4)}` },
+      { headers: { "cf-connecting-ip": newIp() } },
+    );
     expect(sent.status).toBe(200);
     // the owner gets a notice, not a code
     expect(await latestCode(`+852${number}`)).toBeNull();
@@ -90,9 +112,17 @@ describe("sign-in throttles: reserved before the hash, no lock a stranger can im
     const us = await env.DB.prepare("SELECT id FROM areas WHERE global_code = '1' ORDER BY id LIMIT 1").first<{ id: number }>();
     if (!bahamas || !us) return; // the seed's area list has both
     const local = String(3_000_000 + Math.floor(Math.random() * 999_999));
-    const first = await SELF.fetch(`${ORIGIN}/api/notify/send_sms`, { method: "POST", headers: { host: "localhost", "content-type": "application/json", "cf-connecting-ip": newIp() }, body: JSON.stringify({ to: local, area_id: String(bahamas.id), type: "1" }) });
+    const first = await SELF.fetch(`${ORIGIN}/api/notify/send_sms`, {
+      method: "POST",
+      headers: { host: "localhost", "content-type": "application/json", "cf-connecting-ip": newIp() },
+      body: JSON.stringify({ to: local, area_id: String(bahamas.id), type: "1" }),
+    });
     expect(await first.json()).toMatchObject({ code: 1 });
-    const second = await SELF.fetch(`${ORIGIN}/api/notify/send_sms`, { method: "POST", headers: { host: "localhost", "content-type": "application/json", "cf-connecting-ip": newIp() }, body: JSON.stringify({ to: `242${local}`, area_id: String(us.id), type: "1" }) });
+    const second = await SELF.fetch(`${ORIGIN}/api/notify/send_sms`, {
+      method: "POST",
+      headers: { host: "localhost", "content-type": "application/json", "cf-connecting-ip": newIp() },
+      body: JSON.stringify({ to: `242${local}`, area_id: String(us.id), type: "1" }),
+    });
     expect(second.status).toBe(429);
   });
 });
@@ -141,7 +171,18 @@ describe("limits hold over any window, not only over each fixed one", () => {
 });
 
 describe("redirect targets go through one safeRedirect", () => {
-  const evil = ["/\t/evil.example", "/%09/evil.example", "//evil.example", "/\\evil.example", "/%5Cevil.example", "https://evil.example", "/\n/evil.example", "/%0A/evil.example", " /x", "/%2F%2Fevil.example"];
+  const evil = [
+    "/\t/evil.example",
+    "/%09/evil.example",
+    "//evil.example",
+    "/\\evil.example",
+    "/%5Cevil.example",
+    "https://evil.example",
+    "/\n/evil.example",
+    "/%0A/evil.example",
+    " /x",
+    "/%2F%2Fevil.example",
+  ];
 
   it("/login (after sign-in) never leaves the site, and a newline is not a 500", async () => {
     const user = await createUser({ password: PASSWORD });
@@ -174,7 +215,12 @@ describe("redirect targets go through one safeRedirect", () => {
 
 describe("rooms are reachable only through /v2/ws", () => {
   it("answers 404 under /parties/ for pages and sockets alike", async () => {
-    const upgrade = { upgrade: "websocket", connection: "Upgrade", "sec-websocket-key": "dGhlIHNhbXBsZSBub25jZQ==", "sec-websocket-version": "13" };
+    const upgrade = {
+      upgrade: "websocket",
+      connection: "Upgrade",
+      "sec-websocket-key": "dGhlIHNhbXBsZSBub25jZQ==",
+      "sec-websocket-version": "13",
+    };
     for (const path of ["/parties/live-room/live-0", "/parties/market-room/main", "/parties/live-room/anything", "/parties"]) {
       expect((await get(path)).status, path).toBe(404);
       expect((await get(path, { headers: upgrade })).status, path).toBe(404);
@@ -182,7 +228,9 @@ describe("rooms are reachable only through /v2/ws", () => {
   });
 
   it("a crafted x-partykit-props header neither reaches the room nor gives error text", async () => {
-    const res = await SELF.fetch(`${ORIGIN}/v2/ws`, { headers: { upgrade: "websocket", host: "localhost", "x-partykit-props": "{not json", "x-partykit-room": "market-room" } });
+    const res = await SELF.fetch(`${ORIGIN}/v2/ws`, {
+      headers: { upgrade: "websocket", host: "localhost", "x-partykit-props": "{not json", "x-partykit-room": "market-room" },
+    });
     expect(res.status).toBe(101);
     const ws = res.webSocket!;
     ws.accept();
@@ -209,7 +257,11 @@ describe("new passwords are checked on the server", () => {
     const ip = newIp();
     await form("/register", { intent: "send-code", type: "email", account: email }, { headers: { "cf-connecting-ip": ip } });
     const code = (await latestCode(email))!;
-    return form("/register", { intent: "register", type: "email", account: email, sms_code: code, password, re_password: password }, { headers: { "cf-connecting-ip": ip } });
+    return form(
+      "/register",
+      { intent: "register", type: "email", account: email, sms_code: code, password, re_password: password },
+      { headers: { "cf-connecting-ip": ip } },
+    );
   }
 
   it("refuses common passwords and the user's own e-mail, with a translated reason, and creates nothing", async () => {
@@ -223,7 +275,11 @@ describe("new passwords are checked on the server", () => {
     const email = uniqueEmail("self");
     const same = await registerWith(email, email);
     expect(formErrors(await same.text())).toContain("does not contain your e-mail");
-    const ja = await form("/register", { intent: "register", type: "email", account: uniqueEmail("ja"), sms_code: "123456", password: "12345678", re_password: "12345678" }, { headers: { "accept-language": "ja" } });
+    const ja = await form(
+      "/register",
+      { intent: "register", type: "email", account: uniqueEmail("ja"), sms_code: "123456", password: "12345678", re_password: "12345678" },
+      { headers: { "accept-language": "ja" } },
+    );
     const jaErrors = formErrors(await ja.text());
     expect(jaErrors.length).toBeGreaterThan(0);
     expect(jaErrors).not.toContain("too common or too easy to guess");
@@ -233,7 +289,13 @@ describe("new passwords are checked on the server", () => {
     const user = await createUser({ password: PASSWORD });
     await form("/forgot", { intent: "send-code", account: user.email! }, { headers: { "cf-connecting-ip": newIp() } });
     const code = (await latestCode(user.email!))!;
-    const weak = await form("/forgot", { intent: "reset", account: user.email!, auth_code: code, password: "password1", re_password: "password1" });
+    const weak = await form("/forgot", {
+      intent: "reset",
+      account: user.email!,
+      auth_code: code,
+      password: "password1",
+      re_password: "password1",
+    });
     expect(weak.status).toBe(400);
     expect(formErrors(await weak.text())).toContain("too common");
     const api = await SELF.fetch(`${ORIGIN}/api/user/amend_password`, {
@@ -262,7 +324,11 @@ describe("sessions end when they should", () => {
     const cookie = await signedSessionCookie(await sessionFor(user.id));
     await form("/mine/password", { intent: "send-code" }, { cookie, headers: { "cf-connecting-ip": newIp() } });
     const code = (await latestCode(user.email!))!;
-    const res = await form("/mine/password", { intent: "amend", old_password: PASSWORD, auth_code: code, password: "sunflower-lamp-42", re_password: "sunflower-lamp-42" }, { cookie });
+    const res = await form(
+      "/mine/password",
+      { intent: "amend", old_password: PASSWORD, auth_code: code, password: "sunflower-lamp-42", re_password: "sunflower-lamp-42" },
+      { cookie },
+    );
     expect(res.status).toBe(302);
     const api = await SELF.fetch(`${ORIGIN}/api/user/info`, { headers: { host: "localhost", authorization: other } });
     expect(await api.json()).toMatchObject({ code: 999 });
@@ -283,7 +349,9 @@ describe("codes", () => {
     const base = { intent: "register", type: "email", account: email, password: PASSWORD, re_password: PASSWORD };
     if (older !== newer) expect((await form("/register", { ...base, sms_code: older })).status).toBe(400);
     expect((await form("/register", { ...base, sms_code: newer })).status).toBe(302);
-    const live = await env.DB.prepare("SELECT COUNT(*) AS n FROM verification_codes WHERE target = ?1 AND consumed_at IS NULL").bind(email).first<{ n: number }>();
+    const live = await env.DB.prepare("SELECT COUNT(*) AS n FROM verification_codes WHERE target = ?1 AND consumed_at IS NULL")
+      .bind(email)
+      .first<{ n: number }>();
     expect(live!.n).toBe(0);
   });
 
@@ -292,10 +360,28 @@ describe("codes", () => {
     await form("/forgot", { intent: "send-code", account: user.email! }, { headers: { "cf-connecting-ip": newIp() } });
     const code = (await latestCode(user.email!))!;
     const wrong = (n: number) => String((Number(code) + 1 + n) % 1_000_000).padStart(6, "0");
-    await Promise.all(Array.from({ length: 20 }, (_, i) => form("/forgot", { intent: "reset", account: user.email!, auth_code: wrong(i), password: "sunflower-lamp-42", re_password: "sunflower-lamp-42" })));
-    const row = await env.DB.prepare("SELECT attempts FROM verification_codes WHERE target = ?1 ORDER BY id DESC LIMIT 1").bind(user.email).first<{ attempts: number }>();
+    await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        form("/forgot", {
+          intent: "reset",
+          account: user.email!,
+          auth_code: wrong(i),
+          password: "sunflower-lamp-42",
+          re_password: "sunflower-lamp-42",
+        }),
+      ),
+    );
+    const row = await env.DB.prepare("SELECT attempts FROM verification_codes WHERE target = ?1 ORDER BY id DESC LIMIT 1")
+      .bind(user.email)
+      .first<{ attempts: number }>();
     expect(row!.attempts).toBeLessThanOrEqual(5);
-    const right = await form("/forgot", { intent: "reset", account: user.email!, auth_code: code, password: "sunflower-lamp-42", re_password: "sunflower-lamp-42" });
+    const right = await form("/forgot", {
+      intent: "reset",
+      account: user.email!,
+      auth_code: code,
+      password: "sunflower-lamp-42",
+      re_password: "sunflower-lamp-42",
+    });
     expect(right.status).toBe(400);
   });
 });
@@ -329,7 +415,13 @@ describe("headers and bodies", () => {
         controller.close();
       },
     });
-    const res = await SELF.fetch(`${ORIGIN}/login`, { method: "POST", headers: { host: "localhost", origin: ORIGIN, "content-type": "application/x-www-form-urlencoded" }, body: stream, redirect: "manual", duplex: "half" } as RequestInit);
+    const res = await SELF.fetch(`${ORIGIN}/login`, {
+      method: "POST",
+      headers: { host: "localhost", origin: ORIGIN, "content-type": "application/x-www-form-urlencoded" },
+      body: stream,
+      redirect: "manual",
+      duplex: "half",
+    } as RequestInit);
     expect(res.status).toBe(413);
     const apiStream = new ReadableStream<Uint8Array>({
       start(controller) {
@@ -337,13 +429,22 @@ describe("headers and bodies", () => {
         controller.close();
       },
     });
-    const api = await SELF.fetch(`${ORIGIN}/api/user/loginForU`, { method: "POST", headers: { host: "localhost", "content-type": "application/x-www-form-urlencoded" }, body: apiStream, duplex: "half" } as RequestInit);
+    const api = await SELF.fetch(`${ORIGIN}/api/user/loginForU`, {
+      method: "POST",
+      headers: { host: "localhost", "content-type": "application/x-www-form-urlencoded" },
+      body: apiStream,
+      duplex: "half",
+    } as RequestInit);
     expect(api.status).toBe(413);
     expect(await api.json()).toMatchObject({ code: 0 });
   });
 
   it("errors give a status and a translated message, never error text", async () => {
-    const res = await SELF.fetch(`${ORIGIN}/api/user/register`, { method: "POST", headers: { host: "localhost", "content-type": "application/json", lang: "en" }, body: JSON.stringify({ type: "email", account: 5, password: { toString: 1 } }) });
+    const res = await SELF.fetch(`${ORIGIN}/api/user/register`, {
+      method: "POST",
+      headers: { host: "localhost", "content-type": "application/json", lang: "en" },
+      body: JSON.stringify({ type: "email", account: 5, password: { toString: 1 } }),
+    });
     const body = await res.json<{ code: number; msg: string; data: { errors: Record<string, string> } }>();
     expect(body.code).toBe(0);
     expect(body.msg).not.toMatch(/Invalid type|Expected|undefined|errors\./);
@@ -360,7 +461,9 @@ describe("demo accounts", () => {
     const ip = newIp();
     const codes = [];
     for (let i = 0; i < 32; i++) {
-      const res = await SELF.fetch(`${ORIGIN}/api/user/createAccountDemoForU`, { headers: { host: "localhost", "cf-connecting-ip": ip, lang: "en" } });
+      const res = await SELF.fetch(`${ORIGIN}/api/user/createAccountDemoForU`, {
+        headers: { host: "localhost", "cf-connecting-ip": ip, lang: "en" },
+      });
       codes.push((await res.json<{ code: number }>()).code);
     }
     expect(codes.filter((c) => c === 1).length).toBe(30);
@@ -372,8 +475,32 @@ describe("bad input anywhere: a refusal, never a 5xx or error text", () => {
     const user = await createUser({ password: PASSWORD });
     const token = await sessionFor(user.id);
     const cookie = await signedSessionCookie(token);
-    const forms = ["/login", "/register", "/forgot", "/mine/password", "/language", "/settings", "/login/demo", "/logout", "/user", "/trade", "/"];
-    const apis = ["/api/user/loginForU", "/api/user/register", "/api/notify/send_email", "/api/notify/send_sms", "/api/user/forget_password", "/api/user/amend_password", "/api/user/logout", "/v2/api/forex/submit", "/v2/api/forex/close", "/v2/api/forex/cancel_trade", "/v2/api/forex/set_stop_price"];
+    const forms = [
+      "/login",
+      "/register",
+      "/forgot",
+      "/mine/password",
+      "/language",
+      "/settings",
+      "/login/demo",
+      "/logout",
+      "/user",
+      "/trade",
+      "/",
+    ];
+    const apis = [
+      "/api/user/loginForU",
+      "/api/user/register",
+      "/api/notify/send_email",
+      "/api/notify/send_sms",
+      "/api/user/forget_password",
+      "/api/user/amend_password",
+      "/api/user/logout",
+      "/v2/api/forex/submit",
+      "/v2/api/forex/close",
+      "/v2/api/forex/cancel_trade",
+      "/v2/api/forex/set_stop_price",
+    ];
     const bodies: { type: string; body: BodyInit }[] = [
       { type: "application/x-www-form-urlencoded", body: "" },
       { type: "application/x-www-form-urlencoded", body: "intent=register&type=mobile&account=%00%01&area_id=99999&password=%E0%A4" },
@@ -386,8 +513,15 @@ describe("bad input anywhere: a refusal, never a 5xx or error text", () => {
     ];
     for (const path of [...forms, ...apis]) {
       for (const { type, body } of bodies) {
-        const headers: Record<string, string> = { host: "localhost", origin: ORIGIN, "content-type": type, "cf-connecting-ip": newIp(), lang: "en" };
-        if (path === "/mine/password" || path === "/user" || path === "/trade" || path.startsWith("/v2/api/forex/")) headers.cookie = cookie;
+        const headers: Record<string, string> = {
+          host: "localhost",
+          origin: ORIGIN,
+          "content-type": type,
+          "cf-connecting-ip": newIp(),
+          lang: "en",
+        };
+        if (path === "/mine/password" || path === "/user" || path === "/trade" || path.startsWith("/v2/api/forex/"))
+          headers.cookie = cookie;
         const res = await SELF.fetch(`${ORIGIN}${path}`, { method: "POST", headers, body, redirect: "manual" });
         const text = await res.text();
         expect(res.status, `${path} ${type}`).toBeLessThan(500);
@@ -395,9 +529,13 @@ describe("bad input anywhere: a refusal, never a 5xx or error text", () => {
       }
     }
     // and nothing was written for the user by any of it
-    const sessions = await env.DB.prepare("SELECT COUNT(*) AS n FROM sessions WHERE user_id = ?1 AND revoked_at IS NULL").bind(user.id).first<{ n: number }>();
+    const sessions = await env.DB.prepare("SELECT COUNT(*) AS n FROM sessions WHERE user_id = ?1 AND revoked_at IS NULL")
+      .bind(user.id)
+      .first<{ n: number }>();
     expect(sessions!.n).toBe(1);
-    const orders = await env.DB.prepare("SELECT COUNT(*) AS n FROM contract_orders WHERE user_id = ?1").bind(user.id).first<{ n: number }>();
+    const orders = await env.DB.prepare("SELECT COUNT(*) AS n FROM contract_orders WHERE user_id = ?1")
+      .bind(user.id)
+      .first<{ n: number }>();
     expect(orders!.n).toBe(0);
   }, 120_000);
 });

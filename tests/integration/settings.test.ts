@@ -14,11 +14,23 @@ async function signedIn(role: "operator" | "user", stepUp = false) {
   const user = await createUser();
   if (role === "operator") await env.DB.prepare("UPDATE users SET role = 'operator' WHERE id = ?1").bind(user.id).run();
   const token = await sessionFor(user.id);
-  if (stepUp) await env.DB.prepare("INSERT INTO operator_step_ups (session_id, verified_at) VALUES (?1, ?2)").bind(await sessionIdOf(token), Date.now()).run();
+  if (stepUp)
+    await env.DB.prepare("INSERT INTO operator_step_ups (session_id, verified_at) VALUES (?1, ?2)")
+      .bind(await sessionIdOf(token), Date.now())
+      .run();
   return { user, token, cookie: await signedSessionCookie(token) };
 }
 
-type Stored = { link: string; type: number; email: string; status: number; lossUrl: string; funding: number; options: number; contract: number };
+type Stored = {
+  link: string;
+  type: number;
+  email: string;
+  status: number;
+  lossUrl: string;
+  funding: number;
+  options: number;
+  contract: number;
+};
 const stored = () =>
   env.DB.prepare(
     `SELECT s.service_link AS link, s.service_link_type AS type, c.email, c.status, c.loss_url AS lossUrl, s.demo_funding_balance AS funding,
@@ -30,7 +42,9 @@ afterEach(async () => {
   if (!original) return;
   const o = original;
   await env.DB.batch([
-    env.DB.prepare("UPDATE base_settings SET service_link = ?1, service_link_type = ?2, demo_funding_balance = ?3, demo_options_balance = ?4, demo_contract_balance = ?5 WHERE company_id = 1").bind(o.link, o.type, o.funding, o.options, o.contract),
+    env.DB.prepare(
+      "UPDATE base_settings SET service_link = ?1, service_link_type = ?2, demo_funding_balance = ?3, demo_options_balance = ?4, demo_contract_balance = ?5 WHERE company_id = 1",
+    ).bind(o.link, o.type, o.funding, o.options, o.contract),
     env.DB.prepare("UPDATE companies SET email = ?1, status = ?2, loss_url = ?3 WHERE id = 1").bind(o.email, o.status, o.lossUrl),
   ]);
 });
@@ -41,7 +55,15 @@ describe("site settings (/admin/settings)", () => {
     const user = await signedIn("user");
     expect((await get("/admin/settings", { cookie: user.cookie })).status).toBe(404);
     expect((await get("/admin/settings")).status).toBe(404);
-    expect((await form("/admin/settings", { intent: "settings-chat", service_link_type: "3", service_link: "https://evil.example/" }, { cookie: user.cookie })).status).toBe(404);
+    expect(
+      (
+        await form(
+          "/admin/settings",
+          { intent: "settings-chat", service_link_type: "3", service_link: "https://evil.example/" },
+          { cookie: user.cookie },
+        )
+      ).status,
+    ).toBe(404);
     expect(await stored()).toEqual(original);
     const op = await signedIn("operator");
     const page = await get("/admin/settings", { cookie: op.cookie });
@@ -60,7 +82,10 @@ describe("site settings (/admin/settings)", () => {
       [{ service_link_type: "3", service_link: "javascript:alert(1)" }, "Enter a web address starting with https:// or http://."],
       [{ service_link_type: "3", service_link: "" }, "Enter the link for this mode."],
       [{ service_link_type: "2", service_link: "   " }, "Enter the link for this mode."],
-      [{ service_link_type: "1", service_link: `https://chat.example.com/${"a".repeat(500)}` }, "This link is too long (500 characters at most)."],
+      [
+        { service_link_type: "1", service_link: `https://chat.example.com/${"a".repeat(500)}` },
+        "This link is too long (500 characters at most).",
+      ],
       [{ service_link_type: "4", service_link: "https://chat.example.com/" }, "The request could not be understood."],
     ] as const) {
       const res = await save(fields);
@@ -95,7 +120,9 @@ describe("site settings (/admin/settings)", () => {
     expect(bad.status).toBe(400);
     expect(formErrors(await bad.text())).toContain("This e-mail address doesn't look right.");
     expect((await stored()).email).toBe(original.email);
-    expect((await form("/admin/settings", { intent: "settings-email", email: " Help@Bourse.Example " }, { cookie: op.cookie })).status).toBe(302);
+    expect(
+      (await form("/admin/settings", { intent: "settings-email", email: " Help@Bourse.Example " }, { cookie: op.cookie })).status,
+    ).toBe(302);
     expect((await stored()).email).toBe("help@bourse.example");
     expect(visibleText(await (await get("/mine/email")).text())).toContain("help@bourse.example");
   });
@@ -133,14 +160,24 @@ describe("site settings (/admin/settings)", () => {
     expect((await get("/")).headers.get("location")).toBe("https://status.example/v2");
     const own = await form("/admin/settings", { ...close, loss_url: "http://localhost/maintenance" }, { cookie: op.cookie });
     expect(own.status).toBe(400);
-    expect(formErrors(await own.text())).toContain("Choose an address on another site: this site is closed to visitors, so they would come straight back here.");
+    expect(formErrors(await own.text())).toContain(
+      "Choose an address on another site: this site is closed to visitors, so they would come straight back here.",
+    );
     // one set straight in D1 shows the closed page rather than a redirect loop
     await env.DB.prepare("UPDATE companies SET loss_url = 'http://localhost/maintenance' WHERE id = 1").run();
     const loop = await get("/");
     expect(loop.headers.get("location")).toBeNull();
     expect(loop.status).toBe(503);
 
-    expect((await form("/admin/settings", { intent: "settings-site", status: "1", loss_url: "https://status.example/closed" }, { cookie: op.cookie })).status).toBe(302);
+    expect(
+      (
+        await form(
+          "/admin/settings",
+          { intent: "settings-site", status: "1", loss_url: "https://status.example/closed" },
+          { cookie: op.cookie },
+        )
+      ).status,
+    ).toBe(302);
     expect((await get("/")).status).toBe(200);
   });
 
@@ -162,8 +199,19 @@ describe("site settings (/admin/settings)", () => {
   it("demo starting balances: a new demo account starts with the saved figures; amounts out of range or with 3 decimals are refused", async () => {
     original = await stored();
     const op = await signedIn("operator");
-    const save = (fields: Record<string, string>) => form("/admin/settings", { intent: "settings-demo", demo_funding: "500", demo_options: "250.50", demo_contract: "1000", ...fields }, { cookie: op.cookie });
-    const bads: Record<string, string>[] = [{ demo_funding: "-1" }, { demo_options: "1.005" }, { demo_contract: "1000000.01" }, { demo_funding: "1e3" }, { demo_options: "" }];
+    const save = (fields: Record<string, string>) =>
+      form(
+        "/admin/settings",
+        { intent: "settings-demo", demo_funding: "500", demo_options: "250.50", demo_contract: "1000", ...fields },
+        { cookie: op.cookie },
+      );
+    const bads: Record<string, string>[] = [
+      { demo_funding: "-1" },
+      { demo_options: "1.005" },
+      { demo_contract: "1000000.01" },
+      { demo_funding: "1e3" },
+      { demo_options: "" },
+    ];
     for (const bad of bads) {
       const res = await save(bad);
       expect(res.status, JSON.stringify(bad)).toBe(400);
@@ -186,14 +234,25 @@ describe("site settings (/admin/settings)", () => {
       { type: "application/x-www-form-urlencoded", body: "intent=settings-chat" },
       { type: "application/x-www-form-urlencoded", body: "intent=settings-email&email=%3Cscript%3E%40x" },
       { type: "application/x-www-form-urlencoded", body: "intent=settings-site&status=0" },
-      { type: "application/x-www-form-urlencoded", body: "intent=settings-demo&demo_funding[]=1&demo_options=%00&demo_contract=9999999999999999" },
-      { type: "application/x-www-form-urlencoded", body: "intent=settings-chat&service_link_type=3&service_link=https%3A%2F%2F%22%3E%3Csvg%20onload%3Dalert(1)%3E" },
+      {
+        type: "application/x-www-form-urlencoded",
+        body: "intent=settings-demo&demo_funding[]=1&demo_options=%00&demo_contract=9999999999999999",
+      },
+      {
+        type: "application/x-www-form-urlencoded",
+        body: "intent=settings-chat&service_link_type=3&service_link=https%3A%2F%2F%22%3E%3Csvg%20onload%3Dalert(1)%3E",
+      },
       { type: "application/x-www-form-urlencoded", body: "__proto__[x]=1&intent[]=settings-chat" },
       { type: "application/json", body: "{broken" },
       { type: "multipart/form-data; boundary=x", body: new Uint8Array([0, 255, 254, 1]) },
     ];
     for (const { type, body } of bodies) {
-      const res = await SELF.fetch(`${ORIGIN}/admin/settings`, { method: "POST", headers: { host: "localhost", origin: ORIGIN, "content-type": type, cookie: op.cookie, "accept-language": "en" }, body, redirect: "manual" });
+      const res = await SELF.fetch(`${ORIGIN}/admin/settings`, {
+        method: "POST",
+        headers: { host: "localhost", origin: ORIGIN, "content-type": type, cookie: op.cookie, "accept-language": "en" },
+        body,
+        redirect: "manual",
+      });
       const text = await res.text();
       expect(res.status, String(body)).toBeGreaterThanOrEqual(400);
       expect(res.status, String(body)).toBeLessThan(500);

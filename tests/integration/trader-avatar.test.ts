@@ -6,7 +6,8 @@ import { SELF, env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { ORIGIN, cookiesFrom, createUser, get, sessionFor, signedSessionCookie, visibleText } from "./helpers";
 
-const JPEG = () => new Uint8Array([0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10, 0x4a, 0x46, 0x49, 0x46, 0x00, 0x01, ...Array(200).fill(7), 0xff, 0xd9]);
+const JPEG = () =>
+  new Uint8Array([0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10, 0x4a, 0x46, 0x49, 0x46, 0x00, 0x01, ...Array(200).fill(7), 0xff, 0xd9]);
 
 async function cookieOf(userId: number) {
   return signedSessionCookie(await sessionFor(userId));
@@ -15,7 +16,11 @@ async function aTrader() {
   const user = await createUser();
   await env.DB.batch([
     env.DB.prepare("UPDATE users SET is_trader = 1 WHERE id = ?1").bind(user.id),
-    env.DB.prepare("INSERT INTO traders (user_id, nickname, status, approved_at) VALUES (?1, ?2, 1, ?3)").bind(user.id, `pic-${user.id}`, Date.now()),
+    env.DB.prepare("INSERT INTO traders (user_id, nickname, status, approved_at) VALUES (?1, ?2, 1, ?3)").bind(
+      user.id,
+      `pic-${user.id}`,
+      Date.now(),
+    ),
   ]);
   return { ...user, cookie: await cookieOf(user.id) };
 }
@@ -25,15 +30,25 @@ function post(cookie: string, fields: Record<string, string | Blob>) {
     if (v instanceof Blob) fd.append(k, v, "photo.jpg");
     else fd.append(k, v);
   }
-  return SELF.fetch(`${ORIGIN}/follow/my-follower`, { method: "POST", body: fd, redirect: "manual", headers: { host: "localhost", cookie, origin: ORIGIN, "accept-language": "en" } });
+  return SELF.fetch(`${ORIGIN}/follow/my-follower`, {
+    method: "POST",
+    body: fd,
+    redirect: "manual",
+    headers: { host: "localhost", cookie, origin: ORIGIN, "accept-language": "en" },
+  });
 }
 async function uploadAhead(cookie: string, purpose: string) {
   const fd = new FormData();
   fd.append("file", new Blob([JPEG()], { type: "image/jpeg" }), "photo.jpg");
-  const res = await SELF.fetch(`${ORIGIN}/api/common/image_upload?purpose=${purpose}`, { method: "POST", body: fd, headers: { host: "localhost", cookie, origin: ORIGIN } });
+  const res = await SELF.fetch(`${ORIGIN}/api/common/image_upload?purpose=${purpose}`, {
+    method: "POST",
+    body: fd,
+    headers: { host: "localhost", cookie, origin: ORIGIN },
+  });
   return ((await res.json()) as { data: { id: string } }).data.id;
 }
-const avatarOf = async (id: number) => (await env.DB.prepare("SELECT avatar FROM traders WHERE user_id = ?1").bind(id).first<{ avatar: string | null }>())!.avatar;
+const avatarOf = async (id: number) =>
+  (await env.DB.prepare("SELECT avatar FROM traders WHERE user_id = ?1").bind(id).first<{ avatar: string | null }>())!.avatar;
 
 describe("a trader's picture", () => {
   it("chosen without JavaScript (multipart): saved, shown on the ranking and served publicly with a long cache; removed: the initial again and the picture 404", async () => {
@@ -42,7 +57,9 @@ describe("a trader's picture", () => {
     expect(saved.status).toBe(302);
     const url = await avatarOf(trader.id);
     expect(url).toMatch(/^\/follow\/avatar\/[0-9a-f-]{36}$/);
-    expect(visibleText(await (await get(saved.headers.get("location")!, { cookie: cookiesFrom(saved, trader.cookie) })).text())).toContain("Your picture is saved.");
+    expect(visibleText(await (await get(saved.headers.get("location")!, { cookie: cookiesFrom(saved, trader.cookie) })).text())).toContain(
+      "Your picture is saved.",
+    );
     const rank = await (await get("/rank")).text();
     expect(rank).toContain(`src="${url}"`);
     for (const cookie of [undefined, trader.cookie]) {
@@ -86,6 +103,7 @@ describe("a trader's picture", () => {
     expect(notTrader.status).toBe(302);
     expect(notTrader.headers.get("location")).toBe("/follow/trader-apply");
     expect((await get(`/follow/avatar/${mine}`)).status).toBe(404);
-    for (const bad of ["nope", "00000000-0000-4000-8000-000000000000", "%3Cscript%3E"]) expect((await get(`/follow/avatar/${bad}`)).status, bad).toBe(404);
+    for (const bad of ["nope", "00000000-0000-4000-8000-000000000000", "%3Cscript%3E"])
+      expect((await get(`/follow/avatar/${bad}`)).status, bad).toBe(404);
   });
 });

@@ -7,7 +7,37 @@ import { ORIGIN, createUser, get, sessionFor, signedSessionCookie } from "./help
 
 const JPEG = () => bytes([0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10, 0x4a, 0x46, 0x49, 0x46, 0x00, 0x01, ...Array(200).fill(7), 0xff, 0xd9]);
 const PNG = (padding = 200) =>
-  bytes([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52, ...Array(padding).fill(1), 0, 0, 0, 0, 0x49, 0x45, 0x4e, 0x44, 0xae, 0x42, 0x60, 0x82]);
+  bytes([
+    0x89,
+    0x50,
+    0x4e,
+    0x47,
+    0x0d,
+    0x0a,
+    0x1a,
+    0x0a,
+    0,
+    0,
+    0,
+    13,
+    0x49,
+    0x48,
+    0x44,
+    0x52,
+    ...Array(padding).fill(1),
+    0,
+    0,
+    0,
+    0,
+    0x49,
+    0x45,
+    0x4e,
+    0x44,
+    0xae,
+    0x42,
+    0x60,
+    0x82,
+  ]);
 function WEBP() {
   const body = [0x57, 0x45, 0x42, 0x50, 0x56, 0x50, 0x38, 0x20, ...Array(100).fill(3)];
   const size = body.length;
@@ -26,7 +56,11 @@ async function userCookie(role: "user" | "operator" = "user") {
 function upload(cookie: string, content: Uint8Array<ArrayBuffer> | Blob, filename = "photo.jpg", type = "image/jpeg") {
   const fd = new FormData();
   fd.append("file", content instanceof Blob ? content : new Blob([content], { type }), filename);
-  return SELF.fetch(`${ORIGIN}/api/common/image_upload`, { method: "POST", body: fd, headers: { cookie, origin: ORIGIN, "accept-language": "en" } });
+  return SELF.fetch(`${ORIGIN}/api/common/image_upload`, {
+    method: "POST",
+    body: fd,
+    headers: { cookie, origin: ORIGIN, "accept-language": "en" },
+  });
 }
 
 async function answer(res: Response) {
@@ -94,7 +128,9 @@ describe("uploads", () => {
       expect(body.code, name).toBe(0);
       expect(body.msg).toContain(expected);
     }
-    const stored = await env.DB.prepare("SELECT COUNT(*) AS n FROM uploads WHERE user_id = ?1 AND status = 1").bind(user.id).first<{ n: number }>();
+    const stored = await env.DB.prepare("SELECT COUNT(*) AS n FROM uploads WHERE user_id = ?1 AND status = 1")
+      .bind(user.id)
+      .first<{ n: number }>();
     expect(stored!.n).toBe(0);
     const objects = await env.UPLOADS.list({ prefix: `u/${user.id}/` });
     expect(objects.objects).toHaveLength(0);
@@ -122,7 +158,9 @@ describe("uploads", () => {
     const accepted = results.filter((r) => r.code === 1).length;
     expect(accepted).toBe(UPLOAD_QUOTA.perDay);
     expect(results.filter((r) => r.code === 0).every((r) => r.msg.includes("too many files"))).toBe(true);
-    const stored = await env.DB.prepare("SELECT COUNT(*) AS n FROM uploads WHERE user_id = ?1 AND status = 1").bind(user.id).first<{ n: number }>();
+    const stored = await env.DB.prepare("SELECT COUNT(*) AS n FROM uploads WHERE user_id = ?1 AND status = 1")
+      .bind(user.id)
+      .first<{ n: number }>();
     expect(stored!.n).toBe(UPLOAD_QUOTA.perDay);
   });
 
@@ -132,7 +170,11 @@ describe("uploads", () => {
     expect(theirs.code).toBe(1);
     const { user, cookie } = await userCookie();
     const post = (body: BodyInit, type?: string) =>
-      SELF.fetch(`${ORIGIN}/api/common/image_upload`, { method: "POST", body, headers: { cookie, origin: ORIGIN, lang: "en", ...(type ? { "content-type": type } : {}) } });
+      SELF.fetch(`${ORIGIN}/api/common/image_upload`, {
+        method: "POST",
+        body,
+        headers: { cookie, origin: ORIGIN, lang: "en", ...(type ? { "content-type": type } : {}) },
+      });
     const textField = new FormData();
     textField.append("file", "../../etc/passwd");
     const theirId = new FormData();
@@ -158,7 +200,9 @@ describe("uploads", () => {
       expect(JSON.stringify(body.data), name).not.toContain("passwd");
       expect(JSON.stringify(body.data), name).not.toContain(theirs.data!.id!);
     }
-    const stored = await env.DB.prepare("SELECT COUNT(*) AS n FROM uploads WHERE user_id = ?1 AND status = 1").bind(user.id).first<{ n: number }>();
+    const stored = await env.DB.prepare("SELECT COUNT(*) AS n FROM uploads WHERE user_id = ?1 AND status = 1")
+      .bind(user.id)
+      .first<{ n: number }>();
     expect(stored!.n).toBe(0);
     expect((await env.UPLOADS.list({ prefix: `u/${user.id}/` })).objects).toHaveLength(0);
 
@@ -176,12 +220,18 @@ describe("uploads", () => {
   it("needs a session, and refuses a cross-site post", async () => {
     const fd = new FormData();
     fd.append("file", new Blob([JPEG()]), "a.jpg");
-    const anonymous = await answer(await SELF.fetch(`${ORIGIN}/api/common/image_upload`, { method: "POST", body: fd, headers: { origin: ORIGIN } }));
+    const anonymous = await answer(
+      await SELF.fetch(`${ORIGIN}/api/common/image_upload`, { method: "POST", body: fd, headers: { origin: ORIGIN } }),
+    );
     expect(anonymous.code).toBe(999);
     const { cookie } = await userCookie();
     const fd2 = new FormData();
     fd2.append("file", new Blob([JPEG()]), "a.jpg");
-    const cross = await SELF.fetch(`${ORIGIN}/api/common/image_upload`, { method: "POST", body: fd2, headers: { cookie, origin: "https://evil.example" } });
+    const cross = await SELF.fetch(`${ORIGIN}/api/common/image_upload`, {
+      method: "POST",
+      body: fd2,
+      headers: { cookie, origin: "https://evil.example" },
+    });
     expect(cross.status).toBe(403);
   });
 });

@@ -4,13 +4,28 @@
 import { SELF, env } from "cloudflare:test";
 import { afterEach, describe, expect, it } from "vitest";
 import { PlatformAccount, checkInvariants, post } from "~/services/ledger.server";
-import { cookiesFrom, createUser, form, formErrors, fund, get, latestCode, sessionFor, signedSessionCookie, targets, uniqueEmail, visibleText } from "./helpers";
+import {
+  cookiesFrom,
+  createUser,
+  form,
+  formErrors,
+  fund,
+  get,
+  latestCode,
+  sessionFor,
+  signedSessionCookie,
+  targets,
+  uniqueEmail,
+  visibleText,
+} from "./helpers";
 
 const USD = 1_000_000;
 const PASSWORD = "wallet-pass-123";
 
 async function balance(accountId: number) {
-  return (await env.DB.prepare("SELECT balance, lock_balance AS locked FROM accounts WHERE id = ?1").bind(accountId).first<{ balance: number; locked: number }>())!;
+  return (await env.DB.prepare("SELECT balance, lock_balance AS locked FROM accounts WHERE id = ?1")
+    .bind(accountId)
+    .first<{ balance: number; locked: number }>())!;
 }
 
 async function transferCount(userId: number) {
@@ -28,7 +43,12 @@ function api(path: string, token: string | null, init: { method?: "GET" | "POST"
   const headers: Record<string, string> = { host: "localhost", lang: init.lang ?? "en" };
   if (token) headers.authorization = token;
   if (init.body) headers["content-type"] = "application/x-www-form-urlencoded";
-  return SELF.fetch(`http://localhost${path}`, { method: init.method ?? "GET", headers, body: init.body ? new URLSearchParams(init.body).toString() : undefined, redirect: "manual" });
+  return SELF.fetch(`http://localhost${path}`, {
+    method: init.method ?? "GET",
+    headers,
+    body: init.body ? new URLSearchParams(init.body).toString() : undefined,
+    redirect: "manual",
+  });
 }
 
 type Envelope<T = Record<string, unknown>> = { code: number; msg: string; data: T };
@@ -56,14 +76,22 @@ describe("transfers move money exactly, once", () => {
     const requestId = /name="request_id" value="([^"]+)"/.exec(html)![1]!;
     expect(visibleText(html)).toContain("Available in Funding: 100.00 USD");
 
-    const review = await form("/mine/transfer", { intent: "transfer-review", from: "1", to: "3", balance: "30.25", request_id: requestId }, { cookie: u.cookie });
+    const review = await form(
+      "/mine/transfer",
+      { intent: "transfer-review", from: "1", to: "3", balance: "30.25", request_id: requestId },
+      { cookie: u.cookie },
+    );
     expect(review.status).toBe(200);
     const reviewText = visibleText(await review.text());
     expect(reviewText).toContain("Confirm the transfer");
     expect(reviewText).toContain("30.25 USD will move from Funding to Contract");
     expect(await balance(u.accounts.funding)).toEqual({ balance: 100 * USD, locked: 0 });
 
-    const done = await form("/mine/transfer", { intent: "transfer", from: "1", to: "3", balance: "30.25", request_id: requestId }, { cookie: u.cookie });
+    const done = await form(
+      "/mine/transfer",
+      { intent: "transfer", from: "1", to: "3", balance: "30.25", request_id: requestId },
+      { cookie: u.cookie },
+    );
     expect(done.status).toBe(302);
     expect(done.headers.get("location")).toBe("/mine/transfer?from=1&to=3&done=1");
     expect(await balance(u.accounts.funding)).toEqual({ balance: 69_750_000, locked: 0 });
@@ -73,7 +101,9 @@ describe("transfers move money exactly, once", () => {
     )
       .bind(u.id)
       .all();
-    expect(row.results).toEqual([{ from_kind: "funding", to_kind: "contract", amount: 30_250_000, kind: "transfer", key: `transfer:${u.id}:${requestId}` }]);
+    expect(row.results).toEqual([
+      { from_kind: "funding", to_kind: "contract", amount: 30_250_000, kind: "transfer", key: `transfer:${u.id}:${requestId}` },
+    ]);
     const after = visibleText(await (await get(done.headers.get("location")!, { cookie: cookiesFrom(done, u.cookie) })).text());
     expect(after).toContain("Transfer complete.");
     expect(after).toContain("Funding → Contract");
@@ -83,11 +113,17 @@ describe("transfers move money exactly, once", () => {
   it("30 concurrent transfers exceeding the balance never overdraw: floor(balance / amount) are accepted", async () => {
     const u = await realUser(100 * USD);
     const results = await Promise.all(
-      Array.from({ length: 30 }, () => api("/api/account/transfer", u.token, { method: "POST", body: { balance: "7", currency_id: "1", from: "change", to: "forex", request_id: nonce() } }).then((r) => json(r))),
+      Array.from({ length: 30 }, () =>
+        api("/api/account/transfer", u.token, {
+          method: "POST",
+          body: { balance: "7", currency_id: "1", from: "change", to: "forex", request_id: nonce() },
+        }).then((r) => json(r)),
+      ),
     );
     const accepted = results.filter((r) => r.code === 1).length;
     expect(accepted).toBe(Math.floor(100 / 7));
-    for (const r of results.filter((x) => x.code !== 1)) expect(r.msg).toBe("Not enough available balance in your funding account for this transfer.");
+    for (const r of results.filter((x) => x.code !== 1))
+      expect(r.msg).toBe("Not enough available balance in your funding account for this transfer.");
     expect(await balance(u.accounts.funding)).toEqual({ balance: 100 * USD - 14 * 7 * USD, locked: 0 });
     expect(await balance(u.accounts.contract)).toEqual({ balance: 14 * 7 * USD, locked: 0 });
     expect(await transferCount(u.id)).toBe(14);
@@ -96,13 +132,21 @@ describe("transfers move money exactly, once", () => {
   it("a double-submitted form (same request_id, five at once) transfers once, and every answer says it is done", async () => {
     const u = await realUser(100 * USD);
     const requestId = nonce();
-    const answers = await Promise.all(Array.from({ length: 5 }, () => form("/mine/transfer", { intent: "transfer", from: "1", to: "2", balance: "40", request_id: requestId }, { cookie: u.cookie })));
+    const answers = await Promise.all(
+      Array.from({ length: 5 }, () =>
+        form("/mine/transfer", { intent: "transfer", from: "1", to: "2", balance: "40", request_id: requestId }, { cookie: u.cookie }),
+      ),
+    );
     expect(answers.map((r) => r.status)).toEqual([302, 302, 302, 302, 302]);
     expect(await balance(u.accounts.funding)).toEqual({ balance: 60 * USD, locked: 0 });
     expect(await balance(u.accounts.options)).toEqual({ balance: 40 * USD, locked: 0 });
     expect(await transferCount(u.id)).toBe(1);
     // the same nonce with other details is refused, not applied
-    const changed = await form("/mine/transfer", { intent: "transfer", from: "1", to: "2", balance: "41", request_id: requestId }, { cookie: u.cookie });
+    const changed = await form(
+      "/mine/transfer",
+      { intent: "transfer", from: "1", to: "2", balance: "41", request_id: requestId },
+      { cookie: u.cookie },
+    );
     expect(changed.status).toBe(400);
     expect(formErrors(await changed.text())).toContain("already sent with different details");
     expect(await transferCount(u.id)).toBe(1);
@@ -163,15 +207,29 @@ describe("transfers move money exactly, once", () => {
     const forged = await get("/api/account/transfer?balance=5&from=1&to=3", { cookie: u.cookie });
     expect(await json(forged)).toMatchObject({ code: 999 });
     expect(await balance(u.accounts.funding)).toEqual({ balance: 10 * USD, locked: 0 });
-    const real = await json<{ transfer: Record<string, unknown>; accounts: { list: { type: string; balance: string }[] } }>(await api("/api/account/transfer?balance=5&from=1&to=3&currency_id=1", u.token));
+    const real = await json<{ transfer: Record<string, unknown>; accounts: { list: { type: string; balance: string }[] } }>(
+      await api("/api/account/transfer?balance=5&from=1&to=3&currency_id=1", u.token),
+    );
     expect(real.code).toBe(1);
-    expect(real.data.transfer).toMatchObject({ balance: "5.00", from: "change", to: "forex", from_id: 1, to_id: 3, from_name: "Funding", to_name: "Contract" });
+    expect(real.data.transfer).toMatchObject({
+      balance: "5.00",
+      from: "change",
+      to: "forex",
+      from_id: 1,
+      to_id: 3,
+      from_name: "Funding",
+      to_name: "Contract",
+    });
     expect(real.data.accounts.list.map((a) => [a.type, a.balance])).toEqual([
       ["change", "5.00"],
       ["micro", "0.00"],
       ["forex", "5.00"],
     ]);
-    expect(await json(await api("/api/account/transfer", u.token, { method: "POST", body: { balance: "1", from: "1", to: "3", currency_id: "2" } }))).toMatchObject({ code: 0, msg: "These accounts hold USD only." });
+    expect(
+      await json(
+        await api("/api/account/transfer", u.token, { method: "POST", body: { balance: "1", from: "1", to: "3", currency_id: "2" } }),
+      ),
+    ).toMatchObject({ code: 0, msg: "These accounts hold USD only." });
   });
 });
 
@@ -195,8 +253,16 @@ describe("history, statement and the JSON calls", () => {
       msg: "Success",
       data: { type: "forex", accountTypeId: 3, currencyId: 1, name: "Contract", balance: "263.50", lockBalance: "0.00", total: "263.50" },
     });
-    expect((await json(await api("/v2/api/main/account/forexDetail?type=change", u.token))).data).toMatchObject({ type: "change", accountTypeId: 1, balance: "12.50" });
-    expect((await json(await api("/v2/api/main/account/forexDetail?accountTypeId=2", u.token))).data).toMatchObject({ type: "micro", accountTypeId: 2, balance: "0.00" });
+    expect((await json(await api("/v2/api/main/account/forexDetail?type=change", u.token))).data).toMatchObject({
+      type: "change",
+      accountTypeId: 1,
+      balance: "12.50",
+    });
+    expect((await json(await api("/v2/api/main/account/forexDetail?accountTypeId=2", u.token))).data).toMatchObject({
+      type: "micro",
+      accountTypeId: 2,
+      balance: "0.00",
+    });
     expect(await json(await api("/v2/api/main/account/forexDetail?type=savings", u.token))).toMatchObject({ code: 0 });
     expect(await json(await api("/v2/api/main/account/forexDetail", null))).toMatchObject({ code: 999 });
 
@@ -205,7 +271,13 @@ describe("history, statement and the JSON calls", () => {
     expect(first.code).toBe(1);
     expect(first.data).toMatchObject({ total: 24, last_page: 2, page: 1 });
     expect(first.data.data).toHaveLength(20);
-    expect(first.data.data[0]).toMatchObject({ Value: "-12.50", Type: "transfer", TypeTran: "Transfer", Memo: "transfer.memo|contract|funding", MemoTran: "Transfer from Contract to Funding" });
+    expect(first.data.data[0]).toMatchObject({
+      Value: "-12.50",
+      Type: "transfer",
+      TypeTran: "Transfer",
+      Memo: "transfer.memo|contract|funding",
+      MemoTran: "Transfer from Contract to Funding",
+    });
     expect(first.data.data[0]!.CreatedAtTran).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/);
     expect(first.data.data[1]).toMatchObject({ Value: "23.00", Type: "deposit", TypeTran: "Deposit" });
     const second = await json<Log>(await api("/v2/api/main/accountLog/forexChange?type=3&page=2", u.token));
@@ -218,8 +290,14 @@ describe("history, statement and the JSON calls", () => {
 
   it("transfer_log lists the user's transfers (balance, from, to, created_at), filtered by type, paged", async () => {
     const u = await realUser(100 * USD);
-    for (const [from, to, amount] of [["1", "3", "10"], ["1", "2", "5"], ["3", "2", "1.5"]] as const) {
-      expect((await json(await api("/api/account/transfer", u.token, { method: "POST", body: { from, to, balance: amount } }))).code).toBe(1);
+    for (const [from, to, amount] of [
+      ["1", "3", "10"],
+      ["1", "2", "5"],
+      ["3", "2", "1.5"],
+    ] as const) {
+      expect((await json(await api("/api/account/transfer", u.token, { method: "POST", body: { from, to, balance: amount } }))).code).toBe(
+        1,
+      );
     }
     type Log = { data: { balance: string; from: string; to: string; created_at: string }[]; total: number; last_page: number };
     const all = await json<Log>(await api("/api/account/transfer_log?page=1", u.token));
@@ -239,25 +317,47 @@ describe("history, statement and the JSON calls", () => {
 
   it("another user's accounts, logs, transfers and statement are never visible", async () => {
     const a = await realUser(77 * USD);
-    expect((await json(await api("/api/account/transfer", a.token, { method: "POST", body: { from: "1", to: "3", balance: "33.33" } }))).code).toBe(1);
+    expect(
+      (await json(await api("/api/account/transfer", a.token, { method: "POST", body: { from: "1", to: "3", balance: "33.33" } }))).code,
+    ).toBe(1);
     const b = await realUser(0);
     const bLog = await json<{ data: unknown[]; total: number }>(await api("/v2/api/main/accountLog/forexChange?type=change", b.token));
     expect(bLog.data).toMatchObject({ data: [], total: 0 });
     expect((await json<{ total: number }>(await api("/api/account/transfer_log", b.token))).data.total).toBe(0);
     expect((await json(await api("/v2/api/main/account/forexDetail", b.token))).data).toMatchObject({ balance: "0.00" });
-    for (const path of ["/mine/history?accountTypeId=1", "/mine/history?accountTypeId=3", "/mine/transfer", "/mine/wallet", "/mine/accounts"]) {
+    for (const path of [
+      "/mine/history?accountTypeId=1",
+      "/mine/history?accountTypeId=3",
+      "/mine/transfer",
+      "/mine/wallet",
+      "/mine/accounts",
+    ]) {
       const text = visibleText(await (await get(path, { cookie: b.cookie })).text());
       expect(text, path).not.toContain("33.33");
       expect(text, path).not.toContain("77.00");
     }
     const csv = await (await get("/mine/history.csv?accountTypeId=1", { cookie: b.cookie })).text();
-    expect(csv.replace(/^\uFEFF/, "").trim().split("\r\n")).toHaveLength(1);
+    expect(
+      csv
+        .replace(/^\uFEFF/, "")
+        .trim()
+        .split("\r\n"),
+    ).toHaveLength(1);
   });
 
   it("the history page shows the account's detail and its log, translated, paged by plain links; odd ids go to the funding account's", async () => {
     const u = await realUser(0);
     for (let i = 1; i <= 21; i++) await fund(u.accounts.funding, USD);
-    await post(env.DB, { idempotencyKey: crypto.randomUUID(), kind: "option_stake", memo: "memo.option_stake", userId: u.id, postings: [{ accountId: u.accounts.funding, amount: -250_000 }, { accountId: u.accounts.funding, bucket: 1, amount: 250_000 }] });
+    await post(env.DB, {
+      idempotencyKey: crypto.randomUUID(),
+      kind: "option_stake",
+      memo: "memo.option_stake",
+      userId: u.id,
+      postings: [
+        { accountId: u.accounts.funding, amount: -250_000 },
+        { accountId: u.accounts.funding, bucket: 1, amount: 250_000 },
+      ],
+    });
     const res = await get("/mine/history?accountTypeId=1", { cookie: u.cookie });
     expect(res.status).toBe(200);
     const html = await res.text();
@@ -293,7 +393,9 @@ describe("history, statement and the JSON calls", () => {
         { accountId: PlatformAccount.ExternalDeposits.id, amount: 12_500_000 },
       ],
     });
-    expect((await json(await api("/api/account/transfer", u.token, { method: "POST", body: { from: "1", to: "3", balance: "7.25" } }))).code).toBe(1);
+    expect(
+      (await json(await api("/api/account/transfer", u.token, { method: "POST", body: { from: "1", to: "3", balance: "7.25" } }))).code,
+    ).toBe(1);
     const res = await get("/mine/history.csv?accountTypeId=1", { cookie: u.cookie });
     expect(res.status).toBe(200);
     expect(res.headers.get("content-type")).toBe("text/csv; charset=utf-8");
@@ -320,8 +422,25 @@ describe("assets figures agree everywhere", () => {
   it("home, user centre, /mine/accounts and the API show the same total and today's profit and percentage", async () => {
     const u = await realUser(1_000 * USD);
     await fund(u.accounts.contract, 200 * USD);
-    await post(env.DB, { idempotencyKey: crypto.randomUUID(), kind: "option_stake", memo: "memo.option_stake", userId: u.id, postings: [{ accountId: u.accounts.funding, amount: -100 * USD }, { accountId: u.accounts.funding, bucket: 1, amount: 100 * USD }] });
-    await post(env.DB, { idempotencyKey: crypto.randomUUID(), kind: "trade_settle", userId: u.id, postings: [{ accountId: u.accounts.contract, amount: 12_345_000 }, { accountId: PlatformAccount.Counterparty.id, amount: -12_345_000 }] });
+    await post(env.DB, {
+      idempotencyKey: crypto.randomUUID(),
+      kind: "option_stake",
+      memo: "memo.option_stake",
+      userId: u.id,
+      postings: [
+        { accountId: u.accounts.funding, amount: -100 * USD },
+        { accountId: u.accounts.funding, bucket: 1, amount: 100 * USD },
+      ],
+    });
+    await post(env.DB, {
+      idempotencyKey: crypto.randomUUID(),
+      kind: "trade_settle",
+      userId: u.id,
+      postings: [
+        { accountId: u.accounts.contract, amount: 12_345_000 },
+        { accountId: PlatformAccount.Counterparty.id, amount: -12_345_000 },
+      ],
+    });
     // total = 900 + 100 locked + 212.345 = 1,212.345 → "1,212.34" (a balance is never shown larger than it is);
     // profit 12.345 → "12.35" (spec §9, half away from zero); percent = 12.345 / 1212.345 × 100 = 1.0182… → 1.02
     const overview = visibleText(await (await get("/mine/accounts", { cookie: u.cookie })).text());
@@ -344,7 +463,17 @@ describe("assets figures agree everywhere", () => {
   it("the wallet links to each account's details, the payout methods, transfer, deposit and withdraw", async () => {
     const u = await realUser(0);
     const links = targets(await (await get("/mine/wallet", { cookie: u.cookie })).text());
-    for (const to of ["/mine/history?accountTypeId=1", "/mine/history?accountTypeId=2", "/mine/history?accountTypeId=3", "/mine/bank-card-list", "/mine/coin-address-list", "/mine/transfer", "/mine/accounts", "/mine/charge", "/mine/withdraw"]) {
+    for (const to of [
+      "/mine/history?accountTypeId=1",
+      "/mine/history?accountTypeId=2",
+      "/mine/history?accountTypeId=3",
+      "/mine/bank-card-list",
+      "/mine/coin-address-list",
+      "/mine/transfer",
+      "/mine/accounts",
+      "/mine/charge",
+      "/mine/withdraw",
+    ]) {
       expect(links, to).toContain(to);
     }
   });
@@ -358,14 +487,26 @@ describe("password change asks for the current password", () => {
     expect(page).toContain("Current password");
     expect((await form("/mine/password", { intent: "send-code" }, { cookie })).status).toBe(200);
     const code = (await latestCode(user.email!))!;
-    const wrong = await form("/mine/password", { intent: "amend", old_password: "not-my-password", auth_code: code, password: "brand-new-pass-9", re_password: "brand-new-pass-9" }, { cookie });
+    const wrong = await form(
+      "/mine/password",
+      { intent: "amend", old_password: "not-my-password", auth_code: code, password: "brand-new-pass-9", re_password: "brand-new-pass-9" },
+      { cookie },
+    );
     expect(wrong.status).toBe(400);
     expect(formErrors(await wrong.text())).toContain("Your current password is not correct.");
     expect((await login(user.email!, "brand-new-pass-9")).status).toBe(400);
     expect((await login(user.email!, PASSWORD)).status).toBe(302);
-    const missing = await form("/mine/password", { intent: "amend", old_password: "", auth_code: code, password: "brand-new-pass-9", re_password: "brand-new-pass-9" }, { cookie });
+    const missing = await form(
+      "/mine/password",
+      { intent: "amend", old_password: "", auth_code: code, password: "brand-new-pass-9", re_password: "brand-new-pass-9" },
+      { cookie },
+    );
     expect(formErrors(await missing.text())).toContain("Please enter your password");
-    const ok = await form("/mine/password", { intent: "amend", old_password: PASSWORD, auth_code: code, password: "brand-new-pass-9", re_password: "brand-new-pass-9" }, { cookie });
+    const ok = await form(
+      "/mine/password",
+      { intent: "amend", old_password: PASSWORD, auth_code: code, password: "brand-new-pass-9", re_password: "brand-new-pass-9" },
+      { cookie },
+    );
     expect(ok.status).toBe(302);
     expect((await login(user.email!, "brand-new-pass-9")).status).toBe(302);
   });
@@ -373,7 +514,11 @@ describe("password change asks for the current password", () => {
   it("the API checks it too, and the checks are limited per user", async () => {
     const user = await createUser({ password: PASSWORD });
     const token = await sessionFor(user.id);
-    const attempt = (old: string) => api("/api/user/amend_password", token, { method: "POST", body: { old_password: old, new_password: "another-pass-77", secondary_password: "another-pass-77", auth_code: "123456" } }).then((r) => json(r));
+    const attempt = (old: string) =>
+      api("/api/user/amend_password", token, {
+        method: "POST",
+        body: { old_password: old, new_password: "another-pass-77", secondary_password: "another-pass-77", auth_code: "123456" },
+      }).then((r) => json(r));
     expect(await attempt("wrong")).toMatchObject({ code: 0, msg: "Your current password is not correct." });
     const many = await Promise.all(Array.from({ length: 12 }, () => attempt("wrong")));
     expect(many.filter((r) => r.msg.includes("Too many attempts")).length).toBeGreaterThan(0);
@@ -384,9 +529,25 @@ describe("every named screen is real", () => {
   it("every user-centre row and home shortcut leads to a page (not back to /)", async () => {
     const u = await realUser(0);
     const built = new Set(["/mine/auth", "/mine/charge", "/mine/withdraw"]); // being built alongside
-    const pages = [...targets(await (await get("/user", { cookie: u.cookie })).text()), ...targets(await (await get("/", { cookie: u.cookie })).text())];
-    const paths = [...new Set(pages.filter((p) => p.startsWith("/mine/") || ["/loan", "/mining"].includes(p)))].filter((p) => !built.has(p));
-    expect(paths).toEqual(expect.arrayContaining(["/mine/wallet", "/mine/transfer", "/mine/invite", "/mine/chat", "/mine/email", "/mine/announcement", "/loan", "/mining"]));
+    const pages = [
+      ...targets(await (await get("/user", { cookie: u.cookie })).text()),
+      ...targets(await (await get("/", { cookie: u.cookie })).text()),
+    ];
+    const paths = [...new Set(pages.filter((p) => p.startsWith("/mine/") || ["/loan", "/mining"].includes(p)))].filter(
+      (p) => !built.has(p),
+    );
+    expect(paths).toEqual(
+      expect.arrayContaining([
+        "/mine/wallet",
+        "/mine/transfer",
+        "/mine/invite",
+        "/mine/chat",
+        "/mine/email",
+        "/mine/announcement",
+        "/loan",
+        "/mining",
+      ]),
+    );
     for (const path of paths) {
       const res = await get(path, { cookie: u.cookie });
       expect(res.status, path).toBe(200);
@@ -396,7 +557,9 @@ describe("every named screen is real", () => {
   it("every screen the spec names is built: none says 'coming soon'; unknown paths still go home; demo users are refused the invite page", async () => {
     const u = await realUser(0);
     const pages: [string, string | undefined][] = [
-      ...["/feedback", "/loan", "/loan/record", "/mining", "/mining/record", "/news", "/product", "/rank"].map((p): [string, string | undefined] => [p, u.cookie]),
+      ...["/feedback", "/loan", "/loan/record", "/mining", "/mining/record", "/news", "/product", "/rank"].map(
+        (p): [string, string | undefined] => [p, u.cookie],
+      ),
       ["/user/web3-login", undefined], // a visitor's page (signed-in users are sent on)
     ];
     for (const [path, cookie] of pages) {
@@ -418,10 +581,18 @@ describe("local tools", () => {
   it("POST /dev/credit credits a real user's funding account through the ledger", async () => {
     const email = uniqueEmail("credit");
     const user = await createUser({ email });
-    const res = await SELF.fetch("http://localhost/dev/credit", { method: "POST", headers: { host: "localhost", "content-type": "application/json" }, body: JSON.stringify({ email: email.toUpperCase(), amount: "250.50" }) });
+    const res = await SELF.fetch("http://localhost/dev/credit", {
+      method: "POST",
+      headers: { host: "localhost", "content-type": "application/json" },
+      body: JSON.stringify({ email: email.toUpperCase(), amount: "250.50" }),
+    });
     expect(res.status).toBe(200);
     expect(await balance(user.accounts.funding)).toEqual({ balance: 250_500_000, locked: 0 });
-    const bad = await SELF.fetch("http://localhost/dev/credit", { method: "POST", headers: { host: "localhost", "content-type": "application/json" }, body: JSON.stringify({ email, amount: "-1" }) });
+    const bad = await SELF.fetch("http://localhost/dev/credit", {
+      method: "POST",
+      headers: { host: "localhost", "content-type": "application/json" },
+      body: JSON.stringify({ email, amount: "-1" }),
+    });
     expect(bad.status).toBe(400);
   });
 });
@@ -440,7 +611,14 @@ describe("bad input to the wallet's forms and calls", () => {
     ];
     for (const path of ["/mine/transfer", "/api/account/transfer", "/mine/history?accountTypeId=1", "/mine/wallet", "/mine/invite"]) {
       for (const { type, body } of bodies) {
-        const headers: Record<string, string> = { host: "localhost", origin: "http://localhost", "content-type": type, cookie: u.cookie, authorization: u.token, lang: "en" };
+        const headers: Record<string, string> = {
+          host: "localhost",
+          origin: "http://localhost",
+          "content-type": type,
+          cookie: u.cookie,
+          authorization: u.token,
+          lang: "en",
+        };
         const res = await SELF.fetch(`http://localhost${path}`, { method: "POST", headers, body, redirect: "manual" });
         const text = await res.text();
         expect(res.status, `${path} ${type}`).toBeLessThan(500);

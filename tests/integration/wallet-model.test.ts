@@ -63,7 +63,9 @@ async function asSessionUser(userId: number): Promise<SessionUser> {
 
 async function proofFor(userId: number) {
   const id = crypto.randomUUID();
-  await env.DB.prepare("INSERT INTO uploads (id, user_id, purpose, r2_key, content_type, size, status) VALUES (?1, ?2, 'deposit_proof', ?3, 'image/jpeg', 100, 1)")
+  await env.DB.prepare(
+    "INSERT INTO uploads (id, user_id, purpose, r2_key, content_type, size, status) VALUES (?1, ?2, 'deposit_proof', ?3, 'image/jpeg', 100, 1)",
+  )
     .bind(id, userId, `u/${userId}/${id}`)
     .run();
   return id;
@@ -78,7 +80,7 @@ describe("the wallet under random concurrent use", () => {
     const seed = Number(process.env.WALLET_MODEL_SEED ?? Math.floor(Math.random() * 2 ** 31));
     console.log(`wallet model seed ${seed}`);
     const random = rng(seed);
-    const pick = <T,>(list: readonly T[]) => list[Math.floor(random() * list.length)]!;
+    const pick = <T>(list: readonly T[]) => list[Math.floor(random() * list.length)]!;
     const cents = (max: number) => Math.floor(random() * (max / CENT + 1)) * CENT;
     const ctx: ServiceContext = await createServiceContext(env);
 
@@ -133,7 +135,13 @@ describe("the wallet under random concurrent use", () => {
       switch (op) {
         case "deposit": {
           const amount = cents(300 * USD) + CENT;
-          const r = await submitDeposit(ctx, m.user, { type: 0, charge_id: "1", number: dec(amount), proofImg: await proofFor(m.user.id), request_id: crypto.randomUUID() });
+          const r = await submitDeposit(ctx, m.user, {
+            type: 0,
+            charge_id: "1",
+            number: dec(amount),
+            proofImg: await proofFor(m.user.id),
+            request_id: crypto.randomUUID(),
+          });
           expect(r.ok, JSON.stringify(r)).toBe(true);
           if (r.ok) m.deposits.push({ id: r.value.id, amount });
           return count(op, r.ok);
@@ -141,7 +149,10 @@ describe("the wallet under random concurrent use", () => {
         case "approve_deposit":
         case "reject_deposit": {
           const d = m.deposits.splice(Math.floor(random() * m.deposits.length), 1)[0]!;
-          const r = op === "approve_deposit" ? await approveDeposit(ctx, operator, opSession, d.id) : await rejectDeposit(ctx, operator, d.id, "model test");
+          const r =
+            op === "approve_deposit"
+              ? await approveDeposit(ctx, operator, opSession, d.id)
+              : await rejectDeposit(ctx, operator, d.id, "model test");
           expect(r.ok, JSON.stringify(r)).toBe(true);
           if (op === "approve_deposit") {
             m.available.funding += d.amount;
@@ -164,7 +175,13 @@ describe("the wallet under random concurrent use", () => {
         }
         case "withdraw": {
           const amount = cents(Math.max(20 * USD, Math.floor(m.available.funding * 1.2)));
-          const r = await requestWithdrawal(ctx, m.user, { drawCurrencyId: 1, methodId: m.methodId, amount: dec(amount), memo: "", requestId: crypto.randomUUID() });
+          const r = await requestWithdrawal(ctx, m.user, {
+            drawCurrencyId: 1,
+            methodId: m.methodId,
+            amount: dec(amount),
+            memo: "",
+            requestId: crypto.randomUUID(),
+          });
           const expected = amount >= WITHDRAW_MIN && amount <= m.available.funding;
           expect(r.ok, `${op} ${dec(amount)} with ${dec(m.available.funding)}: ${JSON.stringify(r)}`).toBe(expected);
           if (r.ok) {
@@ -177,7 +194,10 @@ describe("the wallet under random concurrent use", () => {
         case "approve_withdrawal":
         case "reject_withdrawal": {
           const w = m.withdrawals.splice(Math.floor(random() * m.withdrawals.length), 1)[0]!;
-          const r = op === "approve_withdrawal" ? await approveWithdrawal(ctx, operator, opSession, w.id) : await rejectWithdrawal(ctx, operator, w.id, "model test");
+          const r =
+            op === "approve_withdrawal"
+              ? await approveWithdrawal(ctx, operator, opSession, w.id)
+              : await rejectWithdrawal(ctx, operator, w.id, "model test");
           expect(r.ok, JSON.stringify(r)).toBe(true);
           m.locked.funding -= w.amount;
           if (op === "approve_withdrawal") {
@@ -187,7 +207,13 @@ describe("the wallet under random concurrent use", () => {
           return count(op, r.ok);
         }
         case "order": {
-          const r = await placeOrder(ctx, m.user.id, { side: random() < 0.5 ? 1 : 2, lots: "0.01", instrumentId: 1, entry: 1, leverage: 10 });
+          const r = await placeOrder(ctx, m.user.id, {
+            side: random() < 0.5 ? 1 : 2,
+            lots: "0.01",
+            instrumentId: 1,
+            entry: 1,
+            leverage: 10,
+          });
           expect(r.ok, JSON.stringify(r)).toBe(true);
           if (r.ok) {
             m.available.contract -= r.value.margin + r.value.fee;
@@ -215,28 +241,48 @@ describe("the wallet under random concurrent use", () => {
       const invariants = await checkInvariants(env.DB);
       expect(invariants, `round ${round}`).toEqual({ unbalancedTransactions: 0, driftingAccounts: 0, negativeAccounts: 0 });
       const ids = models.flatMap((m) => KINDS.map((k) => m.accounts[k]));
-      const { results } = await env.DB.prepare(`SELECT id, balance, lock_balance AS locked FROM accounts WHERE id IN (${ids.join(",")})`).all<{ id: number; balance: number; locked: number }>();
+      const { results } = await env.DB.prepare(
+        `SELECT id, balance, lock_balance AS locked FROM accounts WHERE id IN (${ids.join(",")})`,
+      ).all<{ id: number; balance: number; locked: number }>();
       const byId = new Map(results.map((r) => [r.id, r]));
       let held = 0;
       for (const m of models) {
         for (const k of KINDS) {
           const row = byId.get(m.accounts[k])!;
-          expect({ available: row.balance, locked: row.locked }, `round ${round}, user ${m.user.id}, ${k}`).toEqual({ available: m.available[k], locked: m.locked[k] });
+          expect({ available: row.balance, locked: row.locked }, `round ${round}, user ${m.user.id}, ${k}`).toEqual({
+            available: m.available[k],
+            locked: m.locked[k],
+          });
           held += row.balance + row.locked;
         }
       }
-      expect(held, `round ${round}: users' money`).toBe(totals.approvedDeposits - totals.paidWithdrawals - totals.tradeFees + totals.tradeResults);
+      expect(held, `round ${round}: users' money`).toBe(
+        totals.approvedDeposits - totals.paidWithdrawals - totals.tradeFees + totals.tradeResults,
+      );
     }
 
     expect(await platform(PlatformAccount.ExternalDeposits.id)).toBe(startExternalDeposits - totals.approvedDeposits);
-    expect(await platform(PlatformAccount.ExternalWithdrawals.id)).toBe(startExternalWithdrawals + totals.paidWithdrawals - totals.withdrawalFees);
+    expect(await platform(PlatformAccount.ExternalWithdrawals.id)).toBe(
+      startExternalWithdrawals + totals.paidWithdrawals - totals.withdrawalFees,
+    );
     expect(await platform(PlatformAccount.Fees.id)).toBe(startFees + totals.withdrawalFees + totals.tradeFees);
     expect(await platform(PlatformAccount.Counterparty.id)).toBe(startCounterparty - totals.tradeResults);
     const operations = Object.values(counts).reduce((s, c) => s + c.ok + c.refused, 0);
     console.log(`wallet model: ${operations} operations`, JSON.stringify(counts));
     expect(operations).toBe(USERS * ROUNDS);
     // the run exercised every kind of operation, accepted and (where possible) refused
-    for (const op of ["deposit", "approve_deposit", "reject_deposit", "transfer", "withdraw", "approve_withdrawal", "reject_withdrawal", "order", "close"]) expect(counts[op]?.ok ?? 0, op).toBeGreaterThan(0);
+    for (const op of [
+      "deposit",
+      "approve_deposit",
+      "reject_deposit",
+      "transfer",
+      "withdraw",
+      "approve_withdrawal",
+      "reject_withdrawal",
+      "order",
+      "close",
+    ])
+      expect(counts[op]?.ok ?? 0, op).toBeGreaterThan(0);
     expect(counts.transfer!.refused + counts.withdraw!.refused).toBeGreaterThan(0);
   }, 240_000);
 });

@@ -18,7 +18,11 @@ interface Envelope<T = Record<string, unknown>> {
   data: T;
 }
 
-async function call<T = Record<string, unknown>>(path: string, body: Record<string, string>, ip: string): Promise<{ status: number; json: Envelope<T> }> {
+async function call<T = Record<string, unknown>>(
+  path: string,
+  body: Record<string, string>,
+  ip: string,
+): Promise<{ status: number; json: Envelope<T> }> {
   const res = await SELF.fetch(`${ORIGIN}${path}`, {
     method: "POST",
     headers: { host: "localhost", origin: ORIGIN, "accept-language": "en", "content-type": "application/json", "cf-connecting-ip": ip },
@@ -56,13 +60,18 @@ async function signedLogin(account: PrivateKeyAccount, ip: string, over: Partial
   return { w_address: account.address, nonce: issued.nonce, message, signature: await account.signMessage({ message }) };
 }
 
-const login = (body: Record<string, string>, ip: string) => call<{ token: string; user: { uid: string; id: number; w_address: string; email: string } }>("/api/user/web3_login", body, ip);
+const login = (body: Record<string, string>, ip: string) =>
+  call<{ token: string; user: { uid: string; id: number; w_address: string; email: string } }>("/api/user/web3_login", body, ip);
 
-const count = async (sql: string, ...args: unknown[]) => (await env.DB.prepare(sql).bind(...args).first<{ n: number }>())!.n;
+const count = async (sql: string, ...args: unknown[]) =>
+  (await env.DB.prepare(sql)
+    .bind(...args)
+    .first<{ n: number }>())!.n;
 const usersNow = () => count("SELECT COUNT(*) AS n FROM users");
 const walletRows = (address: string) => count("SELECT COUNT(*) AS n FROM user_wallets WHERE address = ?1", address.toLowerCase());
 const sessionsNow = () => count("SELECT COUNT(*) AS n FROM sessions");
-const nonceUsed = async (nonce: string) => (await env.DB.prepare("SELECT used_at AS u FROM web3_nonces WHERE nonce = ?1").bind(nonce).first<{ u: number | null }>())?.u ?? null;
+const nonceUsed = async (nonce: string) =>
+  (await env.DB.prepare("SELECT used_at AS u FROM web3_nonces WHERE nonce = ?1").bind(nonce).first<{ u: number | null }>())?.u ?? null;
 
 /** Asserts a refusal: the message, no 5xx, and nothing created. */
 async function expectRefused(body: Record<string, string>, ip: string, msg: string) {
@@ -87,7 +96,9 @@ describe("get_nonce", () => {
     expect(a.nonce).toMatch(/^[0-9a-f]{32}$/);
     expect(b.nonce).not.toBe(a.nonce);
     expect(a.w_address).toBe(account.address.toLowerCase());
-    const row = await env.DB.prepare("SELECT address, expires_at AS expiresAt, used_at AS usedAt FROM web3_nonces WHERE nonce = ?1").bind(a.nonce).first<{ address: string; expiresAt: number; usedAt: number | null }>();
+    const row = await env.DB.prepare("SELECT address, expires_at AS expiresAt, used_at AS usedAt FROM web3_nonces WHERE nonce = ?1")
+      .bind(a.nonce)
+      .first<{ address: string; expiresAt: number; usedAt: number | null }>();
     expect(row!.address).toBe(account.address.toLowerCase());
     expect(row!.usedAt).toBeNull();
     expect(row!.expiresAt - Date.parse(a.issued_at)).toBe(5 * 60_000);
@@ -130,7 +141,9 @@ describe("web3_login", () => {
     expect(user.uid).toMatch(/^\d{8}$/);
     expect(user.w_address).toBe(account.address.toLowerCase());
     expect(user.email).toBe("");
-    const row = await env.DB.prepare("SELECT email, password_hash AS hash, invite_code AS invite, is_demo AS demo FROM users WHERE id = ?1").bind(user.id).first<{ email: string | null; hash: string | null; invite: string; demo: number }>();
+    const row = await env.DB.prepare("SELECT email, password_hash AS hash, invite_code AS invite, is_demo AS demo FROM users WHERE id = ?1")
+      .bind(user.id)
+      .first<{ email: string | null; hash: string | null; invite: string; demo: number }>();
     expect(row).toMatchObject({ email: null, hash: null, demo: 0 });
     expect(row!.invite).toMatch(/^[A-Z0-9]{8}$/);
     expect(await count("SELECT COUNT(*) AS n FROM accounts WHERE user_id = ?1", user.id)).toBe(3);
@@ -199,18 +212,38 @@ describe("web3_login", () => {
     const ip = newClient();
 
     const expired = await signedLogin(account, ip);
-    await env.DB.prepare("UPDATE web3_nonces SET expires_at = ?2 WHERE nonce = ?1").bind(expired.nonce, Date.now() - 1).run();
+    await env.DB.prepare("UPDATE web3_nonces SET expires_at = ?2 WHERE nonce = ?1")
+      .bind(expired.nonce, Date.now() - 1)
+      .run();
     await expectRefused(expired, ip, NONCE_NOT_FOUND);
 
     // a nonce asked for another address, in a message this wallet really signed
     const foreign = await getNonce(other.address, ip);
     const message = messageFor(foreign, account);
-    await expectRefused({ w_address: account.address, nonce: foreign.nonce, message, signature: await account.signMessage({ message }) }, ip, NONCE_NOT_FOUND);
+    await expectRefused(
+      { w_address: account.address, nonce: foreign.nonce, message, signature: await account.signMessage({ message }) },
+      ip,
+      NONCE_NOT_FOUND,
+    );
     expect(await nonceUsed(foreign.nonce)).toBeNull();
 
-    const invented = { nonce: "0123456789abcdef0123456789abcdef", issued_at: new Date().toISOString(), expiration_time: new Date(Date.now() + 60_000).toISOString(), w_address: "" };
+    const invented = {
+      nonce: "0123456789abcdef0123456789abcdef",
+      issued_at: new Date().toISOString(),
+      expiration_time: new Date(Date.now() + 60_000).toISOString(),
+      w_address: "",
+    };
     const inventedMessage = messageFor(invented, account);
-    await expectRefused({ w_address: account.address, nonce: invented.nonce, message: inventedMessage, signature: await account.signMessage({ message: inventedMessage }) }, ip, NONCE_NOT_FOUND);
+    await expectRefused(
+      {
+        w_address: account.address,
+        nonce: invented.nonce,
+        message: inventedMessage,
+        signature: await account.signMessage({ message: inventedMessage }),
+      },
+      ip,
+      NONCE_NOT_FOUND,
+    );
     expect(await walletRows(account.address)).toBe(0);
   });
 
@@ -218,11 +251,19 @@ describe("web3_login", () => {
     const account = privateKeyToAccount(generatePrivateKey());
     const ip = newClient();
     const issued = await getNonce(account.address, ip);
-    const signedWith = async (message: string) => ({ w_address: account.address, nonce: issued.nonce, message, signature: await account.signMessage({ message }) });
+    const signedWith = async (message: string) => ({
+      w_address: account.address,
+      nonce: issued.nonce,
+      message,
+      signature: await account.signMessage({ message }),
+    });
     await expectRefused(await signedWith(messageFor(issued, account, { domain: "evil.example" })), ip, LOGIN_FAILED);
     await expectRefused(await signedWith(messageFor(issued, account, { origin: "https://evil.example" })), ip, LOGIN_FAILED);
     await expectRefused(await signedWith(messageFor(issued, account, { chainId: 11155111 })), ip, LOGIN_FAILED);
-    const big = messageFor(issued, account).replace("Sign in to Bourse with this wallet.", `Sign in to Bourse with this wallet.${" pad".repeat(600)}`);
+    const big = messageFor(issued, account).replace(
+      "Sign in to Bourse with this wallet.",
+      `Sign in to Bourse with this wallet.${" pad".repeat(600)}`,
+    );
     await expectRefused(await signedWith(big), ip, LOGIN_FAILED);
     expect(await nonceUsed(issued.nonce)).toBeNull();
     expect(await walletRows(account.address)).toBe(0);

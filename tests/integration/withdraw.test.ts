@@ -56,15 +56,29 @@ async function credit(accountId: number, amount: number) {
   });
 }
 
-async function api<T = unknown>(token: string, path: string, fields?: Record<string, string>): Promise<{ status: number; body: Envelope<T> }> {
+async function api<T = unknown>(
+  token: string,
+  path: string,
+  fields?: Record<string, string>,
+): Promise<{ status: number; body: Envelope<T> }> {
   const headers: Record<string, string> = { host: "localhost", "accept-language": "en", authorization: `Bearer ${token}` };
-  const init: RequestInit = fields ? { method: "POST", body: new URLSearchParams(fields).toString(), headers: { ...headers, "content-type": "application/x-www-form-urlencoded" } } : { headers };
+  const init: RequestInit = fields
+    ? {
+        method: "POST",
+        body: new URLSearchParams(fields).toString(),
+        headers: { ...headers, "content-type": "application/x-www-form-urlencoded" },
+      }
+    : { headers };
   const res = await SELF.fetch(`${ORIGIN}${path}`, init);
   return { status: res.status, body: (await res.json()) as Envelope<T> };
 }
 
 async function bindCoin(token: string, address = TRC20_ADDRESS, currency = Currency.Trc20) {
-  const res = await api<{ id: number }>(token, "/api/wallet/bind_draw_method", { draw_type: "1", draw_currency_id: String(currency), dc_address: address });
+  const res = await api<{ id: number }>(token, "/api/wallet/bind_draw_method", {
+    draw_type: "1",
+    draw_currency_id: String(currency),
+    dc_address: address,
+  });
   expect(res.body.code, res.body.msg).toBe(1);
   return res.body.data.id;
 }
@@ -86,32 +100,45 @@ function draw(token: string, fields: Record<string, string>) {
 }
 
 async function funding(accountId: number) {
-  return (await env.DB.prepare("SELECT balance, lock_balance AS locked FROM accounts WHERE id = ?1").bind(accountId).first<{ balance: number; locked: number }>())!;
+  return (await env.DB.prepare("SELECT balance, lock_balance AS locked FROM accounts WHERE id = ?1")
+    .bind(accountId)
+    .first<{ balance: number; locked: number }>())!;
 }
 async function platform(id: number) {
   return (await env.DB.prepare("SELECT balance FROM accounts WHERE id = ?1").bind(id).first<{ balance: number }>())!.balance;
 }
 async function count(sql: string, ...args: unknown[]) {
-  return (await env.DB.prepare(sql).bind(...args).first<{ n: number }>())!.n;
+  return (await env.DB.prepare(sql)
+    .bind(...args)
+    .first<{ n: number }>())!.n;
 }
 async function withdrawal(id: number) {
-  return (await env.DB.prepare("SELECT status, amount, fee, real_number AS realNumber, notes, reviewed_by AS reviewedBy, settle_tx AS settleTx, lock_tx AS lockTx FROM withdrawals WHERE id = ?1").bind(id).first<{
-    status: number;
-    amount: number;
-    fee: number;
-    realNumber: string;
-    notes: string;
-    reviewedBy: number | null;
-    settleTx: string | null;
-    lockTx: string;
-  }>())!;
+  return (await env.DB.prepare(
+    "SELECT status, amount, fee, real_number AS realNumber, notes, reviewed_by AS reviewedBy, settle_tx AS settleTx, lock_tx AS lockTx FROM withdrawals WHERE id = ?1",
+  )
+    .bind(id)
+    .first<{
+      status: number;
+      amount: number;
+      fee: number;
+      realNumber: string;
+      notes: string;
+      reviewedBy: number | null;
+      settleTx: string | null;
+      lockTx: string;
+    }>())!;
 }
 
 /** A user with a bound TRC20 address and a pending withdrawal of `amount` USD. */
 async function pendingWithdrawal(amount = "100") {
   const user = await customer(1_000 * USD);
   const method = await bindCoin(user.token);
-  const res = await draw(user.token, { draw_currency_id: String(Currency.Trc20), draw_method_id: String(method), number: amount, request_id: crypto.randomUUID() });
+  const res = await draw(user.token, {
+    draw_currency_id: String(Currency.Trc20),
+    draw_method_id: String(method),
+    number: amount,
+    request_id: crypto.randomUUID(),
+  });
   expect(res.body.code, res.body.msg).toBe(1);
   return { user, method, id: res.body.data.id };
 }
@@ -148,9 +175,15 @@ describe("payout methods", () => {
     await bindCoin(user.token, ERC20_ADDRESS, Currency.Erc20);
     const bank = await bindBank(user.token);
     expect(bank.body.code).toBe(1);
-    const coins = await api<{ id: number; dc_address: string; draw_currency: { code: string; protocol: string } }[]>(user.token, "/api/wallet/get_draw_method?draw_type=1");
+    const coins = await api<{ id: number; dc_address: string; draw_currency: { code: string; protocol: string } }[]>(
+      user.token,
+      "/api/wallet/get_draw_method?draw_type=1",
+    );
     expect(coins.body.data.map((m) => m.dc_address)).toEqual([ERC20_ADDRESS, TRC20_ADDRESS]);
-    const one = await api<{ id: number; dc_address: string; draw_currency: { protocol: string } }>(user.token, `/api/wallet/get_draw_method?draw_type=1&draw_id=${id}`);
+    const one = await api<{ id: number; dc_address: string; draw_currency: { protocol: string } }>(
+      user.token,
+      `/api/wallet/get_draw_method?draw_type=1&draw_id=${id}`,
+    );
     expect(one.body.data).toMatchObject({ id, dc_address: TRC20_ADDRESS, draw_currency: { protocol: "TRC20" } });
     const banks = await api<{ bank_swift: string; payee_account: string }[]>(user.token, "/api/wallet/get_draw_method?draw_type=2");
     expect(banks.body.data).toEqual([expect.objectContaining({ bank_swift: "HCBKHKHH", payee_account: "012-345678-901" })]);
@@ -194,12 +227,21 @@ describe("payout methods", () => {
     const user = await customer();
     const ids: number[] = [];
     for (let i = 0; i < 10; i++) ids.push(await bindCoin(user.token));
-    const eleventh = await api(user.token, "/api/wallet/bind_draw_method", { draw_type: "1", draw_currency_id: "1", dc_address: TRC20_ADDRESS });
+    const eleventh = await api(user.token, "/api/wallet/bind_draw_method", {
+      draw_type: "1",
+      draw_currency_id: "1",
+      dc_address: TRC20_ADDRESS,
+    });
     expect(eleventh.body).toMatchObject({ code: 0, msg: "You can keep at most 10 methods of this type. Delete one first." });
     // a bank account is another type: still allowed
     expect((await bindBank(user.token)).body.code).toBe(1);
-    expect((await api(user.token, "/api/wallet/del_draw_method", { id: String(ids[0]) })).body).toMatchObject({ code: 1, msg: "Withdrawal method deleted." });
-    const row = await env.DB.prepare("SELECT deleted_at AS deletedAt FROM payout_methods WHERE id = ?1").bind(ids[0]).first<{ deletedAt: number | null }>();
+    expect((await api(user.token, "/api/wallet/del_draw_method", { id: String(ids[0]) })).body).toMatchObject({
+      code: 1,
+      msg: "Withdrawal method deleted.",
+    });
+    const row = await env.DB.prepare("SELECT deleted_at AS deletedAt FROM payout_methods WHERE id = ?1")
+      .bind(ids[0])
+      .first<{ deletedAt: number | null }>();
     expect(row?.deletedAt).toBeGreaterThan(0);
     expect((await api(user.token, "/api/wallet/del_draw_method", { id: String(ids[0]) })).status).toBe(404);
     expect((await api<unknown[]>(user.token, "/api/wallet/get_draw_method?draw_type=1")).body.data).toHaveLength(9);
@@ -238,18 +280,40 @@ describe("requesting a withdrawal", () => {
   it("locks the amount in one ledger post with the record (fee and received from the spec's formula)", async () => {
     const user = await customer(500 * USD);
     const bank = (await bindBank(user.token, Currency.Hkd)).body.data.id;
-    const res = await draw(user.token, { draw_currency_id: String(Currency.Hkd), draw_method_id: String(bank), number: "100", memo: "rent", request_id: crypto.randomUUID() });
+    const res = await draw(user.token, {
+      draw_currency_id: String(Currency.Hkd),
+      draw_method_id: String(bank),
+      number: "100",
+      memo: "rent",
+      request_id: crypto.randomUUID(),
+    });
     expect(res.body).toMatchObject({ code: 1, msg: "Withdrawal requested. It is now under review." });
     // fee 0.5% of 100 = 0.50; received (100 − 0.50) × 7.8 = 776.10 HKD
-    expect(res.body.data).toMatchObject({ number: "100.00", fee: "0.50", real_number: "776.10", status: 0, status_name: "Under review", type: 2, payee_account: "012-345678-901", draw_currency: { code: "HKD" } });
+    expect(res.body.data).toMatchObject({
+      number: "100.00",
+      fee: "0.50",
+      real_number: "776.10",
+      status: 0,
+      status_name: "Under review",
+      type: 2,
+      payee_account: "012-345678-901",
+      draw_currency: { code: "HKD" },
+    });
     expect(await funding(user.accounts.funding)).toEqual({ balance: 400 * USD, locked: 100 * USD });
     const w = await withdrawal(res.body.data.id);
-    const tx = await env.DB.prepare("SELECT kind, idempotency_key AS k FROM ledger_transactions WHERE id = ?1").bind(w.lockTx).first<{ kind: string; k: string }>();
+    const tx = await env.DB.prepare("SELECT kind, idempotency_key AS k FROM ledger_transactions WHERE id = ?1")
+      .bind(w.lockTx)
+      .first<{ kind: string; k: string }>();
     expect(tx?.kind).toBe("withdraw");
     expect(tx?.k).toMatch(new RegExp(`^withdraw:${user.id}:`));
     const list = await api<{ data: WireRecord[]; total: number }>(user.token, "/api/account/draw_list?type=2&page=1");
     expect(list.body.data.total).toBe(1);
-    expect(list.body.data.data[0]).toMatchObject({ id: res.body.data.id, number: "100.00", real_number: "776.10", status_name: "Under review" });
+    expect(list.body.data.data[0]).toMatchObject({
+      id: res.body.data.id,
+      number: "100.00",
+      real_number: "776.10",
+      status_name: "Under review",
+    });
     expect((await api<{ total: number }>(user.token, "/api/account/draw_list?type=1")).body.data.total).toBe(0);
   });
 
@@ -271,12 +335,15 @@ describe("requesting a withdrawal", () => {
     const user = await customer(500 * USD);
     const method = await bindCoin(user.token);
     const answers = await Promise.all(
-      Array.from({ length: 40 }, () => draw(user.token, { draw_currency_id: "1", draw_method_id: String(method), number: "30", request_id: crypto.randomUUID() })),
+      Array.from({ length: 40 }, () =>
+        draw(user.token, { draw_currency_id: "1", draw_method_id: String(method), number: "30", request_id: crypto.randomUUID() }),
+      ),
     );
     for (const a of answers) expect(a.status).toBe(200);
     const accepted = answers.filter((a) => a.body.code === 1);
     expect(accepted).toHaveLength(Math.floor(500 / 30));
-    for (const a of answers.filter((x) => x.body.code !== 1)) expect(a.body.msg).toBe("Not enough available balance in your funding account for this withdrawal.");
+    for (const a of answers.filter((x) => x.body.code !== 1))
+      expect(a.body.msg).toBe("Not enough available balance in your funding account for this withdrawal.");
     expect(await funding(user.accounts.funding)).toEqual({ balance: 20 * USD, locked: 480 * USD });
     expect(await count("SELECT COUNT(*) AS n FROM withdrawals WHERE user_id = ?1", user.id)).toBe(16);
   });
@@ -324,7 +391,9 @@ describe("requesting a withdrawal", () => {
     const token = await sessionFor(demo.id);
     const res = await draw(token, { draw_currency_id: "1", draw_method_id: "1", number: "20" });
     expect(res.body).toMatchObject({ code: 0, msg: "Only real account: please register or log in to a real account." });
-    expect((await api(token, "/api/wallet/bind_draw_method", { draw_type: "1", draw_currency_id: "1", dc_address: TRC20_ADDRESS })).body.code).toBe(0);
+    expect(
+      (await api(token, "/api/wallet/bind_draw_method", { draw_type: "1", draw_currency_id: "1", dc_address: TRC20_ADDRESS })).body.code,
+    ).toBe(0);
     const cookie = await signedSessionCookie(token);
     for (const path of ["/mine/withdraw?type=0", "/mine/withdraw-way?type=1", "/mine/coin-address-list"]) {
       const page = await get(path, { cookie });
@@ -340,7 +409,13 @@ describe("requesting a withdrawal", () => {
     const empty = visibleText(await (await get("/mine/withdraw?type=0", { cookie })).text());
     expect(empty).toContain("Please bind a withdrawal method first.");
     const method = await bindCoin(user.token, ERC20_ADDRESS, Currency.Erc20);
-    const fields = { draw_currency_id: String(Currency.Erc20), draw_method_id: String(method), number: "120.50", memo: "", request_id: "page-flow-0001" };
+    const fields = {
+      draw_currency_id: String(Currency.Erc20),
+      draw_method_id: String(method),
+      number: "120.50",
+      memo: "",
+      request_id: "page-flow-0001",
+    };
     const preview = await form("/mine/withdraw?type=0", { ...fields, intent: "preview" }, { cookie });
     expect(preview.status).toBe(200);
     const text = visibleText(await preview.text());
@@ -388,7 +463,12 @@ describe("the operator's review", () => {
     const w = await withdrawal(id);
     expect(w).toMatchObject({ status: 1, reviewedBy: operator.id });
     expect(w.settleTx).toBeTruthy();
-    expect(await count("SELECT COUNT(*) AS n FROM operator_decisions WHERE subject = 'withdrawal' AND subject_id = ?1 AND decision = 'approve'", String(id))).toBe(1);
+    expect(
+      await count(
+        "SELECT COUNT(*) AS n FROM operator_decisions WHERE subject = 'withdrawal' AND subject_id = ?1 AND decision = 'approve'",
+        String(id),
+      ),
+    ).toBe(1);
     const list = await api<{ data: WireRecord[] }>(user.token, "/api/account/draw_list?type=1");
     expect(list.body.data.data[0]).toMatchObject({ id, status: 1, status_name: "Paid" });
   });
@@ -397,13 +477,21 @@ describe("the operator's review", () => {
     const { user, id } = await pendingWithdrawal("100");
     const noReason = await form("/admin/withdrawals", { intent: "reject", id: String(id), reason: "  " }, { cookie: operatorCookie });
     expect(noReason.status).toBe(302);
-    expect(visibleText(await (await get("/admin/withdrawals", { cookie: cookiesFrom(noReason, operatorCookie) })).text())).toContain("Give the reason for rejecting.");
+    expect(visibleText(await (await get("/admin/withdrawals", { cookie: cookiesFrom(noReason, operatorCookie) })).text())).toContain(
+      "Give the reason for rejecting.",
+    );
     expect((await withdrawal(id)).status).toBe(0);
-    const res = await form("/admin/withdrawals", { intent: "reject", id: String(id), reason: "Address on a sanctions list" }, { cookie: operatorCookie });
+    const res = await form(
+      "/admin/withdrawals",
+      { intent: "reject", id: String(id), reason: "Address on a sanctions list" },
+      { cookie: operatorCookie },
+    );
     expect(res.status).toBe(302);
     expect(await funding(user.accounts.funding)).toEqual({ balance: 1_000 * USD, locked: 0 });
     expect(await withdrawal(id)).toMatchObject({ status: 2, notes: "Address on a sanctions list", reviewedBy: operator.id });
-    const refund = await env.DB.prepare("SELECT kind FROM ledger_transactions WHERE id = ?1").bind((await withdrawal(id)).settleTx).first<{ kind: string }>();
+    const refund = await env.DB.prepare("SELECT kind FROM ledger_transactions WHERE id = ?1")
+      .bind((await withdrawal(id)).settleTx)
+      .first<{ kind: string }>();
     expect(refund?.kind).toBe("withdraw_refund");
     const list = await api<{ data: WireRecord[] }>(user.token, "/api/account/draw_list");
     expect(list.body.data.data[0]).toMatchObject({ id, status: 2, status_name: "Rejected", notes: "Address on a sanctions list" });
@@ -413,10 +501,15 @@ describe("the operator's review", () => {
     for (let round = 0; round < 3; round++) {
       const { user, id } = await pendingWithdrawal("100");
       const ctx = await createServiceContext(env);
-      const results = await Promise.all([approveWithdrawal(ctx, operator, operatorSession, id), rejectWithdrawal(ctx, operator, id, "duplicate")]);
+      const results = await Promise.all([
+        approveWithdrawal(ctx, operator, operatorSession, id),
+        rejectWithdrawal(ctx, operator, id, "duplicate"),
+      ]);
       expect(results.filter((r) => r.ok)).toHaveLength(1);
       expect(results.filter((r) => !r.ok)).toEqual([{ ok: false, error: "admin.already_decided" }]);
-      expect(await count("SELECT COUNT(*) AS n FROM operator_decisions WHERE subject = 'withdrawal' AND subject_id = ?1", String(id))).toBe(1);
+      expect(await count("SELECT COUNT(*) AS n FROM operator_decisions WHERE subject = 'withdrawal' AND subject_id = ?1", String(id))).toBe(
+        1,
+      );
       const w = await withdrawal(id);
       const after = await funding(user.accounts.funding);
       if (w.status === 1) expect(after).toEqual({ balance: 900 * USD, locked: 0 });
@@ -427,8 +520,12 @@ describe("the operator's review", () => {
   it("a double approval (two posts at once) pays once", async () => {
     const { user, id } = await pendingWithdrawal("100");
     const external = await platform(PlatformAccount.ExternalWithdrawals.id);
-    const answers = await Promise.all([1, 2].map(() => form("/admin/withdrawals", { intent: "approve", id: String(id) }, { cookie: operatorCookie })));
-    const texts = await Promise.all(answers.map(async (a) => visibleText(await (await get("/admin/withdrawals", { cookie: cookiesFrom(a, operatorCookie) })).text())));
+    const answers = await Promise.all(
+      [1, 2].map(() => form("/admin/withdrawals", { intent: "approve", id: String(id) }, { cookie: operatorCookie })),
+    );
+    const texts = await Promise.all(
+      answers.map(async (a) => visibleText(await (await get("/admin/withdrawals", { cookie: cookiesFrom(a, operatorCookie) })).text())),
+    );
     expect(texts.filter((t) => t.includes("Approved."))).toHaveLength(1);
     expect(texts.filter((t) => t.includes("This request was already decided."))).toHaveLength(1);
     expect((await platform(PlatformAccount.ExternalWithdrawals.id)) - external).toBe(99 * USD);
@@ -449,12 +546,19 @@ describe("the operator's review", () => {
     const { user, id } = await pendingWithdrawal("100");
     const token = await sessionFor(operator.id);
     const sessionId = await sessionIdOf(token);
-    await env.DB.prepare("INSERT INTO operator_step_ups (session_id, verified_at) VALUES (?1, ?2)").bind(sessionId, Date.now() - STEP_UP_TTL_MS - 1000).run();
+    await env.DB.prepare("INSERT INTO operator_step_ups (session_id, verified_at) VALUES (?1, ?2)")
+      .bind(sessionId, Date.now() - STEP_UP_TTL_MS - 1000)
+      .run();
     const ctx = await createServiceContext(env);
     expect(await approveWithdrawal(ctx, operator, sessionId, id)).toEqual({ ok: false, error: "admin.step_up_expired" });
     // a step-up that was fresh when the page loaded but expires before the click: the same
-    expect(await approveWithdrawal(ctx, operator, operatorSession, id, Date.now() + STEP_UP_TTL_MS + 1000)).toEqual({ ok: false, error: "admin.step_up_expired" });
-    expect(await count("SELECT COUNT(*) AS n FROM operator_decisions WHERE subject = 'withdrawal' AND subject_id = ?1", String(id))).toBe(0);
+    expect(await approveWithdrawal(ctx, operator, operatorSession, id, Date.now() + STEP_UP_TTL_MS + 1000)).toEqual({
+      ok: false,
+      error: "admin.step_up_expired",
+    });
+    expect(await count("SELECT COUNT(*) AS n FROM operator_decisions WHERE subject = 'withdrawal' AND subject_id = ?1", String(id))).toBe(
+      0,
+    );
     expect((await withdrawal(id)).status).toBe(0);
     expect(await funding(user.accounts.funding)).toEqual({ balance: 900 * USD, locked: 100 * USD });
   });

@@ -7,6 +7,7 @@ describe("interrupted navigations", () => {
     controller.abort();
     expect(isAbortError(controller.signal.reason)).toBe(true);
     expect(isAbortError(Object.assign(new Error("aborted"), { name: "AbortError" }))).toBe(true);
-    for (const other of [new Error("boom"), new TypeError("Failed to fetch"), null, undefined, "AbortError", { status: 500 }]) expect(isAbortError(other)).toBe(false);
+    for (const other of [new Error("boom"), new TypeError("Failed to fetch"), null, undefined, "AbortError", { status: 500 }])
+      expect(isAbortError(other)).toBe(false);
   });
 });

@@ -1,12 +1,7 @@
 import { toBase64 } from "~/lib/encoding";
 import { describe, it, expect } from "vitest";
 import { inflateSync } from "node:zlib";
-import {
-  CAPTCHA_ALPHABET,
-  CAPTCHA_HEIGHT,
-  CAPTCHA_WIDTH,
-  renderCaptchaPng,
-} from "../../app/lib/captcha-image";
+import { CAPTCHA_ALPHABET, CAPTCHA_HEIGHT, CAPTCHA_WIDTH, renderCaptchaPng } from "../../app/lib/captcha-image";
 
 const PNG_SIGNATURE = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
 

@@ -28,7 +28,10 @@ describe("chart levels: which lines are in range", () => {
 
 describe("chart levels: labels never overlap", () => {
   it("several levels out of range stack their labels at their edges (highest at the very top, lowest at the very bottom)", () => {
-    const placed = placeLevels([level("sl", 40_000), level("liq", 45_000), level("tp", 60_000), level("tp2", 70_000), level("open", 50_000)], VIEW);
+    const placed = placeLevels(
+      [level("sl", 40_000), level("liq", 45_000), level("tp", 60_000), level("tp2", 70_000), level("open", 50_000)],
+      VIEW,
+    );
     const at = (key: string) => placed.find((p) => p.level.key === key)!;
     expect(at("tp2")).toMatchObject({ edge: "top", labelTop: 10 });
     expect(at("tp")).toMatchObject({ edge: "top", labelTop: 24 });
@@ -36,7 +39,8 @@ describe("chart levels: labels never overlap", () => {
     expect(at("sl")).toMatchObject({ edge: "bottom", labelTop: 264 });
     expect(at("open")).toMatchObject({ edge: null, labelTop: 130 });
     const tops = placed.map((p) => p.labelTop!);
-    for (let i = 0; i < tops.length; i++) for (let j = i + 1; j < tops.length; j++) expect(overlaps(tops[i]!, tops[j]!), `${i} ${j}`).toBe(false);
+    for (let i = 0; i < tops.length; i++)
+      for (let j = i + 1; j < tops.length; j++) expect(overlaps(tops[i]!, tops[j]!), `${i} ${j}`).toBe(false);
     for (const t of tops) {
       expect(t).toBeGreaterThanOrEqual(VIEW.top);
       expect(t + VIEW.labelHeight).toBeLessThanOrEqual(VIEW.bottom);

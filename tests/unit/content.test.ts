@@ -8,8 +8,14 @@ describe("textParagraphs", () => {
     expect(textParagraphs("One\n\nTwo\nstill two\r\n\r\n\n Three ")).toEqual(["One", "Two\nstill two", "Three"]);
   });
   it("turns the markup subset into paragraphs and drops everything executable", () => {
-    expect(textParagraphs("<h2>Title</h2><p>A <b>bold</b> line<br>next</p><ul><li>x</li></ul>")).toEqual(["Title", "A bold line\nnext", "x"]);
-    expect(textParagraphs('<script>alert(1)</script><style>p{}</style><img src=x onerror=alert(1)>ok<iframe src="//evil"></iframe>')).toEqual(["ok"]);
+    expect(textParagraphs("<h2>Title</h2><p>A <b>bold</b> line<br>next</p><ul><li>x</li></ul>")).toEqual([
+      "Title",
+      "A bold line\nnext",
+      "x",
+    ]);
+    expect(
+      textParagraphs('<script>alert(1)</script><style>p{}</style><img src=x onerror=alert(1)>ok<iframe src="//evil"></iframe>'),
+    ).toEqual(["ok"]);
     // Nested tricks end as text (it is rendered escaped): no tag survives.
     expect(textParagraphs("<scr<script></script>ipt>alert(1)</script>")).toEqual(["alert(1)"]);
     expect(textParagraphs("unclosed <script>alert(1)")).toEqual(["unclosed"]);
@@ -26,7 +32,8 @@ describe("textParagraphs", () => {
 describe("ids and pages", () => {
   it("accepts only positive integers as ids", () => {
     expect(parseId("42")).toBe(42);
-    for (const bad of [null, "", "0", "-1", "1.5", "1e3", "0x10", " 1", "1 OR 1=1", "<script>", "9999999999999"]) expect(parseId(bad), String(bad)).toBeNull();
+    for (const bad of [null, "", "0", "-1", "1.5", "1e3", "0x10", " 1", "1 OR 1=1", "<script>", "9999999999999"])
+      expect(parseId(bad), String(bad)).toBeNull();
   });
   it("pages default to 1 and are capped", () => {
     expect(parsePage("3")).toBe(3);
@@ -42,7 +49,10 @@ describe("chatTarget", () => {
     expect(chatTarget({ service_link: "https://t.me/x", service_link_type: 2 }, user)).toEqual({ kind: "dialog", link: "https://t.me/x" });
   });
   it("type 3: the http(s) link; anything else falls back to the frame page", () => {
-    expect(chatTarget({ service_link: "https://help.example.com/", service_link_type: 3 }, user)).toEqual({ kind: "navigate", link: "https://help.example.com/" });
+    expect(chatTarget({ service_link: "https://help.example.com/", service_link_type: 3 }, user)).toEqual({
+      kind: "navigate",
+      link: "https://help.example.com/",
+    });
     for (const link of ["javascript:alert(1)", "data:text/html,x", "//evil.example", "https://u:p@evil.example/", ""])
       expect(chatTarget({ service_link: link, service_link_type: 3 }, user), link).toEqual({ kind: "frame", src: null, origin: null });
   });
@@ -55,7 +65,11 @@ describe("chatTarget", () => {
     expect(url.searchParams.get("k")).toBe("1");
     expect(url.searchParams.get("clientid")).toBe("12345678");
     expect(JSON.parse(url.searchParams.get("metadata")!)).toEqual({ uid: "12345678", email: "a@example.com" });
-    expect(chatTarget({ service_link: "https://chat.example.com/w", service_link_type: 0 }, null)).toEqual({ kind: "frame", src: "https://chat.example.com/w", origin: "https://chat.example.com" });
+    expect(chatTarget({ service_link: "https://chat.example.com/w", service_link_type: 0 }, null)).toEqual({
+      kind: "frame",
+      src: "https://chat.example.com/w",
+      origin: "https://chat.example.com",
+    });
   });
 });
 

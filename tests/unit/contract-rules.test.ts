@@ -112,7 +112,8 @@ describe("input rules", () => {
   it("lots: multiple of Pip, at least ForexMinCont, at most 1000, no signs or exponents", () => {
     expect(checkLots("0.05", "0.01", "0.01").check).toBe("ok");
     expect(checkLots("", "0.01", "0.01").check).toBe("lots_required");
-    for (const bad of ["-1", "0", "0.00", "1e3", "NaN", "abc", "0x1"]) expect(checkLots(bad, "0.01", "0.01").check, bad).toBe("lots_invalid");
+    for (const bad of ["-1", "0", "0.00", "1e3", "NaN", "abc", "0x1"])
+      expect(checkLots(bad, "0.01", "0.01").check, bad).toBe("lots_invalid");
     expect(checkLots("0.015", "0.01", "0.01").check).toBe("lots_step");
     expect(checkLots("0.02", "0.01", "0.05").check).toBe("lots_min");
     expect(checkLots("1000.01", "0.01", "0.01").check).toBe("lots_max");

@@ -48,7 +48,12 @@ describe("the follow bond cap", () => {
     expect(withinBond(usd(80), usd(20) + 1, usd(100))).toBe(false);
   });
   it("planCopy: 0.1 lots EUR/USD × 2 at 1.16245, leverage 100 → 0.2 lots, margin 232.49, fee 0.069747", () => {
-    const r = planCopy(EURUSD, { lots: lots("0.1"), price: 116_245, leverage: 100 }, { lotStep: "0.01", minLots: "0.01" }, { multiple: 2, maxAmount: usd(500), openCopyMargin: 0, available: usd(1000) });
+    const r = planCopy(
+      EURUSD,
+      { lots: lots("0.1"), price: 116_245, leverage: 100 },
+      { lotStep: "0.01", minLots: "0.01" },
+      { multiple: 2, maxAmount: usd(500), openCopyMargin: 0, available: usd(1000) },
+    );
     expect(r.ok).toBe(true);
     if (!r.ok) return;
     expect(r.plan.lots).toBe(lots("0.2"));
@@ -58,9 +63,22 @@ describe("the follow bond cap", () => {
   it("planCopy skips above the bond, then on a short balance, then below the minimum", () => {
     const trader = { lots: lots("0.1"), price: 116_245, leverage: 100 };
     const inst = { lotStep: "0.01", minLots: "0.01" };
-    expect(planCopy(EURUSD, trader, inst, { multiple: 2, maxAmount: usd(300), openCopyMargin: usd(100), available: usd(1000) })).toEqual({ ok: false, skip: "copy.skip_cap" });
-    expect(planCopy(EURUSD, trader, inst, { multiple: 2, maxAmount: usd(1000), openCopyMargin: 0, available: usd(232.5) })).toEqual({ ok: false, skip: "copy.skip_balance" });
-    expect(planCopy(EURUSD, { ...trader, lots: lots("0.01") }, { lotStep: "0.01", minLots: "0.05" }, { multiple: 1, maxAmount: usd(1000), openCopyMargin: 0, available: usd(1000) })).toEqual({
+    expect(planCopy(EURUSD, trader, inst, { multiple: 2, maxAmount: usd(300), openCopyMargin: usd(100), available: usd(1000) })).toEqual({
+      ok: false,
+      skip: "copy.skip_cap",
+    });
+    expect(planCopy(EURUSD, trader, inst, { multiple: 2, maxAmount: usd(1000), openCopyMargin: 0, available: usd(232.5) })).toEqual({
+      ok: false,
+      skip: "copy.skip_balance",
+    });
+    expect(
+      planCopy(
+        EURUSD,
+        { ...trader, lots: lots("0.01") },
+        { lotStep: "0.01", minLots: "0.05" },
+        { multiple: 1, maxAmount: usd(1000), openCopyMargin: 0, available: usd(1000) },
+      ),
+    ).toEqual({
       ok: false,
       skip: "copy.skip_min_lots",
     });
@@ -95,7 +113,10 @@ describe("statistics over three-week windows", () => {
     expect(s.total).toEqual({ rate: 2250, win: 6667, profit: usd(13.5), count: 3 });
   });
   it("no trades: zeros, not a division by zero", () => {
-    expect(traderStats([], now)).toEqual({ threeWeek: { rate: 0, win: 0, profit: 0, count: 0 }, total: { rate: 0, win: 0, profit: 0, count: 0 } });
+    expect(traderStats([], now)).toEqual({
+      threeWeek: { rate: 0, win: 0, profit: 0, count: 0 },
+      total: { rate: 0, win: 0, profit: 0, count: 0 },
+    });
   });
   it("rates round half away from zero: −1 on 3 = −33.33 %; 2 on 3 = 66.67 %", () => {
     expect(followerReturn(-usd(1), usd(3))).toBe(-3333);

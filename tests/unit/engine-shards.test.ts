@@ -31,14 +31,20 @@ describe("engine shard plan", () => {
       }
     }
     // a split instrument has its own parts; the others share at most 3 buckets
-    expect(shardsOfCode(specs, "BTCUSDT").map((s) => s.name)).toEqual(["engine:BTCUSDT:0/4", "engine:BTCUSDT:1/4", "engine:BTCUSDT:2/4", "engine:BTCUSDT:3/4"]);
+    expect(shardsOfCode(specs, "BTCUSDT").map((s) => s.name)).toEqual([
+      "engine:BTCUSDT:0/4",
+      "engine:BTCUSDT:1/4",
+      "engine:BTCUSDT:2/4",
+      "engine:BTCUSDT:3/4",
+    ]);
     expect(specs.filter((s) => s.parts === undefined).length).toBeLessThanOrEqual(3);
   });
 
   it("a hot instrument's users spread evenly over its parts; a user's orders on it stay together", () => {
     const plan = parsePlan("2", "BTCUSDT:8");
     const counts = new Map<string, number>();
-    for (let userId = 1; userId <= 80_000; userId++) counts.set(shardName(plan, "BTCUSDT", userId), (counts.get(shardName(plan, "BTCUSDT", userId)) ?? 0) + 1);
+    for (let userId = 1; userId <= 80_000; userId++)
+      counts.set(shardName(plan, "BTCUSDT", userId), (counts.get(shardName(plan, "BTCUSDT", userId)) ?? 0) + 1);
     expect([...counts.values()]).toEqual(Array(8).fill(10_000));
     expect(shardName(plan, "BTCUSDT", 12345)).toBe(shardName(plan, "BTCUSDT", 12345));
   });
@@ -49,7 +55,9 @@ describe("engine shard plan", () => {
     expect(buckets).toHaveLength(4);
     // 11 unsplit instruments over 4 shards: 3, 3, 3, 2
     expect(buckets.map((b) => b.codes.length).sort()).toEqual([2, 3, 3, 3]);
-    for (const code of CODES) for (const userId of [1, 2, 3]) expect(buckets.concat(shardsFor(plan, CODES)).some((s) => s.name === shardName(plan, code, userId))).toBe(true);
+    for (const code of CODES)
+      for (const userId of [1, 2, 3])
+        expect(buckets.concat(shardsFor(plan, CODES)).some((s) => s.name === shardName(plan, code, userId))).toBe(true);
   });
 
   it("the same plan gives the same shards in every room and after restarts", () => {
@@ -67,16 +75,28 @@ function world(rows: EngineOrder[], later: EngineOrder[] = []) {
   const newRows = (afterId = 0) => {
     const fresh = later.filter((o) => o.id > afterId).slice(0, 2);
     const more = later.filter((o) => o.id > afterId).length > 2;
-    return { open: fresh, gone: [], goneRows: [], watermark: Date.now(), lastId: fresh.at(-1)?.id ?? Math.max(afterId, ...later.map((o) => o.id), 0), more };
+    return {
+      open: fresh,
+      gone: [],
+      goneRows: [],
+      watermark: Date.now(),
+      lastId: fresh.at(-1)?.id ?? Math.max(afterId, ...later.map((o) => o.id), 0),
+      more,
+    };
   };
   const inFilter = (o: EngineOrder, f?: ShardFilter) => !f || (f.codes.includes(o.code) && o.userId % f.parts === f.part);
   const store: Required<EngineStore> = {
-    orders: async (since, afterId, filter) => (since === 0 ? { open: rows.filter((o) => inFilter(o, filter)), gone: [], watermark: 1, lastId: 0 } : newRows(afterId)),
+    orders: async (since, afterId, filter) =>
+      since === 0 ? { open: rows.filter((o) => inFilter(o, filter)), gone: [], watermark: 1, lastId: 0 } : newRows(afterId),
     options: async (since) => ({ open: [], gone: [], goneRows: [], watermark: since, lastId: 0 }),
     schedules: async () => [],
     settle: async (req) => {
       settled.push(req);
-      return { exited: req.exits.map((e) => ({ id: e.id, userId: rows.find((o) => o.id === e.id)!.userId, reason: e.reason })), filled: [], cancelled: [] };
+      return {
+        exited: req.exits.map((e) => ({ id: e.id, userId: rows.find((o) => o.id === e.id)!.userId, reason: e.reason })),
+        filled: [],
+        cancelled: [],
+      };
     },
     settleOptions: async () => ({ settled: [] }),
     copyOrigins: async () => [],
@@ -98,7 +118,12 @@ function world(rows: EngineOrder[], later: EngineOrder[] = []) {
       }
       return e;
     };
-    const status = (e: ContractEngine) => ({ pending: e.pending(), triggers: e.triggers(), copyWork: e.copyWorkWaiting(), quiet: e.quiet() });
+    const status = (e: ContractEngine) => ({
+      pending: e.pending(),
+      triggers: e.triggers(),
+      copyWork: e.copyWorkWaiting(),
+      quiet: e.quiet(),
+    });
     return {
       wake: async (spec) => status(await ready(spec)),
       tick: async (spec, input) => {
@@ -129,10 +154,29 @@ function world(rows: EngineOrder[], later: EngineOrder[] = []) {
 }
 
 const order = (id: number, userId: number, code: string, extra: Partial<EngineOrder> = {}): EngineOrder => ({
-  id, userId, code, side: 1, status: 1, lots: 1_000_000, contractSize: 1_000_000, precision: 2, price: 10_000, margin: 10_000_000, fee: 0, stopLoss: 0, takeProfit: 0, liquidation: 0, pendingCrossing: 0, ...extra,
+  id,
+  userId,
+  code,
+  side: 1,
+  status: 1,
+  lots: 1_000_000,
+  contractSize: 1_000_000,
+  precision: 2,
+  price: 10_000,
+  margin: 10_000_000,
+  fee: 0,
+  stopLoss: 0,
+  takeProfit: 0,
+  liquidation: 0,
+  pendingCrossing: 0,
+  ...extra,
 });
 const at = (time: number, ranges: { code: string; low: number; high: number; last: number }[], watchers: number[] = []): TickInput => ({
-  time, since: time - 1000, catchUp: false, watchers, ranges: ranges.map((r) => ({ ...r, open: r.last })),
+  time,
+  since: time - 1000,
+  catchUp: false,
+  watchers,
+  ranges: ranges.map((r) => ({ ...r, open: r.last })),
 });
 
 describe("the market room over engine shards", () => {
@@ -173,10 +217,14 @@ describe("the market room over engine shards", () => {
     const assigned = assign(plan, ["BTCUSDT", "SOLUSDT"]);
     expect(shardName(assigned, "BTCUSDT", 3)).not.toBe(shardName(assigned, "SOLUSDT", 3));
     const { userEvents } = await engine.onTick(
-      at(1000, [
-        { code: "BTCUSDT", low: 101, high: 102.5, last: 102.5 },
-        { code: "SOLUSDT", low: 98.2, high: 99, last: 98.25 },
-      ], [3]),
+      at(
+        1000,
+        [
+          { code: "BTCUSDT", low: 101, high: 102.5, last: 102.5 },
+          { code: "SOLUSDT", low: 98.2, high: 99, last: 98.25 },
+        ],
+        [3],
+      ),
     );
     const trade = userEvents.filter((e: UserEvent) => e.topic === "FOREX_TRADE");
     expect(trade).toHaveLength(1);

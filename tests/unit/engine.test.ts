@@ -1,7 +1,14 @@
 // The market room's order engine without D1: which orders a tick triggers, at what price, and
 // how the index follows what the settlement did. The store is a fake that records the requests.
 import { describe, expect, it } from "vitest";
-import { SETTLE_TRIES, type EngineOrder, type ParkedSettlement, type SettlementRequest, type SettlementResult, type TickInput } from "~/domain/engine";
+import {
+  SETTLE_TRIES,
+  type EngineOrder,
+  type ParkedSettlement,
+  type SettlementRequest,
+  type SettlementResult,
+  type TickInput,
+} from "~/domain/engine";
 import { ContractEngine, type EngineStore } from "../../party/market/engine";
 import { SortedLevels, TriggerIndex } from "../../party/market/triggers";
 
@@ -24,7 +31,24 @@ function fakeStore(open: EngineOrder[] = []) {
 
 /** A buy of 1 BTC (precision 2) opened at 100.00 with margin 10 USD: liquidation at 90.00. */
 function position(id: number, extra: Partial<EngineOrder> = {}): EngineOrder {
-  return { id, userId: 7, code: "BTCUSDT", side: 1, status: 1, lots: 1_000_000, contractSize: 1_000_000, precision: 2, price: 10_000, margin: 10_000_000, fee: 0, stopLoss: 0, takeProfit: 0, liquidation: 9_000, pendingCrossing: 0, ...extra };
+  return {
+    id,
+    userId: 7,
+    code: "BTCUSDT",
+    side: 1,
+    status: 1,
+    lots: 1_000_000,
+    contractSize: 1_000_000,
+    precision: 2,
+    price: 10_000,
+    margin: 10_000_000,
+    fee: 0,
+    stopLoss: 0,
+    takeProfit: 0,
+    liquidation: 9_000,
+    pendingCrossing: 0,
+    ...extra,
+  };
 }
 
 const tick = (time: number, open: number, low: number, high: number, last: number, watchers: number[] = []): TickInput => ({
@@ -38,7 +62,13 @@ const tick = (time: number, open: number, low: number, high: number, last: numbe
 describe("the trigger index", () => {
   it("finds exactly the levels a range reaches, in either direction", () => {
     const s = new SortedLevels();
-    for (const [level, key] of [[5, 1], [3, 2], [9, 3], [5, 4]] as const) s.insert(level, key);
+    for (const [level, key] of [
+      [5, 1],
+      [3, 2],
+      [9, 3],
+      [5, 4],
+    ] as const)
+      s.insert(level, key);
     expect(s.atOrAbove(5).sort()).toEqual([1, 3, 4]);
     expect(s.atOrBelow(4)).toEqual([2]);
     expect(s.remove(5, 4)).toBe(true);
@@ -56,7 +86,7 @@ describe("the trigger index against a plain model", () => {
   /** A deterministic pseudo-random sequence (the same run every time). */
   function random(seed: number) {
     let x = seed;
-    return () => ((x = (x * 1_103_515_245 + 12_345) % 2_147_483_648) / 2_147_483_648);
+    return () => (x = (x * 1_103_515_245 + 12_345) % 2_147_483_648) / 2_147_483_648;
   }
 
   it("30,000 inserts and removals over few levels (many orders at one price) answer as a sorted list would, across block splits and merges", () => {
@@ -81,8 +111,14 @@ describe("the trigger index against a plain model", () => {
       }
       if (step % 997 === 0) {
         const x = 100 + Math.floor(next() * 22) - 1;
-        const above = [...model].filter(([, l]) => l >= x).map(([k]) => k).sort((a, b) => a - b);
-        const below = [...model].filter(([, l]) => l <= x).map(([k]) => k).sort((a, b) => a - b);
+        const above = [...model]
+          .filter(([, l]) => l >= x)
+          .map(([k]) => k)
+          .sort((a, b) => a - b);
+        const below = [...model]
+          .filter(([, l]) => l <= x)
+          .map(([k]) => k)
+          .sort((a, b) => a - b);
         expect([...s.atOrAbove(x)].sort((a, b) => a - b)).toEqual(above);
         expect([...s.atOrBelow(x)].sort((a, b) => a - b)).toEqual(below);
         expect(s.size).toBe(model.size);
@@ -238,7 +274,9 @@ describe("the engine's decisions", () => {
     const engine = new ContractEngine(store);
     await engine.load();
     const out = await engine.onTick(tick(1000, 101.5, 101.5, 101.5, 101.5, [7]));
-    expect(out.userEvents).toEqual([{ userId: 7, topic: "FOREX_TRADE", data: { all_fact_profits: "1.50", list: [{ Id: 1, UpdatePrice: 101.5, FactProfits: "1.50" }] } }]);
+    expect(out.userEvents).toEqual([
+      { userId: 7, topic: "FOREX_TRADE", data: { all_fact_profits: "1.50", list: [{ Id: 1, UpdatePrice: 101.5, FactProfits: "1.50" }] } },
+    ]);
   });
 
   it("the catch-up's overlap reads an order again unchanged: it stays indexed once; a change with the same timestamp still moves its trigger", async () => {
@@ -266,7 +304,9 @@ describe("the engine's decisions", () => {
   });
 
   it("5,000 stop-losses reached among 100,000 open orders close in chunks of at most SETTLE_CHUNK, each its own batch, and leave the rest indexed", async () => {
-    const open = Array.from({ length: 100_000 }, (_, i) => position(i + 1, { userId: i + 1, stopLoss: i < 5_000 ? 9_500 : 5_000, liquidation: 1_000 }));
+    const open = Array.from({ length: 100_000 }, (_, i) =>
+      position(i + 1, { userId: i + 1, stopLoss: i < 5_000 ? 9_500 : 5_000, liquidation: 1_000 }),
+    );
     const { store, requests } = fakeStore(open);
     const engine = new ContractEngine(store);
     await engine.load();
@@ -303,7 +343,18 @@ describe("the engine's decisions", () => {
     await engine.onTick(tick(2000, 100, 100, 100, 100));
     expect(parked).toEqual([]);
     await engine.onTick(tick(3000, 100, 100, 100, 100));
-    expect(parked).toEqual([{ kind: "contract", id: 7, userId: 106, reason: "stop_loss", price: 9_500, tries: SETTLE_TRIES, error: "CHECK constraint failed: balance >= 0", at: 3000 }]);
+    expect(parked).toEqual([
+      {
+        kind: "contract",
+        id: 7,
+        userId: 106,
+        reason: "stop_loss",
+        price: 9_500,
+        tries: SETTLE_TRIES,
+        error: "CHECK constraint failed: balance >= 0",
+        at: 3000,
+      },
+    ]);
     expect(engine.parked).toEqual(parked);
     expect(engine.hasWork()).toBe(false);
     // given up: never tried again by itself
@@ -314,7 +365,18 @@ describe("the engine's decisions", () => {
 
   it("options due in one second settle in chunks; one that cannot settle is retried with its first price, then parked, and the rest are never held up", async () => {
     const { store } = fakeStore([]);
-    const due = Array.from({ length: 4_500 }, (_, i) => ({ id: i + 1, userId: i + 1, code: "BTCUSDT", direction: 1 as const, amount: 10_000_000, profitRatio: "0.8", lossLevel: 0, precision: 2, openPrice: 10_000, expiresAt: 1000 }));
+    const due = Array.from({ length: 4_500 }, (_, i) => ({
+      id: i + 1,
+      userId: i + 1,
+      code: "BTCUSDT",
+      direction: 1 as const,
+      amount: 10_000_000,
+      profitRatio: "0.8",
+      lossLevel: 0,
+      precision: 2,
+      openPrice: 10_000,
+      expiresAt: 1000,
+    }));
     store.options = async (since) => (since === 0 ? { open: due, gone: [], watermark: 1 } : { open: [], gone: [], watermark: 2 });
     const batches: number[][] = [];
     const prices: number[] = [];
@@ -380,10 +442,15 @@ describe("the engine's decisions", () => {
     store.pauseFollows = async () => {};
     const engine = new ContractEngine(store);
     await engine.load();
-    const both = (time: number, btc: number, ethPrice: number): TickInput => ({ time, since: time - 1000, catchUp: false, ranges: [
-      { code: "BTCUSDT", open: btc, low: btc, high: btc, last: btc },
-      { code: "ETHUSDT", open: ethPrice, low: ethPrice, high: ethPrice, last: ethPrice },
-    ] });
+    const both = (time: number, btc: number, ethPrice: number): TickInput => ({
+      time,
+      since: time - 1000,
+      catchUp: false,
+      ranges: [
+        { code: "BTCUSDT", open: btc, low: btc, high: btc, last: btc },
+        { code: "ETHUSDT", open: ethPrice, low: ethPrice, high: ethPrice, last: ethPrice },
+      ],
+    });
     await engine.onTick(both(1000, 100, 100));
     expect(asked).toEqual([[100, 101]]);
     // nothing moved: nothing is read
@@ -415,13 +482,30 @@ describe("the engine's decisions", () => {
     const optionAsks: number[] = [];
     store.options = async (since, afterId = 0) => {
       if (since === 0) optionAsks.push(afterId);
-      const all = [1, 2, 3, 4].map((id) => ({ id, userId: 7, code: "BTCUSDT", direction: 1 as const, amount: 1_000_000, profitRatio: "0.8", lossLevel: 0, precision: 2, openPrice: 10_000, expiresAt: 10_000 + id }));
+      const all = [1, 2, 3, 4].map((id) => ({
+        id,
+        userId: 7,
+        code: "BTCUSDT",
+        direction: 1 as const,
+        amount: 1_000_000,
+        profitRatio: "0.8",
+        lossLevel: 0,
+        precision: 2,
+        openPrice: 10_000,
+        expiresAt: 10_000 + id,
+      }));
       const page = since === 0 ? all.filter((o) => o.id > afterId).slice(0, 2) : [];
       return { open: page, gone: [], watermark: 1, lastId: 4, more: since === 0 && page.length === 2 };
     };
     const engine = new ContractEngine(store);
     await engine.load();
-    expect(asked).toEqual([[0, undefined], [0, 3], [0, 6]].map(([a, b]) => [a, b ?? 0]));
+    expect(asked).toEqual(
+      [
+        [0, undefined],
+        [0, 3],
+        [0, 6],
+      ].map(([a, b]) => [a, b ?? 0]),
+    );
     expect(optionAsks).toEqual([0, 2, 4]);
     expect(engine.pending()).toBe(11);
     expect(engine.triggers()).toBe(14); // a stop-loss and a liquidation each

@@ -1,5 +1,16 @@
 import { describe, expect, it } from "vitest";
-import { addDays, checkSubscribeAmount, dayProfit, dueIncomeDays, isDueToFinish, percentMillionths, redemptionPenalty, subscriptionDays, totalProfit, utcDay } from "~/domain/fund";
+import {
+  addDays,
+  checkSubscribeAmount,
+  dayProfit,
+  dueIncomeDays,
+  isDueToFinish,
+  percentMillionths,
+  redemptionPenalty,
+  subscriptionDays,
+  totalProfit,
+  utcDay,
+} from "~/domain/fund";
 import { toDecimalString } from "~/domain/money";
 
 const usd = (s: string) => Math.round(Number(s) * 1_000_000);
@@ -18,7 +29,8 @@ describe("fund rules (spec §9 Mining)", () => {
     expect(dayProfit(usd("0.03"), "0.125")).toBe(0); // 0.0000375 → 0.0000
   });
   it("day profit is always a multiple of 100 micros (4 decimals)", () => {
-    for (const a of ["123.45", "999.99", "20000", "77.77"]) for (const p of ["0.8", "0.35", "1.2", "0.333333"]) expect(dayProfit(usd(a), p) % 100).toBe(0);
+    for (const a of ["123.45", "999.99", "20000", "77.77"])
+      for (const p of ["0.8", "0.35", "1.2", "0.333333"]) expect(dayProfit(usd(a), p) % 100).toBe(0);
   });
   it("total profit: 30 days × 0.8000 = 24.0000; 7 days × 0.1751 = 1.2257 (no second rounding)", () => {
     expect(totalProfit(usd("100"), "0.8", 30)).toBe(24_000_000);
@@ -47,7 +59,11 @@ describe("fund days (UTC dates)", () => {
     expect(dueIncomeDays(sub, "2026-11-24")).toEqual(["2026-11-24"]);
   });
   it("a missed run is caught up: paid through 11-24, run on 11-27 pays 11-25, 11-26, 11-27", () => {
-    expect(dueIncomeDays({ startDay: "2026-11-24", endDay: "2026-11-30", paidDays: 1 }, "2026-11-27")).toEqual(["2026-11-25", "2026-11-26", "2026-11-27"]);
+    expect(dueIncomeDays({ startDay: "2026-11-24", endDay: "2026-11-30", paidDays: 1 }, "2026-11-27")).toEqual([
+      "2026-11-25",
+      "2026-11-26",
+      "2026-11-27",
+    ]);
   });
   it("never pays past the end day; finishes once every day is paid and the end day is reached", () => {
     expect(dueIncomeDays({ startDay: "2026-11-24", endDay: "2026-11-26", paidDays: 2 }, "2026-12-10")).toEqual(["2026-11-26"]);
@@ -68,7 +84,8 @@ describe("subscribe amount (spec §5)", () => {
     expect(checkSubscribeAmount("  ", fund, null)).toEqual({ ok: false, error: "fund.input_lock_num" });
   });
   it("non-numeric, negative, 3 decimals refused", () => {
-    for (const bad of ["abc", "-100", "100.001", "1e3", "0"]) expect(checkSubscribeAmount(bad, fund, null)).toEqual({ ok: false, error: "fund.amount_invalid" });
+    for (const bad of ["abc", "-100", "100.001", "1e3", "0"])
+      expect(checkSubscribeAmount(bad, fund, null)).toEqual({ ok: false, error: "fund.amount_invalid" });
   });
   it("below the machine rent, above the maximum, above the balance refused", () => {
     expect(checkSubscribeAmount("99.99", fund, null)).toEqual({ ok: false, error: "fund.amount_below_min" });

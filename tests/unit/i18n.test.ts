@@ -6,12 +6,16 @@ import { LANGUAGE_CODES, languageFromAcceptLanguage, normalizeLanguage } from "~
 const root = path.resolve(import.meta.dirname, "../../locales");
 
 function keys(obj: Record<string, unknown>, prefix = ""): string[] {
-  return Object.entries(obj).flatMap(([k, v]) => (v && typeof v === "object" ? keys(v as Record<string, unknown>, `${prefix}${k}.`) : [`${prefix}${k}`]));
+  return Object.entries(obj).flatMap(([k, v]) =>
+    v && typeof v === "object" ? keys(v as Record<string, unknown>, `${prefix}${k}.`) : [`${prefix}${k}`],
+  );
 }
 
 function flat(obj: Record<string, unknown>, prefix = ""): Record<string, string> {
   return Object.fromEntries(
-    Object.entries(obj).flatMap(([k, v]) => (v && typeof v === "object" ? Object.entries(flat(v as Record<string, unknown>, `${prefix}${k}.`)) : [[`${prefix}${k}`, String(v)]])),
+    Object.entries(obj).flatMap(([k, v]) =>
+      v && typeof v === "object" ? Object.entries(flat(v as Record<string, unknown>, `${prefix}${k}.`)) : [[`${prefix}${k}`, String(v)]],
+    ),
   );
 }
 
@@ -30,8 +34,14 @@ describe("locales", () => {
     it(`${lang}: same keys as English, no missing, no extra, no empty`, () => {
       const messages = load(lang);
       const got = keys(messages).sort();
-      expect(got.filter((k) => !enKeys.includes(k)), "extra keys").toEqual([]);
-      expect(enKeys.filter((k) => !got.includes(k)), "missing keys").toEqual([]);
+      expect(
+        got.filter((k) => !enKeys.includes(k)),
+        "extra keys",
+      ).toEqual([]);
+      expect(
+        enKeys.filter((k) => !got.includes(k)),
+        "missing keys",
+      ).toEqual([]);
       for (const [k, v] of Object.entries(flat(messages))) expect(v.trim(), `${lang}:${k}`).not.toBe("");
     });
 

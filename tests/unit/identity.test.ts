@@ -11,7 +11,14 @@ describe("one canonical form per account identifier", () => {
   });
 
   it("mobile: every spelling of one number is one E.164 string", () => {
-    const spellings = [canonicalMobile("852", "9123 4567"), canonicalMobile("+852", "9123-4567"), canonicalInternational("+852 9123 4567"), canonicalInternational("852-91234567"), canonicalInternational("0085291234567"), canonicalInternational("+85291234567")];
+    const spellings = [
+      canonicalMobile("852", "9123 4567"),
+      canonicalMobile("+852", "9123-4567"),
+      canonicalInternational("+852 9123 4567"),
+      canonicalInternational("852-91234567"),
+      canonicalInternational("0085291234567"),
+      canonicalInternational("+85291234567"),
+    ];
     expect(new Set(spellings)).toEqual(new Set(["+85291234567"]));
   });
 
@@ -39,6 +46,11 @@ describe("one canonical form per account identifier", () => {
   });
 
   it("a user's own identifiers, for the new-password check", () => {
-    expect(identifierWords({ email: "alice.smith@example.com", mobile: "+85291234567" })).toEqual(["alice.smith@example.com", "alice.smith", "85291234567", "91234567"]);
+    expect(identifierWords({ email: "alice.smith@example.com", mobile: "+85291234567" })).toEqual([
+      "alice.smith@example.com",
+      "alice.smith",
+      "85291234567",
+      "91234567",
+    ]);
   });
 });

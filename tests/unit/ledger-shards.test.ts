@@ -58,12 +58,26 @@ interface Sim {
 }
 
 function setUp(): Sim {
-  const shards = Array.from({ length: SHARDS }, (_, s) => createShard(s, Array.from({ length: USERS_PER_SHARD }, (_, i) => user(s, i))));
+  const shards = Array.from({ length: SHARDS }, (_, s) =>
+    createShard(
+      s,
+      Array.from({ length: USERS_PER_SHARD }, (_, i) => user(s, i)),
+    ),
+  );
   const expected = new Map<string, number>();
   for (const s of shards) {
     for (let i = 0; i < USERS_PER_SHARD; i++) {
       const amount = (100 + 37 * i) * USD + 123_457 * s.id; // whole dollars and odd micros
-      expect(post(s, { key: `deposit:${user(s.id, i)}`, kind: "deposit", entries: [{ account: DEPOSITS, amount: -amount }, { account: user(s.id, i), amount }] })).toEqual({ ok: true, replayed: false });
+      expect(
+        post(s, {
+          key: `deposit:${user(s.id, i)}`,
+          kind: "deposit",
+          entries: [
+            { account: DEPOSITS, amount: -amount },
+            { account: user(s.id, i), amount },
+          ],
+        }),
+      ).toEqual({ ok: true, replayed: false });
       expected.set(user(s.id, i), amount);
     }
   }
@@ -140,7 +154,14 @@ function step(sim: Sim, r: ReturnType<typeof rng>, n: number) {
     const toShard = (s.id + 1 + r.int(SHARDS - 1)) % SHARDS;
     // a copy-trading profit share (follower here, trader there) or a transfer; now and then to an account that does not exist
     const to = r.chance(0.03) ? `user:${toShard}:ghost` : user(toShard, r.int(USERS_PER_SHARD));
-    const out = beginTransfer(s, { transferId: id, kind: r.chance(0.5) ? "trade_settle" : "transfer", from, toShard, toAccount: to, amount });
+    const out = beginTransfer(s, {
+      transferId: id,
+      kind: r.chance(0.5) ? "trade_settle" : "transfer",
+      from,
+      toShard,
+      toAccount: to,
+      amount,
+    });
     if (!out.ok) return void count(sim, `cross-shard refused: ${out.reason}`);
     add(sim, from, -amount);
     sim.cross.set(id, { from, fromShard: s.id, to, toShard, amount });
@@ -148,7 +169,12 @@ function step(sim: Sim, r: ReturnType<typeof rng>, n: number) {
     // crash after the debit, before the relay sent anything: the outbox sends it on a later pass
     if (r.chance(0.3)) return void count(sim, "crash after the debit, before delivery");
     sim.lastSent.set(id, n);
-    send(sim, r, outboxMessages(s).filter((m) => m.transferId === id), true);
+    send(
+      sim,
+      r,
+      outboxMessages(s).filter((m) => m.transferId === id),
+      true,
+    );
   } else if (roll < 0.45 && up.length > 0) {
     const s = up[r.int(up.length)]!;
     const due = outboxMessages(s).filter((m) => n - (sim.lastSent.get(m.transferId) ?? -Infinity) >= 20);
@@ -181,7 +207,16 @@ function step(sim: Sim, r: ReturnType<typeof rng>, n: number) {
     const s = sim.shards[r.int(SHARDS)]!;
     const to = user(s.id, r.int(USERS_PER_SHARD));
     const amount = 1 + r.int(50 * USD);
-    expect(post(s, { key: `deposit:${n}`, kind: "deposit", entries: [{ account: DEPOSITS, amount: -amount }, { account: to, amount }] }).ok).toBe(true);
+    expect(
+      post(s, {
+        key: `deposit:${n}`,
+        kind: "deposit",
+        entries: [
+          { account: DEPOSITS, amount: -amount },
+          { account: to, amount },
+        ],
+      }).ok,
+    ).toBe(true);
     add(sim, to, amount);
   }
 }
@@ -242,7 +277,11 @@ describe("ledger shards: cross-shard transfers under random failures", () => {
       for (const s of sim.shards) {
         expect(s.accounts.get(TRANSIT)!.balance).toBe(0);
         // each pair of clearing accounts mirrors the other
-        for (const peer of sim.shards) if (peer.id !== s.id) expect((s.accounts.get(clearingAccount(peer.id))?.balance ?? 0) + (peer.accounts.get(clearingAccount(s.id))?.balance ?? 0)).toBe(0);
+        for (const peer of sim.shards)
+          if (peer.id !== s.id)
+            expect(
+              (s.accounts.get(clearingAccount(peer.id))?.balance ?? 0) + (peer.accounts.get(clearingAccount(s.id))?.balance ?? 0),
+            ).toBe(0);
       }
       // every transfer begun was credited once or came back once; every balance is what they say
       for (const [id, t] of sim.cross) {
@@ -257,11 +296,30 @@ describe("ledger shards: cross-shard transfers under random failures", () => {
 
   it("a credit delivered again is answered with its first outcome and pays nothing; a refused one returns the money once", () => {
     const [a, b] = [createShard(0, ["user:0:0"]), createShard(1, ["user:1:0", "user:1:1"])];
-    post(a, { key: "deposit", kind: "deposit", entries: [{ account: DEPOSITS, amount: -10 * USD }, { account: "user:0:0", amount: 10 * USD }] });
-    expect(beginTransfer(a, { transferId: "x", from: "user:0:0", toShard: 1, toAccount: "user:1:0", amount: 2_500_001 })).toEqual({ ok: true, replayed: false });
-    expect(beginTransfer(a, { transferId: "x", from: "user:0:0", toShard: 1, toAccount: "user:1:0", amount: 2_500_001 })).toEqual({ ok: true, replayed: true });
-    expect(beginTransfer(a, { transferId: "x", from: "user:0:0", toShard: 1, toAccount: "user:1:1", amount: 2_500_001 })).toEqual({ ok: false, reason: "idempotency_conflict" });
-    expect(beginTransfer(a, { transferId: "big", from: "user:0:0", toShard: 1, toAccount: "user:1:0", amount: 8 * USD })).toEqual({ ok: false, reason: "insufficient_funds" });
+    post(a, {
+      key: "deposit",
+      kind: "deposit",
+      entries: [
+        { account: DEPOSITS, amount: -10 * USD },
+        { account: "user:0:0", amount: 10 * USD },
+      ],
+    });
+    expect(beginTransfer(a, { transferId: "x", from: "user:0:0", toShard: 1, toAccount: "user:1:0", amount: 2_500_001 })).toEqual({
+      ok: true,
+      replayed: false,
+    });
+    expect(beginTransfer(a, { transferId: "x", from: "user:0:0", toShard: 1, toAccount: "user:1:0", amount: 2_500_001 })).toEqual({
+      ok: true,
+      replayed: true,
+    });
+    expect(beginTransfer(a, { transferId: "x", from: "user:0:0", toShard: 1, toAccount: "user:1:1", amount: 2_500_001 })).toEqual({
+      ok: false,
+      reason: "idempotency_conflict",
+    });
+    expect(beginTransfer(a, { transferId: "big", from: "user:0:0", toShard: 1, toAccount: "user:1:0", amount: 8 * USD })).toEqual({
+      ok: false,
+      reason: "insufficient_funds",
+    });
     const [m] = outboxMessages(a);
     const acks = [receiveCredit(b, m!), receiveCredit(b, m!), receiveCredit(b, m!)];
     expect(acks.map((x) => x.outcome)).toEqual(["credited", "credited", "credited"]);
@@ -285,16 +343,51 @@ describe("ledger shards: cross-shard transfers under random failures", () => {
 
   it("the checks see money created, a transfer paid twice and a user account below zero", () => {
     const [a, b] = [createShard(0, ["user:0:0"]), createShard(1, ["user:1:0"])];
-    post(a, { key: "deposit", kind: "deposit", entries: [{ account: DEPOSITS, amount: -5 * USD }, { account: "user:0:0", amount: 5 * USD }] });
+    post(a, {
+      key: "deposit",
+      kind: "deposit",
+      entries: [
+        { account: DEPOSITS, amount: -5 * USD },
+        { account: "user:0:0", amount: 5 * USD },
+      ],
+    });
     beginTransfer(a, { transferId: "x", from: "user:0:0", toShard: 1, toAccount: "user:1:0", amount: USD });
     receiveCredit(b, outboxMessages(a)[0]!);
     expect(checkShards([a, b])).toEqual([]);
     // a second credit of the same transfer under another key (the bug the inbox prevents)
-    post(b, { key: "xfer_in:x:again", kind: "transfer", entries: [{ account: clearingAccount(0), amount: -USD }, { account: "user:1:0", amount: USD }], transfer: { id: "x", step: "in" } });
-    expect(checkShards([a, b])).toEqual(expect.arrayContaining(["transfer x: in 2 times", "shards 0-1: clearing accounts off by -1000000"]));
+    post(b, {
+      key: "xfer_in:x:again",
+      kind: "transfer",
+      entries: [
+        { account: clearingAccount(0), amount: -USD },
+        { account: "user:1:0", amount: USD },
+      ],
+      transfer: { id: "x", step: "in" },
+    });
+    expect(checkShards([a, b])).toEqual(
+      expect.arrayContaining(["transfer x: in 2 times", "shards 0-1: clearing accounts off by -1000000"]),
+    );
     b.accounts.get("user:1:0")!.balance = -1;
     expect(checkShards([b]).join("; ")).toContain("user:1:0 is below zero");
-    expect(post(a, { key: "bad", kind: "transfer", entries: [{ account: "user:0:0", amount: -1 }, { account: FEES, amount: 2 }] })).toEqual({ ok: false, reason: "invalid" });
-    expect(post(a, { key: "float", kind: "transfer", entries: [{ account: "user:0:0", amount: -0.5 }, { account: FEES, amount: 0.5 }] })).toEqual({ ok: false, reason: "invalid" });
+    expect(
+      post(a, {
+        key: "bad",
+        kind: "transfer",
+        entries: [
+          { account: "user:0:0", amount: -1 },
+          { account: FEES, amount: 2 },
+        ],
+      }),
+    ).toEqual({ ok: false, reason: "invalid" });
+    expect(
+      post(a, {
+        key: "float",
+        kind: "transfer",
+        entries: [
+          { account: "user:0:0", amount: -0.5 },
+          { account: FEES, amount: 0.5 },
+        ],
+      }),
+    ).toEqual({ ok: false, reason: "invalid" });
   });
 });

@@ -23,7 +23,8 @@ function startServer(answerPings: () => boolean) {
       received.push(m);
       if (m.type === "ping" && answerPings()) ws.send(JSON.stringify({ type: "pong", timestamp: m.timestamp }));
       if (m.type === "login") ws.send(JSON.stringify({ type: "login_result", code: 1 }));
-      if (m.type === "sub" && m.topic === "DAY_MARKET") ws.send(JSON.stringify({ type: "DAY_MARKET", data: [{ Code: "BTCUSDT", Close: 1 }] }));
+      if (m.type === "sub" && m.topic === "DAY_MARKET")
+        ws.send(JSON.stringify({ type: "DAY_MARKET", data: [{ Code: "BTCUSDT", Close: 1 }] }));
     });
   });
   const port = (server.address() as { port: number }).port;
@@ -45,7 +46,10 @@ describe("live socket client", () => {
     const data: unknown[] = [];
     client.subscribe("DAY_MARKET", (d) => data.push(d));
     await until(() => data.length > 0);
-    expect(s.received.slice(0, 2)).toEqual([{ type: "login", token: "ticket-1" }, { type: "sub", topic: "DAY_MARKET" }]);
+    expect(s.received.slice(0, 2)).toEqual([
+      { type: "login", token: "ticket-1" },
+      { type: "sub", topic: "DAY_MARKET" },
+    ]);
     expect(client.status).toBe("live");
   });
 

@@ -71,7 +71,11 @@ describe("late penalties and the due amount", () => {
     expect(dueAmount(usd("1000"), interest, penalty)).toBe(usd("1011"));
   });
   it("the summary before applying: 2000 USD, 7 days at 5 → interest 7.00, total due 2007.00", () => {
-    const s = loanSummary({ loanPeriod: 7, freePeriod: 0, minAmount: usd("100"), maxAmount: usd("2000"), interestRate: "5", penaltyRate: "25" }, usd("2000"), at("2026-03-01T00:00:00Z"));
+    const s = loanSummary(
+      { loanPeriod: 7, freePeriod: 0, minAmount: usd("100"), maxAmount: usd("2000"), interestRate: "5", penaltyRate: "25" },
+      usd("2000"),
+      at("2026-03-01T00:00:00Z"),
+    );
     expect(s.interest).toBe(usd("7"));
     expect(s.totalDue).toBe(usd("2007"));
     expect(s.dailyPenalty).toBe(usd("5"));

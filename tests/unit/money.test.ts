@@ -1,5 +1,14 @@
 import { describe, expect, it } from "vitest";
-import { exactDecimals, formatBalance, formatMoney, parseAmount, roundMicros, toBalanceString, toDecimalString, truncateMicros } from "~/domain/money";
+import {
+  exactDecimals,
+  formatBalance,
+  formatMoney,
+  parseAmount,
+  roundMicros,
+  toBalanceString,
+  toDecimalString,
+  truncateMicros,
+} from "~/domain/money";
 
 describe("money in integer micro-USD", () => {
   it("parses typed amounts exactly and refuses anything else", () => {
@@ -7,7 +16,8 @@ describe("money in integer micro-USD", () => {
     expect(parseAmount("0.2")).toBe(200_000);
     expect(parseAmount("12.34")).toBe(12_340_000);
     expect(parseAmount("1000000")).toBe(1_000_000_000_000);
-    for (const bad of ["", "-1", "1e3", "1,000", "1.234", "abc", "0x10", " . ", "NaN", "1.", ".5"]) expect(parseAmount(bad), bad).toBeNull();
+    for (const bad of ["", "-1", "1e3", "1,000", "1.234", "abc", "0x10", " . ", "NaN", "1.", ".5"])
+      expect(parseAmount(bad), bad).toBeNull();
     expect(parseAmount("1.234", 4)).toBe(1_234_000);
   });
 

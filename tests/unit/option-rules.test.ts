@@ -1,5 +1,16 @@
 import { describe, expect, it } from "vitest";
-import { Direction, durationParts, lossIfWrong, outcomeOf, parseDurationSeconds, parseProfitRatio, parseStakeList, predictedProfit, profitFigure, settle } from "~/domain/option";
+import {
+  Direction,
+  durationParts,
+  lossIfWrong,
+  outcomeOf,
+  parseDurationSeconds,
+  parseProfitRatio,
+  parseStakeList,
+  predictedProfit,
+  profitFigure,
+  settle,
+} from "~/domain/option";
 
 const USD = 1_000_000;
 
@@ -59,7 +70,8 @@ describe("the operator's option terms", () => {
     expect(parseProfitRatio("1")).toBe("1.00");
     expect(parseProfitRatio("0.0001")).toBe("0.0001");
     expect(parseProfitRatio("10")).toBe("10.00");
-    for (const bad of ["0", "0.00", "-0.5", "10.01", "0.00001", ".5", "1e-1", "abc", "", "0x1"]) expect(parseProfitRatio(bad), bad).toBeNull();
+    for (const bad of ["0", "0.00", "-0.5", "10.01", "0.00001", ".5", "1e-1", "abc", "", "0x1"])
+      expect(parseProfitRatio(bad), bad).toBeNull();
   });
 
   it("what a wrong option costs, shown before buying: 100 at 0.85 → 100.00 (loss level 0) or 85.00; never more than the stake (10 at 2.5 → 10.00)", () => {

@@ -7,8 +7,18 @@ import { submissionOf } from "~/forms/parse";
 import { OrderSchema, placeInputOf } from "~/forms/trade";
 import { countdownParts } from "~/lib/format";
 
-const BTC: OrderFormTerms = { terms: { marginMode: 2, contractSize: toScaled6("1")!, pricePrecision: 2, feeRate: "0.0005", feeMode: 2 }, lotStep: "0.01", minLots: "0.01", leverages: [5, 10, 20, 50] };
-const NGAS: OrderFormTerms = { terms: { marginMode: 1, contractSize: toScaled6("10000")!, pricePrecision: 3, feeRate: "0.0005", feeMode: 2 }, lotStep: "0.01", minLots: "0.01", leverages: [] };
+const BTC: OrderFormTerms = {
+  terms: { marginMode: 2, contractSize: toScaled6("1")!, pricePrecision: 2, feeRate: "0.0005", feeMode: 2 },
+  lotStep: "0.01",
+  minLots: "0.01",
+  leverages: [5, 10, 20, 50],
+};
+const NGAS: OrderFormTerms = {
+  terms: { marginMode: 1, contractSize: toScaled6("10000")!, pricePrecision: 3, feeRate: "0.0005", feeMode: 2 },
+  lotStep: "0.01",
+  minLots: "0.01",
+  leverages: [],
+};
 const usd = (micros: number) => toDecimalString(micros, 6);
 
 describe("orderPreview", () => {
@@ -27,12 +37,19 @@ describe("orderPreview", () => {
     const p = orderPreview(BTC, { lots: "0.01", leverage: 5, pending: true, targetPrice: "40000" }, 5_000_000);
     expect(p.ok && usd(p.margin)).toBe("80.000000");
     expect(p.ok && p.price).toBe(4_000_000);
-    expect(orderPreview(BTC, { lots: "0.01", leverage: 5, pending: true, targetPrice: "" }, 5_000_000)).toEqual({ ok: false, reason: "price" });
-    expect(orderPreview(BTC, { lots: "0.01", leverage: 5, pending: true, targetPrice: "40000.001" }, 5_000_000)).toEqual({ ok: false, reason: "price" });
+    expect(orderPreview(BTC, { lots: "0.01", leverage: 5, pending: true, targetPrice: "" }, 5_000_000)).toEqual({
+      ok: false,
+      reason: "price",
+    });
+    expect(orderPreview(BTC, { lots: "0.01", leverage: 5, pending: true, targetPrice: "40000.001" }, 5_000_000)).toEqual({
+      ok: false,
+      reason: "price",
+    });
   });
 
   it("a buy price beyond ten times the market either way is refused as typed (5,000.00 – 500,000.00 at 50,000); a huge one too, even before the market is known", () => {
-    const at = (price: string, market: number | null = 5_000_000) => orderPreview(BTC, { lots: "0.01", leverage: 10, pending: true, targetPrice: price }, market);
+    const at = (price: string, market: number | null = 5_000_000) =>
+      orderPreview(BTC, { lots: "0.01", leverage: 10, pending: true, targetPrice: price }, market);
     expect(pendingPriceBand(5_000_000)).toEqual({ min: 500_000, max: 50_000_000 });
     expect(at("5000").ok).toBe(true);
     expect(at("500000").ok).toBe(true);
@@ -51,7 +68,10 @@ describe("orderPreview", () => {
     expect(at("0")).toEqual({ ok: false, reason: "lots_invalid" });
     expect(at("0.015")).toEqual({ ok: false, reason: "lots_step" });
     expect(at("0.01", 7)).toEqual({ ok: false, reason: "leverage" });
-    expect(orderPreview(BTC, { lots: "0.01", leverage: 10, pending: false, targetPrice: "" }, null)).toEqual({ ok: false, reason: "price" });
+    expect(orderPreview(BTC, { lots: "0.01", leverage: 10, pending: false, targetPrice: "" }, null)).toEqual({
+      ok: false,
+      reason: "price",
+    });
   });
 
   it("a fixed-margin instrument needs no multiple: margin = lots × units per lot", () => {
@@ -115,11 +135,34 @@ describe("order form fields", () => {
   });
 
   it("an unticked stop-loss or take-profit means none, whatever its price says; the lots go to the service as typed", () => {
-    const s = parse({ type: "2", cont: " 0.02 ", multiple: "10", stop_loss_price: "51000", take_profit_on: "on", target_profit_price: "45000", request_id: "abcdefgh-1234" });
+    const s = parse({
+      type: "2",
+      cont: " 0.02 ",
+      multiple: "10",
+      stop_loss_price: "51000",
+      take_profit_on: "on",
+      target_profit_price: "45000",
+      request_id: "abcdefgh-1234",
+    });
     expect(s.status).toBe("success");
     if (s.status !== "success") return;
-    expect(placeInputOf(s.value)).toEqual({ side: 2, lots: "0.02", instrumentId: 1, entry: 1, targetPrice: undefined, stopLoss: "0", takeProfit: "45000", leverage: 10, requestKey: "abcdefgh-1234" });
+    expect(placeInputOf(s.value)).toEqual({
+      side: 2,
+      lots: "0.02",
+      instrumentId: 1,
+      entry: 1,
+      targetPrice: undefined,
+      stopLoss: "0",
+      takeProfit: "45000",
+      leverage: 10,
+      requestKey: "abcdefgh-1234",
+    });
     const pending = parse({ type: "1", status: "0", target_price: "40000", stop_loss_on: "on" });
-    expect(pending.status === "success" && placeInputOf(pending.value)).toMatchObject({ entry: 0, targetPrice: "40000", stopLoss: "", lots: "" });
+    expect(pending.status === "success" && placeInputOf(pending.value)).toMatchObject({
+      entry: 0,
+      targetPrice: "40000",
+      stopLoss: "",
+      lots: "",
+    });
   });
 });

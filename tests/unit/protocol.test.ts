@@ -4,8 +4,14 @@ import { FrameBudget, frameBytes, parseClientMessage } from "~/domain/protocol";
 
 describe("socket frames (spec §4) are parsed without trusting them", () => {
   it("accepts the protocol's messages", () => {
-    expect(parseClientMessage(JSON.stringify({ type: "sub", topic: "KLINE.BTCUSDT", period: "1min" }))).toEqual({ ok: true, message: { type: "sub", topic: "KLINE.BTCUSDT", period: "1min" } });
-    expect(parseClientMessage(JSON.stringify({ type: "ping", timestamp: 5 }))).toEqual({ ok: true, message: { type: "ping", timestamp: 5 } });
+    expect(parseClientMessage(JSON.stringify({ type: "sub", topic: "KLINE.BTCUSDT", period: "1min" }))).toEqual({
+      ok: true,
+      message: { type: "sub", topic: "KLINE.BTCUSDT", period: "1min" },
+    });
+    expect(parseClientMessage(JSON.stringify({ type: "ping", timestamp: 5 }))).toEqual({
+      ok: true,
+      message: { type: "ping", timestamp: 5 },
+    });
     expect(parseClientMessage(JSON.stringify({ type: "login", token: "t" }))).toEqual({ ok: true, message: { type: "login", token: "t" } });
   });
 

@@ -8,7 +8,18 @@ import { RealNameSchema } from "~/forms/real-name";
 const photos = { front_pic: "a", reverse_pic: "b" };
 
 describe("real-name form", () => {
-  it.each(["Zoë O'Brien", "王小明", "محمد علي", "Ngô Bảo Châu", "Д'Артаньян", "J. R. R. Tolkien", "नरेन्द्र मोदी", "Jean-Luc Picard", "O’Neil", "Ωμέγα"])("accepts the name %s", (name) => {
+  it.each([
+    "Zoë O'Brien",
+    "王小明",
+    "محمد علي",
+    "Ngô Bảo Châu",
+    "Д'Артаньян",
+    "J. R. R. Tolkien",
+    "नरेन्द्र मोदी",
+    "Jean-Luc Picard",
+    "O’Neil",
+    "Ωμέγα",
+  ])("accepts the name %s", (name) => {
     const parsed = parseFields(RealNameSchema, { name, card_id: "P1234567", ...photos });
     expect(parsed.ok).toBe(true);
   });
@@ -57,7 +68,10 @@ describe("real-name form", () => {
   });
 
   it("stores numbers upper-cased and trimmed; 5 to 30 letters, digits or hyphens", () => {
-    expect(parseFields(RealNameSchema, { name: "Ann Lee", card_id: " ab-12345 ", ...photos })).toMatchObject({ ok: true, value: { card_id: "AB-12345" } });
+    expect(parseFields(RealNameSchema, { name: "Ann Lee", card_id: " ab-12345 ", ...photos })).toMatchObject({
+      ok: true,
+      value: { card_id: "AB-12345" },
+    });
     expect(isValidCardId("A1234")).toBe(true);
     expect(isValidCardId("A".repeat(30))).toBe(true);
   });
@@ -78,6 +92,11 @@ describe("masked numbers and status labels", () => {
   });
 
   it("labels every review status", () => {
-    expect([0, 1, 2, 3].map(reviewStatusKey)).toEqual(["identity.status_none", "identity.status_waiting", "identity.status_certified", "identity.status_rejected"]);
+    expect([0, 1, 2, 3].map(reviewStatusKey)).toEqual([
+      "identity.status_none",
+      "identity.status_waiting",
+      "identity.status_certified",
+      "identity.status_rejected",
+    ]);
   });
 });

@@ -3,7 +3,8 @@ import { safeRedirect } from "~/lib/redirect";
 
 describe("safeRedirect", () => {
   it("keeps paths on this site", () => {
-    for (const ok of ["/", "/user", "/trade?code=BTCUSDT&period=5min", "/trade?code=BTC%2FUSDT", "/product?q=eur%20usd", "/a/b#c"]) expect(safeRedirect(ok)).toBe(ok);
+    for (const ok of ["/", "/user", "/trade?code=BTCUSDT&period=5min", "/trade?code=BTC%2FUSDT", "/product?q=eur%20usd", "/a/b#c"])
+      expect(safeRedirect(ok)).toBe(ok);
   });
 
   it("refuses everything that can leave the site or break a header", () => {

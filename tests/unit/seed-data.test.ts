@@ -28,21 +28,36 @@ describe("seed data", () => {
 
   it("sets up every instrument within the platform's maximum effective leverage at its price", () => {
     for (const i of INSTRUMENTS) {
-      expect(checkEffectiveLeverage({ marginMode: i.marginMode, pricePrecision: i.pricePrecision, leverages: i.multiples }, parsePrice(i.basePrice, i.pricePrecision)!), i.code).toBe("ok");
+      expect(
+        checkEffectiveLeverage(
+          { marginMode: i.marginMode, pricePrecision: i.pricePrecision, leverages: i.multiples },
+          parsePrice(i.basePrice, i.pricePrecision)!,
+        ),
+        i.code,
+      ).toBe("ok");
     }
   });
 
   it("every instrument's minimum order (the order form's default multiple) survives a move of 0.5% of its price against it", () => {
     for (const i of INSTRUMENTS) {
       const price = parsePrice(i.basePrice, i.pricePrecision)!;
-      const terms = { marginMode: i.marginMode, contractSize: toScaled6(i.contractSize)!, pricePrecision: i.pricePrecision, feeRate: i.feeRate, feeMode: 2 };
+      const terms = {
+        marginMode: i.marginMode,
+        contractSize: toScaled6(i.contractSize)!,
+        pricePrecision: i.pricePrecision,
+        feeRate: i.feeRate,
+        feeMode: 2,
+      };
       // the form starts at the first multiple offered (none under margin mode 1)
       const leverage = i.marginMode === 1 ? 0 : i.multiples[0]!;
       const move = Math.ceil(price / 200);
       for (const side of [Side.Buy, Side.Sell]) {
         const { liquidation } = orderFigures(terms, side, toScaled6(i.minLots)!, price, leverage);
         const against = side === Side.Buy ? price - move : price + move;
-        expect(isLiquidated(side, liquidation, against), `${i.code} ${side === Side.Buy ? "buy" : "sell"} at ${i.basePrice}, liquidation ${liquidation}`).toBe(false);
+        expect(
+          isLiquidated(side, liquidation, against),
+          `${i.code} ${side === Side.Buy ? "buy" : "sell"} at ${i.basePrice}, liquidation ${liquidation}`,
+        ).toBe(false);
       }
     }
   });

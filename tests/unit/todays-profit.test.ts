@@ -36,7 +36,19 @@ describe("today's profit is the day's realised result", () => {
 
   it("names only known ledger kinds, and no kind both ways", () => {
     for (const k of [...RESULT_KINDS, ...CHARGE_KINDS]) expect(LEDGER_KINDS).toContain(k);
-    for (const k of ["deposit", "withdraw", "withdraw_refund", "transfer", "loan", "fund_subscribe", "fund_redeem", "demo_grant", "demo_reset", "demo_expire", "adjustment"]) {
+    for (const k of [
+      "deposit",
+      "withdraw",
+      "withdraw_refund",
+      "transfer",
+      "loan",
+      "fund_subscribe",
+      "fund_redeem",
+      "demo_grant",
+      "demo_reset",
+      "demo_expire",
+      "adjustment",
+    ]) {
       expect([...RESULT_KINDS, ...CHARGE_KINDS] as string[], k).not.toContain(k);
     }
   });

@@ -1,6 +1,16 @@
 import { describe, expect, it } from "vitest";
 import en from "../../locales/en/common.json";
-import { accountTypeOf, checkTransfer, csvCell, lastPageOf, pageParam, pickAccount, profitPercent, toCsv, MAX_TRANSFER_MICROS } from "~/domain/wallet";
+import {
+  accountTypeOf,
+  checkTransfer,
+  csvCell,
+  lastPageOf,
+  pageParam,
+  pickAccount,
+  profitPercent,
+  toCsv,
+  MAX_TRANSFER_MICROS,
+} from "~/domain/wallet";
 import { memoText, ledgerKindText } from "~/lib/ledger-text";
 import { LEDGER_KINDS } from "~/domain/ledger";
 
@@ -8,7 +18,9 @@ const USD = 1_000_000;
 
 /** A t function over the English file, with {{name}} interpolation (as i18next does). */
 function t(key: string, options?: Record<string, unknown>): string {
-  const value = key.split(".").reduce<unknown>((node, part) => (node && typeof node === "object" ? (node as Record<string, unknown>)[part] : undefined), en);
+  const value = key
+    .split(".")
+    .reduce<unknown>((node, part) => (node && typeof node === "object" ? (node as Record<string, unknown>)[part] : undefined), en);
   if (typeof value !== "string") return key;
   return value.replace(/\{\{(\w+)\}\}/g, (_, name: string) => String(options?.[name] ?? ""));
 }
@@ -18,7 +30,8 @@ describe("account types (spec §3: change/micro/forex shown as funding/option/co
     expect(["1", "change", "funding", " Change "].map(accountTypeOf)).toEqual([1, 1, 1, 1]);
     expect(["2", "micro", "option", "options"].map(accountTypeOf)).toEqual([2, 2, 2, 2]);
     expect(["3", "forex", "contract", "FOREX"].map(accountTypeOf)).toEqual([3, 3, 3, 3]);
-    for (const bad of ["0", "4", "", "01", "1.0", "toString", "__proto__", "constructor", null, undefined]) expect(accountTypeOf(bad), String(bad)).toBeNull();
+    for (const bad of ["0", "4", "", "01", "1.0", "toString", "__proto__", "constructor", null, undefined])
+      expect(accountTypeOf(bad), String(bad)).toBeNull();
   });
 });
 
@@ -31,14 +44,16 @@ describe("transfer pair (spec §4: choosing one equal to the other swaps the oth
     expect(pickAccount({ from: 1, to: 3 }, "from", 2)).toEqual({ from: 2, to: 3 });
     expect(pickAccount({ from: 1, to: 3 }, "to", 2)).toEqual({ from: 1, to: 2 });
     const ids = [1, 2, 3] as const;
-    for (const from of ids) for (const to of ids) {
-      if (from === to) continue;
-      for (const side of ["from", "to"] as const) for (const v of ids) {
-        const next = pickAccount({ from, to }, side, v);
-        expect(next.from).not.toBe(next.to);
-        expect(next[side]).toBe(v);
+    for (const from of ids)
+      for (const to of ids) {
+        if (from === to) continue;
+        for (const side of ["from", "to"] as const)
+          for (const v of ids) {
+            const next = pickAccount({ from, to }, side, v);
+            expect(next.from).not.toBe(next.to);
+            expect(next[side]).toBe(v);
+          }
       }
-    }
   });
 });
 
@@ -48,28 +63,58 @@ describe("transfer checks (spec §5, issue 10 bad input)", () => {
     expect(checkTransfer({ from: "2", to: "1", amount: "0.01" }, 10_000)).toEqual({ ok: true, from: 2, to: 1, amount: 10_000 });
   });
   it("refuses the same account, unknown accounts and every bad amount, naming the field", () => {
-    expect(checkTransfer({ from: "1", to: "funding", amount: "1" })).toEqual({ ok: false, error: "transfer.err_same_account", field: "to" });
+    expect(checkTransfer({ from: "1", to: "funding", amount: "1" })).toEqual({
+      ok: false,
+      error: "transfer.err_same_account",
+      field: "to",
+    });
     expect(checkTransfer({ from: "9", to: "1", amount: "1" })).toMatchObject({ ok: false, error: "transfer.err_account", field: "from" });
     expect(checkTransfer({ from: "1", to: null, amount: "1" })).toMatchObject({ ok: false, error: "transfer.err_account", field: "to" });
-    expect(checkTransfer({ from: "1", to: "3", amount: "  " })).toMatchObject({ ok: false, error: "transfer.err_amount_required", field: "balance" });
+    expect(checkTransfer({ from: "1", to: "3", amount: "  " })).toMatchObject({
+      ok: false,
+      error: "transfer.err_amount_required",
+      field: "balance",
+    });
     expect(checkTransfer({ from: "1", to: "3", amount: undefined })).toMatchObject({ ok: false, error: "transfer.err_amount_required" });
     for (const bad of ["0", "0.00", "-1", "1.234", "abc", "1e3", "1,5", "NaN", "Infinity", "0x10"]) {
-      expect(checkTransfer({ from: "1", to: "3", amount: bad }), bad).toMatchObject({ ok: false, error: "transfer.err_amount_invalid", field: "balance" });
+      expect(checkTransfer({ from: "1", to: "3", amount: bad }), bad).toMatchObject({
+        ok: false,
+        error: "transfer.err_amount_invalid",
+        field: "balance",
+      });
     }
-    expect(checkTransfer({ from: "1", to: "3", amount: String(MAX_TRANSFER_MICROS / USD + 1) })).toMatchObject({ ok: false, error: "transfer.err_amount_max" });
+    expect(checkTransfer({ from: "1", to: "3", amount: String(MAX_TRANSFER_MICROS / USD + 1) })).toMatchObject({
+      ok: false,
+      error: "transfer.err_amount_max",
+    });
   });
   it("refuses more than the available balance, accepts exactly all of it", () => {
     // the message names the account the money comes from
-    expect(checkTransfer({ from: "1", to: "3", amount: "100.01" }, 100 * USD)).toMatchObject({ ok: false, error: "transfer.err_insufficient_funding", field: "balance" });
-    expect(checkTransfer({ from: "3", to: "1", amount: "100.01" }, 100 * USD)).toMatchObject({ ok: false, error: "transfer.err_insufficient_contract", field: "balance" });
-    expect(checkTransfer({ from: "micro", to: "1", amount: "100.01" }, 100 * USD)).toMatchObject({ ok: false, error: "transfer.err_insufficient_options", field: "balance" });
+    expect(checkTransfer({ from: "1", to: "3", amount: "100.01" }, 100 * USD)).toMatchObject({
+      ok: false,
+      error: "transfer.err_insufficient_funding",
+      field: "balance",
+    });
+    expect(checkTransfer({ from: "3", to: "1", amount: "100.01" }, 100 * USD)).toMatchObject({
+      ok: false,
+      error: "transfer.err_insufficient_contract",
+      field: "balance",
+    });
+    expect(checkTransfer({ from: "micro", to: "1", amount: "100.01" }, 100 * USD)).toMatchObject({
+      ok: false,
+      error: "transfer.err_insufficient_options",
+      field: "balance",
+    });
     expect(checkTransfer({ from: "1", to: "3", amount: "100" }, 100 * USD)).toMatchObject({ ok: true, amount: 100 * USD });
   });
   it("moves a balance of more than 2 decimals only as a whole (transfer all): 0.175 of 0.175, never 0.175 of 0.2", () => {
     expect(checkTransfer({ from: "1", to: "3", amount: "0.175" }, 175_000)).toMatchObject({ ok: true, amount: 175_000 });
     expect(checkTransfer({ from: "1", to: "3", amount: "0.1750" }, undefined, 175_000)).toMatchObject({ ok: true, amount: 175_000 });
     expect(checkTransfer({ from: "1", to: "3", amount: "0.17" }, 175_000)).toMatchObject({ ok: true, amount: 170_000 });
-    expect(checkTransfer({ from: "1", to: "3", amount: "0.175" }, undefined, 200_000)).toMatchObject({ ok: false, error: "transfer.err_amount_invalid" });
+    expect(checkTransfer({ from: "1", to: "3", amount: "0.175" }, undefined, 200_000)).toMatchObject({
+      ok: false,
+      error: "transfer.err_amount_invalid",
+    });
     expect(checkTransfer({ from: "1", to: "3", amount: "0.175" })).toMatchObject({ ok: false, error: "transfer.err_amount_invalid" });
   });
 });
@@ -100,7 +145,7 @@ describe("paging", () => {
 
 describe("CSV statement cells", () => {
   it("neutralises text that spreadsheets would run as a formula", () => {
-    expect(csvCell("=HYPERLINK(\"http://x\")")).toBe(`"'=HYPERLINK(""http://x"")"`);
+    expect(csvCell('=HYPERLINK("http://x")')).toBe(`"'=HYPERLINK(""http://x"")"`);
     expect(csvCell("+1")).toBe("'+1");
     expect(csvCell("-2+3")).toBe("'-2+3");
     expect(csvCell("@SUM(A1)")).toBe("'@SUM(A1)");

@@ -42,7 +42,8 @@ const expected = { ...site, address, nonce, now };
 describe("wallet addresses", () => {
   it("keeps 0x + 40 hex digits in lowercase and refuses anything else", () => {
     expect(normalizeAddress(` ${account.address} `)).toBe(address);
-    for (const bad of ["", "0x", "0x123", `${address}0`, address.slice(2), `0X${address.slice(2)}`, `0x${"g".repeat(40)}`, null, 42]) expect(normalizeAddress(bad)).toBeNull();
+    for (const bad of ["", "0x", "0x123", `${address}0`, address.slice(2), `0X${address.slice(2)}`, `0x${"g".repeat(40)}`, null, 42])
+      expect(normalizeAddress(bad)).toBeNull();
   });
 
   it("shortens an address for the header", () => {
@@ -61,12 +62,20 @@ describe("wallet addresses", () => {
     const base = { w_address: address, signature: sig, nonce, message: message() };
     const okParsed = parseFields(Web3LoginSchema, { ...base, message: message().replace(/\n/g, "\r\n") });
     expect(okParsed.ok && okParsed.value.message).toBe(message());
-    expect(parseFields(Web3LoginSchema, { ...base, signature: "0xdead" })).toEqual({ ok: false, errors: { signature: "web3.login_failed" } });
+    expect(parseFields(Web3LoginSchema, { ...base, signature: "0xdead" })).toEqual({
+      ok: false,
+      errors: { signature: "web3.login_failed" },
+    });
     expect(parseFields(Web3LoginSchema, { ...base, nonce: "short" })).toEqual({ ok: false, errors: { nonce: "web3.nonce_not_found" } });
     expect(parseFields(Web3LoginSchema, { ...base, message: "" })).toEqual({ ok: false, errors: { message: "web3.login_failed" } });
     expect(parseFields(Web3LoginSchema, {})).toEqual({
       ok: false,
-      errors: { w_address: "web3.invalid_address", signature: "web3.login_failed", nonce: "web3.nonce_not_found", message: "web3.login_failed" },
+      errors: {
+        w_address: "web3.invalid_address",
+        signature: "web3.login_failed",
+        nonce: "web3.nonce_not_found",
+        message: "web3.login_failed",
+      },
     });
   });
 });
@@ -116,20 +125,35 @@ describe("the EIP-4361 login message", () => {
   it("is refused when its times are not sane", () => {
     const at = (ms: number) => new Date(now.getTime() + ms);
     // issued in the future beyond the clock skew, or before any live nonce could exist
-    expect(checkLoginMessage(message({ issuedAt: at(CLOCK_SKEW_MS + 1000), expirationTime: at(CLOCK_SKEW_MS + NONCE_TTL_MS) }), expected)).toEqual({ ok: false, problem: "time" });
-    expect(checkLoginMessage(message({ issuedAt: at(-NONCE_TTL_MS - CLOCK_SKEW_MS - 1000), expirationTime: at(60_000) }), expected)).toEqual({ ok: false, problem: "time" });
+    expect(
+      checkLoginMessage(message({ issuedAt: at(CLOCK_SKEW_MS + 1000), expirationTime: at(CLOCK_SKEW_MS + NONCE_TTL_MS) }), expected),
+    ).toEqual({ ok: false, problem: "time" });
+    expect(
+      checkLoginMessage(message({ issuedAt: at(-NONCE_TTL_MS - CLOCK_SKEW_MS - 1000), expirationTime: at(60_000) }), expected),
+    ).toEqual({ ok: false, problem: "time" });
     // expired, or expiring before it was issued
-    expect(checkLoginMessage(message({ issuedAt: at(-NONCE_TTL_MS), expirationTime: at(-1) }), expected)).toEqual({ ok: false, problem: "time" });
-    expect(checkLoginMessage(message({ issuedAt: at(60_000), expirationTime: at(30_000) }), expected)).toEqual({ ok: false, problem: "time" });
+    expect(checkLoginMessage(message({ issuedAt: at(-NONCE_TTL_MS), expirationTime: at(-1) }), expected)).toEqual({
+      ok: false,
+      problem: "time",
+    });
+    expect(checkLoginMessage(message({ issuedAt: at(60_000), expirationTime: at(30_000) }), expected)).toEqual({
+      ok: false,
+      problem: "time",
+    });
     // within the skew is fine
     expect(checkLoginMessage(message({ issuedAt: at(CLOCK_SKEW_MS - 1000), expirationTime: at(NONCE_TTL_MS) }), expected).ok).toBe(true);
   });
 
   it("is refused above 2 KB, and when anything is added to or changed in its canonical form", () => {
     const text = message();
-    const padded = text.replace("Sign in to Bourse with this wallet.", `Sign in to Bourse with this wallet.${" x".repeat(MAX_MESSAGE_BYTES)}`);
+    const padded = text.replace(
+      "Sign in to Bourse with this wallet.",
+      `Sign in to Bourse with this wallet.${" x".repeat(MAX_MESSAGE_BYTES)}`,
+    );
     expect(checkLoginMessage(padded, expected)).toEqual({ ok: false, problem: "too_large" });
-    expect(checkLoginMessage(`${text}\nResources:\n- https://evil.example`.replace("\nResources:", "\nJunk: 1\nResources:"), expected)).toEqual({ ok: false, problem: "malformed" });
+    expect(
+      checkLoginMessage(`${text}\nResources:\n- https://evil.example`.replace("\nResources:", "\nJunk: 1\nResources:"), expected),
+    ).toEqual({ ok: false, problem: "malformed" });
     expect(checkLoginMessage(`${text}\n`, expected)).toEqual({ ok: false, problem: "malformed" });
     expect(checkLoginMessage(`\n${text}`, expected)).toEqual({ ok: false, problem: "malformed" });
     expect(checkLoginMessage(`x${text}`, expected)).toEqual({ ok: false, problem: "domain" });
