@@ -19,6 +19,8 @@ const TICKS = Number(process.env.TICK_RUNS ?? 15);
 const SIZES = (process.env.TICK_SIZES ?? (FULL ? "100,100000,1000000" : "100,100000")).split(",").map(Number);
 const STOPS = Number(process.env.BENCH_STOPS ?? 5_000);
 const OTHERS = Number(process.env.BENCH_STOPS_OTHERS ?? 100_000);
+/** Rows the D1-alone statement generates (a few hundred ms of SQLite on the 2-core machine). */
+const D1_FLOOR_ROWS = Number(process.env.BENCH_D1_FLOOR_ROWS ?? 300_000);
 const CASCADES = Number(process.env.BENCH_CASCADES ?? 3);
 const ORDERS_PER_USER = 20;
 
@@ -108,7 +110,8 @@ export async function openPositions(worker, d, insts, tag, n, { skip = [] } = {}
   for (let from = 0; from < n; from += 30_000) {
     const rows = [];
     for (let k = from; k < Math.min(n, from + 30_000); k++)
-      rows.push(positionRow(d, k % 2 === 0 ? hot : rest[(k >> 1) % rest.length], users[k % users.length], k, tag, now));
+      // orders alternate hot / other and users take them in pairs, so every user holds both
+      rows.push(positionRow(d, k % 2 === 0 ? hot : rest[(k >> 1) % rest.length], users[(k >> 1) % users.length], k, tag, now));
     await insertRows(worker.db, rows);
   }
   await lockMargins(worker.db, tag);
@@ -233,6 +236,7 @@ export async function stopFigures() {
   const d = await domain();
   const worker = await startWorker();
   const runs = [];
+  const floors = [];
   try {
     const insts = await instruments(worker, d);
     const eth = insts.find((i) => i.code === "ETHUSDT");
@@ -252,6 +256,10 @@ export async function stopFigures() {
       await insertRows(worker.db, rows);
       await lockMargins(worker.db, tag);
       const liquidation = d.orderFigures(eth.terms, 1, LOTS[0], eth.price, leverage).liquidation;
+      const { lo, hi } = await worker.db
+        .prepare("SELECT MIN(id) AS lo, MAX(id) AS hi FROM contract_orders WHERE open_tx LIKE ?1 || '-%'")
+        .bind(tag)
+        .first();
       const { pending } = await dev(worker, "/dev/engine/reconcile", {});
       // idle: the no-op's latency with the room quiet (the reconcile's catch-up done, between ticks)
       await dev(worker, "/dev/engine/tick", {});
@@ -265,7 +273,9 @@ export async function stopFigures() {
       const move = Math.round(eth.price * 0.97);
       await holdPrice(worker, "ETHUSDT", move / 10 ** eth.precision);
       const tick = dev(worker, "/dev/engine/tick", {});
-      const count = worker.db.prepare("SELECT COUNT(*) AS n FROM contract_orders WHERE open_tx LIKE ?1 || '-%' AND status = 1").bind(tag);
+      // polled by primary key: a LIKE on open_tx cannot use its index and scanned every open order
+      // each 20 ms, on the thread that local D1 shares with the rooms it measures
+      const count = worker.db.prepare("SELECT COUNT(*) AS n FROM contract_orders WHERE id BETWEEN ?1 AND ?2 AND status = 1").bind(lo, hi);
       const done = await until(async () => (await count.first()).n === 0, { every: 20, timeoutMs: 60_000 });
       await tick;
       const calls = await ping.stop();
@@ -288,8 +298,38 @@ export async function stopFigures() {
         move,
       };
       runs.push(run);
+      // each shard's settlement calls of this cascade (the D1 batches and what the service reads around them)
+      const { timings = [] } = await fetch(`${worker.origin}/dev/engine`).then((x) => x.json());
+      const settled = timings
+        .slice(-4)
+        .map((t) => `${t.shard ?? "room"} ${t.orders} in ${t.ms} ms`)
+        .join(", ");
       console.log(
-        `  cascade ${r + 1}: ${run.closed}/${STOPS} stop-losses closed ${run.ms.toFixed(0)} ms after the move (ETH ${eth.price} → ${move} steps, stop ${stopLoss}, liquidation ${liquidation}; ${pending} open indexed); no-op every 5 ms: idle median ${idleMedian.toFixed(1)} ms, worst ${worst.toFixed(1)} ms over ${during.length} calls (${during.filter((c) => c.failed).length} failed)`,
+        `  cascade ${r + 1}: ${run.closed}/${STOPS} stop-losses closed ${run.ms.toFixed(0)} ms after the move (ETH ${eth.price} → ${move} steps, stop ${stopLoss}, liquidation ${liquidation}; ${pending} open indexed); no-op every 5 ms: idle median ${idleMedian.toFixed(1)} ms, worst ${worst.toFixed(1)} ms over ${during.length} calls (${during.filter((c) => c.failed).length} failed); settlements: ${settled}`,
+      );
+    }
+    // The floor local D1 sets under that figure: one D1 statement and nothing else (no tick, no
+    // engine work), the same no-op every 5 ms. Local D1 runs SQLite inside the workerd process
+    // that runs the rooms, so a statement holds the room's thread for as long as it runs.
+    for (let r = 0; r < CASCADES; r++) {
+      await sleep(1_000);
+      const idle = pinger(worker);
+      await sleep(1_000);
+      const idleMedian = median((await idle.stop()).map((c) => c.ms));
+      const ping = pinger(worker);
+      await sleep(100);
+      const from = performance.now();
+      await worker.db
+        .prepare("WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < ?1) SELECT COUNT(*) AS n FROM c")
+        .bind(D1_FLOOR_ROWS)
+        .first();
+      const to = performance.now();
+      await sleep(100);
+      const calls = await ping.stop();
+      const worst = Math.max(...calls.filter((c) => c.at >= from && c.at <= to).map((c) => c.ms));
+      floors.push({ statement: to - from, held: worst - idleMedian });
+      console.log(
+        `  D1 alone ${r + 1}: one ${(to - from).toFixed(0)} ms statement (a count over ${D1_FLOOR_ROWS.toLocaleString("en-US")} generated rows), rooms idle; no-op worst − idle median ${(worst - idleMedian).toFixed(1)} ms`,
       );
     }
   } finally {
@@ -308,6 +348,14 @@ export async function stopFigures() {
       "ms, worst no-op latency − idle median during the cascade",
       runs.map((r) => r.jsMax),
       { target: "≤ 50", covers: `a GET /dev/market/ping (the room's ping()) every 5 ms during each cascade above` },
+    ),
+    figure(
+      "tick_d1_held_ms",
+      "ms, worst no-op latency − idle median during one D1 statement alone",
+      floors.map((f) => f.held),
+      {
+        covers: `the same no-op every 5 ms while one D1 statement runs with the rooms idle (statements of ${floors.map((f) => f.statement.toFixed(0)).join(", ")} ms): how much of tick_js_max_ms local D1 alone can make`,
+      },
     ),
   ];
 }

@@ -48,7 +48,9 @@ async function expiries(worker, n) {
   if (Date.now() > expiry) return { n, ms: NaN, late: true };
   // the price moves before the expiry: the up half wins, the down half loses
   await holdPrice(worker, inst.code, (price + 10 ** inst.precision) / 10 ** inst.precision);
-  const left = db.prepare("SELECT COUNT(*) AS n FROM options WHERE open_tx LIKE ?1 || '-%' AND status = 1").bind(tag);
+  // polled by primary key (a LIKE on open_tx scans the table, on the thread local D1 shares with the rooms)
+  const { lo, hi } = await db.prepare("SELECT MIN(id) AS lo, MAX(id) AS hi FROM options WHERE open_tx LIKE ?1 || '-%'").bind(tag).first();
+  const left = db.prepare("SELECT COUNT(*) AS n FROM options WHERE id BETWEEN ?1 AND ?2 AND status = 1").bind(lo, hi);
   await new Promise((r) => setTimeout(r, Math.max(0, expiry - Date.now())));
   const done = await until(async () => (await left.first()).n === 0, { every: 25, timeoutMs: 60_000 });
   const ms = Number.isNaN(done) ? NaN : Date.now() - (performance.now() - done) - expiry;
