@@ -9,6 +9,7 @@ declare namespace Cloudflare {
     /** Engine shards shared by unsplit instruments, and hot instruments split by user ("CODE:n,…"). */
     ENGINE_SHARDS?: string;
     ENGINE_SPLIT?: string;
+    ENGINE_SETTLE_CHUNK?: string;
     /** Daily and bulk jobs in chunks (app/services/jobs.server.ts). */
     JOBS: Queue<import("./app/domain/jobs").JobMessage>;
     ENVIRONMENT?: "local" | "production";

@@ -6,6 +6,7 @@
 import * as v from "valibot";
 import { parsePcHost } from "~/domain/device";
 import { parsePlan } from "~/domain/engine-shards";
+import { settleChunkOf } from "~/domain/engine";
 
 export const LOCAL_SESSION_SECRET = "local-only-session-secret-not-for-production-use";
 export const LOCAL_PEPPER = "local-only-password-pepper";
@@ -26,6 +27,7 @@ const EnvSchema = v.object({
   PC_HOST: v.optional(v.string()),
   ENGINE_SHARDS: v.optional(v.string()),
   ENGINE_SPLIT: v.optional(v.string()),
+  ENGINE_SETTLE_CHUNK: v.optional(v.string()),
 });
 
 export interface Config {
@@ -84,6 +86,7 @@ export function readConfig(env: Env): Config {
   try {
     // the market room reads the same plan: a bad one is refused here, at the first request
     parsePlan(e.ENGINE_SHARDS, e.ENGINE_SPLIT);
+    settleChunkOf(e.ENGINE_SETTLE_CHUNK);
   } catch (error) {
     throw new ConfigError((error as Error).message);
   }

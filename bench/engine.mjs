@@ -21,6 +21,8 @@ const STOPS = Number(process.env.BENCH_STOPS ?? 5_000);
 const OTHERS = Number(process.env.BENCH_STOPS_OTHERS ?? 100_000);
 /** Rows the D1-alone statement generates (a few hundred ms of SQLite on the 2-core machine). */
 const D1_FLOOR_ROWS = Number(process.env.BENCH_D1_FLOOR_ROWS ?? 300_000);
+/** The smaller settlement chunk the cascades run with a second time. */
+const SMALL_CHUNK = Number(process.env.BENCH_SMALL_CHUNK ?? 250);
 const CASCADES = Number(process.env.BENCH_CASCADES ?? 3);
 const ORDERS_PER_USER = 20;
 
@@ -232,9 +234,9 @@ function pinger(worker) {
   };
 }
 
-export async function stopFigures() {
-  const d = await domain();
-  const worker = await startWorker();
+/** The cascades (and, with `floor`, the D1-alone statements) on a worker of its own; `vars` override wrangler.toml's. */
+async function cascades(d, { vars = {}, floor = false } = {}) {
+  const worker = await startWorker({ vars });
   const runs = [];
   const floors = [];
   try {
@@ -311,7 +313,7 @@ export async function stopFigures() {
     // The floor local D1 sets under that figure: one D1 statement and nothing else (no tick, no
     // engine work), the same no-op every 5 ms. Local D1 runs SQLite inside the workerd process
     // that runs the rooms, so a statement holds the room's thread for as long as it runs.
-    for (let r = 0; r < CASCADES; r++) {
+    for (let r = 0; floor && r < CASCADES; r++) {
       await sleep(1_000);
       const idle = pinger(worker);
       await sleep(1_000);
@@ -335,6 +337,15 @@ export async function stopFigures() {
   } finally {
     await worker.dispose();
   }
+  return { runs, floors };
+}
+
+export async function stopFigures() {
+  const d = await domain();
+  console.log("  cascades with the settlement chunk of wrangler.toml:");
+  const { runs, floors } = await cascades(d, { floor: true });
+  console.log(`  cascades with ENGINE_SETTLE_CHUNK=${SMALL_CHUNK}:`);
+  const small = await cascades(d, { vars: { ENGINE_SETTLE_CHUNK: String(SMALL_CHUNK) } });
   const covers = `${STOPS} ETHUSDT longs of ${STOPS} users (stop 2 % below, liquidation from orderFigures) with ${OTHERS.toLocaleString("en-US")} other orders open over ${Math.ceil(OTHERS / ORDERS_PER_USER)} users; price held 3 % lower then one tick; median of ${CASCADES} cascades`;
   return [
     figure(
@@ -348,6 +359,18 @@ export async function stopFigures() {
       "ms, worst no-op latency − idle median during the cascade",
       runs.map((r) => r.jsMax),
       { target: "≤ 50", covers: `a GET /dev/market/ping (the room's ping()) every 5 ms during each cascade above` },
+    ),
+    figure(
+      `stops_5000_chunk${SMALL_CHUNK}_ms`,
+      "ms, price move → all closed in D1",
+      small.runs.map((r) => r.ms),
+      { covers: `the same cascades with ENGINE_SETTLE_CHUNK=${SMALL_CHUNK} (shorter D1 batches)` },
+    ),
+    figure(
+      `tick_js_max_chunk${SMALL_CHUNK}_ms`,
+      "ms, worst no-op latency − idle median during the cascade",
+      small.runs.map((r) => r.jsMax),
+      { covers: `the same no-op during those cascades` },
     ),
     figure(
       "tick_d1_held_ms",

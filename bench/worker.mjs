@@ -36,7 +36,7 @@ function declaredBindings() {
  * `inspectorPort`, so one engine shard can be loaded alone in its own isolate and its heap read.
  * `warm: false` leaves the market room asleep (nothing indexes what a bench writes meanwhile).
  */
-export async function startWorker({ heapWorker = false, inspectorPort, warm = true } = {}) {
+export async function startWorker({ heapWorker = false, inspectorPort, warm = true, vars = {} } = {}) {
   if (!built) {
     rmSync(outdir, { recursive: true, force: true });
     run(bin("wrangler"), ["deploy", "--dry-run", `--outdir=${outdir}`], { stdio: ["ignore", "ignore", "inherit"] });
@@ -53,7 +53,7 @@ export async function startWorker({ heapWorker = false, inspectorPort, warm = tr
     modules,
     compatibilityDate: declared.compatibilityDate,
     compatibilityFlags: declared.compatibilityFlags,
-    bindings: { ...declared.vars, ENVIRONMENT: "local" },
+    bindings: { ...declared.vars, ...vars, ENVIRONMENT: "local" },
     d1Databases: Object.fromEntries(declared.d1Databases.map((b) => [b, `bench-${b}`])),
     r2Buckets: declared.r2Buckets,
     durableObjects: declared.durableObjects,

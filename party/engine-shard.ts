@@ -7,7 +7,15 @@
  * (every settlement is once-only by its keys in D1).
  */
 import { DurableObject } from "cloudflare:workers";
-import type { EngineChange, ParkedSettlement, ShardQuiet, ShardTickInput, ShardTickOutput, UserEvent } from "~/domain/engine";
+import {
+  settleChunkOf,
+  type EngineChange,
+  type ParkedSettlement,
+  type ShardQuiet,
+  type ShardTickInput,
+  type ShardTickOutput,
+  type UserEvent,
+} from "~/domain/engine";
 import { filterOf, type ShardSpec } from "~/domain/engine-shards";
 import { ContractEngine, type EngineStore } from "./market/engine";
 import { engineStore } from "./market/store";
@@ -36,7 +44,10 @@ export class EngineShard extends DurableObject<Env> {
     if (this.engine && this.key === key) return this.engine;
     await this.ctx.blockConcurrencyWhile(async () => {
       if (this.engine && this.key === key) return;
-      const engine = new ContractEngine(this.store(), { filter: filterOf(spec), chunk: this.faults.chunk });
+      const engine = new ContractEngine(this.store(), {
+        filter: filterOf(spec),
+        chunk: this.faults.chunk ?? settleChunkOf(this.env.ENGINE_SETTLE_CHUNK),
+      });
       await engine.load();
       this.engine = engine;
       this.key = key;

@@ -163,6 +163,19 @@ export interface OptionSettlementResult {
  * chunk its own batch that releases the writer before the next.
  */
 export const SETTLE_CHUNK = 2_000;
+
+/**
+ * The settlement chunk from configuration (ENGINE_SETTLE_CHUNK, 50 to 2,000; SETTLE_CHUNK when
+ * empty). A smaller chunk makes each D1 batch shorter, so a long cascade releases the database
+ * (and, on local D1, the thread it shares with the rooms) more often, at the cost of more batches.
+ */
+export function settleChunkOf(value: string | undefined): number {
+  if (value === undefined || value.trim() === "") return SETTLE_CHUNK;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 50 || n > SETTLE_CHUNK)
+    throw new Error(`ENGINE_SETTLE_CHUNK must be a whole number from 50 to ${SETTLE_CHUNK}`);
+  return n;
+}
 /** A decision whose batch failed alone is tried again on this many ticks in all, then parked. */
 export const SETTLE_TRIES = 3;
 

@@ -52,6 +52,7 @@ describe("engine shards", () => {
   it("a bad plan in the Worker's configuration is refused at its first request, with the variable named", () => {
     expect(() => readConfig({ ...env, ENGINE_SHARDS: "0" })).toThrow(ConfigError);
     expect(() => readConfig({ ...env, ENGINE_SPLIT: "BTCUSDT:x" })).toThrow(/ENGINE_SPLIT/);
+    expect(() => readConfig({ ...env, ENGINE_SETTLE_CHUNK: "10" })).toThrow(/ENGINE_SETTLE_CHUNK/);
     expect(readConfig({ ...env }).isLocal).toBe(true);
   });
 

@@ -1,7 +1,7 @@
 // The engine's shard plan (app/domain/engine-shards.ts): every order has exactly one shard, a hot
 // instrument's users spread over its parts, and a bad configuration is refused at start.
 import { describe, expect, it } from "vitest";
-import type { EngineOrder, SettlementRequest, TickInput, UserEvent } from "~/domain/engine";
+import { SETTLE_CHUNK, settleChunkOf, type EngineOrder, type SettlementRequest, type TickInput, type UserEvent } from "~/domain/engine";
 import { assign, filterOf, holds, parsePlan, shardName, shardsFor, shardsOfCode, type ShardFilter } from "~/domain/engine-shards";
 import { ContractEngine, type EngineStore } from "../../party/market/engine";
 import { ShardedEngine, type ShardApi } from "../../party/market/shards";
@@ -17,6 +17,13 @@ describe("engine shard plan", () => {
     expect(() => parsePlan("2", "BTCUSDT")).toThrow(/ENGINE_SPLIT/);
     expect(() => parsePlan("2", "BTCUSDT:0")).toThrow(/ENGINE_SPLIT/);
     expect(() => parsePlan("2", "BTCUSDT:65")).toThrow(/ENGINE_SPLIT/);
+  });
+
+  it("reads ENGINE_SETTLE_CHUNK (empty = the default) and refuses a value outside 50..2000", () => {
+    expect(settleChunkOf(undefined)).toBe(SETTLE_CHUNK);
+    expect(settleChunkOf("")).toBe(SETTLE_CHUNK);
+    expect(settleChunkOf("250")).toBe(250);
+    for (const bad of ["0", "49", "2001", "12.5", "many"]) expect(() => settleChunkOf(bad)).toThrow(/ENGINE_SETTLE_CHUNK/);
   });
 
   it("every (instrument, user) belongs to exactly one shard, the one its name says", () => {
