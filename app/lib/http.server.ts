@@ -1,5 +1,5 @@
 /** HTTP helpers shared by the Worker entry, the JSON API and Remix actions. */
-import { cleanFields } from "~/forms/parse";
+import { cleanFields } from "~/lib/fields";
 
 /** The spec §8 envelope: code 1 success, 999 invalid session, anything else shows msg. */
 export const ApiCode = { Ok: 1, Error: 0, InvalidSession: 999 } as const;
