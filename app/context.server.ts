@@ -6,16 +6,18 @@
  *   services run without a Request (e.g. the market room's engine, the scheduled jobs).
  * - AppContext (per HTTP request, handed to loaders, actions and the JSON API): adds the client
  *   (its throttle key and user agent), the CSP nonce of this response, and the session token and
- *   user, each looked up at most once per request.
+ *   user, each looked up at most once per request. The Worker builds it with createAppContext
+ *   (services/app-context.server.ts), which looks the session up.
+ *
+ * The contexts sit below the services (every service takes one): this module imports no service
+ * code, only the shape of the signed-in user (ADR 020).
  */
 import { drizzle, type DrizzleD1Database } from "drizzle-orm/d1";
 import * as schema from "~/db/schema";
 import { readConfig, type Config } from "~/env.server";
-import { detectLanguage, fixedT, type ServerT } from "~/i18n/i18n.server";
+import { fixedT, type ServerT } from "~/i18n/i18n.server";
 import { DEFAULT_LANGUAGE, type LanguageCode } from "~/i18n/config";
-import { b64url } from "~/lib/encoding";
-import { clientKeyOf } from "~/services/rate-limit.server";
-import { tokenFromRequest, userForToken, type SessionUser } from "~/services/session.server";
+import type { SessionUser } from "~/services/session.server";
 
 export type Db = DrizzleD1Database<typeof schema>;
 
@@ -64,19 +66,5 @@ export async function createServiceContext(
     d1: env.DB,
     lang,
     t: await fixedT(lang),
-  };
-}
-
-export async function createAppContext(request: Request, env: Env, ctx: Pick<ExecutionContext, "waitUntil">): Promise<AppContext> {
-  const base = await createServiceContext(env, { lang: await detectLanguage(request), waitUntil: (p) => ctx.waitUntil(p) });
-  let tokenPromise: Promise<string | null> | undefined;
-  let userPromise: Promise<SessionUser | null> | undefined;
-  const token = () => (tokenPromise ??= tokenFromRequest(request, base.config));
-  return {
-    ...base,
-    client: { key: clientKeyOf(request), userAgent: (request.headers.get("user-agent") ?? "").slice(0, 200) },
-    nonce: b64url(crypto.getRandomValues(new Uint8Array(16))),
-    token,
-    user: () => (userPromise ??= token().then((tk) => (tk ? userForToken(env.DB, tk) : null))),
   };
 }

@@ -44,7 +44,8 @@ export default async function handleRequest(
 // the server build, so the JSON API, the request context, the rooms and the pages share one copy
 // of every module (and of its state).
 export { handleApi } from "~/api/router.server";
-export { createAppContext, createServiceContext } from "~/context.server";
+export { createServiceContext } from "~/context.server";
+export { createAppContext } from "~/services/app-context.server";
 export { ConfigError } from "~/env.server";
 export { isCrossSiteWrite, withSecurityHeaders } from "~/lib/http.server";
 export { errorResponse } from "~/lib/errors.server";

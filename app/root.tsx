@@ -9,7 +9,6 @@ import {
   useLocation,
   useNavigate,
   useRouteError,
-  useRouteLoaderData,
 } from "@remix-run/react";
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
@@ -18,6 +17,7 @@ import { RTL_LANGUAGES, languageInfo, unitLocaleOf } from "~/i18n/config";
 import { messagesFor } from "~/i18n/i18n.server";
 import { I18nProvider } from "~/i18n/react";
 import { isAbortError } from "~/lib/abort";
+import { useRootData } from "~/lib/root-data";
 import { translateMessage } from "~/lib/messages";
 import { readFlash, type Flash } from "~/services/web.server";
 import { socketTicket } from "~/services/socket-auth.server";
@@ -79,11 +79,15 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   return data(body, { headers: clear ? { "Set-Cookie": clear } : {} });
 }
 
-export type RootData = Awaited<ReturnType<typeof loader>>["data"];
+type LoaderData = Awaited<ReturnType<typeof loader>>["data"];
 
-export function useRootData() {
-  return useRouteLoaderData<typeof loader>("root") as RootData | undefined;
+declare module "~/lib/root-data" {
+  // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- the loader's data is the whole shape
+  interface RootData extends LoaderData {}
 }
+
+/** Routes read the root data from their parent route's module as well (components from ~/lib/root-data). */
+export { useRootData };
 
 function Toast({ flash }: { flash: Flash | null }) {
   const { t } = useTranslation();

@@ -16,7 +16,7 @@ import { createRequestHandler, type AppLoadContext, type ServerBuild } from "@re
 import * as remixBuild from "../build/index.js";
 import type * as AppEntry from "./entry.server";
 import { shardForSocket } from "~/domain/rooms";
-import { desktopRedirect } from "~/domain/device";
+import { desktopRedirect } from "~/lib/redirect";
 import { provideServices } from "../party/services";
 export { MarketRoom } from "../party/market-room";
 export { LiveRoom } from "../party/live-room";

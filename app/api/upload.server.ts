@@ -1,5 +1,6 @@
 /** POST /api/common/image_upload (spec §7): multipart 'file', one file part; answers the stored upload's private url and id. */
-import { readFileParts, uploadFieldError, uploadUrl, type UploadPurpose } from "~/services/uploads.server";
+import type { UploadPurpose } from "~/domain/uploads";
+import { readFileParts, uploadFieldError, uploadUrl } from "~/services/uploads.server";
 import { failure, ok, query, userOrInvalid, type Routes } from "./common.server";
 
 // (an avatar becomes public only once a trader chooses it: /follow/avatar/:id)

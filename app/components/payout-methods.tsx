@@ -12,7 +12,7 @@ import { CopyButton } from "~/components/copy-button";
 import { currencyLabel, methodLine, type MethodView } from "~/components/withdraw";
 import { DrawType } from "~/domain/withdraw";
 import { Intent } from "~/forms/intents";
-import type { methodsLoader } from "~/lib/payout-methods.server";
+import type { methodsLoader } from "~/route-helpers/payout-methods.server";
 
 export function MethodsPage() {
   const { t } = useTranslation();

@@ -10,8 +10,8 @@
 import { useEffect, useId, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useHydrated } from "~/components/hydrated";
+import type { UploadPurpose } from "~/domain/uploads";
 import { translateMessage } from "~/lib/messages";
-import type { UploadPurpose } from "~/services/uploads.server";
 
 const MAX_SIDE = 2560;
 const DOWNSCALE_ABOVE_BYTES = 1_500_000;

@@ -2,7 +2,7 @@ import { useFetcher, useLocation } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { EyeIcon, EyeOffIcon, MoonIcon } from "~/components/icons";
 import { Intent } from "~/forms/intents";
-import { useRootData } from "~/root";
+import { useRootData } from "~/lib/root-data";
 
 /** Dark theme switch: a form post (no JavaScript needed); with JavaScript it applies at once. */
 export function ThemeSwitch() {

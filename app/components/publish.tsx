@@ -13,8 +13,8 @@ import { PhotoInput } from "~/components/photo-input";
 import { Intent } from "~/forms/intents";
 import { BODY_MAX, SUMMARY_MAX } from "~/domain/content";
 import { LANGUAGES, type LanguageCode } from "~/i18n/config";
-import { useRootData } from "~/root";
-import type { editorAction, editorLoader, listLoader } from "~/lib/publish.server";
+import { useRootData } from "~/lib/root-data";
+import type { editorAction, editorLoader, listLoader } from "~/route-helpers/publish.server";
 
 type Kind = "news" | "announcement";
 

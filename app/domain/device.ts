@@ -2,9 +2,9 @@
  * The desktop site (spec §9: desktop = no mobile user-agent strings; the desktop site lives on the
  * pc subdomain). Bourse stays one responsive app: when a pc host is configured, pages on that
  * host get the desktop layout, and desktop browsers asking for a page on any other host are
- * sent to the same path and query on the pc host. Off when no pc host is configured.
+ * sent to the same path and query on the pc host (lib/redirect.ts desktopRedirect). Off when no pc
+ * host is configured.
  */
-import { safeRedirect } from "~/lib/redirect";
 
 /** Words that only phones' and tablets' browsers put in their user agents. */
 const MOBILE_UA =
@@ -29,21 +29,4 @@ export function parsePcHost(raw: string | null | undefined): string | null {
 /** Is this request on the pc host (so the page gets the desktop layout)? */
 export function onPcHost(url: URL, pcHost: string | null): boolean {
   return pcHost !== null && url.host.toLowerCase() === pcHost;
-}
-
-/** Paths that are never moved to the pc host: the JSON API, the socket, rooms and local tooling. */
-const NOT_PAGES = /^\/(?:api|v2|parties|__scheduled|dev)(?:\/|$)/;
-
-/**
- * Where a request should go instead, or null: a desktop browser's GET/HEAD of a page on a host
- * other than the pc host goes to the same path and query on the pc host (the path and query
- * pass the same check as every other redirect; an unsafe one lands on the pc host's home).
- */
-export function desktopRedirect(request: { url: URL; method: string; userAgent: string | null }, pcHost: string | null): string | null {
-  if (!pcHost || onPcHost(request.url, pcHost)) return null;
-  if (request.method !== "GET" && request.method !== "HEAD") return null;
-  if (NOT_PAGES.test(request.url.pathname)) return null;
-  if (!isDesktopUserAgent(request.userAgent)) return null;
-  const path = safeRedirect(`${request.url.pathname}${request.url.search}`);
-  return `${request.url.protocol}//${pcHost}${path}`;
 }

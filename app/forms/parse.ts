@@ -1,31 +1,17 @@
 /**
  * Parsing submitted fields with a form's schema, the same way for route actions and the JSON
- * API (conform's parseWithValibot: empty strings count as missing). Field names outside a plain
- * identifier alphabet are dropped first, so a crafted name can never reach a nested path.
+ * API (conform's parseWithValibot: empty strings count as missing), after cleanFields (lib/fields.ts)
+ * dropped every field name outside a plain identifier alphabet.
  */
 import { parseWithValibot } from "@conform-to/valibot";
 import type * as v from "valibot";
 
+import { cleanFields } from "~/lib/fields";
 import type { FieldErrors } from "~/services/outcome";
 
 export type { FieldErrors };
 
 export type Parsed<T> = { ok: true; value: T } | { ok: false; errors: FieldErrors };
-
-const FIELD_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,63}$/;
-const MAX_VALUE = 4_000;
-
-/** Plain string fields of a form or JSON object (files, nested values and odd names dropped). */
-export function cleanFields(data: FormData | URLSearchParams | Record<string, unknown>): URLSearchParams {
-  const out = new URLSearchParams();
-  const entries = data instanceof FormData || data instanceof URLSearchParams ? [...data.entries()] : Object.entries(data);
-  for (const [key, value] of entries) {
-    if (!FIELD_NAME.test(key) || out.has(key)) continue;
-    if (typeof value === "string") out.set(key, value.slice(0, MAX_VALUE));
-    else if (typeof value === "number" || typeof value === "boolean") out.set(key, String(value));
-  }
-  return out;
-}
 
 /** The conform submission of a form (route actions reply with it). */
 export function submissionOf<S extends v.GenericSchema>(schema: S, data: FormData | URLSearchParams | Record<string, unknown>) {

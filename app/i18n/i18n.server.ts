@@ -13,7 +13,15 @@ import {
   type LanguageCode,
 } from "~/i18n/config";
 import { resources } from "~/i18n/resources";
-import { readLanguageCookie } from "~/services/preferences.server";
+import { preferenceCookie, readCookie } from "~/lib/cookies.server";
+
+/** The language chosen on /language (spec §2), remembered for a year. */
+export const langCookie = preferenceCookie("lang");
+
+async function readLanguageCookie(request: Request): Promise<string | null> {
+  const value = await readCookie(langCookie, request);
+  return typeof value === "string" ? value : null;
+}
 
 export async function detectLanguage(request: Request): Promise<LanguageCode> {
   return (

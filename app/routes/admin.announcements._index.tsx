@@ -2,7 +2,7 @@
 import type { LinksFunction, LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { ContentList } from "~/components/publish";
 import { RouteErrorBoundary } from "~/components/route-error";
-import { listLoader } from "~/lib/publish.server";
+import { listLoader } from "~/route-helpers/publish.server";
 import contentStylesHref from "~/styles/content.css";
 import { titled } from "~/lib/meta";
 

@@ -6,7 +6,7 @@
 import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { ContentEditor } from "~/components/publish";
 import { RouteErrorBoundary } from "~/components/route-error";
-import { editorAction, editorLoader } from "~/lib/publish.server";
+import { editorAction, editorLoader } from "~/route-helpers/publish.server";
 import contentStylesHref from "~/styles/content.css";
 import { pageMeta } from "~/lib/meta";
 

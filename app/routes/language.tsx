@@ -7,10 +7,10 @@ import { PageHeader } from "~/components/layout";
 import { RouteErrorBoundary } from "~/components/route-error";
 import { Intent } from "~/forms/intents";
 import { LANGUAGES, normalizeLanguage } from "~/i18n/config";
+import { langCookie } from "~/i18n/i18n.server";
 import { readForm } from "~/lib/http.server";
 import { safeRedirect } from "~/lib/redirect";
 import { setUserLanguage } from "~/services/account.server";
-import { langCookie } from "~/services/preferences.server";
 import { titled } from "~/lib/meta";
 
 export const meta = titled("user.language");

@@ -3,7 +3,7 @@ import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs } from "@rem
 import { MethodsPage } from "~/components/payout-methods";
 import { RouteErrorBoundary } from "~/components/route-error";
 import { DrawType } from "~/domain/withdraw";
-import { methodsAction, methodsLoader } from "~/lib/payout-methods.server";
+import { methodsAction, methodsLoader } from "~/route-helpers/payout-methods.server";
 import walletStylesHref from "~/styles/withdraw.css";
 import { titled } from "~/lib/meta";
 

@@ -33,7 +33,8 @@ import {
 } from "~/components/withdraw";
 import { DrawType, drawTypeOfPage, previewWithdrawal, type WithdrawFigures } from "~/domain/withdraw";
 import { Intent } from "~/forms/intents";
-import { cleanFields, submissionOf } from "~/forms/parse";
+import { submissionOf } from "~/forms/parse";
+import { cleanFields } from "~/lib/fields";
 import { replyWithErrors } from "~/forms/reply";
 import { WithdrawSchema, withdrawInputOf } from "~/forms/withdraw";
 import { readForm } from "~/lib/http.server";

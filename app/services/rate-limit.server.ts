@@ -211,28 +211,3 @@ export async function pruneRateLimits(db: D1Database, now = Date.now()) {
     .run();
   return result.meta.changes ?? 0;
 }
-
-/**
- * The client a request comes from, as Cloudflare reports it (CF-Connecting-IP cannot be set by
- * the client). IPv6 addresses are keyed by their /64 network, which one subscriber holds whole.
- * Local runs without the header share one key.
- */
-export function clientKeyOf(request: Request): string {
-  const ip = request.headers.get("cf-connecting-ip")?.trim();
-  if (!ip) return "local";
-  if (ip.includes(":")) return `${ipv6Network(ip)}::/64`;
-  return ip.slice(0, 45);
-}
-
-/** The first four hextets of an IPv6 address ("2001:db8::1" → "2001:db8:0:0"). */
-function ipv6Network(ip: string): string {
-  const [head = "", tail] = ip.toLowerCase().split("::");
-  const left = head ? head.split(":") : [];
-  const right = tail === undefined ? [] : tail ? tail.split(":") : [];
-  const missing = Math.max(0, 8 - left.length - right.length);
-  const full = [...left, ...Array<string>(tail === undefined ? 0 : missing).fill("0"), ...right];
-  return full
-    .slice(0, 4)
-    .map((h) => h.replace(/^0+(?=.)/, ""))
-    .join(":");
-}

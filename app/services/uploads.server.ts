@@ -20,6 +20,7 @@ import {
   MaxPartSizeExceededError,
 } from "@remix-run/cloudflare";
 import type { ServiceContext } from "~/context.server";
+import type { UploadPurpose } from "~/domain/uploads";
 import { readForm } from "~/lib/http.server";
 
 export const MAX_UPLOAD_BYTES = 10 * 1024 * 1024;
@@ -28,7 +29,6 @@ const PART_BYTES = 5 * 1024 * 1024;
 export const UPLOAD_QUOTA = { perDay: 40, bytesPerDay: 400 * 1024 * 1024 };
 const DAY_MS = 86_400_000;
 
-export type UploadPurpose = "identity" | "deposit_proof" | "repayment_proof" | "signature" | "other" | "news_image" | "avatar";
 export type UploadError = "errors.upload_type" | "errors.upload_too_large" | "errors.upload_empty" | "errors.upload_quota";
 export type ImageType = "image/jpeg" | "image/png" | "image/webp";
 

@@ -14,8 +14,9 @@ import {
   sameSiteImage,
   searchText,
 } from "~/domain/company";
-import { desktopRedirect, isDesktopUserAgent, parsePcHost } from "~/domain/device";
+import { isDesktopUserAgent, parsePcHost } from "~/domain/device";
 import { startupStatus } from "~/domain/startup";
+import { desktopRedirect } from "~/lib/redirect";
 import { SPEC_TAB_LABELS, TAB_PATHS } from "~/lib/tabs";
 
 const UA = {
