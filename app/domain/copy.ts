@@ -24,7 +24,7 @@ import {
   type PriceSteps,
   type Scaled6,
 } from "./contract";
-import type { Micros } from "./money";
+import { parseAmount, type Micros } from "./money";
 
 /** The statistics' recent window: three weeks ending now. */
 export const THREE_WEEKS_MS = 21 * 24 * 60 * 60 * 1000;
@@ -213,6 +213,29 @@ export function checkMultiple(input: string): { check: MultipleCheck; multiple: 
   const multiple = Number(text);
   if (multiple < MULTIPLE_MIN || multiple > MULTIPLE_MAX) return { check: "copy.multiple_range", multiple };
   return { check: "ok", multiple };
+}
+
+/** A typed field of a command: its value, or the i18n key of why the input is not one. */
+export type Checked<T> = { ok: true; value: T } | { ok: false; error: string };
+
+/**
+ * The maximum follow bond as typed: USD above 0 with at most 2 decimals. A well-formed amount too
+ * large to hold is certainly more than the follower's balance.
+ */
+export function checkBond(input: string): Checked<Micros> {
+  const text = input.trim();
+  if (text === "") return { ok: false, error: "copy.bond_required" };
+  const bond = parseAmount(text, 2);
+  if (bond === null && /^\d+(\.\d{1,2})?$/.test(text)) return { ok: false, error: "copy.bond_above_balance" };
+  if (bond === null || bond <= 0) return { ok: false, error: "copy.bond_invalid" };
+  return { ok: true, value: bond };
+}
+
+/** A copy stop-loss as typed: USD with at most 2 decimals; empty is 0 (none). */
+export function checkCopyStop(input: string): Checked<Micros> {
+  const text = input.trim();
+  const amount = text === "" ? 0 : parseAmount(text, 2);
+  return amount === null ? { ok: false, error: "copy.stop_invalid" } : { ok: true, value: amount };
 }
 
 /** The return of a follower's copies: realised profit ÷ margin used, hundredths of a percent. */
