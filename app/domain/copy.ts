@@ -155,7 +155,11 @@ export function windowStats(trades: readonly ClosedTrade[]): WindowStats {
   return statsFromSums(sums);
 }
 
-/** The ranking's figures: the three weeks ending `now` (closed after now − 21 days, up to now) and all time. */
+/**
+ * The ranking's figures: the three weeks ending `now` (closed after now − 21 days, up to now) and
+ * all time. Production sums the windows in SQL (services/copy/queries.server.ts refreshTraderStats,
+ * through `statsFromSums`); tests/integration/copy-stats.test.ts holds that SQL equal to this rule.
+ */
 export function traderStats(trades: readonly ClosedTrade[], now: number): TraderStats {
   const from = now - THREE_WEEKS_MS;
   return {
