@@ -242,6 +242,56 @@ export function checkCopyStop(input: string): Checked<Micros> {
   return amount === null ? { ok: false, error: "copy.stop_invalid" } : { ok: true, value: amount };
 }
 
+// ---- the commands (typed by app/forms/copy.ts, carried out by app/services/copy/) ----
+
+/** A trader as a command names them: null when the input was not an id (answered like an unknown trader). */
+export interface TraderRef {
+  traderId: number | null;
+}
+
+/** Following a trader: the multiple and the bond as the rules above checked them. */
+export interface FollowCommand extends TraderRef {
+  multiple: ReturnType<typeof checkMultiple>;
+  maxAmount: Checked<Micros>;
+}
+
+/** What becomes of a follow's open copies when it ends: closed now, or let run. */
+export type OpenCopies = "close" | "keep";
+
+export interface UnfollowCommand extends TraderRef {
+  open: OpenCopies;
+}
+
+export interface PauseCommand extends TraderRef {
+  paused: boolean;
+}
+
+export interface CopyStopCommand extends TraderRef {
+  copyStopLoss: Checked<Micros>;
+}
+
+export interface ApplyCommand {
+  agree: boolean;
+}
+
+/** An operator's decision on one application (the decision itself comes from the button pressed). */
+export interface ReviewInput {
+  id: number;
+  reason?: string;
+}
+
+/** Suspending (a reason required) or resuming a trader (the choice comes from the button pressed). */
+export interface TraderStatusInput {
+  traderId: number;
+  reason?: string;
+}
+
+/** A trader's profit share, already the stored decimal ("0.125" for 12.5 %). */
+export interface ProfitShareCommand {
+  traderId: number;
+  share: string;
+}
+
 /** The return of a follower's copies: realised profit ÷ margin used, hundredths of a percent. */
 export function followerReturn(profit: Micros, marginUsed: Micros): number {
   return ratioHundredths(profit, marginUsed);

@@ -8,10 +8,20 @@
  */
 import * as v from "valibot";
 import { Intent } from "~/forms/intents";
-import { checkBond, checkCopyStop, checkMultiple, sharePercentToDecimal } from "~/domain/copy";
-import type { ApplyCommand } from "~/services/copy/traders.server";
-import type { CopyStopCommand, FollowCommand, PauseCommand, UnfollowCommand } from "~/services/copy/follows.server";
-import type { ProfitShareCommand, ReviewCommand, TraderStatusCommand } from "~/services/copy/operator.server";
+import {
+  checkBond,
+  checkCopyStop,
+  checkMultiple,
+  sharePercentToDecimal,
+  type ApplyCommand,
+  type CopyStopCommand,
+  type FollowCommand,
+  type PauseCommand,
+  type ProfitShareCommand,
+  type ReviewInput,
+  type TraderStatusInput,
+  type UnfollowCommand,
+} from "~/domain/copy";
 
 type Fields = Record<string, string | undefined>;
 
@@ -94,12 +104,12 @@ export function operatorFieldsOf(form: URLSearchParams): Fields {
 
 export const ReviewSchema = v.pipe(
   v.object({ id: pageId, reason: typed }, "errors.bad_request"),
-  v.transform((f): Omit<ReviewCommand, "decision"> => ({ id: f.id, reason: f.reason ?? "" })),
+  v.transform((f): ReviewInput => ({ id: f.id, reason: f.reason ?? "" })),
 );
 
 export const TraderStatusSchema = v.pipe(
   v.object({ id: pageId, reason: typed }, "errors.bad_request"),
-  v.transform((f): Omit<TraderStatusCommand, "suspend"> => ({ traderId: f.id, reason: f.reason ?? "" })),
+  v.transform((f): TraderStatusInput => ({ traderId: f.id, reason: f.reason ?? "" })),
 );
 
 export const ProfitShareSchema = v.pipe(

@@ -6,7 +6,14 @@
  */
 import { createCookie } from "@remix-run/cloudflare";
 import type { ServiceContext } from "~/context.server";
-import { FollowStatus, TraderStatus, type Checked, type checkMultiple } from "~/domain/copy";
+import {
+  FollowStatus,
+  TraderStatus,
+  type CopyStopCommand,
+  type FollowCommand,
+  type PauseCommand,
+  type UnfollowCommand,
+} from "~/domain/copy";
 import type { Micros } from "~/domain/money";
 import { closeOrder } from "~/services/contract.server";
 import { AccountKind } from "~/services/ledger.server";
@@ -22,29 +29,6 @@ export const copyGuideCookie = createCookie("bourse_copy_guide", {
   sameSite: "lax",
   maxAge: 365 * 24 * 3600,
 });
-
-/** A trader as the command names them: null when the input was not an id (answered like an unknown trader). */
-type TraderRef = { traderId: number | null };
-
-/** Following a trader: the multiple and the bond as the domain checked them (app/forms/copy.ts FollowSchema). */
-export interface FollowCommand extends TraderRef {
-  multiple: ReturnType<typeof checkMultiple>;
-  maxAmount: Checked<Micros>;
-}
-
-export type OpenCopies = "close" | "keep";
-
-export interface UnfollowCommand extends TraderRef {
-  open: OpenCopies;
-}
-
-export interface PauseCommand extends TraderRef {
-  paused: boolean;
-}
-
-export interface CopyStopCommand extends TraderRef {
-  copyStopLoss: Checked<Micros>;
-}
 
 const FOLLOW_COLUMNS = `id, follower_id AS followerId, trader_id AS traderId, multiple, max_amount AS maxAmount, status, copy_stop_loss AS copyStopLoss,
   paid_share AS paidShare, created_at AS createdAt, ended_at AS endedAt`;

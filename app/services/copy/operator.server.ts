@@ -4,32 +4,18 @@
  * reason the followers see, resume, the profit share). No money moves here: no step-up.
  */
 import type { ServiceContext } from "~/context.server";
-import { ApplicationStatus, TraderStatus } from "~/domain/copy";
+import { ApplicationStatus, TraderStatus, type ProfitShareCommand, type ReviewInput, type TraderStatusInput } from "~/domain/copy";
 import { reasonProblem } from "~/services/identity.server";
 import { assertOperator, decisionStatement, isAlreadyDecided, type Decision } from "~/services/operator.server";
 import { fail, type Outcome } from "~/services/outcome";
 import type { SessionUser } from "~/services/session.server";
 import { NICKNAME_SQL } from "./queries.server";
 
-/** Deciding one application (app/forms/copy.ts ReviewSchema; the intent names the decision). */
-export interface ReviewCommand {
-  id: number;
-  decision: Decision;
-  reason?: string;
-}
+/** Deciding one application (app/forms/copy.ts ReviewSchema; the button pressed names the decision). */
+export type ReviewCommand = ReviewInput & { decision: Decision };
 
-/** Suspending (a reason required) or resuming a trader (app/forms/copy.ts TraderStatusSchema). */
-export interface TraderStatusCommand {
-  traderId: number;
-  suspend: boolean;
-  reason?: string;
-}
-
-/** A trader's profit share, already the stored decimal ("0.125" for 12.5 %; app/forms/copy.ts ProfitShareSchema). */
-export interface ProfitShareCommand {
-  traderId: number;
-  share: string;
-}
+/** Suspending or resuming a trader (app/forms/copy.ts TraderStatusSchema; the button pressed says which). */
+export type TraderStatusCommand = TraderStatusInput & { suspend: boolean };
 
 export interface PendingApplication {
   id: number;

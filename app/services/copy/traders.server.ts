@@ -4,15 +4,11 @@
  * picture, shown on the ranking, the cards and the trader's page instead of the initial.
  */
 import type { ServiceContext } from "~/context.server";
+import type { ApplyCommand } from "~/domain/copy";
 import type { SessionUser } from "~/services/session.server";
 import { ownedUpload } from "~/services/uploads.server";
 import { fail, type Outcome } from "~/services/outcome";
 import { APPLICATION_COLUMNS, isUnique, type Application } from "./queries.server";
-
-/** Applying to become a trader (app/forms/copy.ts ApplySchema). */
-export interface ApplyCommand {
-  agree: boolean;
-}
 
 /** Applies to become a trader: the agreement must be ticked; demo users, traders and a user already waiting are refused. */
 export async function applyTrader(
