@@ -57,5 +57,5 @@ export { liveSessions } from "~/services/session.server";
 export { forgetInstruments, forgetQuotes, listInstruments, simInstruments } from "~/services/market.server";
 export { deliverySchedules, engineOrders, settleContracts } from "~/services/contract.server";
 export { engineOptions, settleOptions } from "~/services/option.server";
-export { closedPrices, copyOrigins, copyStops, openCopies, pauseFollows } from "~/services/copy-engine.server";
+export { closedPrices, copyOrigins, copyStops, openCopies, pauseFollows } from "~/services/copy/engine.server";
 export { parkSettlements } from "~/services/engine.server";

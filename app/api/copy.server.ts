@@ -12,29 +12,39 @@ import { hundredthsToPercent } from "~/domain/contract";
 import { shareDecimalToPercent } from "~/domain/copy";
 import { toDecimalString } from "~/domain/money";
 import {
-  applicationOf,
-  applyTrader,
-  followCards,
-  followOrders,
-  followTrader,
-  isTrader,
-  leaders,
-  myFollowers,
-  setCopyStopLoss,
-  setFollowPaused,
-  traderDetail,
-  traderList,
-  unfollow,
-  type FollowRow,
-  type TraderRow,
-} from "~/services/copy.server";
+  ApplySchema,
+  CopyStopSchema,
+  FollowOrdersQuerySchema,
+  FollowSchema,
+  PageQuerySchema,
+  PauseSchema,
+  TraderQuerySchema,
+  UnfollowSchema,
+  appliesByCall,
+  applyFieldsOfCall,
+  copyStopFieldsOfCall,
+  followFieldsOfCall,
+  followOrdersFieldsOfCall,
+  pauseFieldsOfCall,
+  traderQueryFieldsOfCall,
+  unfollowFieldsOfCall,
+} from "~/forms/copy";
+import { parseFields } from "~/forms/parse";
+import { followTrader, setCopyStopLoss, setFollowPaused, unfollow } from "~/services/copy/follows.server";
+import { applicationOf, isTrader, leaders, traderDetail, traderList, type FollowRow, type TraderRow } from "~/services/copy/queries.server";
+import { applyTrader } from "~/services/copy/traders.server";
+import { followCards, followOrders, myFollowers } from "~/services/copy/views.server";
 import { toWireOrder } from "./contract.server";
 import { actingUserOrInvalid, failure, ok, params, query, userOrInvalid, type Handler, type Routes } from "./common.server";
 
 const money = (micros: number) => toDecimalString(micros, 2);
 const percent = (hundredths: number) => hundredthsToPercent(hundredths);
-const pageParam = (q: URLSearchParams) => Number(q.get("page") ?? "1") || 1;
-const idParam = (value: string | null) => (value && /^\d{1,15}$/.test(value.trim()) ? Number(value.trim()) : null);
+
+/** The page asked for (the call's query): the schemas never refuse it. */
+function pageOf(request: Request): number {
+  const parsed = parseFields(PageQuerySchema, query(request));
+  return parsed.ok ? parsed.value.page : 1;
+}
 
 /** Spec §3 Trader. */
 function wireTrader(t: TraderRow, isFollowed: boolean) {
@@ -71,7 +81,7 @@ function wireFollow(f: FollowRow | null) {
 }
 
 const list: Handler = async (request, ctx) => {
-  const page = await leaders(ctx, pageParam(query(request)));
+  const page = await leaders(ctx, pageOf(request));
   return ok(ctx, {
     data: page.data.map((l) => ({
       rank: l.rank,
@@ -95,12 +105,12 @@ const list: Handler = async (request, ctx) => {
 
 const traders: Handler = async (request, ctx) => {
   const user = await ctx.user();
-  const page = await traderList(ctx, user?.id ?? null, pageParam(query(request)));
+  const page = await traderList(ctx, user?.id ?? null, pageOf(request));
   return ok(ctx, { data: page.data.map((t) => wireTrader(t, t.isFollowed)), total: page.total, last_page: page.lastPage, page: page.page });
 };
 
 const apply: Handler = async (request, ctx) => {
-  if (request.method === "GET" && !query(request).has("agree")) {
+  if (!appliesByCall(request.method, query(request))) {
     // reading the application's state
     const reader = await userOrInvalid(ctx);
     if (reader instanceof Response) return reader;
@@ -114,8 +124,9 @@ const apply: Handler = async (request, ctx) => {
   if (user instanceof Response) return user;
   const q = await params(request, ctx);
   if (q instanceof Response) return q;
-  const agree = ["1", "on", "true"].includes((q.get("agree") ?? "").trim());
-  const result = await applyTrader(ctx, user, { agree });
+  const command = parseFields(ApplySchema, applyFieldsOfCall(q));
+  if (!command.ok) return failure(ctx, command.errors);
+  const result = await applyTrader(ctx, user, command.value);
   if (!result.ok) return failure(ctx, result.errors, result.status);
   return ok(
     ctx,
@@ -135,7 +146,8 @@ const detail: Handler = async (request, ctx) => {
   const user = await ctx.user();
   const q = await params(request, ctx);
   if (q instanceof Response) return q;
-  const traderId = idParam(q.get("trader_id") ?? q.get("id"));
+  const parsed = parseFields(TraderQuerySchema, traderQueryFieldsOfCall(q));
+  const traderId = parsed.ok ? (parsed.value.trader_id ?? null) : null;
   const found = traderId === null ? null : await traderDetail(ctx, user?.id ?? null, traderId);
   if (!found) return failure(ctx, { trader_id: "copy.trader_unknown" }, 404);
   return ok(ctx, { ...wireTrader(found.trader, found.follow !== null), follow: wireFollow(found.follow) });
@@ -146,11 +158,9 @@ const follow: Handler = async (request, ctx) => {
   if (user instanceof Response) return user;
   const q = await params(request, ctx);
   if (q instanceof Response) return q;
-  const result = await followTrader(ctx, user, {
-    trader_id: q.get("trader_id") ?? "",
-    multiple: q.get("multiple") ?? "",
-    max_amount: q.get("max_amount") ?? "",
-  });
+  const command = parseFields(FollowSchema, followFieldsOfCall(q));
+  if (!command.ok) return failure(ctx, command.errors);
+  const result = await followTrader(ctx, user, command.value);
   if (!result.ok) return failure(ctx, result.errors, result.status);
   return ok(ctx, wireFollow(result.value), "copy.followed");
 };
@@ -160,8 +170,9 @@ const cancel: Handler = async (request, ctx) => {
   if (user instanceof Response) return user;
   const q = await params(request, ctx);
   if (q instanceof Response) return q;
-  const closeNow = ["1", "true", "close"].includes(q.get("close_orders") ?? "");
-  const result = await unfollow(ctx, user, { traderId: q.get("trader_id") ?? "", open: closeNow ? "close" : "keep" });
+  const command = parseFields(UnfollowSchema, unfollowFieldsOfCall(q));
+  if (!command.ok) return failure(ctx, command.errors);
+  const result = await unfollow(ctx, user, command.value);
   if (!result.ok) return failure(ctx, result.errors, result.status);
   return ok(
     ctx,
@@ -175,10 +186,11 @@ const pause: Handler = async (request, ctx) => {
   if (user instanceof Response) return user;
   const q = await params(request, ctx);
   if (q instanceof Response) return q;
-  const paused = (q.get("paused") ?? "1") !== "0";
-  const result = await setFollowPaused(ctx, user, { traderId: q.get("trader_id") ?? "", paused });
+  const command = parseFields(PauseSchema, pauseFieldsOfCall(q));
+  if (!command.ok) return failure(ctx, command.errors);
+  const result = await setFollowPaused(ctx, user, command.value);
   if (!result.ok) return failure(ctx, result.errors, result.status);
-  return ok(ctx, { status: result.value.status }, paused ? "copy.paused" : "copy.resumed");
+  return ok(ctx, { status: result.value.status }, command.value.paused ? "copy.paused" : "copy.resumed");
 };
 
 const copyStop: Handler = async (request, ctx) => {
@@ -186,7 +198,9 @@ const copyStop: Handler = async (request, ctx) => {
   if (user instanceof Response) return user;
   const q = await params(request, ctx);
   if (q instanceof Response) return q;
-  const result = await setCopyStopLoss(ctx, user, { traderId: q.get("trader_id") ?? "", amount: q.get("copy_stop_loss") ?? "" });
+  const command = parseFields(CopyStopSchema, copyStopFieldsOfCall(q));
+  if (!command.ok) return failure(ctx, command.errors);
+  const result = await setCopyStopLoss(ctx, user, command.value);
   if (!result.ok) return failure(ctx, result.errors, result.status);
   return ok(ctx, { copy_stop_loss: money(result.value.copyStopLoss) }, "copy.stop_saved");
 };
@@ -221,7 +235,7 @@ const followed: Handler = async (_request, ctx) => {
 const followers: Handler = async (request, ctx) => {
   const user = await userOrInvalid(ctx);
   if (user instanceof Response) return user;
-  const result = await myFollowers(ctx, user.id, pageParam(query(request)));
+  const result = await myFollowers(ctx, user.id, pageOf(request));
   if (!result.ok) return failure(ctx, result.errors, result.status);
   const r = result.value;
   return ok(ctx, {
@@ -248,21 +262,13 @@ const followers: Handler = async (request, ctx) => {
 const followOrderList: Handler = async (request, ctx) => {
   const user = await userOrInvalid(ctx);
   if (user instanceof Response) return user;
-  const q = query(request);
-  const follower = q.get("follower_user_id");
-  if (follower && idParam(follower) !== user.id) return failure(ctx, { follower_user_id: "errors.not_found" }, 404);
-  const status = Number(q.get("status") ?? "1");
+  const parsed = parseFields(FollowOrdersQuerySchema, followOrdersFieldsOfCall(query(request)));
+  if (!parsed.ok) return failure(ctx, parsed.errors);
+  const { follower_user_id: follower, status, follow_id: followId, user_id: traderId, page: pageNumber } = parsed.value;
+  if (follower !== undefined && follower !== user.id) return failure(ctx, { follower_user_id: "errors.not_found" }, 404);
   if (status !== 1 && status !== 3) return failure(ctx, { status: "errors.bad_request" });
-  const followId = q.get("follow_id");
-  const traderId = q.get("user_id");
-  if ((followId && idParam(followId) === null) || (traderId && idParam(traderId) === null))
-    return failure(ctx, { follow_id: "errors.not_found" }, 404);
-  const page = await followOrders(ctx, user.id, {
-    followId: idParam(followId) ?? undefined,
-    traderId: idParam(traderId) ?? undefined,
-    status,
-    page: pageParam(q),
-  });
+  if (followId === null || traderId === null) return failure(ctx, { follow_id: "errors.not_found" }, 404);
+  const page = await followOrders(ctx, user.id, { followId, traderId, status, page: pageNumber });
   if (!page) return failure(ctx, { follow_id: "errors.not_found" }, 404);
   return ok(ctx, {
     data: page.orders.map(toWireOrder),

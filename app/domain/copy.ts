@@ -24,7 +24,7 @@ import {
   type PriceSteps,
   type Scaled6,
 } from "./contract";
-import type { Micros } from "./money";
+import { parseAmount, type Micros } from "./money";
 
 /** The statistics' recent window: three weeks ending now. */
 export const THREE_WEEKS_MS = 21 * 24 * 60 * 60 * 1000;
@@ -155,7 +155,11 @@ export function windowStats(trades: readonly ClosedTrade[]): WindowStats {
   return statsFromSums(sums);
 }
 
-/** The ranking's figures: the three weeks ending `now` (closed after now − 21 days, up to now) and all time. */
+/**
+ * The ranking's figures: the three weeks ending `now` (closed after now − 21 days, up to now) and
+ * all time. Production sums the windows in SQL (services/copy/queries.server.ts refreshTraderStats,
+ * through `statsFromSums`); tests/integration/copy-stats.test.ts holds that SQL equal to this rule.
+ */
 export function traderStats(trades: readonly ClosedTrade[], now: number): TraderStats {
   const from = now - THREE_WEEKS_MS;
   return {
@@ -213,6 +217,79 @@ export function checkMultiple(input: string): { check: MultipleCheck; multiple: 
   const multiple = Number(text);
   if (multiple < MULTIPLE_MIN || multiple > MULTIPLE_MAX) return { check: "copy.multiple_range", multiple };
   return { check: "ok", multiple };
+}
+
+/** A typed field of a command: its value, or the i18n key of why the input is not one. */
+export type Checked<T> = { ok: true; value: T } | { ok: false; error: string };
+
+/**
+ * The maximum follow bond as typed: USD above 0 with at most 2 decimals. A well-formed amount too
+ * large to hold is certainly more than the follower's balance.
+ */
+export function checkBond(input: string): Checked<Micros> {
+  const text = input.trim();
+  if (text === "") return { ok: false, error: "copy.bond_required" };
+  const bond = parseAmount(text, 2);
+  if (bond === null && /^\d+(\.\d{1,2})?$/.test(text)) return { ok: false, error: "copy.bond_above_balance" };
+  if (bond === null || bond <= 0) return { ok: false, error: "copy.bond_invalid" };
+  return { ok: true, value: bond };
+}
+
+/** A copy stop-loss as typed: USD with at most 2 decimals; empty is 0 (none). */
+export function checkCopyStop(input: string): Checked<Micros> {
+  const text = input.trim();
+  const amount = text === "" ? 0 : parseAmount(text, 2);
+  return amount === null ? { ok: false, error: "copy.stop_invalid" } : { ok: true, value: amount };
+}
+
+// ---- the commands (typed by app/forms/copy.ts, carried out by app/services/copy/) ----
+
+/** A trader as a command names them: null when the input was not an id (answered like an unknown trader). */
+export interface TraderRef {
+  traderId: number | null;
+}
+
+/** Following a trader: the multiple and the bond as the rules above checked them. */
+export interface FollowCommand extends TraderRef {
+  multiple: ReturnType<typeof checkMultiple>;
+  maxAmount: Checked<Micros>;
+}
+
+/** What becomes of a follow's open copies when it ends: closed now, or let run. */
+export type OpenCopies = "close" | "keep";
+
+export interface UnfollowCommand extends TraderRef {
+  open: OpenCopies;
+}
+
+export interface PauseCommand extends TraderRef {
+  paused: boolean;
+}
+
+export interface CopyStopCommand extends TraderRef {
+  copyStopLoss: Checked<Micros>;
+}
+
+export interface ApplyCommand {
+  agree: boolean;
+}
+
+/** An operator's decision on one application (the decision itself comes from the button pressed). */
+export interface ReviewInput {
+  id: number;
+  reason?: string;
+}
+
+/** Suspending (a reason required) or resuming a trader (the choice comes from the button pressed). */
+export interface TraderStatusInput {
+  traderId: number;
+  reason?: string;
+}
+
+/** A trader's profit share, already the stored decimal ("0.125" for 12.5 %). */
+export interface ProfitShareCommand {
+  traderId: number;
+  share: string;
 }
 
 /** The return of a follower's copies: realised profit ÷ margin used, hundredths of a percent. */

@@ -14,11 +14,14 @@ import { EmptyState } from "~/components/layout";
 import { OrderTime } from "~/components/orders";
 import { RouteErrorBoundary } from "~/components/route-error";
 import { shareDecimalToPercent } from "~/domain/copy";
+import { ProfitShareSchema, ReviewSchema, TraderStatusSchema, operatorFieldsOf } from "~/forms/copy";
 import { Intent } from "~/forms/intents";
+import { parseFields } from "~/forms/parse";
 import { readForm } from "~/lib/http.server";
 import { translateMessage } from "~/lib/messages";
 import { useRootData } from "~/root";
-import { applicationQueue, reviewApplication, setProfitShare, setTraderStatus, traderAdminList } from "~/services/copy.server";
+import { applicationQueue, reviewApplication, setProfitShare, setTraderStatus, traderAdminList } from "~/services/copy/operator.server";
+import { fail } from "~/services/outcome";
 import { requireOperator } from "~/services/operator.server";
 import { redirectWithFlash } from "~/services/web.server";
 import identityStylesHref from "~/styles/identity.css";
@@ -38,21 +41,22 @@ export async function loader({ context }: LoaderFunctionArgs) {
   return { ...queue, traders };
 }
 
-const ID = /^\d{1,15}$/;
-
 export async function action({ request, context }: ActionFunctionArgs) {
   const operator = await requireOperator(context);
   const form = await readForm(request);
   const intent = form.get("intent");
-  const key = form.get("id") ?? form.get("trader_id") ?? "";
-  if (!ID.test(key)) return data({ id: key, error: "errors.bad_request" }, { status: 400 });
-  const id = Number(key);
+  const fields = operatorFieldsOf(form);
+  /** Where a refusal shows: the row the form named. */
+  const key = fields.id ?? "";
+  const badRequest = () => data({ id: key, error: "errors.bad_request" }, { status: 400 });
   const back = (message: string) => redirectWithFlash(context, "/admin/traders", { kind: "success", message });
   switch (intent) {
     case Intent.Approve:
     case Intent.Reject: {
+      const command = parseFields(ReviewSchema, fields);
+      if (!command.ok) return badRequest();
       const decision = intent === Intent.Approve ? "approve" : "reject";
-      const result = await reviewApplication(context, operator, { id, decision, reason: form.get("reason") ?? "" });
+      const result = await reviewApplication(context, operator, { ...command.value, decision });
       if (!result.ok) {
         const error = result.errors.reason ?? result.errors.form ?? "errors.try_again";
         if (!result.errors.reason) return redirectWithFlash(context, "/admin/traders", { kind: "error", message: error });
@@ -62,16 +66,20 @@ export async function action({ request, context }: ActionFunctionArgs) {
     }
     case Intent.Suspend:
     case Intent.Resume: {
+      const command = parseFields(TraderStatusSchema, fields);
+      if (!command.ok) return badRequest();
       const suspend = intent === Intent.Suspend;
-      const result = await setTraderStatus(context, operator, { traderId: id, suspend, reason: form.get("reason") ?? "" });
+      const result = await setTraderStatus(context, operator, { ...command.value, suspend });
       if (!result.ok)
         return data({ id: `t${key}`, error: result.errors.reason ?? result.errors.form ?? "errors.try_again" }, { status: result.status });
       return back(suspend ? "copy.admin_suspended_done" : "copy.admin_resumed_done");
     }
     case Intent.ProfitShare: {
-      const result = await setProfitShare(context, operator, { traderId: id, percent: form.get("profit_share") ?? "" });
+      const command = parseFields(ProfitShareSchema, fields);
+      if (!command.ok && command.errors.id) return badRequest();
+      const result = command.ok ? await setProfitShare(context, operator, command.value) : fail(command.errors);
       // refused: the typed share comes back with the message under its field
-      const typed = (form.get("profit_share") ?? "").slice(0, 20);
+      const typed = (fields.profit_share ?? "").slice(0, 20);
       if (!result.ok)
         return data(
           { id: `share${key}`, error: result.errors.profit_share ?? result.errors.form ?? "errors.try_again", typed },
@@ -80,7 +88,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
       return back("copy.admin_share_saved");
     }
     default:
-      return data({ id: key, error: "errors.bad_request" }, { status: 400 });
+      return badRequest();
   }
 }
 

@@ -1,7 +1,7 @@
 /** Copy trading home (spec §2): a trader goes to their followers, anyone else to the application guide. */
 import { redirect, type LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { RouteErrorBoundary } from "~/components/route-error";
-import { isTrader } from "~/services/copy.server";
+import { isTrader } from "~/services/copy/queries.server";
 import { requireUser } from "~/services/web.server";
 import { titled } from "~/lib/meta";
 

@@ -5,7 +5,7 @@
  */
 import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { imageResponse } from "~/lib/http.server";
-import { readTraderAvatar } from "~/services/copy.server";
+import { readTraderAvatar } from "~/services/copy/traders.server";
 
 export async function loader({ params, context }: LoaderFunctionArgs) {
   return imageResponse(await readTraderAvatar(context, (params.id ?? "").toLowerCase()), "public");

@@ -19,8 +19,11 @@ import { Money } from "~/components/money";
 import { RouteErrorBoundary } from "~/components/route-error";
 import { shareDecimalToPercent } from "~/domain/copy";
 import { useRootData } from "~/root";
+import { AvatarSchema } from "~/forms/copy";
 import { Intent } from "~/forms/intents";
-import { myFollowers, setTraderAvatar } from "~/services/copy.server";
+import { parseFields } from "~/forms/parse";
+import { setTraderAvatar } from "~/services/copy/traders.server";
+import { myFollowers } from "~/services/copy/views.server";
 import { readFormWithUploads, uploadFieldError, uploadIdOf } from "~/services/uploads.server";
 import { redirectWithFlash, requireUser } from "~/services/web.server";
 import copyStylesHref from "~/styles/copy.css";
@@ -56,11 +59,12 @@ export async function action({ request, context }: ActionFunctionArgs) {
     if (error instanceof Response && error.status === 413) return data({ avatarError: "errors.upload_too_large" }, { status: 413 });
     throw error;
   }
-  const intent = form.get("intent");
-  if (intent !== Intent.SetAvatar && intent !== Intent.RemoveAvatar) return data({ avatarError: "errors.bad_request" }, { status: 400 });
+  // the picture may come twice (the file, and the upload made ahead): the first one given counts
+  const command = parseFields(AvatarSchema, { intent: form.get("intent") ?? "", avatar: form.getAll("avatar").find(Boolean) ?? "" });
+  if (!command.ok) return data({ avatarError: "errors.bad_request" }, { status: 400 });
   let uploadId: string | null = null;
-  if (intent === Intent.SetAvatar) {
-    const value = form.getAll("avatar").find(Boolean) ?? "";
+  if (command.value.intent === Intent.SetAvatar) {
+    const value = command.value.avatar ?? "";
     const refused = uploadFieldError(value);
     if (refused) return data({ avatarError: refused }, { status: 400 });
     uploadId = uploadIdOf(value);

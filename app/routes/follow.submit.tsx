@@ -24,8 +24,8 @@ import { replyWithErrors } from "~/forms/reply";
 import { readForm } from "~/lib/http.server";
 import { translateMessage } from "~/lib/messages";
 import { useRootData } from "~/root";
-import { copyGuideCookie as guideCookie, followTrader, liveFollow, traderOf } from "~/services/copy.server";
-import { AccountKind } from "~/services/ledger.server";
+import { contractAvailable, copyGuideCookie as guideCookie, followTrader } from "~/services/copy/follows.server";
+import { liveFollow, traderOf } from "~/services/copy/queries.server";
 import { redirectWithFlash, requireUser } from "~/services/web.server";
 import copyStylesHref from "~/styles/copy.css";
 import { titled } from "~/lib/meta";
@@ -50,13 +50,10 @@ async function guideAgreed(request: Request) {
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const user = await requireUser(context, request);
   const traderId = traderIdOf(request);
-  const [trader, existing, account] = await Promise.all([
+  const [trader, existing, balance] = await Promise.all([
     traderOf(context, traderId),
     liveFollow(context, user.id, traderId),
-    context.d1
-      .prepare("SELECT balance FROM accounts WHERE user_id = ?1 AND kind = ?2")
-      .bind(user.id, AccountKind.Contract.kind)
-      .first<{ balance: number }>(),
+    contractAvailable(context, user.id),
   ]);
   if (!trader) throw new Response("Not Found", { status: 404 });
   // already followed: the detail shows the follow (the follow button only shows when not followed)
@@ -65,7 +62,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     trader,
     self: traderId === user.id,
     demo: user.isDemo,
-    balance: account?.balance ?? 0,
+    balance,
     agreed: await guideAgreed(request),
     requestId: crypto.randomUUID(),
     constraint: getValibotConstraint(FollowSchema),
@@ -86,11 +83,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
     case Intent.Follow: {
       form.set("trader_id", String(traderId));
       const submission = submissionOf(FollowSchema, form);
-      const result = await followTrader(context, user, {
-        trader_id: traderId,
-        multiple: form.get("multiple") ?? "",
-        max_amount: form.get("max_amount") ?? "",
-      });
+      if (submission.status !== "success") return data({ guideError: null, result: submission.reply() }, { status: 400 });
+      const result = await followTrader(context, user, submission.value);
       // following twice (another tab, a double submit): the trader's page shows the follow, with why
       if (!result.ok && result.errors.trader_id === "copy.already_following")
         return redirectWithFlash(context, `/follow/trader?id=${traderId}`, { kind: "error", message: "copy.already_following" });
@@ -177,6 +171,7 @@ function FollowForm({ locale }: { locale: string }) {
         label={t("copy.multiple")}
         inputMode="numeric"
         pattern="[0-9]*"
+        maxLength={32}
         autoComplete="off"
         hint={t("copy.multiple_hint")}
         onInput={(e: FormEvent<HTMLInputElement>) => setMultiple(e.currentTarget.value)}
@@ -184,7 +179,14 @@ function FollowForm({ locale }: { locale: string }) {
       <p className="copy-echo num" aria-live="polite">
         {t("copy.auto_follow", { multiple: echo })}
       </p>
-      <Field field={fields.max_amount} label={t("copy.max_bond")} inputMode="decimal" autoComplete="off" hint={t("copy.max_bond_hint")} />
+      <Field
+        field={fields.max_amount}
+        label={t("copy.max_bond")}
+        inputMode="decimal"
+        maxLength={32}
+        autoComplete="off"
+        hint={t("copy.max_bond_hint")}
+      />
       <p className="muted small">
         {t("copy.contract_balance")} <Balance value={balance} locale={locale} /> USD
       </p>

@@ -24,7 +24,8 @@ import { replyWithErrors } from "~/forms/reply";
 import { readForm } from "~/lib/http.server";
 import { translateMessage } from "~/lib/messages";
 import { useRootData } from "~/root";
-import { applicationOf, applyTrader, isTrader } from "~/services/copy.server";
+import { applicationOf, isTrader } from "~/services/copy/queries.server";
+import { applyTrader } from "~/services/copy/traders.server";
 import { redirectWithFlash, requireUser } from "~/services/web.server";
 import copyStylesHref from "~/styles/copy.css";
 import { titled } from "~/lib/meta";
@@ -49,7 +50,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
   if (form.get("intent") !== Intent.ApplyTrader)
     return data({ result: { status: "error" as const, error: { "": ["errors.bad_request"] } } }, { status: 400 });
   const submission = submissionOf(ApplySchema, form);
-  const result = await applyTrader(context, user, { agree: form.get("agree") === "on" });
+  if (submission.status !== "success") return data({ result: submission.reply() }, { status: 400 });
+  const result = await applyTrader(context, user, submission.value);
   // applying twice (another tab, a double submit): the form is gone behind the status; the message comes as a notice
   const twice = !result.ok ? result.errors.form : undefined;
   if (twice === "copy.already_waiting" || twice === "copy.already_trader")

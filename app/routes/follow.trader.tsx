@@ -19,11 +19,15 @@ import { RouteErrorBoundary } from "~/components/route-error";
 import { hundredthsToPercent } from "~/domain/contract";
 import { FollowStatus, shareDecimalToPercent } from "~/domain/copy";
 import { toDecimalString } from "~/domain/money";
+import { CopyStopSchema, PauseSchema, UnfollowSchema } from "~/forms/copy";
 import { Intent } from "~/forms/intents";
+import { parseFields } from "~/forms/parse";
 import { readForm } from "~/lib/http.server";
 import { translateMessage } from "~/lib/messages";
 import { useRootData } from "~/root";
-import { copySkipsOf, setCopyStopLoss, setFollowPaused, traderClosedOrders, traderDetail, unfollow } from "~/services/copy.server";
+import { setCopyStopLoss, setFollowPaused, unfollow } from "~/services/copy/follows.server";
+import { traderDetail } from "~/services/copy/queries.server";
+import { copySkipsOf, traderClosedOrders } from "~/services/copy/views.server";
 import { redirectWithFlash, requireUser } from "~/services/web.server";
 import copyStylesHref from "~/styles/copy.css";
 import ordersStylesHref from "~/styles/orders.css";
@@ -77,10 +81,14 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const traderId = Number(idParam);
   const here = `/follow/trader?id=${traderId}`;
   const form = await readForm(request);
-  switch (form.get("intent")) {
+  const intent = form.get("intent");
+  const bad = () => data({ field: "form", error: "errors.bad_request", value: "" }, { status: 400 });
+  form.set("trader_id", String(traderId));
+  switch (intent) {
     case Intent.Unfollow: {
-      const open = form.get("open") === "close" ? "close" : "keep";
-      const result = await unfollow(context, user, { traderId, open });
+      const command = parseFields(UnfollowSchema, form);
+      if (!command.ok) return bad();
+      const result = await unfollow(context, user, command.value);
       if (!result.ok) return redirectWithFlash(context, here, { kind: "error", message: result.errors.trader_id ?? "errors.try_again" });
       return redirectWithFlash(context, here, {
         kind: "success",
@@ -89,13 +97,17 @@ export async function action({ request, context }: ActionFunctionArgs) {
     }
     case Intent.PauseFollow:
     case Intent.ResumeFollow: {
-      const paused = form.get("intent") === Intent.PauseFollow;
-      const result = await setFollowPaused(context, user, { traderId, paused });
+      form.set("paused", intent === Intent.PauseFollow ? "1" : "0");
+      const command = parseFields(PauseSchema, form);
+      if (!command.ok) return bad();
+      const result = await setFollowPaused(context, user, command.value);
       if (!result.ok) return redirectWithFlash(context, here, { kind: "error", message: result.errors.trader_id ?? "errors.try_again" });
-      return redirectWithFlash(context, here, { kind: "success", message: paused ? "copy.paused" : "copy.resumed" });
+      return redirectWithFlash(context, here, { kind: "success", message: command.value.paused ? "copy.paused" : "copy.resumed" });
     }
     case Intent.CopyStop: {
-      const result = await setCopyStopLoss(context, user, { traderId, amount: form.get("copy_stop_loss") ?? "" });
+      const command = parseFields(CopyStopSchema, form);
+      if (!command.ok) return bad();
+      const result = await setCopyStopLoss(context, user, command.value);
       if (!result.ok) {
         if (result.errors.copy_stop_loss)
           return data(
@@ -107,7 +119,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
       return redirectWithFlash(context, here, { kind: "success", message: "copy.stop_saved" });
     }
     default:
-      return data({ field: "form", error: "errors.bad_request", value: "" }, { status: 400 });
+      return bad();
   }
 }
 

@@ -38,7 +38,7 @@ import { replyWithErrors } from "~/forms/reply";
 import { readForm } from "~/lib/http.server";
 import { useRootData } from "~/root";
 import { cancelOrder, closeOrder, listOrders, messageOf, orderDetail, setStops, type ContractOrder } from "~/services/contract.server";
-import { copiedFrom } from "~/services/copy.server";
+import { copiedFrom } from "~/services/copy/views.server";
 import { redirectWithFlash, requireUser, type Flash } from "~/services/web.server";
 import type { AppContext } from "~/context.server";
 import ordersStylesHref from "~/styles/orders.css";

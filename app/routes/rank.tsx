@@ -12,7 +12,7 @@ import { EmptyState, PageHeader } from "~/components/layout";
 import { RouteErrorBoundary } from "~/components/route-error";
 import { hundredthsToPercent } from "~/domain/contract";
 import { useRootData } from "~/root";
-import { leaders } from "~/services/copy.server";
+import { leaders } from "~/services/copy/queries.server";
 import copyStylesHref from "~/styles/copy.css";
 import ordersStylesHref from "~/styles/orders.css";
 import { titled } from "~/lib/meta";

@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { createServiceContext } from "~/context.server";
 import { Side } from "~/domain/contract";
 import { closeOrder, placeOrder, setStops } from "~/services/contract.server";
-import { myFollowers } from "~/services/copy.server";
+import { myFollowers } from "~/services/copy/views.server";
 import { checkInvariants } from "~/services/ledger.server";
 import { aFollower, aTrader, loggedInSocket, tickMain as tick, holdPrice as hold, accountBalances as balances } from "./helpers";
 

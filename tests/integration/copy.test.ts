@@ -7,7 +7,7 @@ import { env } from "cloudflare:test";
 import { afterEach, describe, expect, it } from "vitest";
 import { createServiceContext } from "~/context.server";
 import { placeOrder } from "~/services/contract.server";
-import { reviewApplication } from "~/services/copy.server";
+import { reviewApplication } from "~/services/copy/operator.server";
 import { checkInvariants } from "~/services/ledger.server";
 import {
   cookiesFrom,

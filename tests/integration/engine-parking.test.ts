@@ -9,7 +9,7 @@ import { createServiceContext } from "~/context.server";
 import { Side } from "~/domain/contract";
 import { SETTLE_CHUNK, SETTLE_TRIES } from "~/domain/engine";
 import { engineOrders, placeOrder } from "~/services/contract.server";
-import { openCopies } from "~/services/copy-engine.server";
+import { openCopies } from "~/services/copy/engine.server";
 import { checkInvariants } from "~/services/ledger.server";
 import {
   cookiesFrom,
