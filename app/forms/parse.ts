@@ -4,7 +4,7 @@
  * identifier alphabet are dropped first, so a crafted name can never reach a nested path.
  */
 import { parseWithValibot } from "@conform-to/valibot";
-import type * as v from "valibot";
+import * as v from "valibot";
 
 import type { FieldErrors } from "~/services/outcome";
 
@@ -45,4 +45,12 @@ export function parseFields<S extends v.GenericSchema>(
   }
   if (Object.keys(errors).length === 0) errors.form = "errors.bad_request";
   return { ok: false, errors };
+}
+
+/**
+ * A query's parameters through a schema that shapes without refusing (pages, filters): the values
+ * as sent (an empty one stays ""), the first of repeated names, odd names dropped.
+ */
+export function parseQuery<S extends v.GenericSchema>(schema: S, data: URLSearchParams): v.InferOutput<S> {
+  return v.parse(schema, Object.fromEntries(cleanFields(data)));
 }
