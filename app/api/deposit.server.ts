@@ -7,6 +7,8 @@
  */
 import { DEPOSIT_STATUS_KEYS, DepositType, MAX_DEPOSIT, COIN_DECIMALS, USD_DECIMALS } from "~/domain/deposit";
 import { toDecimalString } from "~/domain/money";
+import { DepositRecordsQuerySchema, DepositSchema } from "~/forms/deposit";
+import { parseFields, parseQuery } from "~/forms/parse";
 import { chargeCurrencies, depositRecords, submitDeposit, wireAccounts, type DepositRecord } from "~/services/deposit.server";
 import { actingUserOrInvalid, failure, ok, params, query, userOrInvalid, type Handler, type Routes } from "./common.server";
 
@@ -32,17 +34,9 @@ function submitHandler(type: DepositType): Handler {
     if (q instanceof Response) return q;
     const user = await actingUserOrInvalid(request, ctx);
     if (user instanceof Response) return user;
-    const field = (name: string) => q.get(name) ?? undefined;
-    const result = await submitDeposit(ctx, user, {
-      type,
-      charge_id: field("charge_id"),
-      wire_id: field("wire_id"),
-      number: field("number"),
-      unit: field("unit"),
-      address: field("address"),
-      proofImg: field("proofImg"),
-      request_id: field("request_id"),
-    });
+    const input = parseFields(DepositSchema, q);
+    if (!input.ok) return failure(ctx, input.errors);
+    const result = await submitDeposit(ctx, user, { ...input.value, type });
     if (!result.ok) return failure(ctx, result.errors, result.status);
     return ok(ctx, { id: result.value.id, created: result.value.created }, "deposit.submitted");
   };
@@ -103,11 +97,8 @@ export const depositRoutes: Routes = {
     GET: async (request, ctx) => {
       const user = await userOrInvalid(ctx);
       if (user instanceof Response) return user;
-      const q = query(request);
-      const typeParam = q.get("type");
-      const type = typeParam === "0" ? DepositType.Coin : typeParam === "1" ? DepositType.Bank : null;
-      const rawPage = q.get("page") ?? "1";
-      const page = await depositRecords(ctx, user.id, /^\d{1,5}$/.test(rawPage) ? Number(rawPage) : 1, type);
+      const q = parseQuery(DepositRecordsQuerySchema, query(request));
+      const page = await depositRecords(ctx, user.id, q.page, q.type);
       return ok(ctx, {
         data: page.records.map((r) => toWireRecord(r, ctx.t)),
         total: page.total,

@@ -7,18 +7,17 @@
  */
 import { DAY_PROFIT_DECIMALS, SUBSCRIPTION_STATUS_KEYS } from "~/domain/fund";
 import { toDecimalString, type Micros } from "~/domain/money";
+import { FundInfoSchema, FundPageSchema, IncomePageSchema, RedeemSchema, SubscribeSchema } from "~/forms/fund";
+import { parseFields } from "~/forms/parse";
+import { requestRedemption, subscribe } from "~/services/fund/commands.server";
 import {
   fundInfo,
-  idParam,
   incomeRecords,
   listFunds,
-  pageNumber,
-  requestRedemption,
-  subscribe,
   subscriptionRecords,
   type Fund,
   type SubscriptionRecord,
-} from "~/services/fund.server";
+} from "~/services/fund/queries.server";
 import { actingUserOrInvalid, failure, ok, params, query, userOrInvalid, type Handler, type Routes } from "./common.server";
 
 const money = (micros: Micros) => toDecimalString(micros, 2);
@@ -60,7 +59,10 @@ const buy: Handler = async (request, ctx) => {
   if (q instanceof Response) return q;
   const user = await actingUserOrInvalid(request, ctx);
   if (user instanceof Response) return user;
-  const result = await subscribe(ctx, user, { id: q.get("id"), amount: q.get("amount"), request_id: q.get("request_id") });
+  const input = parseFields(SubscribeSchema, q);
+  if (!input.ok) return failure(ctx, input.errors);
+  // the API has no confirm step: no terms to hold the product to
+  const result = await subscribe(ctx, user, { ...input.value, terms: undefined });
   if (!result.ok) return failure(ctx, result.errors, result.status);
   const v = result.value;
   return ok(
@@ -83,7 +85,9 @@ const applyRefund: Handler = async (request, ctx) => {
   if (q instanceof Response) return q;
   const user = await actingUserOrInvalid(request, ctx);
   if (user instanceof Response) return user;
-  const result = await requestRedemption(ctx, user, idParam(q.get("sub_id")));
+  const input = parseFields(RedeemSchema, q);
+  if (!input.ok) return failure(ctx, input.errors);
+  const result = await requestRedemption(ctx, user, input.value.subId);
   if (!result.ok) return failure(ctx, result.errors, result.status);
   return ok(
     ctx,
@@ -95,13 +99,17 @@ const applyRefund: Handler = async (request, ctx) => {
 export const fundRoutes: Routes = {
   "/api/fund/list": {
     GET: async (request, ctx) => {
-      const page = await listFunds(ctx, pageNumber(query(request).get("page")));
+      const input = parseFields(FundPageSchema, query(request));
+      if (!input.ok) return failure(ctx, input.errors);
+      const page = await listFunds(ctx, input.value.page);
       return ok(ctx, { data: page.items.map(toWireFund), total: page.total, last_page: page.lastPage, page: page.page });
     },
   },
   "/api/fund/info": {
     GET: async (request, ctx) => {
-      const fund = await fundInfo(ctx, idParam(query(request).get("id")));
+      const input = parseFields(FundInfoSchema, query(request));
+      if (!input.ok) return failure(ctx, input.errors);
+      const fund = await fundInfo(ctx, input.value.id);
       if (!fund) return failure(ctx, { id: "fund.closed" }, 404);
       return ok(ctx, toWireFund(fund));
     },
@@ -111,7 +119,9 @@ export const fundRoutes: Routes = {
     GET: async (request, ctx) => {
       const user = await userOrInvalid(ctx);
       if (user instanceof Response) return user;
-      const page = await subscriptionRecords(ctx, user.id, pageNumber(query(request).get("page")));
+      const input = parseFields(FundPageSchema, query(request));
+      if (!input.ok) return failure(ctx, input.errors);
+      const page = await subscriptionRecords(ctx, user.id, input.value.page);
       return ok(ctx, { data: page.items.map((s) => toWireSub(s, ctx.t)), total: page.total, last_page: page.lastPage, page: page.page });
     },
   },
@@ -119,8 +129,9 @@ export const fundRoutes: Routes = {
     GET: async (request, ctx) => {
       const user = await userOrInvalid(ctx);
       if (user instanceof Response) return user;
-      const q = query(request);
-      const page = await incomeRecords(ctx, user.id, idParam(q.get("sub_id")), pageNumber(q.get("page")));
+      const input = parseFields(IncomePageSchema, query(request));
+      if (!input.ok) return failure(ctx, input.errors);
+      const page = await incomeRecords(ctx, user.id, input.value.subId, input.value.page);
       if (!page) return failure(ctx, { sub_id: "errors.not_found" }, 404);
       return ok(ctx, {
         data: page.items.map((i) => ({

@@ -6,7 +6,9 @@
  */
 import type { AppContext } from "~/context.server";
 import { exactDecimals, toBalanceString, toDecimalString } from "~/domain/money";
-import { accountTypeOf, pageParam, walletAccount, type AccountTypeId } from "~/domain/wallet";
+import { accountTypeOf, walletAccount } from "~/domain/wallet";
+import { parseFields, parseQuery } from "~/forms/parse";
+import { AccountQuerySchema, TransferLogQuerySchema, TransferSchema, transferCommandOf } from "~/forms/wallet";
 import { ledgerKindText, memoText } from "~/lib/ledger-text";
 import { walletBalances } from "~/services/account.server";
 import type { AccountLogRow } from "~/services/ledger.server";
@@ -17,13 +19,6 @@ import { actingUserOrInvalid, failure, ok, params, query, userOrInvalid, type Ha
 const money = (micros: number) => toDecimalString(micros, exactDecimals(micros));
 /** "2024-05-01 13:45:09" (UTC), the spec's *Tran time form. */
 const timeText = (ms: number) => new Date(ms).toISOString().slice(0, 19).replace("T", " ");
-
-/** The account a call names by `accountTypeId` or `type` (id or name); the contract account when neither is sent. */
-function accountParam(q: URLSearchParams): AccountTypeId | null {
-  const raw = q.get("accountTypeId") ?? q.get("type");
-  if (raw === null || raw === "") return 3;
-  return accountTypeOf(raw);
-}
 
 function wireLogEntry(ctx: AppContext, e: AccountLogRow) {
   return {
@@ -59,14 +54,10 @@ const transferCall: Handler = async (request, ctx) => {
   if (q instanceof Response) return q;
   const user = await actingUserOrInvalid(request, ctx);
   if (user instanceof Response) return user;
-  const result = await transfer(ctx, user, {
-    from: q.get("from"),
-    to: q.get("to"),
-    amount: q.get("balance"),
-    currencyId: q.get("currency_id"),
-    requestId: q.get("request_id"),
-  });
-  if (!result.ok) return failure(ctx, { [result.field]: result.error }, result.error === "errors.only_real_account" ? 403 : 400);
+  const input = parseFields(TransferSchema, q);
+  if (!input.ok) return failure(ctx, input.errors);
+  const result = await transfer(ctx, user, transferCommandOf(input.value));
+  if (!result.ok) return failure(ctx, result.errors, result.status);
   return ok(ctx, { transfer: wireTransfer(ctx, result.value), accounts: await walletBalances(ctx, user.id) }, "transfer.done");
 };
 
@@ -75,7 +66,7 @@ export const walletRoutes: Routes = {
     GET: async (request, ctx) => {
       const user = await userOrInvalid(ctx);
       if (user instanceof Response) return user;
-      const id = accountParam(query(request));
+      const { account: id } = parseQuery(AccountQuerySchema, query(request));
       if (id === null) return failure(ctx, { type: "transfer.err_account" });
       const a = await accountDetail(ctx, user.id, id);
       if (!a) return failure(ctx, { type: "errors.not_found" }, 404);
@@ -95,10 +86,9 @@ export const walletRoutes: Routes = {
     GET: async (request, ctx) => {
       const user = await userOrInvalid(ctx);
       if (user instanceof Response) return user;
-      const q = query(request);
-      const id = accountParam(q);
+      const { account: id, page: p } = parseQuery(AccountQuerySchema, query(request));
       if (id === null) return failure(ctx, { type: "transfer.err_account" });
-      const page = await accountHistory(ctx, user.id, id, pageParam(q.get("page")));
+      const page = await accountHistory(ctx, user.id, id, p);
       return ok(ctx, {
         data: page.entries.map((e) => wireLogEntry(ctx, e)),
         total: page.total,
@@ -113,11 +103,9 @@ export const walletRoutes: Routes = {
     GET: async (request, ctx) => {
       const user = await userOrInvalid(ctx);
       if (user instanceof Response) return user;
-      const q = query(request);
-      const raw = q.get("type");
-      const id = raw === null || raw === "" || raw === "0" ? null : accountTypeOf(raw);
-      if (id === null && raw !== null && raw !== "" && raw !== "0") return failure(ctx, { type: "transfer.err_account" });
-      const page = await transferLog(ctx, user.id, pageParam(q.get("page")), id);
+      const { account, page: p } = parseQuery(TransferLogQuerySchema, query(request));
+      if (account === null) return failure(ctx, { type: "transfer.err_account" });
+      const page = await transferLog(ctx, user.id, p, account === "all" ? null : account);
       return ok(ctx, {
         data: page.transfers.map((r) => wireTransfer(ctx, r)),
         total: page.total,

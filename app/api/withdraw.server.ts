@@ -6,21 +6,20 @@
  * spec §3 field names; another user's method or record answers as a missing one (404).
  */
 import { toDecimalString, type Micros } from "~/domain/money";
-import { DrawType, STATUS_KEYS } from "~/domain/withdraw";
-import { parseFields } from "~/forms/parse";
-import { BankMethodSchema, CoinMethodSchema, DeleteMethodSchema, WithdrawSchema, withdrawInputOf } from "~/forms/withdraw";
+import { STATUS_KEYS } from "~/domain/withdraw";
+import { parseFields, parseQuery } from "~/forms/parse";
 import {
-  bindMethod,
-  deleteMethod,
-  findMethod,
-  listMethods,
-  listWithdrawCurrencies,
-  listWithdrawals,
-  requestWithdrawal,
-  type PayoutMethod,
-  type WithdrawCurrency,
-  type WithdrawalRow,
-} from "~/services/withdraw.server";
+  CurrencyQuerySchema,
+  DeleteMethodSchema,
+  MethodQuerySchema,
+  RecordsQuerySchema,
+  WithdrawSchema,
+  parseBindMethod,
+  withdrawInputOf,
+} from "~/forms/withdraw";
+import { requestWithdrawal } from "~/services/withdraw/commands.server";
+import { bindMethod, deleteMethod, findMethod, listMethods, type PayoutMethod } from "~/services/withdraw/methods.server";
+import { listWithdrawCurrencies, listWithdrawals, type WithdrawCurrency, type WithdrawalRow } from "~/services/withdraw/queries.server";
 import type { AppContext } from "~/context.server";
 import { actingUserOrInvalid, failure, fields, ok, params, query, userOrInvalid, type Handler, type Routes } from "./common.server";
 
@@ -77,10 +76,6 @@ export function toWireRecord(ctx: AppContext, w: WithdrawalRow) {
   };
 }
 
-function drawTypeParam(value: string | null): DrawType | null {
-  return value === "1" ? DrawType.Coin : value === "2" ? DrawType.Bank : null;
-}
-
 const draw: Handler = async (request, ctx) => {
   const q = await params(request, ctx);
   if (q instanceof Response) return q;
@@ -99,7 +94,7 @@ export const withdrawRoutes: Routes = {
     GET: async (request, ctx) => {
       const user = await userOrInvalid(ctx);
       if (user instanceof Response) return user;
-      const type = drawTypeParam(query(request).get("type") ?? "1");
+      const { type } = parseQuery(CurrencyQuerySchema, query(request));
       if (type === null) return failure(ctx, { type: "errors.bad_request" });
       return ok(ctx, (await listWithdrawCurrencies(ctx, type)).map(toWireCurrency));
     },
@@ -109,11 +104,9 @@ export const withdrawRoutes: Routes = {
     GET: async (request, ctx) => {
       const user = await userOrInvalid(ctx);
       if (user instanceof Response) return user;
-      const q = query(request);
-      const rawType = q.get("type") ?? "";
-      const type = rawType === "" ? null : drawTypeParam(rawType);
-      if (rawType !== "" && type === null) return failure(ctx, { type: "errors.bad_request" });
-      const page = await listWithdrawals(ctx, user.id, type, Number(q.get("page") ?? "1"));
+      const q = parseQuery(RecordsQuerySchema, query(request));
+      if (q.type === null) return failure(ctx, { type: "errors.bad_request" });
+      const page = await listWithdrawals(ctx, user.id, q.type === "all" ? null : q.type, q.page);
       return ok(ctx, { data: page.records.map((w) => toWireRecord(ctx, w)), total: page.total, page: page.page, last_page: page.lastPage });
     },
   },
@@ -121,17 +114,14 @@ export const withdrawRoutes: Routes = {
     GET: async (request, ctx) => {
       const user = await userOrInvalid(ctx);
       if (user instanceof Response) return user;
-      const q = query(request);
-      const drawId = q.get("draw_id");
-      if (drawId) {
-        const method = /^\d{1,15}$/.test(drawId) ? await findMethod(ctx, user.id, Number(drawId)) : null;
-        const type = drawTypeParam(q.get("draw_type"));
-        if (!method || (type !== null && method.drawType !== type)) return failure(ctx, { form: "errors.not_found" }, 404);
+      const q = parseQuery(MethodQuerySchema, query(request));
+      if (q.one) {
+        const method = q.id !== null ? await findMethod(ctx, user.id, q.id) : null;
+        if (!method || (q.type !== null && method.drawType !== q.type)) return failure(ctx, { form: "errors.not_found" }, 404);
         return ok(ctx, toWireMethod(method));
       }
-      const type = drawTypeParam(q.get("draw_type") ?? "1");
-      if (type === null) return failure(ctx, { draw_type: "errors.bad_request" });
-      return ok(ctx, (await listMethods(ctx, user.id, type)).map(toWireMethod));
+      if (q.type === null) return failure(ctx, { draw_type: "errors.bad_request" });
+      return ok(ctx, (await listMethods(ctx, user.id, q.type)).map(toWireMethod));
     },
   },
   "/api/wallet/bind_draw_method": {
@@ -141,9 +131,7 @@ export const withdrawRoutes: Routes = {
       const user = await userOrInvalid(ctx);
       if (user instanceof Response) return user;
       if (user.isDemo) return failure(ctx, { form: "errors.only_real_account" }, 403);
-      const type = body.get("draw_type");
-      const input = type === "1" ? parseFields(CoinMethodSchema, body) : type === "2" ? parseFields(BankMethodSchema, body) : null;
-      if (!input) return failure(ctx, { draw_type: "errors.bad_request" });
+      const input = parseBindMethod(body);
       if (!input.ok) return failure(ctx, input.errors);
       const result = await bindMethod(ctx, user, input.value);
       if (!result.ok) return failure(ctx, result.errors, result.status);

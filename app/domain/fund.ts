@@ -101,18 +101,21 @@ export function subscriptionDays(subscribedOn: string, lockDays: number): { star
 /**
  * The days a run of the daily job on `runDay` pays for a subscription in progress: every unpaid
  * day d with start_day ≤ d ≤ min(runDay, end_day), the unpaid ones being those after the first
- * `paidDays` (a missed run is caught up by the next one).
+ * `paidDays` (a missed run is caught up by the next one). A subscription whose day profit rounds
+ * to 0 has no income to pay (no rows of 0). The daily job applies this rule in SQL
+ * (app/services/fund/income.server.ts); tests/integration/fund-income-rule.test.ts holds them equal.
  */
-export function dueIncomeDays(sub: { startDay: string; endDay: string; paidDays: number }, runDay: string): string[] {
+export function dueIncomeDays(sub: { startDay: string; endDay: string; paidDays: number; dayProfit?: Micros }, runDay: string): string[] {
+  if (sub.dayProfit === 0) return [];
   const last = runDay < sub.endDay ? runDay : sub.endDay;
   const out: string[] = [];
   for (let d = addDays(sub.startDay, sub.paidDays); d <= last; d = addDays(d, 1)) out.push(d);
   return out;
 }
 
-/** Whether the run of `runDay` returns the share: the lock has ended and every day is paid. */
-export function isDueToFinish(sub: { endDay: string; paidDays: number; lockDays: number }, runDay: string): boolean {
-  return runDay >= sub.endDay && sub.paidDays >= sub.lockDays;
+/** Whether the run of `runDay` returns the share: the lock has ended and every day is paid (or there is no income to pay). */
+export function isDueToFinish(sub: { endDay: string; paidDays: number; lockDays: number; dayProfit?: Micros }, runDay: string): boolean {
+  return runDay >= sub.endDay && (sub.dayProfit === 0 || sub.paidDays >= sub.lockDays);
 }
 
 /* ---- the subscribe form ---- */

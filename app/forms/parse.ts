@@ -4,7 +4,7 @@
  * dropped every field name outside a plain identifier alphabet.
  */
 import { parseWithValibot } from "@conform-to/valibot";
-import type * as v from "valibot";
+import * as v from "valibot";
 
 import { cleanFields } from "~/lib/fields";
 import type { FieldErrors } from "~/services/outcome";
@@ -31,4 +31,12 @@ export function parseFields<S extends v.GenericSchema>(
   }
   if (Object.keys(errors).length === 0) errors.form = "errors.bad_request";
   return { ok: false, errors };
+}
+
+/**
+ * A query's parameters through a schema that shapes without refusing (pages, filters): the values
+ * as sent (an empty one stays ""), the first of repeated names, odd names dropped.
+ */
+export function parseQuery<S extends v.GenericSchema>(schema: S, data: URLSearchParams): v.InferOutput<S> {
+  return v.parse(schema, Object.fromEntries(cleanFields(data)));
 }

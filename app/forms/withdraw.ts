@@ -3,11 +3,12 @@
  * draw_method_id, plus the form's one-time request_id) and binding a payout method (draw_type and
  * the spec §3 Draw method fields). The schemas check each field's shape; the rules that need the
  * database (the currency's minimum and network, the balance, the method's owner) are the
- * service's (app/services/withdraw.server.ts), which answers with the field each refusal concerns.
+ * services' (app/services/withdraw/), which answers with the field each refusal concerns.
  */
 import * as v from "valibot";
-import { isValidSwift } from "~/domain/withdraw";
+import { DrawType, isValidSwift } from "~/domain/withdraw";
 import { printable } from "./fields";
+import { parseFields, parseQuery, type Parsed } from "./parse";
 
 const idOf = (message: string) => v.pipe(v.string(message), v.trim(), v.regex(/^\d{1,15}$/, message), v.transform(Number));
 const requestId = v.optional(v.pipe(v.string(), v.regex(/^[A-Za-z0-9_-]{8,64}$/, "errors.bad_request")));
@@ -63,3 +64,45 @@ export type CoinMethodInput = v.InferOutput<typeof CoinMethodSchema>;
 export type BankMethodInput = v.InferOutput<typeof BankMethodSchema>;
 
 export const DeleteMethodSchema = v.object({ id: idOf("errors.not_found") });
+
+export type MethodInput = CoinMethodInput | BankMethodInput;
+
+const raw = v.optional(v.string());
+const drawTypeOf = (value: string | undefined): DrawType | null => (value === "1" ? DrawType.Coin : value === "2" ? DrawType.Bank : null);
+
+/** Binding a method (spec §7 bind_draw_method): the coin or the bank form, by draw_type (anything else: refused on draw_type). */
+export function parseBindMethod(data: URLSearchParams): Parsed<MethodInput> {
+  const type = parseQuery(v.object({ draw_type: raw }), data).draw_type;
+  if (type === "1") return parseFields(CoinMethodSchema, data);
+  if (type === "2") return parseFields(BankMethodSchema, data);
+  return { ok: false, errors: { draw_type: "errors.bad_request" } };
+}
+
+/** The currencies on offer (spec §7 draw_symbol_list): of method type 1 (coin, when not sent) or 2 (bank); null for any other. */
+export const CurrencyQuerySchema = v.pipe(
+  v.object({ type: raw }),
+  v.transform((q) => ({ type: drawTypeOf(q.type ?? "1") })),
+);
+
+/** The user's records (spec §7 draw_list): of every type (none sent) or one (null when unknown), and the page as sent. */
+export const RecordsQuerySchema = v.pipe(
+  v.object({ type: raw, page: raw }),
+  v.transform((q) => ({
+    type: q.type === undefined || q.type === "" ? ("all" as const) : drawTypeOf(q.type),
+    page: Number(q.page ?? "1"),
+  })),
+);
+
+/**
+ * The user's methods (spec §7 get_draw_method): with draw_id, that one method (id null when it is
+ * not one; draw_type, when sent, must match); without, the list of type draw_type (1 when not sent;
+ * null for any other).
+ */
+export const MethodQuerySchema = v.pipe(
+  v.object({ draw_id: raw, draw_type: raw }),
+  v.transform((q) =>
+    q.draw_id
+      ? { one: true as const, id: /^\d{1,15}$/.test(q.draw_id) ? Number(q.draw_id) : null, type: drawTypeOf(q.draw_type) }
+      : { one: false as const, type: drawTypeOf(q.draw_type ?? "1") },
+  ),
+);

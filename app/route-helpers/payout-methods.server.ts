@@ -10,7 +10,7 @@ import { Intent } from "~/forms/intents";
 import { parseFields } from "~/forms/parse";
 import { DeleteMethodSchema } from "~/forms/withdraw";
 import { readForm } from "~/lib/http.server";
-import { deleteMethod, findMethod, listMethods } from "~/services/withdraw.server";
+import { deleteMethod, findMethod, listMethods } from "~/services/withdraw/methods.server";
 import { redirectWithFlash, requireRealUser } from "~/services/web.server";
 
 export const methodsPath = (drawType: DrawType) => (drawType === DrawType.Coin ? "/mine/coin-address-list" : "/mine/bank-card-list");

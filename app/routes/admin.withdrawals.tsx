@@ -18,7 +18,7 @@ import { Intent } from "~/forms/intents";
 import { readForm } from "~/lib/http.server";
 import { useRootData } from "~/root";
 import { requireOperator, requireStepUp } from "~/services/operator.server";
-import { approveWithdrawal, rejectWithdrawal, withdrawalQueue, type QueueItem } from "~/services/withdraw.server";
+import { approveWithdrawal, rejectWithdrawal, withdrawalQueue, type QueueItem } from "~/services/withdraw/operator.server";
 import { redirectWithFlash } from "~/services/web.server";
 import walletStylesHref from "~/styles/withdraw.css";
 import { titled } from "~/lib/meta";

@@ -30,7 +30,7 @@ import { WALLET_ACCOUNTS, accountTypeOf, checkTransfer, pageParam, pickAccount, 
 import { Intent } from "~/forms/intents";
 import { submissionOf } from "~/forms/parse";
 import { replyWithErrors } from "~/forms/reply";
-import { TransferSchema } from "~/forms/wallet";
+import { TransferSchema, transferCommandOf } from "~/forms/wallet";
 import { readForm } from "~/lib/http.server";
 import { translateMessage } from "~/lib/messages";
 import { useRootData } from "~/root";
@@ -104,19 +104,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
       confirm: { from: check.from, to: check.to, amount: check.amount, balance: amount ?? "", requestId: v.request_id ?? null },
     });
   }
-  const result = await transfer(context, user, {
-    from: v.from,
-    to: v.to,
-    amount: v.balance,
-    currencyId: v.currency_id,
-    requestId: v.request_id,
-  });
-  if (!result.ok) {
-    return data<ActionData>(
-      { result: replyWithErrors(submission, { [result.field]: result.error }), confirm: null },
-      { status: result.error.startsWith("transfer.err_insufficient_") ? 409 : 400 },
-    );
-  }
+  const result = await transfer(context, user, transferCommandOf(v));
+  if (!result.ok) return data<ActionData>({ result: replyWithErrors(submission, result.errors), confirm: null }, { status: result.status });
   const from = accountTypeOf(result.value.fromKind) ?? 1;
   const to = accountTypeOf(result.value.toKind) ?? 3;
   return redirectWithFlash(context, transferHref(from, to, "&done=1"), { kind: "success", message: "transfer.done" });

@@ -40,14 +40,9 @@ import { WithdrawSchema, withdrawInputOf } from "~/forms/withdraw";
 import { readForm } from "~/lib/http.server";
 import { translateMessage } from "~/lib/messages";
 import { useRootData } from "~/root";
-import {
-  fundingBalance,
-  listMethods,
-  listWithdrawCurrencies,
-  listWithdrawals,
-  prepareWithdrawal,
-  requestWithdrawal,
-} from "~/services/withdraw.server";
+import { prepareWithdrawal, requestWithdrawal } from "~/services/withdraw/commands.server";
+import { listMethods } from "~/services/withdraw/methods.server";
+import { fundingBalance, listWithdrawCurrencies, listWithdrawals } from "~/services/withdraw/queries.server";
 import { redirectWithFlash, requireRealUser } from "~/services/web.server";
 import walletStylesHref from "~/styles/withdraw.css";
 import { titled } from "~/lib/meta";

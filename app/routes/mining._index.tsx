@@ -12,7 +12,8 @@ import { EmptyState, PageHeader } from "~/components/layout";
 import { RouteErrorBoundary } from "~/components/route-error";
 import { Pager } from "~/components/wallet";
 import { useRootData } from "~/root";
-import { listFunds, pageNumber } from "~/services/fund.server";
+import { pageNumber } from "~/forms/fund";
+import { listFunds } from "~/services/fund/queries.server";
 import fundStylesHref from "~/styles/fund.css";
 import { titled } from "~/lib/meta";
 

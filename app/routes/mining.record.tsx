@@ -22,10 +22,13 @@ import { sheetKeyDown } from "~/components/sheet";
 import { Pager } from "~/components/wallet";
 import { SubscriptionStatus } from "~/domain/fund";
 import { formatMoney } from "~/domain/money";
+import { RedeemSchema, idParam, pageNumber } from "~/forms/fund";
 import { Intent } from "~/forms/intents";
+import { parseFields } from "~/forms/parse";
 import { readForm } from "~/lib/http.server";
 import { useRootData } from "~/root";
-import { idParam, ownedSubscription, pageNumber, redemptionOf, requestRedemption, subscriptionRecords } from "~/services/fund.server";
+import { requestRedemption } from "~/services/fund/commands.server";
+import { ownedSubscription, redemptionOf, subscriptionRecords } from "~/services/fund/queries.server";
 import { redirectWithFlash, requireUser } from "~/services/web.server";
 import fundStylesHref from "~/styles/fund.css";
 import ordersStylesHref from "~/styles/orders.css";
@@ -60,7 +63,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const form = await readForm(request);
   if (form.get("intent") !== Intent.FundRedeem)
     return redirectWithFlash(context, "/mining/record", { kind: "error", message: "errors.bad_request" });
-  const result = await requestRedemption(context, user, idParam(form.get("sub_id")));
+  const parsed = parseFields(RedeemSchema, form);
+  const result = await requestRedemption(context, user, parsed.ok ? parsed.value.subId : null);
   if (!result.ok) {
     if (result.status === 404) throw notFound();
     return redirectWithFlash(context, "/mining/record", { kind: "error", message: Object.values(result.errors)[0] ?? "errors.try_again" });

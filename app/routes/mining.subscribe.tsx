@@ -22,12 +22,15 @@ import { RouteErrorBoundary } from "~/components/route-error";
 import { sheetKeyDown } from "~/components/sheet";
 import { AMOUNT_DECIMALS, dayProfit, fundTermsKey, totalProfit } from "~/domain/fund";
 import { formatBalance, formatMoney, parseAmount, type Micros } from "~/domain/money";
+import { SubscribeSchema, idParam } from "~/forms/fund";
 import { Intent } from "~/forms/intents";
+import { parseFields } from "~/forms/parse";
 import { readForm } from "~/lib/http.server";
 import { translateMessage } from "~/lib/messages";
 import { useRootData } from "~/root";
 import { balances } from "~/services/account.server";
-import { checkSubscription, fundInfo, idParam, subscribe } from "~/services/fund.server";
+import { checkSubscription, subscribe } from "~/services/fund/commands.server";
+import { fundInfo } from "~/services/fund/queries.server";
 import { redirectWithFlash, requireRealUser } from "~/services/web.server";
 import fundStylesHref from "~/styles/fund.css";
 import ordersStylesHref from "~/styles/orders.css";
@@ -70,12 +73,12 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const user = await requireRealUser(context, request);
   const form = await readForm(request);
   const intent = form.get("intent");
-  const input = {
-    id: form.get("id") ?? new URL(request.url).searchParams.get("id"),
-    amount: (form.get("amount") ?? "").slice(0, 32),
-    request_id: form.get("request_id"),
-    terms: form.get("terms") ?? "",
-  };
+  // the product is the form's id, else the page's (?id=)
+  if (!form.has("id")) form.set("id", new URL(request.url).searchParams.get("id") ?? "");
+  const parsed = parseFields(SubscribeSchema, form);
+  const command = parsed.ok ? parsed.value : { fundId: null, amount: "" };
+  // the page always holds the subscription to the terms its confirm step showed
+  const input = { ...command, amount: command.amount.slice(0, 32), terms: command.terms ?? "" };
   const amountText = input.amount.trim();
   const refused = (errors: Record<string, string | undefined>, status: number) =>
     data<ActionData>(
@@ -101,7 +104,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
         amountText,
         dayProfit: q.dayProfit,
         totalProfit: q.totalProfit,
-        requestId: input.request_id ?? "",
+        requestId: input.requestId ?? "",
         terms: fundTermsKey(q.fund),
       },
     });

@@ -19,6 +19,7 @@ import { assertOperator, decisionStatement, isAlreadyDecided, isStepUpExpired, s
 import type { SessionUser } from "~/services/session.server";
 import { ownedUpload, uploadFieldError, uploadIdOf } from "~/services/uploads.server";
 import { fail, type FieldErrors, type Outcome } from "~/services/outcome";
+import type { DepositFormInput } from "~/forms/deposit";
 
 export const RECORDS_PAGE_SIZE = 10;
 const REQUEST_ID = /^[A-Za-z0-9_-]{8,64}$/;
@@ -74,19 +75,8 @@ async function wireAccount(ctx: ServiceContext, id: string | undefined): Promise
   return (await wireAccounts(ctx)).find((w) => w.id === Number(id.trim())) ?? null;
 }
 
-/** What a deposit form or call sends (spec §7 names: number, proofImg, address, charge_id / wire_id). */
-export interface DepositInput {
-  type: DepositType;
-  charge_id?: string;
-  wire_id?: string;
-  number?: string;
-  /** Coin deposits only: whether `number` is USD (default) or a coin count. */
-  unit?: string;
-  address?: string;
-  /** An upload id or its URL (/uploads/<id>); "!<error>" when the file of a no-JavaScript form was refused. */
-  proofImg?: string;
-  request_id?: string;
-}
+/** A deposit as its form or call sends it (app/forms/deposit.ts), of a type (coin or bank). */
+export type DepositInput = DepositFormInput & { type: DepositType };
 
 /** A checked request, ready to store (and to show on the confirm step). */
 export interface CheckedDeposit {

@@ -29,7 +29,7 @@ import type { Instrument } from "~/domain/instrument";
 import { parseAmount, toBalanceString } from "~/domain/money";
 import { MARKET_ROOM } from "~/domain/rooms";
 import { isDay } from "~/domain/fund";
-import { payFundIncome } from "~/services/fund-income.server";
+import { payFundIncome } from "~/services/fund/income.server";
 import { AccountKind, PlatformAccount, post } from "~/services/ledger.server";
 import { findInstrument, listInstruments, setScriptedPrice } from "~/services/market.server";
 import { feeMode, openOrderWrite, termsOf } from "~/services/contract.server";

@@ -16,7 +16,7 @@ import { createServiceContext, type ServiceContext } from "~/context.server";
 import { MARKET_ROOM } from "~/domain/rooms";
 import { pruneCodes } from "~/services/codes.server";
 import { SEND_BATCH_MAX, isJobMessage, type JobMessage, type UserRange } from "~/domain/jobs";
-import { fundIncomeRanges, payFundIncomeChunk } from "~/services/fund-income.server";
+import { fundIncomeRanges, payFundIncomeChunk } from "~/services/fund/income.server";
 import { utcDay } from "~/domain/fund";
 import { expireDemoAccounts } from "~/services/demo.server";
 import { accrueLoanPenaltiesChunk, loanPenaltyRanges } from "~/services/loan.server";

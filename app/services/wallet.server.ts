@@ -17,14 +17,14 @@ import {
   type TransferError,
   type WalletKind,
 } from "~/domain/wallet";
+import type { TransferCommand } from "~/forms/wallet";
 import { LedgerError, accountLog, post, userAccounts, type AccountLogRow, type AccountRow } from "~/services/ledger.server";
+import { fail, type Outcome } from "~/services/outcome";
 
 export const HISTORY_PAGE_SIZE = 20;
 export const TRANSFER_PAGE_SIZE = 20;
 /** The CSV statement holds at most this many entries (the newest). */
 export const STATEMENT_MAX_ROWS = 10_000;
-
-const NONCE = /^[A-Za-z0-9_-]{8,64}$/;
 
 /** The user's sub-account of that type (null if they have none). */
 export async function accountDetail(ctx: ServiceContext, userId: number, accountTypeId: AccountTypeId): Promise<AccountRow | null> {
@@ -83,24 +83,10 @@ export interface TransferRow {
 
 const TRANSFER_COLUMNS = "id, from_kind AS fromKind, to_kind AS toKind, amount, created_at AS createdAt";
 
-export interface TransferInput {
-  /** Account type ids (1–3) or the spec's names (change/micro/forex; funding/option/contract). */
-  from: string | null | undefined;
-  to: string | null | undefined;
-  /** The amount as typed (spec field `balance`), USD with at most 2 decimals, or exactly the whole available balance of `from`. */
-  amount: string | null | undefined;
-  /** The spec's currency_id: when sent, it must be the accounts' currency. */
-  currencyId?: string | null;
-  /** The form's one-time nonce: a double submission transfers once. */
-  requestId?: string | null;
+/** A refusal of a transfer: the field it concerns, its message key (the one the rules gave). */
+function refused(field: string, key: TransferError | "transfer.err_currency" | "transfer.err_resubmitted", status = 400) {
+  return fail({ [field]: key }, status);
 }
-
-export type TransferFailure = {
-  ok: false;
-  error: TransferError | "errors.only_real_account" | "transfer.err_currency" | "transfer.err_resubmitted" | "errors.try_again";
-  field: "from" | "to" | "balance" | "currency_id" | "form";
-};
-export type TransferResult = { ok: true; value: TransferRow; replayed: boolean } | TransferFailure;
 
 /**
  * Moves money between two of the user's own sub-accounts: one ledger transaction (kind
@@ -109,25 +95,28 @@ export type TransferResult = { ok: true; value: TransferRow; replayed: boolean }
  * `transfer:<userId>:<request_id>` makes a double submission one transfer. Demo users are
  * refused (spec §5).
  */
-export async function transfer(ctx: ServiceContext, user: { id: number; isDemo: boolean }, input: TransferInput): Promise<TransferResult> {
-  if (user.isDemo) return { ok: false, error: "errors.only_real_account", field: "form" };
+export async function transfer(
+  ctx: ServiceContext,
+  user: { id: number; isDemo: boolean },
+  input: TransferCommand,
+): Promise<Outcome<TransferRow>> {
+  if (user.isDemo) return fail({ form: "errors.only_real_account" }, 403);
   const accounts = await userAccounts(ctx.d1, user.id);
   // an amount of more than 2 decimals is accepted as the whole available balance ("transfer all")
   const whole = accounts.find((a) => a.accountTypeId === accountTypeOf(input.from))?.balance;
   const check = checkTransfer(input, undefined, whole);
-  if (!check.ok) return check;
+  if (!check.ok) return refused(check.field, check.error, check.error.startsWith("transfer.err_insufficient_") ? 409 : 400);
   const from = accounts.find((a) => a.accountTypeId === check.from);
   const to = accounts.find((a) => a.accountTypeId === check.to);
-  if (!from || !to) return { ok: false, error: "errors.try_again", field: "form" };
+  if (!from || !to) return fail({ form: "errors.try_again" });
   const currency = input.currencyId?.trim();
   if (currency && (currency !== String(from.currencyId) || currency !== String(to.currencyId)))
-    return { ok: false, error: "transfer.err_currency", field: "currency_id" };
-  const nonce = input.requestId && NONCE.test(input.requestId) ? input.requestId : crypto.randomUUID();
+    return refused("currency_id", "transfer.err_currency");
+  const nonce = input.requestId ?? crypto.randomUUID();
   const key = `transfer:${user.id}:${nonce}`;
   const fromKind = walletAccount(check.from).kind;
   const toKind = walletAccount(check.to).kind;
   let transactionId: number;
-  let replayed = false;
   try {
     const posted = await post(ctx.d1, {
       idempotencyKey: key,
@@ -147,20 +136,18 @@ export async function transfer(ctx: ServiceContext, user: { id: number; isDemo: 
       ],
     });
     transactionId = posted.transactionId;
-    replayed = posted.replayed;
   } catch (error) {
     if (error instanceof LedgerError && error.code === "insufficient_funds")
-      return { ok: false, error: insufficientTransfer(check.from), field: "balance" };
-    if (error instanceof LedgerError && error.code === "idempotency_conflict")
-      return { ok: false, error: "transfer.err_resubmitted", field: "form" };
+      return refused("balance", insufficientTransfer(check.from), 409);
+    if (error instanceof LedgerError && error.code === "idempotency_conflict") return refused("form", "transfer.err_resubmitted");
     throw error;
   }
   const row = await ctx.d1
     .prepare(`SELECT ${TRANSFER_COLUMNS} FROM transfers WHERE ledger_tx = ?1 AND user_id = ?2`)
     .bind(transactionId, user.id)
     .first<TransferRow>();
-  if (!row) return { ok: false, error: "errors.try_again", field: "form" };
-  return { ok: true, value: row, replayed };
+  if (!row) return fail({ form: "errors.try_again" });
+  return { ok: true, value: row };
 }
 
 export interface TransferPage {

@@ -6,8 +6,9 @@
 import { env } from "cloudflare:test";
 import { afterEach, describe, expect, it } from "vitest";
 import { createServiceContext } from "~/context.server";
-import { approveRedemption, rejectRedemption, requestRedemption, subscribe } from "~/services/fund.server";
-import { payFundIncome } from "~/services/fund-income.server";
+import { requestRedemption, subscribe } from "~/services/fund/commands.server";
+import { payFundIncome } from "~/services/fund/income.server";
+import { approveRedemption, rejectRedemption } from "~/services/fund/operator.server";
 import { checkInvariants, PlatformAccount } from "~/services/ledger.server";
 import { sessionIdOf, userForToken } from "~/services/session.server";
 import { createUser, form, fund, get, sessionFor, signedSessionCookie, visibleText } from "./helpers";
@@ -231,7 +232,7 @@ describe("subscribing", () => {
     ).run();
     expect(trigger.success).toBe(true);
     try {
-      const result = await subscribe(c, u.session, { id: String(fundId), amount: "123.45", request_id: "req-closed-race" });
+      const result = await subscribe(c, u.session, { fundId, amount: "123.45", requestId: "req-closed-race" });
       expect(result.ok).toBe(false);
       if (!result.ok) expect(result.errors.form).toBe("fund.closed");
     } finally {
@@ -246,7 +247,7 @@ describe("the daily income job", () => {
     const u = await userWithCookie({ balance: 500 * USD });
     const fundId = await product({ lock: 5, pct: "0.35" });
     const c = await ctx();
-    const s = await subscribe(c, u.session, { id: String(fundId), amount: "150.50", request_id: "req-exact-1" }, day("2040-04-10"));
+    const s = await subscribe(c, u.session, { fundId, amount: "150.50", requestId: "req-exact-1" }, day("2040-04-10"));
     expect(s.ok).toBe(true);
     const before = await balance(u.user.accounts.funding);
     await payFundIncome(c, day("2040-04-12")); // two days: 150.50 × 0.35 % = 0.52675 → 0.5268 each
@@ -263,7 +264,7 @@ describe("the daily income job", () => {
     const u = await userWithCookie({ balance: 500 * USD });
     const fundId = await product({ lock: 5 });
     const c = await ctx();
-    const s = await subscribe(c, u.session, { id: String(fundId), amount: "200", request_id: "req-job-1" }, day("2040-03-10"));
+    const s = await subscribe(c, u.session, { fundId, amount: "200", requestId: "req-job-1" }, day("2040-03-10"));
     expect(s.ok).toBe(true);
     const id = s.ok ? s.value.id : 0;
     expect(await sub(id)).toMatchObject({ startDay: "2040-03-11", endDay: "2040-03-15", dayProfit: 2 * USD });
@@ -292,7 +293,7 @@ describe("the daily income job", () => {
     const u = await userWithCookie({ balance: 500 * USD });
     const fundId = await product({ lock: 2 });
     const c = await ctx();
-    const s = await subscribe(c, u.session, { id: String(fundId), amount: "100", request_id: "req-finish-1" }, day("2041-05-01"));
+    const s = await subscribe(c, u.session, { fundId, amount: "100", requestId: "req-finish-1" }, day("2041-05-01"));
     const id = s.ok ? s.value.id : 0;
     const before = await balance(u.user.accounts.funding);
     // the job did not run during the lock: the first run after its end pays both days and returns the share
@@ -348,7 +349,7 @@ describe("redemption", () => {
     const u = await userWithCookie({ balance: 500 * USD });
     const fundId = await product({ lock: 30 });
     const c = await ctx();
-    const s = await subscribe(c, u.session, { id: String(fundId), amount: "100", request_id: "req-reject-1" });
+    const s = await subscribe(c, u.session, { fundId, amount: "100", requestId: "req-reject-1" });
     const id = s.ok ? s.value.id : 0;
     expect((await requestRedemption(c, u.session, id)).ok).toBe(true);
     const op = await operator();

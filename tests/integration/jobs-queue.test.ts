@@ -7,8 +7,8 @@ import { createExecutionContext, createMessageBatch, env, getQueueResult } from 
 import { afterEach, describe, expect, it } from "vitest";
 import { createServiceContext } from "~/context.server";
 import { isJobMessage, userRanges, type FundIncomeChunk } from "~/domain/jobs";
-import { fundIncomeRanges } from "~/services/fund-income.server";
-import { subscribe } from "~/services/fund.server";
+import { subscribe } from "~/services/fund/commands.server";
+import { fundIncomeRanges } from "~/services/fund/income.server";
 import { loanPenaltyRanges } from "~/services/loan.server";
 import { DAILY, JOBS_DEAD_LETTERS, JOBS_QUEUE, consumeJobs, runScheduledJobs } from "~/services/jobs.server";
 import { checkInvariants } from "~/services/ledger.server";
@@ -42,7 +42,7 @@ async function subscribers(n: number, subs: number, fundId: number, day: string)
     await fund(user.accounts.funding, 1_000 * USD);
     const session = (await userForToken(env.DB, await sessionFor(user.id)))!;
     for (let k = 0; k < subs; k++) {
-      const s = await subscribe(ctx, session, { id: String(fundId), amount: "100", request_id: `queue-${user.id}-${k}` }, at(day));
+      const s = await subscribe(ctx, session, { fundId, amount: "100", requestId: `queue-${user.id}-${k}` }, at(day));
       if (!s.ok) throw new Error(JSON.stringify(s.errors));
     }
     users.push(user);

@@ -18,7 +18,9 @@ import { approveDeposit, rejectDeposit, submitDeposit } from "~/services/deposit
 import { PlatformAccount, checkInvariants } from "~/services/ledger.server";
 import { sessionIdOf, userForToken, type SessionUser } from "~/services/session.server";
 import { transfer } from "~/services/wallet.server";
-import { approveWithdrawal, bindMethod, rejectWithdrawal, requestWithdrawal } from "~/services/withdraw.server";
+import { requestWithdrawal } from "~/services/withdraw/commands.server";
+import { bindMethod } from "~/services/withdraw/methods.server";
+import { approveWithdrawal, rejectWithdrawal } from "~/services/withdraw/operator.server";
 import { createUser, mainRoom, sessionFor } from "./helpers";
 
 const USD = 1_000_000;

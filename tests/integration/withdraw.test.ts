@@ -9,7 +9,8 @@ import { LOCAL_OPERATOR_EMAIL } from "~/env.server";
 import { OperatorOnly, STEP_UP_TTL_MS } from "~/services/operator.server";
 import { PlatformAccount, checkInvariants, post } from "~/services/ledger.server";
 import { sessionIdOf, userForToken, type SessionUser } from "~/services/session.server";
-import { approveWithdrawal, rejectWithdrawal, withdrawalOf, withdrawalQueue } from "~/services/withdraw.server";
+import { approveWithdrawal, rejectWithdrawal, withdrawalQueue } from "~/services/withdraw/operator.server";
+import { withdrawalOf } from "~/services/withdraw/queries.server";
 import { ORIGIN, cookiesFrom, createUser, form, get, latestCode, sessionFor, signedSessionCookie, visibleText } from "./helpers";
 
 const USD = 1_000_000;

@@ -71,6 +71,12 @@ describe("fund days (UTC dates)", () => {
     expect(isDueToFinish({ endDay: "2026-11-26", paidDays: 2, lockDays: 3 }, "2026-11-26")).toBe(false);
     expect(isDueToFinish({ endDay: "2026-11-26", paidDays: 3, lockDays: 3 }, "2026-11-25")).toBe(false);
   });
+  it("a day profit that rounds to 0 pays no days and finishes on the end day", () => {
+    const sub = { startDay: "2026-11-24", endDay: "2026-11-26", paidDays: 0, lockDays: 3, dayProfit: 0 };
+    expect(dueIncomeDays(sub, "2026-11-25")).toEqual([]);
+    expect(isDueToFinish(sub, "2026-11-25")).toBe(false);
+    expect(isDueToFinish(sub, "2026-11-26")).toBe(true);
+  });
   it("utcDay and addDays use UTC", () => {
     expect(utcDay(Date.parse("2026-11-23T23:59:59Z"))).toBe("2026-11-23");
     expect(addDays("2028-02-28", 1)).toBe("2028-02-29");

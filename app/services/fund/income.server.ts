@@ -15,12 +15,16 @@ import { PlatformAccount, batchPostingStatements, newBatchId, openBatch, postBat
 /**
  * The unpaid (subscription, day) pairs of the users from ?3 (inclusive) to ?4 (exclusive) up to
  * the run day ?2: the days from start_day + paid days to min(?2, end_day), less any already paid
- * (its income row exists: UNIQUE (sub_id, day)).
+ * (its income row exists: UNIQUE (sub_id, day)). The paid days are sum_profit / day_profit
+ * (integer division). `+status` keeps SQLite off the status index: a chunk reads its own users'
+ * subscriptions through the (user_id, …) index, not every subscription in progress. The rule is
+ * app/domain/fund.ts's dueIncomeDays and isDueToFinish; tests/integration/fund-income-rule.test.ts
+ * runs this SQL and those functions on the same random subscriptions.
  */
-const DUE = `due(sub_id, user_id, day, last) AS (
+export const DUE_INCOME = `due(sub_id, user_id, day, last) AS (
              SELECT id, user_id, date(start_day, '+' || (sum_profit / day_profit) || ' days'), MIN(end_day, ?2)
                FROM fund_subscriptions
-              WHERE status = 1 AND day_profit > 0 AND start_day <= ?2 AND sum_profit < day_profit * lock_days AND user_id >= ?3 AND user_id < ?4
+              WHERE +status = 1 AND day_profit > 0 AND start_day <= ?2 AND sum_profit < day_profit * lock_days AND user_id >= ?3 AND user_id < ?4
              UNION ALL
              SELECT sub_id, user_id, date(day, '+1 day'), last FROM due WHERE day < last
            ),
@@ -65,7 +69,7 @@ export function fundIncomeStatements(
     openBatch(db, incomeBatch, "SELECT COALESCE(MAX(id), 0) FROM fund_incomes"),
     db
       .prepare(
-        `WITH RECURSIVE ${DUE}
+        `WITH RECURSIVE ${DUE_INCOME}
          INSERT INTO ledger_transactions (idempotency_key, kind, memo, user_id, batch_id)
          SELECT 'fund_income:' || user_id || ':' || day || ':' || MIN(sub_id), 'fund_income', 'fund.memo_income', user_id, ?1
            FROM unpaid GROUP BY user_id, day ORDER BY user_id, day`,
@@ -73,7 +77,7 @@ export function fundIncomeStatements(
       .bind(incomeBatch, runDay, users.from, to),
     db
       .prepare(
-        `WITH RECURSIVE ${DUE}
+        `WITH RECURSIVE ${DUE_INCOME}
          INSERT INTO fund_incomes (sub_id, user_id, day, interest, ledger_tx, created_at)
          SELECT d.sub_id, d.user_id, d.day, s.day_profit,
                 (SELECT t.id FROM ledger_transactions t WHERE t.idempotency_key = 'fund_income:' || d.user_id || ':' || d.day || ':' || d.first), ?1

@@ -1,0 +1,114 @@
+/**
+ * The user's payout methods (issue 10 §3; spec §2 coin-address-list / bank-card-list, §7
+ * get_draw_method, bind_draw_method, del_draw_method): coin addresses and bank accounts a
+ * withdrawal pays out to.
+ */
+import type { ServiceContext } from "~/context.server";
+import { DrawType, MAX_METHODS_PER_TYPE, isValidAddress, normaliseAddress } from "~/domain/withdraw";
+import type { MethodInput } from "~/forms/withdraw";
+import { fail, type Outcome } from "~/services/outcome";
+import type { SessionUser } from "~/services/session.server";
+import { findCurrency } from "./queries.server";
+
+export interface PayoutMethod {
+  id: number;
+  drawType: DrawType;
+  drawCurrencyId: number;
+  code: string;
+  protocol: string;
+  dcAddress: string;
+  bankName: string;
+  bankAddress: string;
+  bankSwift: string;
+  payeeName: string;
+  payeeAccount: string;
+  createdAt: number;
+}
+
+const METHOD_COLUMNS = `m.id, m.draw_type AS drawType, m.draw_currency_id AS drawCurrencyId, COALESCE(c.code, '') AS code, COALESCE(c.protocol, '') AS protocol,
+  m.dc_address AS dcAddress, m.bank_name AS bankName, m.bank_address AS bankAddress, m.bank_swift AS bankSwift, m.payee_name AS payeeName,
+  m.payee_account AS payeeAccount, m.created_at AS createdAt`;
+
+/** The user's live methods of a type (spec §2 coin-address-list / bank-card-list), newest first. */
+export async function listMethods(ctx: ServiceContext, userId: number, drawType: DrawType): Promise<PayoutMethod[]> {
+  const { results } = await ctx.d1
+    .prepare(
+      `SELECT ${METHOD_COLUMNS} FROM payout_methods m LEFT JOIN withdraw_currencies c ON c.id = m.draw_currency_id
+        WHERE m.user_id = ?1 AND m.draw_type = ?2 AND m.deleted_at IS NULL ORDER BY m.id DESC LIMIT ${MAX_METHODS_PER_TYPE * 2}`,
+    )
+    .bind(userId, drawType)
+    .all<PayoutMethod>();
+  return results;
+}
+
+/** One live method of the user (null for a missing, deleted or another user's one: the same answer). */
+export async function findMethod(ctx: ServiceContext, userId: number, id: number): Promise<PayoutMethod | null> {
+  if (!Number.isSafeInteger(id) || id <= 0) return null;
+  return ctx.d1
+    .prepare(
+      `SELECT ${METHOD_COLUMNS} FROM payout_methods m LEFT JOIN withdraw_currencies c ON c.id = m.draw_currency_id WHERE m.id = ?1 AND m.user_id = ?2 AND m.deleted_at IS NULL`,
+    )
+    .bind(id, userId)
+    .first<PayoutMethod>();
+}
+
+/**
+ * Binds a payout method (spec §7 bind_draw_method). A coin address is checked against its
+ * currency's network; at most MAX_METHODS_PER_TYPE live methods per type (counted inside the
+ * insert itself, so concurrent binds cannot pass the limit).
+ */
+export async function bindMethod(ctx: ServiceContext, user: SessionUser, input: MethodInput): Promise<Outcome<PayoutMethod>> {
+  if (user.isDemo) return fail({ form: "errors.only_real_account" }, 403);
+  const drawType = input.draw_type === "2" ? DrawType.Bank : DrawType.Coin;
+  const currency = await findCurrency(ctx, input.draw_currency_id);
+  if (!currency || currency.drawType !== drawType) return fail({ draw_currency_id: "withdraw.choose_currency" });
+  let fields: { dcAddress: string; bankName: string; bankAddress: string; bankSwift: string; payeeName: string; payeeAccount: string };
+  if (input.draw_type === "1") {
+    const address = normaliseAddress(input.dc_address);
+    if (!isValidAddress(currency.protocol, address))
+      return fail({ dc_address: `wallet.address_invalid_for|${currency.protocol || currency.code}` });
+    fields = { dcAddress: address, bankName: "", bankAddress: "", bankSwift: "", payeeName: "", payeeAccount: "" };
+  } else {
+    fields = {
+      dcAddress: "",
+      bankName: input.bank_name,
+      bankAddress: input.bank_address,
+      bankSwift: input.bank_swift,
+      payeeName: input.payee_name,
+      payeeAccount: input.payee_account,
+    };
+  }
+  const row = await ctx.d1
+    .prepare(
+      `INSERT INTO payout_methods (user_id, draw_type, draw_currency_id, dc_address, bank_name, bank_address, bank_swift, payee_name, payee_account)
+       SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9
+        WHERE (SELECT COUNT(*) FROM payout_methods WHERE user_id = ?1 AND draw_type = ?2 AND deleted_at IS NULL) < ?10
+       RETURNING id`,
+    )
+    .bind(
+      user.id,
+      drawType,
+      currency.id,
+      fields.dcAddress,
+      fields.bankName,
+      fields.bankAddress,
+      fields.bankSwift,
+      fields.payeeName,
+      fields.payeeAccount,
+      MAX_METHODS_PER_TYPE,
+    )
+    .first<{ id: number }>();
+  if (!row) return fail({ form: `wallet.too_many_methods|${MAX_METHODS_PER_TYPE}` });
+  const method = await findMethod(ctx, user.id, row.id);
+  return method ? { ok: true, value: method } : fail({ form: "errors.try_again" }, 500);
+}
+
+/** Deletes a method of the user (the row stays, marked deleted: withdrawals refer to it). False when there is none to delete. */
+export async function deleteMethod(ctx: ServiceContext, user: SessionUser, id: number, now = Date.now()): Promise<boolean> {
+  if (!Number.isSafeInteger(id) || id <= 0) return false;
+  const result = await ctx.d1
+    .prepare("UPDATE payout_methods SET deleted_at = ?3 WHERE id = ?1 AND user_id = ?2 AND deleted_at IS NULL")
+    .bind(id, user.id, now)
+    .run();
+  return (result.meta.changes ?? 0) > 0;
+}

@@ -1,0 +1,126 @@
+/**
+ * Withdrawals, the reading side (spec §2 /mine/withdraw, §7 draw_symbol_list, draw_list): the
+ * currencies on offer, the funding balance a request is checked against, and the user's records.
+ */
+import type { ServiceContext } from "~/context.server";
+import type { Micros } from "~/domain/money";
+import type { DrawType, WithdrawStatus } from "~/domain/withdraw";
+import { AccountKind } from "~/services/ledger.server";
+
+export const PAGE_SIZE = 20;
+
+// ---- currencies ----
+
+export interface WithdrawCurrency {
+  id: number;
+  drawType: DrawType;
+  code: string;
+  protocol: string;
+  drawRate: string;
+  feeType: number;
+  usdPrice: string;
+  minAmount: Micros;
+}
+
+const CURRENCY_COLUMNS =
+  "id, draw_type AS drawType, code, protocol, draw_rate AS drawRate, fee_type AS feeType, usd_price AS usdPrice, min_amount AS minAmount";
+
+/** The currencies on offer for a method type (spec §7 draw_symbol_list). */
+export async function listWithdrawCurrencies(ctx: ServiceContext, drawType: DrawType): Promise<WithdrawCurrency[]> {
+  const { results } = await ctx.d1
+    .prepare(`SELECT ${CURRENCY_COLUMNS} FROM withdraw_currencies WHERE status = 1 AND draw_type = ?1 ORDER BY sort, id`)
+    .bind(drawType)
+    .all<WithdrawCurrency>();
+  return results;
+}
+
+export async function findCurrency(ctx: ServiceContext, id: number): Promise<WithdrawCurrency | null> {
+  if (!Number.isSafeInteger(id) || id <= 0) return null;
+  return ctx.d1
+    .prepare(`SELECT ${CURRENCY_COLUMNS} FROM withdraw_currencies WHERE id = ?1 AND status = 1`)
+    .bind(id)
+    .first<WithdrawCurrency>();
+}
+
+// ---- balances ----
+
+export interface FundingBalance {
+  accountId: number;
+  available: Micros;
+  locked: Micros;
+}
+
+export async function fundingBalance(ctx: ServiceContext, userId: number): Promise<FundingBalance | null> {
+  return ctx.d1
+    .prepare("SELECT id AS accountId, balance AS available, lock_balance AS locked FROM accounts WHERE user_id = ?1 AND kind = ?2")
+    .bind(userId, AccountKind.Funding.kind)
+    .first<FundingBalance>();
+}
+
+export interface WithdrawalRow {
+  id: number;
+  userId: number;
+  drawCurrencyId: number;
+  methodId: number;
+  type: DrawType;
+  currencyCode: string;
+  amount: Micros;
+  fee: Micros;
+  realNumber: string;
+  address: string;
+  payeeAccount: string;
+  memo: string;
+  status: WithdrawStatus;
+  notes: string;
+  reviewedAt: number | null;
+  createdAt: number;
+}
+
+export const WITHDRAWAL_COLUMNS = `id, user_id AS userId, draw_currency_id AS drawCurrencyId, method_id AS methodId, type, currency_code AS currencyCode, amount, fee,
+  real_number AS realNumber, address, payee_account AS payeeAccount, memo, status, notes, reviewed_at AS reviewedAt, created_at AS createdAt`;
+
+export async function withdrawalByRequest(ctx: ServiceContext, userId: number, requestId: string): Promise<WithdrawalRow | null> {
+  return ctx.d1
+    .prepare(`SELECT ${WITHDRAWAL_COLUMNS} FROM withdrawals WHERE user_id = ?1 AND request_id = ?2`)
+    .bind(userId, requestId)
+    .first<WithdrawalRow>();
+}
+
+export interface WithdrawalPage {
+  records: WithdrawalRow[];
+  total: number;
+  page: number;
+  lastPage: number;
+}
+
+/** The user's records (spec §7 draw_list), newest first; of one method type, or all. */
+export async function listWithdrawals(
+  ctx: ServiceContext,
+  userId: number,
+  drawType: DrawType | null,
+  page: number,
+  pageSize = PAGE_SIZE,
+): Promise<WithdrawalPage> {
+  const p = Math.max(1, Math.min(10_000, Math.floor(page) || 1));
+  const where = drawType === null ? "user_id = ?1" : "user_id = ?1 AND type = ?2";
+  const args = drawType === null ? [userId] : [userId, drawType];
+  const [rows, count] = await ctx.d1.batch([
+    ctx.d1
+      .prepare(
+        `SELECT ${WITHDRAWAL_COLUMNS} FROM withdrawals WHERE ${where} ORDER BY id DESC LIMIT ${pageSize} OFFSET ${(p - 1) * pageSize}`,
+      )
+      .bind(...args),
+    ctx.d1.prepare(`SELECT COUNT(*) AS n FROM withdrawals WHERE ${where}`).bind(...args),
+  ]);
+  const total = (count!.results[0] as { n: number }).n;
+  return { records: rows!.results as WithdrawalRow[], total, page: p, lastPage: Math.max(1, Math.ceil(total / pageSize)) };
+}
+
+/** One record of the user (null for a missing or another user's one). */
+export async function withdrawalOf(ctx: ServiceContext, userId: number, id: number): Promise<WithdrawalRow | null> {
+  if (!Number.isSafeInteger(id) || id <= 0) return null;
+  return ctx.d1
+    .prepare(`SELECT ${WITHDRAWAL_COLUMNS} FROM withdrawals WHERE id = ?1 AND user_id = ?2`)
+    .bind(id, userId)
+    .first<WithdrawalRow>();
+}
