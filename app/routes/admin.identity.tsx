@@ -11,7 +11,8 @@ import { PrivateImage, ReviewForm } from "~/components/admin";
 import { EmptyState } from "~/components/layout";
 import { OrderTime } from "~/components/orders";
 import { RouteErrorBoundary } from "~/components/route-error";
-import { Intent } from "~/forms/intents";
+import { IdentityDecisionSchema, identityRequestKey as requestKey } from "~/forms/operator";
+import { submissionOf } from "~/forms/parse";
 import { readForm } from "~/lib/http.server";
 import { translateMessage } from "~/lib/messages";
 import { useRootData } from "~/root";
@@ -25,9 +26,6 @@ export const meta = titled("admin.identity", { console: true });
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: identityStylesHref }];
 
-/** A request in the forms: the user and the submission it decides ("<user id>-<submission>"). */
-const requestKey = (userId: number, submission: number) => `${userId}-${submission}`;
-
 export async function loader({ context }: LoaderFunctionArgs) {
   const operator = await requireOperator(context);
   return identityQueue(context, operator);
@@ -35,18 +33,12 @@ export async function loader({ context }: LoaderFunctionArgs) {
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const operator = await requireOperator(context);
-  const form = await readForm(request);
-  const intent = form.get("intent");
-  const decision = intent === Intent.Approve ? "approve" : intent === Intent.Reject ? "reject" : null;
-  const key = form.get("id") ?? "";
-  const m = /^(\d{1,15})-(\d{1,9})$/.exec(key);
-  if (!decision || !m) return data({ id: key, error: "errors.bad_request" }, { status: 400 });
-  const result = await decideIdentity(context, operator, {
-    userId: Number(m[1]),
-    submission: Number(m[2]),
-    decision,
-    reason: form.get("reason") ?? "",
-  });
+  const submission = submissionOf(IdentityDecisionSchema, await readForm(request));
+  // the request's key as posted: a refusal is shown on the item it came from
+  const key = typeof submission.payload.id === "string" ? submission.payload.id : "";
+  if (submission.status !== "success") return data({ id: key, error: "errors.bad_request" }, { status: 400 });
+  const { decision } = submission.value;
+  const result = await decideIdentity(context, operator, submission.value);
   if (!result.ok) {
     const error = result.errors.reason ?? result.errors.form ?? "errors.try_again";
     // A request decided meanwhile (or gone) leaves the queue: show the fresh one with the reason.

@@ -15,6 +15,8 @@ import { OrderTime } from "~/components/orders";
 import { StatusBadge, usd } from "~/components/withdraw";
 import { DrawType } from "~/domain/withdraw";
 import { Intent } from "~/forms/intents";
+import { DecisionSchema } from "~/forms/operator";
+import { parseFields } from "~/forms/parse";
 import { readForm } from "~/lib/http.server";
 import { useRootData } from "~/root";
 import { requireOperator, requireStepUp } from "~/services/operator.server";
@@ -36,10 +38,10 @@ export async function loader({ context }: LoaderFunctionArgs) {
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const operator = await requireOperator(context);
-  const form = await readForm(request);
-  const raw = String(form.get("id") ?? "");
-  const id = /^\d{1,15}$/.test(raw) ? Number(raw) : 0;
-  switch (form.get("intent")) {
+  const parsed = parseFields(DecisionSchema, await readForm(request));
+  if (!parsed.ok) throw new Response("Unknown action", { status: 400 });
+  const { intent, id, reason } = parsed.value;
+  switch (intent) {
     case Intent.Approve: {
       // without a fresh step-up the operator confirms one first (then comes back here)
       const { sessionId } = await requireStepUp(context, request);
@@ -51,15 +53,13 @@ export async function action({ request, context }: ActionFunctionArgs) {
       );
     }
     case Intent.Reject: {
-      const result = await rejectWithdrawal(context, operator, id, String(form.get("reason") ?? ""));
+      const result = await rejectWithdrawal(context, operator, id, reason);
       return redirectWithFlash(
         context,
         PATH,
         result.ok ? { kind: "success", message: "admin.rejected" } : { kind: "error", message: result.error },
       );
     }
-    default:
-      throw new Response("Unknown action", { status: 400 });
   }
 }
 
