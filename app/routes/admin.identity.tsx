@@ -7,14 +7,14 @@
 import { data, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { PrivateImage, ReviewForm } from "~/components/admin";
-import { EmptyState } from "~/components/layout";
+import { PrivateImage } from "~/components/admin";
+import { DecisionEntry, DecisionHistory } from "~/components/decision-history";
 import { OrderTime } from "~/components/orders";
+import { ReviewForm, ReviewItem, ReviewQueue } from "~/components/review-queue";
 import { RouteErrorBoundary } from "~/components/route-error";
 import { IdentityDecisionSchema, identityRequestKey as requestKey } from "~/forms/operator";
 import { submissionOf } from "~/forms/parse";
 import { readForm } from "~/lib/http.server";
-import { translateMessage } from "~/lib/messages";
 import { useRootData } from "~/root";
 import { decideIdentity, identityQueue } from "~/services/identity.server";
 import { requireOperator } from "~/services/operator.server";
@@ -58,84 +58,64 @@ export default function AdminIdentity() {
   const locale = useRootData()?.locale ?? "en-US";
   return (
     <>
-      <section aria-labelledby="identity-pending">
-        <h2 id="identity-pending">{t("admin.pending")}</h2>
-        {pending.length === 0 ? (
-          <EmptyState title={t("admin.queue_empty")} />
-        ) : (
-          <ul className="identity-queue">
-            {pending.map((r) => {
-              const key = requestKey(r.userId, r.submission);
-              const headingId = `identity-${key}`;
-              return (
-                <li key={key} className="card identity-request" aria-labelledby={headingId}>
-                  <h3 id={headingId}>{r.name}</h3>
-                  <dl className="details">
-                    <div>
-                      <dt>{t("admin.user")}</dt>
-                      <dd>
-                        <span className="num">{r.uid}</span> · {r.email ?? r.mobile ?? ""}
-                      </dd>
-                    </div>
-                    <div>
-                      <dt>{t("identity.card_id")}</dt>
-                      <dd className="num">{r.cardId}</dd>
-                    </div>
-                    <div>
-                      <dt>{t("identity.submitted_at")}</dt>
-                      <dd>
-                        <OrderTime ms={r.submittedAt} locale={locale} />
-                        {r.submission > 1 ? ` · ${t("identity.submission", { n: r.submission })}` : null}
-                      </dd>
-                    </div>
-                  </dl>
-                  <div className="identity-photos">
-                    <figure>
-                      <PrivateImage uploadId={r.frontUploadId} alt={t("identity.front_of", { name: r.name })} />
-                      <figcaption>{t("identity.front_pic")}</figcaption>
-                    </figure>
-                    <figure>
-                      <PrivateImage uploadId={r.reverseUploadId} alt={t("identity.reverse_of", { name: r.name })} />
-                      <figcaption>{t("identity.reverse_pic")}</figcaption>
-                    </figure>
-                  </div>
-                  {actionData && actionData.id === key ? (
-                    <p className="field-error" role="alert">
-                      {translateMessage(t, actionData.error)}
-                    </p>
-                  ) : null}
-                  <ReviewForm id={key} />
-                </li>
-              );
-            })}
-          </ul>
-        )}
-      </section>
-      <section className="card" aria-labelledby="identity-decided">
-        <h2 id="identity-decided">{t("admin.history")}</h2>
-        {decided.length === 0 ? (
-          <p className="muted">{t("identity.none_decided")}</p>
-        ) : (
-          <ul className="identity-decisions">
-            {decided.map((d) => (
-              <li key={d.id}>
-                <span>
-                  <span className={d.decision === "approve" ? "decision-approve" : "decision-reject"}>
-                    {d.decision === "approve" ? t("identity.status_certified") : t("identity.status_rejected")}
-                  </span>
-                  {" · "}
-                  <span className="num">{d.uid ?? d.userId}</span> {d.email ?? ""}
-                  {d.submission > 1 ? ` · ${t("identity.submission", { n: d.submission })}` : null}
-                </span>
-                {d.reason ? <span className="muted">{t("identity.reason_was", { reason: d.reason })}</span> : null}
-                <span className="muted small">
-                  {t("identity.decided_by", { operator: d.operator })} <OrderTime ms={d.decidedAt} locale={locale} />
-                </span>
-              </li>
-            ))}
-          </ul>
-        )}
-      </section>
+      <ReviewQueue id="identity-pending" title={t("admin.pending")} count={pending.length}>
+        {pending.map((r) => {
+          const key = requestKey(r.userId, r.submission);
+          return (
+            <ReviewItem key={key} id={`identity-${key}`} heading={r.name}>
+              <dl className="details">
+                <div>
+                  <dt>{t("admin.user")}</dt>
+                  <dd>
+                    <span className="num">{r.uid}</span> · {r.email ?? r.mobile ?? ""}
+                  </dd>
+                </div>
+                <div>
+                  <dt>{t("identity.card_id")}</dt>
+                  <dd className="num">{r.cardId}</dd>
+                </div>
+                <div>
+                  <dt>{t("identity.submitted_at")}</dt>
+                  <dd>
+                    <OrderTime ms={r.submittedAt} locale={locale} />
+                    {r.submission > 1 ? ` · ${t("identity.submission", { n: r.submission })}` : null}
+                  </dd>
+                </div>
+              </dl>
+              <div className="identity-photos">
+                <figure>
+                  <PrivateImage uploadId={r.frontUploadId} alt={t("identity.front_of", { name: r.name })} />
+                  <figcaption>{t("identity.front_pic")}</figcaption>
+                </figure>
+                <figure>
+                  <PrivateImage uploadId={r.reverseUploadId} alt={t("identity.reverse_of", { name: r.name })} />
+                  <figcaption>{t("identity.reverse_pic")}</figcaption>
+                </figure>
+              </div>
+              <ReviewForm id={key} error={actionData?.id === key ? actionData.error : null} />
+            </ReviewItem>
+          );
+        })}
+      </ReviewQueue>
+      <DecisionHistory id="identity-decided" count={decided.length} empty={t("identity.none_decided")}>
+        {decided.map((d) => (
+          <DecisionEntry
+            key={d.id}
+            approved={d.decision === "approve"}
+            label={d.decision === "approve" ? t("identity.status_certified") : t("identity.status_rejected")}
+            subject={
+              <>
+                <span className="num">{d.uid ?? d.userId}</span> {d.email ?? ""}
+                {d.submission > 1 ? ` · ${t("identity.submission", { n: d.submission })}` : null}
+              </>
+            }
+            reason={d.reason}
+            operator={d.operator}
+            at={d.decidedAt}
+            locale={locale}
+          />
+        ))}
+      </DecisionHistory>
     </>
   );
 }
