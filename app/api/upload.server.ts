@@ -1,7 +1,10 @@
 /** POST /api/common/image_upload (spec §7): multipart 'file', one file part; answers the stored upload's private url and id. */
-import { UploadQuerySchema, uploadPurposeOf } from "~/forms/upload";
-import { readFileParts, uploadFieldError, uploadUrl } from "~/services/uploads.server";
+import { UploadQuerySchema } from "~/forms/upload";
+import { readFileParts, uploadFieldError, uploadUrl, type UploadPurpose } from "~/services/uploads.server";
 import { failure, ok, parsed, query, userOrInvalid, type Routes } from "./common.server";
+
+// (an avatar becomes public only once a trader chooses it: /follow/avatar/:id)
+const PURPOSES: UploadPurpose[] = ["identity", "deposit_proof", "repayment_proof", "signature", "other", "avatar"];
 
 export const uploadRoutes: Routes = {
   "/api/common/image_upload": {
@@ -11,7 +14,8 @@ export const uploadRoutes: Routes = {
       const input = parsed(ctx, UploadQuerySchema, query(request));
       if (input instanceof Response) return input;
       // News pictures become public (/news/image/:id): only operators store them.
-      const purpose = uploadPurposeOf(input.purpose, user.role === "operator");
+      const asked = input.purpose;
+      const purpose = PURPOSES.find((p) => p === asked) ?? (asked === "news_image" && user.role === "operator" ? "news_image" : "other");
       let stored: Map<string, string>;
       try {
         stored = await readFileParts(ctx, request, user.id, { file: purpose });

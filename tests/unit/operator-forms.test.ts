@@ -28,7 +28,7 @@ import {
 import { parseFields } from "~/forms/parse";
 import { realNameCallFields, RealNameSchema } from "~/forms/real-name";
 import { SearchQuerySchema } from "~/forms/search";
-import { UploadQuerySchema, uploadPurposeOf } from "~/forms/upload";
+import { UploadQuerySchema } from "~/forms/upload";
 
 const value = <T>(parsed: { ok: true; value: T } | { ok: false }) => {
   if (!parsed.ok) throw new Error("refused");
@@ -148,9 +148,6 @@ describe("the JSON calls' parameters", () => {
     expect(value(parseFields(SearchQuerySchema, { name: "  eur\u0000 usd " }))).toEqual({ name: "eur usd" });
     expect(value(parseFields(SearchQuerySchema, {}))).toEqual({ name: "" });
     expect(value(parseFields(UploadQuerySchema, {}))).toEqual({ purpose: "other" });
-    expect(uploadPurposeOf("identity", false)).toBe("identity");
-    expect(uploadPurposeOf("news_image", false)).toBe("other");
-    expect(uploadPurposeOf("news_image", true)).toBe("news_image");
   });
 
   it("the password calls' §7 names map onto the forms' (a missing secondary_password repeats new_password)", () => {
