@@ -49,34 +49,40 @@ export function DecidedBy({ operator, at, locale }: { operator: string; at: numb
   );
 }
 
-/** A compact entry: the decision (approved in green, rejected in red), on whom, the reason given, who decided when. */
-export function DecisionEntry({
-  approved,
-  label,
-  subject,
-  reason,
-  operator,
-  at,
-  locale,
-}: {
-  approved: boolean;
-  label: string;
-  subject: ReactNode;
+/** A decision as the queues' services list it. */
+export interface Decision {
+  decision: "approve" | "reject" | string;
   reason?: string | null;
   operator: string;
-  at: number;
+  decidedAt: number;
+}
+
+/**
+ * A compact entry: the decision (approved in green with `labels[0]`, rejected in red with
+ * `labels[1]`), on whom (`children`), the reason given, who decided when.
+ */
+export function DecisionEntry({
+  d,
+  labels,
+  locale,
+  children,
+}: {
+  d: Decision;
+  labels: [approved: string, rejected: string];
   locale: string;
+  children: ReactNode;
 }) {
   const { t } = useTranslation();
+  const approved = d.decision === "approve";
   return (
     <li>
       <span>
-        <span className={approved ? "decision-approve" : "decision-reject"}>{label}</span>
+        <span className={approved ? "decision-approve" : "decision-reject"}>{approved ? labels[0] : labels[1]}</span>
         {" · "}
-        {subject}
+        {children}
       </span>
-      {reason ? <span className="muted">{t("identity.reason_was", { reason })}</span> : null}
-      <DecidedBy operator={operator} at={at} locale={locale} />
+      {d.reason ? <span className="muted">{t("identity.reason_was", { reason: d.reason })}</span> : null}
+      <DecidedBy operator={d.operator} at={d.decidedAt} locale={locale} />
     </li>
   );
 }

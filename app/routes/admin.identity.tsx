@@ -99,21 +99,10 @@ export default function AdminIdentity() {
       </ReviewQueue>
       <DecisionHistory id="identity-decided" count={decided.length} empty={t("identity.none_decided")}>
         {decided.map((d) => (
-          <DecisionEntry
-            key={d.id}
-            approved={d.decision === "approve"}
-            label={d.decision === "approve" ? t("identity.status_certified") : t("identity.status_rejected")}
-            subject={
-              <>
-                <span className="num">{d.uid ?? d.userId}</span> {d.email ?? ""}
-                {d.submission > 1 ? ` · ${t("identity.submission", { n: d.submission })}` : null}
-              </>
-            }
-            reason={d.reason}
-            operator={d.operator}
-            at={d.decidedAt}
-            locale={locale}
-          />
+          <DecisionEntry key={d.id} d={d} labels={[t("identity.status_certified"), t("identity.status_rejected")]} locale={locale}>
+            <span className="num">{d.uid ?? d.userId}</span> {d.email ?? ""}
+            {d.submission > 1 ? ` · ${t("identity.submission", { n: d.submission })}` : null}
+          </DecisionEntry>
         ))}
       </DecisionHistory>
     </>

@@ -188,20 +188,9 @@ export default function AdminTraders() {
 
       <DecisionHistory id="applications-decided" count={decided.length} empty={t("copy.admin_none_decided")}>
         {decided.map((d) => (
-          <DecisionEntry
-            key={d.id}
-            approved={d.decision === "approve"}
-            label={d.decision === "approve" ? t("admin.approved") : t("admin.rejected")}
-            subject={
-              <>
-                <span className="num">{d.uid ?? d.applicationId}</span> {d.email ?? ""}
-              </>
-            }
-            reason={d.reason}
-            operator={d.operator}
-            at={d.decidedAt}
-            locale={locale}
-          />
+          <DecisionEntry key={d.id} d={d} labels={[t("admin.approved"), t("admin.rejected")]} locale={locale}>
+            <span className="num">{d.uid ?? d.applicationId}</span> {d.email ?? ""}
+          </DecisionEntry>
         ))}
       </DecisionHistory>
     </>
