@@ -1,10 +1,10 @@
 /** JSON calls of the signed-in user and the company (spec §7): profile, balances, settings. */
 import { toDecimalString } from "~/domain/money";
 import { areaList, basicInfo, companyInfo, publicSetting, todayProfit, userProfile, walletBalances } from "~/services/account.server";
-import { parseCompanyId } from "~/domain/company";
+import { CompanyQuerySchema, SettingQuerySchema } from "~/forms/account";
 import { resetDemoAccount } from "~/services/demo.server";
 import { companyCard } from "~/services/search.server";
-import { actingUserOrInvalid, failure, ok, query, userOrInvalid, type Handler, type Routes } from "./common.server";
+import { actingUserOrInvalid, failure, ok, parsed, query, userOrInvalid, type Handler, type Routes } from "./common.server";
 
 /**
  * The spec's demo reset: the /user form's service (open demo orders and options closed, balances
@@ -23,7 +23,9 @@ export const accountRoutes: Routes = {
   "/api/default/area_list": { GET: async (_r, ctx) => ok(ctx, await areaList(ctx)) },
   "/api/default/setting": {
     GET: async (request, ctx) => {
-      const key = query(request).get("key") ?? "";
+      const input = parsed(ctx, SettingQuerySchema, query(request));
+      if (input instanceof Response) return input;
+      const { key } = input;
       const value = await publicSetting(ctx, key);
       return value === null ? failure(ctx, { key: "errors.not_found" }) : ok(ctx, { key, value });
     },
@@ -32,9 +34,10 @@ export const accountRoutes: Routes = {
   "/api/company/getCompany": {
     // Without id: the site's own company; with id (the search page's popup): that open company's card.
     GET: async (request, ctx) => {
-      const raw = query(request).get("id");
-      if (raw === null || raw === "") return ok(ctx, await companyInfo(ctx));
-      const found = await companyCard(ctx, parseCompanyId(raw));
+      const input = parsed(ctx, CompanyQuerySchema, query(request));
+      if (input instanceof Response) return input;
+      if (input.id === undefined) return ok(ctx, await companyInfo(ctx));
+      const found = await companyCard(ctx, input.id);
       return found ? ok(ctx, found) : failure(ctx, { id: "errors.not_found" }, 404);
     },
   },

@@ -1,6 +1,17 @@
 /** JSON calls of sign-in and accounts (spec §7): the same services and schemas as the forms. */
-import { ApiAmendSchema, ForgotSchema, LoginSchema, RegisterSchema, ResetCodeSchema, SendCodeSchema } from "~/forms/auth";
-import { parseFields } from "~/forms/parse";
+import { DemoLoginQuerySchema } from "~/forms/account";
+import {
+  ApiAmendSchema,
+  ForgotSchema,
+  isOwnCodeCall,
+  LoginSchema,
+  passwordCallFields,
+  registerCodeCallFields,
+  RegisterSchema,
+  resetCodeCallFields,
+  ResetCodeSchema,
+  SendCodeSchema,
+} from "~/forms/auth";
 import { createCaptcha } from "~/services/codes.server";
 import { Limits, hit } from "~/services/rate-limit.server";
 import {
@@ -16,7 +27,7 @@ import {
 } from "~/services/auth.server";
 import type { Failure } from "~/services/outcome";
 import { userProfile } from "~/services/account.server";
-import { failure, fields, ok, query, userOrInvalid, type Routes } from "./common.server";
+import { failure, fields, ok, parsed, query, userOrInvalid, type Routes } from "./common.server";
 import type { AppContext } from "~/context.server";
 
 function refused(ctx: AppContext, outcome: Failure) {
@@ -35,9 +46,9 @@ export const authRoutes: Routes = {
     POST: async (request, ctx) => {
       const body = await fields(request, ctx);
       if (body instanceof Response) return body;
-      const input = parseFields(LoginSchema, body);
-      if (!input.ok) return failure(ctx, input.errors);
-      const result = await login(ctx, input.value);
+      const input = parsed(ctx, LoginSchema, body);
+      if (input instanceof Response) return input;
+      const result = await login(ctx, input);
       if (!result.ok) return refused(ctx, result);
       return ok(ctx, { token: result.value.token, user: await userProfile(ctx, result.value.userId) }, "auth.login_success");
     },
@@ -50,7 +61,9 @@ export const authRoutes: Routes = {
   },
   "/api/user/createAccountDemoForU": {
     GET: async (request, ctx) => {
-      const result = await demoLogin(ctx, query(request).get("demo_id"));
+      const input = parsed(ctx, DemoLoginQuerySchema, query(request));
+      if (input instanceof Response) return input;
+      const result = await demoLogin(ctx, input.demo_id);
       if (!result.ok) return refused(ctx, result);
       return ok(ctx, { token: result.value.token, demo_id: result.value.demoId, user: await userProfile(ctx, result.value.userId) });
     },
@@ -59,9 +72,9 @@ export const authRoutes: Routes = {
     POST: async (request, ctx) => {
       const body = await fields(request, ctx);
       if (body instanceof Response) return body;
-      const input = parseFields(RegisterSchema, body);
-      if (!input.ok) return failure(ctx, input.errors);
-      const result = await register(ctx, input.value);
+      const input = parsed(ctx, RegisterSchema, body);
+      if (input instanceof Response) return input;
+      const result = await register(ctx, input);
       if (!result.ok) return refused(ctx, result);
       return ok(ctx, { token: result.value.token, user: await userProfile(ctx, result.value.user.id) }, "auth.register_success");
     },
@@ -72,14 +85,9 @@ export const authRoutes: Routes = {
     POST: async (request, ctx) => {
       const body = await fields(request, ctx);
       if (body instanceof Response) return body;
-      const input = parseFields(ForgotSchema, {
-        account: body.get("account") ?? "",
-        auth_code: body.get("auth_code") ?? "",
-        password: body.get("new_password") ?? "",
-        re_password: body.get("secondary_password") ?? body.get("new_password") ?? "",
-      });
-      if (!input.ok) return failure(ctx, input.errors);
-      const result = await resetPassword(ctx, input.value);
+      const input = parsed(ctx, ForgotSchema, passwordCallFields(body));
+      if (input instanceof Response) return input;
+      const result = await resetPassword(ctx, input);
       if (!result.ok) return refused(ctx, result);
       return ok(ctx, null, "auth.password_changed");
     },
@@ -92,15 +100,9 @@ export const authRoutes: Routes = {
       if (body instanceof Response) return body;
       // spec: new_password, auth_code, type 'email' (the code went to the user's mailbox); an
       // old_password sent as well is checked
-      const old = body.get("old_password");
-      const input = parseFields(ApiAmendSchema, {
-        ...(old ? { old_password: old } : {}),
-        auth_code: body.get("auth_code") ?? "",
-        password: body.get("new_password") ?? "",
-        re_password: body.get("secondary_password") ?? body.get("new_password") ?? "",
-      });
-      if (!input.ok) return failure(ctx, input.errors);
-      const result = await amendPassword(ctx, user, input.value);
+      const input = parsed(ctx, ApiAmendSchema, passwordCallFields(body));
+      if (input instanceof Response) return input;
+      const result = await amendPassword(ctx, user, input);
       if (!result.ok) return refused(ctx, result);
       return ok(ctx, { token: result.value.token }, "auth.password_changed");
     },
@@ -111,19 +113,19 @@ export const authRoutes: Routes = {
 async function sendCodeCall(request: Request, ctx: AppContext, channel: "email" | "mobile") {
   const body = await fields(request, ctx);
   if (body instanceof Response) return body;
-  if (body.get("type") === "2") {
+  if (isOwnCodeCall(body)) {
     const user = await ctx.user();
     if (user) {
       const result = await sendAmendCode(ctx, user);
       return result.ok ? ok(ctx, { seconds: result.value.seconds }, "auth.code_sent") : refused(ctx, result);
     }
-    const input = parseFields(ResetCodeSchema, { account: body.get("to") ?? "" });
-    if (!input.ok) return failure(ctx, input.errors);
-    const result = await sendResetCode(ctx, input.value);
+    const input = parsed(ctx, ResetCodeSchema, resetCodeCallFields(body));
+    if (input instanceof Response) return input;
+    const result = await sendResetCode(ctx, input);
     return result.ok ? ok(ctx, { seconds: result.value.seconds }, "auth.code_sent") : refused(ctx, result);
   }
-  const input = parseFields(SendCodeSchema, { type: channel, account: body.get("to") ?? "", area_id: body.get("area_id") ?? "" });
-  if (!input.ok) return failure(ctx, input.errors);
-  const result = await sendRegisterCode(ctx, input.value);
+  const input = parsed(ctx, SendCodeSchema, registerCodeCallFields(body, channel));
+  if (input instanceof Response) return input;
+  const result = await sendRegisterCode(ctx, input);
   return result.ok ? ok(ctx, { seconds: result.value.seconds }, "auth.code_sent") : refused(ctx, result);
 }

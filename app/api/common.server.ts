@@ -2,8 +2,9 @@
  * Helpers of the JSON API (spec §7 calls, §8 envelope): every answer is {code, msg, data} with
  * msg in the `lang` header's language, and error maps translated too (no raw validation text).
  */
+import type * as v from "valibot";
 import type { AppContext } from "~/context.server";
-import type { FieldErrors } from "~/forms/parse";
+import { parseFields, type FieldErrors } from "~/forms/parse";
 import { ApiCode, BodyTooLarge, envelope, readFields } from "~/lib/http.server";
 import { translateMessage } from "~/lib/messages";
 import { sessionUserForWrite, type SessionUser } from "~/services/session.server";
@@ -72,4 +73,17 @@ export async function sessionForWrite(request: Request, ctx: AppContext): Promis
 /** The call's parameters: the query for GET, the body (bounded) for POST. */
 export async function params(request: Request, ctx: AppContext): Promise<URLSearchParams | Response> {
   return request.method === "GET" ? query(request) : fields(request, ctx);
+}
+
+/**
+ * The call's input (query or body) through its command's schema in app/forms: the typed value,
+ * or the refusal answer (each field's error translated, the first as msg).
+ */
+export function parsed<S extends v.GenericSchema>(
+  ctx: AppContext,
+  schema: S,
+  data: URLSearchParams | Record<string, unknown>,
+): v.InferOutput<S> | Response {
+  const input = parseFields(schema, data);
+  return input.ok ? input.value : failure(ctx, input.errors);
 }

@@ -3,9 +3,10 @@
  * News bodies are answered as plain text (paragraphs separated by a blank line), never markup,
  * so no client can be made to render stored HTML.
  */
-import { parseId, parsePage, textParagraphs } from "~/domain/content";
+import { textParagraphs } from "~/domain/content";
+import { NewsItemQuerySchema, NewsListQuerySchema } from "~/forms/content";
 import { companyEmail, newsItem, newsPage, NEWS_CATEGORY, type NewsItem } from "~/services/content.server";
-import { failure, ok, query, type Routes } from "./common.server";
+import { failure, ok, parsed, query, type Routes } from "./common.server";
 
 function item(n: NewsItem) {
   return {
@@ -22,17 +23,19 @@ function item(n: NewsItem) {
 export const contentRoutes: Routes = {
   "/api/news/list": {
     GET: async (request, ctx) => {
-      const q = query(request);
-      const rawCategory = q.get("category_id");
-      const categoryId = rawCategory ? parseId(rawCategory) : NEWS_CATEGORY;
+      const input = parsed(ctx, NewsListQuerySchema, query(request));
+      if (input instanceof Response) return input;
+      const categoryId = input.categoryId === undefined ? NEWS_CATEGORY : input.categoryId;
       if (categoryId === null) return failure(ctx, { category_id: "errors.not_found" }, 404);
-      const list = await newsPage(ctx, { page: parsePage(q.get("page")), categoryId });
+      const list = await newsPage(ctx, { page: input.page, categoryId });
       return ok(ctx, { data: list.data.map(item), total: list.total, current_page: list.page, last_page: list.last_page });
     },
   },
   "/api/news/info": {
     GET: async (request, ctx) => {
-      const id = parseId(query(request).get("id"));
+      const input = parsed(ctx, NewsItemQuerySchema, query(request));
+      if (input instanceof Response) return input;
+      const { id } = input;
       const found = id === null ? null : await newsItem(ctx, id);
       return found ? ok(ctx, item(found)) : failure(ctx, { id: "errors.not_found" }, 404);
     },

@@ -5,21 +5,25 @@
  *   GET /v2/api/forex/searchCurrency?name=…    currency pairs by code: Id, ShowCode, ForexQuotations.Close
  * Both are read-only GETs, so a client may cancel an earlier one when the user types on.
  */
-import { searchText } from "~/domain/company";
+import { SearchQuerySchema } from "~/forms/search";
 import { marketQuotes } from "~/services/market.server";
 import { searchCompanies, searchPairs } from "~/services/search.server";
-import { ok, query, type Routes } from "./common.server";
+import { ok, parsed, query, type Routes } from "./common.server";
 
 export const searchRoutes: Routes = {
   "/api/company/searchCompany": {
     GET: async (request, ctx) => {
-      const name = searchText(query(request).get("name"));
+      const input = parsed(ctx, SearchQuerySchema, query(request));
+      if (input instanceof Response) return input;
+      const { name } = input;
       return ok(ctx, { name, data: await searchCompanies(ctx, name) });
     },
   },
   "/v2/api/forex/searchCurrency": {
     GET: async (request, ctx) => {
-      const name = searchText(query(request).get("name"));
+      const input = parsed(ctx, SearchQuerySchema, query(request));
+      if (input instanceof Response) return input;
+      const { name } = input;
       const [pairs, market] = await Promise.all([searchPairs(ctx, name), marketQuotes(ctx)]);
       const data = pairs.map((i) => {
         const q = market.quotes.get(i.code);

@@ -1,7 +1,8 @@
 /** POST /api/common/image_upload (spec §7): multipart 'file', one file part; answers the stored upload's private url and id. */
 import type { UploadPurpose } from "~/domain/uploads";
+import { UploadQuerySchema } from "~/forms/upload";
 import { readFileParts, uploadFieldError, uploadUrl } from "~/services/uploads.server";
-import { failure, ok, query, userOrInvalid, type Routes } from "./common.server";
+import { failure, ok, parsed, query, userOrInvalid, type Routes } from "./common.server";
 
 // (an avatar becomes public only once a trader chooses it: /follow/avatar/:id)
 const PURPOSES: UploadPurpose[] = ["identity", "deposit_proof", "repayment_proof", "signature", "other", "avatar"];
@@ -11,8 +12,10 @@ export const uploadRoutes: Routes = {
     POST: async (request, ctx) => {
       const user = await userOrInvalid(ctx);
       if (user instanceof Response) return user;
-      const asked = query(request).get("purpose") ?? "other";
+      const input = parsed(ctx, UploadQuerySchema, query(request));
+      if (input instanceof Response) return input;
       // News pictures become public (/news/image/:id): only operators store them.
+      const asked = input.purpose;
       const purpose = PURPOSES.find((p) => p === asked) ?? (asked === "news_image" && user.role === "operator" ? "news_image" : "other");
       let stored: Map<string, string>;
       try {

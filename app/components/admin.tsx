@@ -1,7 +1,7 @@
 /**
- * Pieces shared by the operator's review queues: the approve / reject form (a reason required to
- * reject; plain POST, works without JavaScript) and a private image (served by /uploads/:id only
- * to its owner and operators).
+ * Pieces shared by the operator's console pages: the notices atop a money-moving queue, a list
+ * item's one action, and a private image (served by /uploads/:id only to its owner and
+ * operators). The review queues' own shape is components/review-queue.tsx.
  */
 import { Form, Link } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
@@ -49,26 +49,6 @@ export function ItemAction({ id, intent, label }: { id: number; intent: Intent; 
       <SubmitButton intent={intent} className="button">
         {label}
       </SubmitButton>
-    </Form>
-  );
-}
-
-export function ReviewForm({ id, name = "id", reasonRequired = true }: { id: string | number; name?: string; reasonRequired?: boolean }) {
-  const { t } = useTranslation();
-  const reasonId = `reason-${id}`;
-  return (
-    <Form method="post" className="review-form">
-      <input type="hidden" name={name} value={String(id)} />
-      <div className="field">
-        <label htmlFor={reasonId}>{t("admin.reason")}</label>
-        <input id={reasonId} name="reason" maxLength={200} autoComplete="off" />
-      </div>
-      <div className="tiles">
-        <SubmitButton intent={Intent.Reject} className="button danger" formNoValidate={!reasonRequired}>
-          {t("admin.reject")}
-        </SubmitButton>
-        <SubmitButton intent={Intent.Approve}>{t("admin.approve")}</SubmitButton>
-      </div>
     </Form>
   );
 }

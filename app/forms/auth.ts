@@ -128,3 +128,35 @@ export type AmendInput = v.InferOutput<typeof AmendSchema>;
  */
 export const ApiAmendSchema = withMatchingPasswords(v.object({ ...amendFields, old_password: v.optional(currentPasswordField) }));
 export type ApiAmendInput = v.InferOutput<typeof ApiAmendSchema>;
+
+/*
+ * The JSON API's names (spec §7) onto the forms' before `parseFields`: the calls post
+ * new_password and secondary_password where the pages post password and re_password, and the
+ * code calls post `to` where the pages post `account`.
+ */
+type CallFields = URLSearchParams;
+
+/** forget_password (account, auth_code, new_password, secondary_password) and amend_password (old_password too): a missing secondary_password repeats new_password. */
+export function passwordCallFields(body: CallFields): Record<string, string> {
+  const password = body.get("new_password") ?? "";
+  return {
+    account: body.get("account") ?? "",
+    auth_code: body.get("auth_code") ?? "",
+    old_password: body.get("old_password") ?? "",
+    password,
+    re_password: body.get("secondary_password") ?? password,
+  };
+}
+
+/** send_email / send_sms: type 2 ("other") asks for the signed-in user's own code, or a reset code. */
+export const isOwnCodeCall = (body: CallFields) => body.get("type") === "2";
+
+/** A reset code's call (ResetCodeSchema). */
+export const resetCodeCallFields = (body: CallFields) => ({ account: body.get("to") ?? "" });
+
+/** A registration code's call on `channel` (SendCodeSchema). */
+export const registerCodeCallFields = (body: CallFields, channel: "email" | "mobile") => ({
+  type: channel,
+  account: body.get("to") ?? "",
+  area_id: body.get("area_id") ?? "",
+});

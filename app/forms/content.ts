@@ -3,7 +3,7 @@
  * user's feedback. Bodies are plain text (shown as paragraphs, never as markup).
  */
 import * as v from "valibot";
-import { BODY_MAX, FEEDBACK_CONTACT_MAX, FEEDBACK_MAX, SUMMARY_MAX } from "~/domain/content";
+import { BODY_MAX, FEEDBACK_CONTACT_MAX, FEEDBACK_MAX, parseId, parsePage, SUMMARY_MAX } from "~/domain/content";
 import { MAX_TEXT, printable } from "~/forms/fields";
 
 /** Line breaks are allowed in bodies; other control characters are not. */
@@ -43,3 +43,18 @@ export const FeedbackSchema = v.object({
   ),
   contact: v.optional(v.pipe(v.string(), v.trim(), v.maxLength(FEEDBACK_CONTACT_MAX, "errors.too_long"), printable)),
 });
+
+/** GET /api/news/list (spec §7: category_id, page): the news category when none is asked (`null`: no such id, "not found"). */
+export const NewsListQuerySchema = v.pipe(
+  v.object({ category_id: v.optional(v.string()), page: v.optional(v.string()) }),
+  v.transform(({ category_id, page }) => ({
+    categoryId: category_id === undefined ? undefined : parseId(category_id),
+    page: parsePage(page),
+  })),
+);
+
+/** GET /api/news/info?id=… (`null`: missing or malformed, "not found"). */
+export const NewsItemQuerySchema = v.pipe(
+  v.object({ id: v.optional(v.string()) }),
+  v.transform(({ id }) => ({ id: parseId(id) })),
+);

@@ -45,3 +45,16 @@ export const RealNameSchema = v.object({
   reverse_pic: photo("identity.reverse_required"),
 });
 export type RealNameInput = v.InferOutput<typeof RealNameSchema>;
+
+/**
+ * POST|GET /api/user_real/real_name's parameters with every field of the form present: one left
+ * out is refused like an empty one ("enter your name"), not as a malformed request.
+ */
+export function realNameCallFields(params: URLSearchParams): Record<"name" | "card_id" | "front_pic" | "reverse_pic", string> {
+  return {
+    name: params.get("name") ?? "",
+    card_id: params.get("card_id") ?? "",
+    front_pic: params.get("front_pic") ?? "",
+    reverse_pic: params.get("reverse_pic") ?? "",
+  };
+}

@@ -6,20 +6,20 @@
  * works without JavaScript. Anyone but an operator gets 404.
  */
 import { data, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs } from "@remix-run/cloudflare";
-import { Form, useActionData, useLoaderData } from "@remix-run/react";
+import { useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { PrivateImage, QueueNotices } from "~/components/admin";
+import { DecidedCard, DecisionHistory } from "~/components/decision-history";
 import { DepositAmount, DepositStatusBadge } from "~/components/deposit";
 import { SubmitButton } from "~/components/forms";
-import { EmptyState } from "~/components/layout";
 import { OrderTime } from "~/components/orders";
+import { ReviewForm, ReviewItem, ReviewQueue } from "~/components/review-queue";
 import { RouteErrorBoundary } from "~/components/route-error";
 import { DepositStatus, DepositType } from "~/domain/deposit";
 import { ReviewSchema } from "~/forms/deposit";
 import { Intent } from "~/forms/intents";
 import { parseFields } from "~/forms/parse";
 import { readForm } from "~/lib/http.server";
-import { translateMessage } from "~/lib/messages";
 import { useRootData } from "~/root";
 import { approveDeposit, decidedDeposits, pendingDeposits, rejectDeposit, type QueuedDeposit } from "~/services/deposit.server";
 import { requireOperator, requireStepUp, stepUpUntil } from "~/services/operator.server";
@@ -134,80 +134,52 @@ export default function AdminDeposits() {
         from="/admin/deposits"
         error={actionData?.id === null ? actionData.error : null}
       />
-      <section aria-labelledby="pending-title" className="stack">
-        <h2 id="pending-title" className="section-title">
-          {t("admin.pending")}
-        </h2>
-        {pending.length === 0 ? <EmptyState title={t("admin.queue_empty")} /> : null}
-        {pending.map((d) => {
-          const error = actionData?.id === d.id ? actionData.error : null;
-          const reasonId = `reason-${d.id}`;
-          return (
-            <article key={d.id} className="card review-item" aria-labelledby={`deposit-${d.id}`}>
-              <h3 id={`deposit-${d.id}`} className="record-head">
-                <span>
-                  {t("deposit.request_no", { id: d.id })} ·{" "}
-                  <DepositAmount amount={d.amount} coinCount={d.coinCount} currencyCode={d.currencyCode} locale={locale} />
-                </span>
-              </h3>
-              <Facts d={d} locale={locale} />
-              <PrivateImage uploadId={d.proofUploadId} alt={t("deposit.proof_of", { id: d.id })} />
-              <Form method="post" className="review-form">
-                <input type="hidden" name="id" value={String(d.id)} />
-                {error ? (
-                  <p className="form-errors" role="alert">
-                    {translateMessage(t, error)}
-                  </p>
-                ) : null}
-                <div className={error ? "field has-error" : "field"}>
-                  <label htmlFor={reasonId}>{t("admin.reason")}</label>
-                  <input id={reasonId} name="reason" maxLength={200} autoComplete="off" aria-invalid={error ? true : undefined} />
-                  <p className="hint">{t("deposit.reason_hint")}</p>
-                </div>
-                <div className="review-actions">
-                  <SubmitButton intent={Intent.Reject} className="button danger">
-                    {t("admin.reject")}
-                  </SubmitButton>
-                  <SubmitButton intent={Intent.MarkInvalid} className="button">
-                    {t("deposit.mark_invalid")}
-                  </SubmitButton>
-                  <SubmitButton intent={Intent.Approve}>{t("deposit.approve_amount")}</SubmitButton>
-                </div>
-              </Form>
-            </article>
-          );
-        })}
-      </section>
-      <section aria-labelledby="decided-title" className="stack">
-        <h2 id="decided-title" className="section-title">
-          {t("admin.history")}
-        </h2>
-        {decided.length === 0 ? <p className="muted">{t("deposit.none_decided")}</p> : null}
-        <ul className="record-list">
-          {decided.map((d) => (
-            <li key={d.id} className="card record">
-              <div className="record-head">
-                <span>
-                  {t("deposit.request_no", { id: d.id })} ·{" "}
-                  <DepositAmount amount={d.amount} coinCount={d.coinCount} currencyCode={d.currencyCode} locale={locale} />
-                </span>
-                <DepositStatusBadge status={d.status} />
-              </div>
-              <Facts d={d} locale={locale} />
-              {d.remark ? (
-                <p className="small">
-                  {t("deposit.remark")}: {d.remark}
-                </p>
-              ) : null}
-              {d.decidedAt ? (
-                <p className="muted small">
-                  {t("deposit.decided_by")} {d.decidedBy} · <OrderTime ms={d.decidedAt} locale={locale} />
-                </p>
-              ) : null}
-            </li>
-          ))}
-        </ul>
-      </section>
+      <ReviewQueue id="pending-title" title={t("admin.pending")} count={pending.length}>
+        {pending.map((d) => (
+          <ReviewItem
+            key={d.id}
+            id={`deposit-${d.id}`}
+            heading={
+              <span>
+                {t("deposit.request_no", { id: d.id })} ·{" "}
+                <DepositAmount amount={d.amount} coinCount={d.coinCount} currencyCode={d.currencyCode} locale={locale} />
+              </span>
+            }
+          >
+            <Facts d={d} locale={locale} />
+            <PrivateImage uploadId={d.proofUploadId} alt={t("deposit.proof_of", { id: d.id })} />
+            <ReviewForm
+              id={d.id}
+              approveLabel={t("deposit.approve_amount")}
+              hint={t("deposit.reason_hint")}
+              error={actionData?.id === d.id ? actionData.error : null}
+            >
+              <SubmitButton intent={Intent.MarkInvalid} className="button">
+                {t("deposit.mark_invalid")}
+              </SubmitButton>
+            </ReviewForm>
+          </ReviewItem>
+        ))}
+      </ReviewQueue>
+      <DecisionHistory id="decided-title" count={decided.length} empty={t("deposit.none_decided")} cards>
+        {decided.map((d) => (
+          <DecidedCard key={d.id} decidedBy={d.decidedBy} decidedAt={d.decidedAt} locale={locale}>
+            <div className="record-head">
+              <span>
+                {t("deposit.request_no", { id: d.id })} ·{" "}
+                <DepositAmount amount={d.amount} coinCount={d.coinCount} currencyCode={d.currencyCode} locale={locale} />
+              </span>
+              <DepositStatusBadge status={d.status} />
+            </div>
+            <Facts d={d} locale={locale} />
+            {d.remark ? (
+              <p className="small">
+                {t("deposit.remark")}: {d.remark}
+              </p>
+            ) : null}
+          </DecidedCard>
+        ))}
+      </DecisionHistory>
     </>
   );
 }

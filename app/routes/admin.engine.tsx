@@ -9,9 +9,10 @@ import { useTranslation } from "react-i18next";
 import { ItemAction } from "~/components/admin";
 import { EmptyState } from "~/components/layout";
 import { RouteErrorBoundary } from "~/components/route-error";
-import { parseId } from "~/domain/content";
 import { SETTLE_TRIES } from "~/domain/engine";
 import { Intent } from "~/forms/intents";
+import { itemActionSchema } from "~/forms/operator";
+import { parseFields } from "~/forms/parse";
 import { formatPrice } from "~/lib/format";
 import { readForm } from "~/lib/http.server";
 import { useRootData } from "~/root";
@@ -28,13 +29,13 @@ export async function loader({ context }: LoaderFunctionArgs) {
   return { items, dead };
 }
 
+const EngineActionSchema = itemActionSchema(Intent.EngineRetry, Intent.JobRequeue);
+
 export async function action({ request, context }: ActionFunctionArgs) {
   const operator = await requireOperator(context);
-  const form = await readForm(request);
-  const id = parseId(form.get("id"));
-  const intent = form.get("intent");
-  if (id === null || (intent !== Intent.EngineRetry && intent !== Intent.JobRequeue))
-    return data({ error: "errors.bad_request" }, { status: 400 });
+  const parsed = parseFields(EngineActionSchema, await readForm(request));
+  if (!parsed.ok) return data({ error: "errors.bad_request" }, { status: 400 });
+  const { intent, id } = parsed.value;
   if (intent === Intent.JobRequeue) {
     const sent = await requeueDeadLetter(context, operator, id);
     return redirectWithFlash(

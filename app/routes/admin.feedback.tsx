@@ -6,8 +6,10 @@ import { PublishedDate, TextBody } from "~/components/content";
 import { ItemAction } from "~/components/admin";
 import { EmptyState } from "~/components/layout";
 import { RouteErrorBoundary } from "~/components/route-error";
-import { FeedbackStatus, parseId, textParagraphs } from "~/domain/content";
+import { FeedbackStatus, textParagraphs } from "~/domain/content";
 import { Intent } from "~/forms/intents";
+import { itemActionSchema } from "~/forms/operator";
+import { parseFields } from "~/forms/parse";
 import { readForm } from "~/lib/http.server";
 import { useRootData } from "~/root";
 import { adminFeedback, markFeedbackRead } from "~/services/content.server";
@@ -33,12 +35,13 @@ export async function loader({ context }: LoaderFunctionArgs) {
   };
 }
 
+const MarkReadSchema = itemActionSchema(Intent.MarkRead);
+
 export async function action({ request, context }: ActionFunctionArgs) {
   const operator = await requireOperator(context);
-  const form = await readForm(request);
-  const id = parseId(form.get("id"));
-  if (form.get("intent") !== Intent.MarkRead || id === null) return data({ error: "errors.bad_request" }, { status: 400 });
-  const done = await markFeedbackRead(context, operator, id);
+  const parsed = parseFields(MarkReadSchema, await readForm(request));
+  if (!parsed.ok) return data({ error: "errors.bad_request" }, { status: 400 });
+  const done = await markFeedbackRead(context, operator, parsed.value.id);
   return redirectWithFlash(
     context,
     "/admin/feedback",

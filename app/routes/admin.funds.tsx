@@ -9,10 +9,10 @@
 import { data, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { ReviewForm, QueueNotices } from "~/components/admin";
+import { QueueNotices } from "~/components/admin";
+import { ReviewForm, ReviewItem, ReviewQueue } from "~/components/review-queue";
 import { ErrorSummary, PlainField, SubmitButton } from "~/components/forms";
 import { FundMoney, Percent, FundFigure } from "~/components/fund";
-import { EmptyState } from "~/components/layout";
 import { OrderTime } from "~/components/orders";
 import { RouteErrorBoundary } from "~/components/route-error";
 import { toDecimalString } from "~/domain/money";
@@ -20,7 +20,6 @@ import { ReviewSchema } from "~/forms/deposit";
 import { Intent } from "~/forms/intents";
 import { parseFields } from "~/forms/parse";
 import { readForm } from "~/lib/http.server";
-import { translateMessage } from "~/lib/messages";
 import { useRootData } from "~/root";
 import { idParam } from "~/forms/fund";
 import { allFunds, approveRedemption, pendingRedemptions, rejectRedemption, updateFund } from "~/services/fund/operator.server";
@@ -172,54 +171,45 @@ export default function AdminFunds() {
         from="/admin/funds"
         error={actionData?.id === null ? actionData.error : null}
       />
-      <section aria-labelledby="redemptions-title" className="stack">
-        <h2 id="redemptions-title" className="section-title">
-          {t("fund.admin_redemptions")}
-        </h2>
-        {pending.length === 0 ? <EmptyState title={t("admin.queue_empty")} /> : null}
-        {pending.map((s) => {
-          const error = actionData?.id === s.id ? actionData.error : null;
-          return (
-            <article key={s.id} className="card review-item" aria-labelledby={`redemption-${s.id}`}>
-              <h3 id={`redemption-${s.id}`} className="record-head">
-                <span>
-                  #{s.id} · {s.title}
-                </span>
-              </h3>
-              <dl className="record-meta">
-                <FundFigure label={t("admin.user")}>
-                  <span className="num">{s.uid}</span> · {s.email ?? "—"}
-                </FundFigure>
-                <FundFigure label={t("fund.share_amount")}>
-                  <FundMoney value={s.shareAmount} currency={s.currencyCode} locale={locale} />
-                </FundFigure>
-                <FundFigure label={t("fund.penalty")}>
-                  <FundMoney value={s.penalty} currency={s.currencyCode} locale={locale} /> (
-                  <Percent value={s.liquidatedDamages} locale={locale} />)
-                </FundFigure>
-                <FundFigure label={t("fund.returned")}>
-                  <FundMoney value={s.shareAmount - s.penalty} currency={s.currencyCode} locale={locale} />
-                </FundFigure>
-                <div>
-                  <dt>{t("fund.period")}</dt>
-                  <dd className="num">
-                    <span className="fund-day">{s.startDay}</span> – <span className="fund-day">{s.endDay}</span>
-                  </dd>
-                </div>
-                <FundFigure label={t("fund.requested_at")}>
-                  <OrderTime ms={s.refundRequestedAt} locale={locale} />
-                </FundFigure>
-              </dl>
-              {error ? (
-                <p className="form-errors" role="alert">
-                  {translateMessage(t, error)}
-                </p>
-              ) : null}
-              <ReviewForm id={s.id} reasonRequired />
-            </article>
-          );
-        })}
-      </section>
+      <ReviewQueue id="redemptions-title" title={t("fund.admin_redemptions")} count={pending.length}>
+        {pending.map((s) => (
+          <ReviewItem
+            key={s.id}
+            id={`redemption-${s.id}`}
+            heading={
+              <span>
+                #{s.id} · {s.title}
+              </span>
+            }
+          >
+            <dl className="record-meta">
+              <FundFigure label={t("admin.user")}>
+                <span className="num">{s.uid}</span> · {s.email ?? "—"}
+              </FundFigure>
+              <FundFigure label={t("fund.share_amount")}>
+                <FundMoney value={s.shareAmount} currency={s.currencyCode} locale={locale} />
+              </FundFigure>
+              <FundFigure label={t("fund.penalty")}>
+                <FundMoney value={s.penalty} currency={s.currencyCode} locale={locale} /> (
+                <Percent value={s.liquidatedDamages} locale={locale} />)
+              </FundFigure>
+              <FundFigure label={t("fund.returned")}>
+                <FundMoney value={s.shareAmount - s.penalty} currency={s.currencyCode} locale={locale} />
+              </FundFigure>
+              <div>
+                <dt>{t("fund.period")}</dt>
+                <dd className="num">
+                  <span className="fund-day">{s.startDay}</span> – <span className="fund-day">{s.endDay}</span>
+                </dd>
+              </div>
+              <FundFigure label={t("fund.requested_at")}>
+                <OrderTime ms={s.refundRequestedAt} locale={locale} />
+              </FundFigure>
+            </dl>
+            <ReviewForm id={s.id} reasonRequired error={actionData?.id === s.id ? actionData.error : null} />
+          </ReviewItem>
+        ))}
+      </ReviewQueue>
       <section aria-labelledby="products-title" className="stack">
         <h2 id="products-title" className="section-title">
           {t("fund.admin_products")}

@@ -7,13 +7,14 @@
 import { data, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { PrivateImage, ReviewForm } from "~/components/admin";
-import { EmptyState } from "~/components/layout";
+import { PrivateImage } from "~/components/admin";
+import { DecisionEntry, DecisionHistory } from "~/components/decision-history";
 import { OrderTime } from "~/components/orders";
+import { ReviewForm, ReviewItem, ReviewQueue } from "~/components/review-queue";
 import { RouteErrorBoundary } from "~/components/route-error";
-import { Intent } from "~/forms/intents";
+import { IdentityDecisionSchema, identityRequestKey as requestKey } from "~/forms/operator";
+import { submissionOf } from "~/forms/parse";
 import { readForm } from "~/lib/http.server";
-import { translateMessage } from "~/lib/messages";
 import { useRootData } from "~/root";
 import { decideIdentity, identityQueue } from "~/services/identity.server";
 import { requireOperator } from "~/services/operator.server";
@@ -25,9 +26,6 @@ export const meta = titled("admin.identity", { console: true });
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: identityStylesHref }];
 
-/** A request in the forms: the user and the submission it decides ("<user id>-<submission>"). */
-const requestKey = (userId: number, submission: number) => `${userId}-${submission}`;
-
 export async function loader({ context }: LoaderFunctionArgs) {
   const operator = await requireOperator(context);
   return identityQueue(context, operator);
@@ -35,18 +33,12 @@ export async function loader({ context }: LoaderFunctionArgs) {
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const operator = await requireOperator(context);
-  const form = await readForm(request);
-  const intent = form.get("intent");
-  const decision = intent === Intent.Approve ? "approve" : intent === Intent.Reject ? "reject" : null;
-  const key = form.get("id") ?? "";
-  const m = /^(\d{1,15})-(\d{1,9})$/.exec(key);
-  if (!decision || !m) return data({ id: key, error: "errors.bad_request" }, { status: 400 });
-  const result = await decideIdentity(context, operator, {
-    userId: Number(m[1]),
-    submission: Number(m[2]),
-    decision,
-    reason: form.get("reason") ?? "",
-  });
+  const submission = submissionOf(IdentityDecisionSchema, await readForm(request));
+  // the request's key as posted: a refusal is shown on the item it came from
+  const key = typeof submission.payload.id === "string" ? submission.payload.id : "";
+  if (submission.status !== "success") return data({ id: key, error: "errors.bad_request" }, { status: 400 });
+  const { decision } = submission.value;
+  const result = await decideIdentity(context, operator, submission.value);
   if (!result.ok) {
     const error = result.errors.reason ?? result.errors.form ?? "errors.try_again";
     // A request decided meanwhile (or gone) leaves the queue: show the fresh one with the reason.
@@ -66,84 +58,53 @@ export default function AdminIdentity() {
   const locale = useRootData()?.locale ?? "en-US";
   return (
     <>
-      <section aria-labelledby="identity-pending">
-        <h2 id="identity-pending">{t("admin.pending")}</h2>
-        {pending.length === 0 ? (
-          <EmptyState title={t("admin.queue_empty")} />
-        ) : (
-          <ul className="identity-queue">
-            {pending.map((r) => {
-              const key = requestKey(r.userId, r.submission);
-              const headingId = `identity-${key}`;
-              return (
-                <li key={key} className="card identity-request" aria-labelledby={headingId}>
-                  <h3 id={headingId}>{r.name}</h3>
-                  <dl className="details">
-                    <div>
-                      <dt>{t("admin.user")}</dt>
-                      <dd>
-                        <span className="num">{r.uid}</span> · {r.email ?? r.mobile ?? ""}
-                      </dd>
-                    </div>
-                    <div>
-                      <dt>{t("identity.card_id")}</dt>
-                      <dd className="num">{r.cardId}</dd>
-                    </div>
-                    <div>
-                      <dt>{t("identity.submitted_at")}</dt>
-                      <dd>
-                        <OrderTime ms={r.submittedAt} locale={locale} />
-                        {r.submission > 1 ? ` · ${t("identity.submission", { n: r.submission })}` : null}
-                      </dd>
-                    </div>
-                  </dl>
-                  <div className="identity-photos">
-                    <figure>
-                      <PrivateImage uploadId={r.frontUploadId} alt={t("identity.front_of", { name: r.name })} />
-                      <figcaption>{t("identity.front_pic")}</figcaption>
-                    </figure>
-                    <figure>
-                      <PrivateImage uploadId={r.reverseUploadId} alt={t("identity.reverse_of", { name: r.name })} />
-                      <figcaption>{t("identity.reverse_pic")}</figcaption>
-                    </figure>
-                  </div>
-                  {actionData && actionData.id === key ? (
-                    <p className="field-error" role="alert">
-                      {translateMessage(t, actionData.error)}
-                    </p>
-                  ) : null}
-                  <ReviewForm id={key} />
-                </li>
-              );
-            })}
-          </ul>
-        )}
-      </section>
-      <section className="card" aria-labelledby="identity-decided">
-        <h2 id="identity-decided">{t("admin.history")}</h2>
-        {decided.length === 0 ? (
-          <p className="muted">{t("identity.none_decided")}</p>
-        ) : (
-          <ul className="identity-decisions">
-            {decided.map((d) => (
-              <li key={d.id}>
-                <span>
-                  <span className={d.decision === "approve" ? "decision-approve" : "decision-reject"}>
-                    {d.decision === "approve" ? t("identity.status_certified") : t("identity.status_rejected")}
-                  </span>
-                  {" · "}
-                  <span className="num">{d.uid ?? d.userId}</span> {d.email ?? ""}
-                  {d.submission > 1 ? ` · ${t("identity.submission", { n: d.submission })}` : null}
-                </span>
-                {d.reason ? <span className="muted">{t("identity.reason_was", { reason: d.reason })}</span> : null}
-                <span className="muted small">
-                  {t("identity.decided_by", { operator: d.operator })} <OrderTime ms={d.decidedAt} locale={locale} />
-                </span>
-              </li>
-            ))}
-          </ul>
-        )}
-      </section>
+      <ReviewQueue id="identity-pending" title={t("admin.pending")} count={pending.length}>
+        {pending.map((r) => {
+          const key = requestKey(r.userId, r.submission);
+          return (
+            <ReviewItem key={key} id={`identity-${key}`} heading={r.name}>
+              <dl className="details">
+                <div>
+                  <dt>{t("admin.user")}</dt>
+                  <dd>
+                    <span className="num">{r.uid}</span> · {r.email ?? r.mobile ?? ""}
+                  </dd>
+                </div>
+                <div>
+                  <dt>{t("identity.card_id")}</dt>
+                  <dd className="num">{r.cardId}</dd>
+                </div>
+                <div>
+                  <dt>{t("identity.submitted_at")}</dt>
+                  <dd>
+                    <OrderTime ms={r.submittedAt} locale={locale} />
+                    {r.submission > 1 ? ` · ${t("identity.submission", { n: r.submission })}` : null}
+                  </dd>
+                </div>
+              </dl>
+              <div className="identity-photos">
+                <figure>
+                  <PrivateImage uploadId={r.frontUploadId} alt={t("identity.front_of", { name: r.name })} />
+                  <figcaption>{t("identity.front_pic")}</figcaption>
+                </figure>
+                <figure>
+                  <PrivateImage uploadId={r.reverseUploadId} alt={t("identity.reverse_of", { name: r.name })} />
+                  <figcaption>{t("identity.reverse_pic")}</figcaption>
+                </figure>
+              </div>
+              <ReviewForm id={key} error={actionData?.id === key ? actionData.error : null} />
+            </ReviewItem>
+          );
+        })}
+      </ReviewQueue>
+      <DecisionHistory id="identity-decided" count={decided.length} empty={t("identity.none_decided")}>
+        {decided.map((d) => (
+          <DecisionEntry key={d.id} d={d} labels={[t("identity.status_certified"), t("identity.status_rejected")]} locale={locale}>
+            <span className="num">{d.uid ?? d.userId}</span> {d.email ?? ""}
+            {d.submission > 1 ? ` · ${t("identity.submission", { n: d.submission })}` : null}
+          </DecisionEntry>
+        ))}
+      </DecisionHistory>
     </>
   );
 }

@@ -11,15 +11,14 @@ import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { PrivateImage, QueueNotices } from "~/components/admin";
 import { ErrorSummary, PlainField, SubmitButton } from "~/components/forms";
-import { EmptyState } from "~/components/layout";
 import { Figures } from "~/components/loan";
 import { OrderTime } from "~/components/orders";
+import { ReviewForm, ReviewItem, ReviewQueue } from "~/components/review-queue";
 import { RouteErrorBoundary } from "~/components/route-error";
 import { ratePercent } from "~/domain/loan";
 import { formatMoney, toDecimalString } from "~/domain/money";
 import { Intent } from "~/forms/intents";
 import { readForm } from "~/lib/http.server";
-import { translateMessage } from "~/lib/messages";
 import { useRootData } from "~/root";
 import {
   approveLoan,
@@ -127,32 +126,6 @@ export async function action({ request, context }: ActionFunctionArgs) {
   return redirectWithFlash(context, "/admin/loans", { kind: "success", message });
 }
 
-function Review({ subject, id, approveLabel, error }: { subject: string; id: number; approveLabel: string; error?: string }) {
-  const { t } = useTranslation();
-  const reasonId = `reason-${subject}-${id}`;
-  return (
-    <Form method="post" className="review-form">
-      <input type="hidden" name="subject" value={subject} />
-      <input type="hidden" name="id" value={String(id)} />
-      {error ? (
-        <p className="form-errors" role="alert">
-          {translateMessage(t, error)}
-        </p>
-      ) : null}
-      <div className={error ? "field has-error" : "field"}>
-        <label htmlFor={reasonId}>{t("admin.reason")}</label>
-        <input id={reasonId} name="reason" maxLength={200} autoComplete="off" />
-      </div>
-      <div className="review-actions loan-actions">
-        <SubmitButton intent={Intent.Reject} className="button danger">
-          {t("admin.reject")}
-        </SubmitButton>
-        <SubmitButton intent={Intent.Approve}>{approveLabel}</SubmitButton>
-      </div>
-    </Form>
-  );
-}
-
 export default function AdminLoans() {
   const { t } = useTranslation();
   const { kyc, loans, repayments, configs, stepUp } = useLoaderData<typeof loader>();
@@ -180,16 +153,11 @@ export default function AdminLoans() {
         from="/admin/loans"
       />
 
-      <section id="loan-kyc" aria-labelledby="loan-kyc-title" className="stack">
-        <h2 id="loan-kyc-title" className="section-title">
-          {t("loan.admin_kyc")}
-        </h2>
-        {kyc.length === 0 ? <EmptyState title={t("admin.queue_empty")} /> : null}
+      <ReviewQueue id="loan-kyc-title" anchor="loan-kyc" title={t("loan.admin_kyc")} count={kyc.length}>
         {kyc.map((k) => {
           const name = `${k.firstName} ${k.lastName}`;
           return (
-            <article key={k.userId} className="card review-item" aria-labelledby={`kyc-${k.userId}`}>
-              <h3 id={`kyc-${k.userId}`}>{name}</h3>
+            <ReviewItem key={k.userId} id={`kyc-${k.userId}`} heading={name}>
               <Figures
                 rows={[
                   [t("admin.user"), `${k.uid} · ${k.email ?? "—"}`],
@@ -201,22 +169,15 @@ export default function AdminLoans() {
                 ]}
               />
               <PrivateImage uploadId={k.handUploadId} alt={t("loan.hand_pic_of", { name })} />
-              <Review subject="kyc" id={k.userId} approveLabel={t("admin.approve")} error={errorFor(`kyc-${k.userId}`)} />
-            </article>
+              <ReviewForm subject="kyc" id={k.userId} error={errorFor(`kyc-${k.userId}`)} />
+            </ReviewItem>
           );
         })}
-      </section>
+      </ReviewQueue>
 
-      <section id="loan-applications" aria-labelledby="loan-applications-title" className="stack">
-        <h2 id="loan-applications-title" className="section-title">
-          {t("loan.admin_loans")}
-        </h2>
-        {loans.length === 0 ? <EmptyState title={t("admin.queue_empty")} /> : null}
+      <ReviewQueue id="loan-applications-title" anchor="loan-applications" title={t("loan.admin_loans")} count={loans.length}>
         {loans.map((l) => (
-          <article key={l.id} className="card review-item" aria-labelledby={`loan-${l.id}`}>
-            <h3 id={`loan-${l.id}`}>
-              {t("loan.loan_no", { id: l.id })} · {usd(l.amount)}
-            </h3>
+          <ReviewItem key={l.id} id={`loan-${l.id}`} heading={`${t("loan.loan_no", { id: l.id })} · ${usd(l.amount)}`}>
             <Figures
               rows={[
                 [t("admin.user"), `${l.borrower} · ${l.uid} · ${l.email ?? "—"}`],
@@ -228,21 +189,18 @@ export default function AdminLoans() {
               ]}
             />
             {l.signatureUploadId ? <PrivateImage uploadId={l.signatureUploadId} alt={t("loan.signature_of", { id: l.id })} /> : null}
-            <Review subject="loan" id={l.id} approveLabel={t("loan.approve_loan")} error={errorFor(`loan-${l.id}`)} />
-          </article>
+            <ReviewForm subject="loan" id={l.id} approveLabel={t("loan.approve_loan")} error={errorFor(`loan-${l.id}`)} />
+          </ReviewItem>
         ))}
-      </section>
+      </ReviewQueue>
 
-      <section id="loan-repayments" aria-labelledby="loan-repayments-title" className="stack">
-        <h2 id="loan-repayments-title" className="section-title">
-          {t("loan.admin_repayments")}
-        </h2>
-        {repayments.length === 0 ? <EmptyState title={t("admin.queue_empty")} /> : null}
+      <ReviewQueue id="loan-repayments-title" anchor="loan-repayments" title={t("loan.admin_repayments")} count={repayments.length}>
         {repayments.map((r) => (
-          <article key={r.id} className="card review-item" aria-labelledby={`repayment-${r.id}`}>
-            <h3 id={`repayment-${r.id}`}>
-              {t("loan.repayment_no", { id: r.loanId })} · {usd(r.principal + r.interest + r.penalty)}
-            </h3>
+          <ReviewItem
+            key={r.id}
+            id={`repayment-${r.id}`}
+            heading={`${t("loan.repayment_no", { id: r.loanId })} · ${usd(r.principal + r.interest + r.penalty)}`}
+          >
             <Figures
               rows={[
                 [t("admin.user"), `${r.uid} · ${r.email ?? "—"}`],
@@ -254,10 +212,10 @@ export default function AdminLoans() {
               ]}
             />
             <PrivateImage uploadId={r.proofUploadId} alt={t("loan.proof_of", { id: r.loanId })} />
-            <Review subject="repayment" id={r.id} approveLabel={t("loan.approve_repayment")} error={errorFor(`repayment-${r.id}`)} />
-          </article>
+            <ReviewForm subject="repayment" id={r.id} approveLabel={t("loan.approve_repayment")} error={errorFor(`repayment-${r.id}`)} />
+          </ReviewItem>
         ))}
-      </section>
+      </ReviewQueue>
 
       <section id="loan-configs" aria-labelledby="loan-configs-title" className="stack">
         <h2 id="loan-configs-title" className="section-title">

@@ -12,8 +12,9 @@ import { ErrorSummary, PlainField, SubmitButton } from "~/components/forms";
 import { durationText } from "~/components/option-form";
 import { RouteErrorBoundary } from "~/components/route-error";
 import { toDecimalString } from "~/domain/money";
-import type { FieldErrors } from "~/forms/parse";
 import { Intent } from "~/forms/intents";
+import { OptionTermsSchema } from "~/forms/operator";
+import { parseFields, type FieldErrors } from "~/forms/parse";
 import { readForm } from "~/lib/http.server";
 import { useRootData } from "~/root";
 import { allOptionTerms, saveOptionDuration, saveOptionLossLevel, saveOptionStakes, type DurationRow } from "~/services/option.server";
@@ -33,31 +34,20 @@ type ActionData = { form: string; errors: FieldErrors; values: Record<string, st
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const operator = await requireOperator(context);
-  const form = await readForm(request);
-  const text = (name: string) => {
-    const v = form.get(name);
-    return typeof v === "string" ? v.slice(0, 200) : "";
-  };
-  const intent = form.get("intent");
-  if (intent === Intent.OptionDurationSave) {
-    const values = {
-      id: text("id"),
-      seconds: text("seconds"),
-      profit_ratio: text("profit_ratio"),
-      min_amount: text("min_amount"),
-      status: text("status"),
-    };
+  const parsed = parseFields(OptionTermsSchema, await readForm(request));
+  if (!parsed.ok) return data<ActionData>({ form: "", errors: { form: "errors.bad_request" }, values: {} }, { status: 400 });
+  const command = parsed.value;
+  if (command.intent === Intent.OptionDurationSave) {
+    const { intent: _intent, ...values } = command;
     const result = await saveOptionDuration(context, operator, values);
     if (!result.ok) return data<ActionData>({ form: values.id || "new", errors: result.errors, values }, { status: result.status });
-  } else if (intent === Intent.OptionStakesSave) {
-    const result = await saveOptionStakes(context, operator, text("amounts"));
+  } else if (command.intent === Intent.OptionStakesSave) {
+    const result = await saveOptionStakes(context, operator, command.amounts);
     if (!result.ok)
-      return data<ActionData>({ form: "stakes", errors: result.errors, values: { amounts: text("amounts") } }, { status: result.status });
-  } else if (intent === Intent.OptionLossSave) {
-    const result = await saveOptionLossLevel(context, operator, text("loss_level"));
-    if (!result.ok) return data<ActionData>({ form: "loss", errors: result.errors, values: {} }, { status: result.status });
+      return data<ActionData>({ form: "stakes", errors: result.errors, values: { amounts: command.amounts } }, { status: result.status });
   } else {
-    return data<ActionData>({ form: "", errors: { form: "errors.bad_request" }, values: {} }, { status: 400 });
+    const result = await saveOptionLossLevel(context, operator, command.loss_level);
+    if (!result.ok) return data<ActionData>({ form: "loss", errors: result.errors, values: {} }, { status: result.status });
   }
   return redirectWithFlash(context, "/admin/options", { kind: "success", message: "options.admin_saved" });
 }

@@ -15,8 +15,9 @@ import { ServiceLinkType } from "~/domain/content";
 import { toDecimalString } from "~/domain/money";
 import { DEMO_BALANCE_MAX_USD, SETTINGS_LINK_MAX } from "~/domain/settings";
 import { CompanyStatus } from "~/domain/startup";
-import type { FieldErrors } from "~/forms/parse";
 import { Intent } from "~/forms/intents";
+import { SiteSettingsSchema } from "~/forms/operator";
+import { parseFields, type FieldErrors } from "~/forms/parse";
 import { readForm } from "~/lib/http.server";
 import { useRootData } from "~/root";
 import { requireOperator, requireStepUp } from "~/services/operator.server";
@@ -36,44 +37,40 @@ type ActionData = { form: string; errors: FieldErrors; values: Record<string, st
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const operator = await requireOperator(context);
-  const form = await readForm(request);
-  const text = (name: string) => (form.get(name) ?? "").slice(0, SETTINGS_LINK_MAX + 100);
-  const intent = form.get("intent");
+  const parsed = parseFields(SiteSettingsSchema, await readForm(request));
   const refuse = (section: string, errors: FieldErrors, values: Record<string, string>, status = 400) =>
     data<ActionData>({ form: section, errors, values }, { status });
+  if (!parsed.ok) return refuse("", { form: "errors.bad_request" }, {});
+  // what was typed in the section (shown again when refused)
+  const { intent: _intent, ...values } = parsed.value;
+  const command = parsed.value;
   let message = "settings.saved";
-  if (intent === Intent.SettingsChat) {
-    const values = { service_link: text("service_link"), service_link_type: text("service_link_type") };
-    const result = await saveChatSettings(context, operator, { link: values.service_link, type: values.service_link_type });
+  if (command.intent === Intent.SettingsChat) {
+    const result = await saveChatSettings(context, operator, { link: command.service_link, type: command.service_link_type });
     if (!result.ok) return refuse("chat", result.errors, values, result.status);
-  } else if (intent === Intent.SettingsEmail) {
-    const values = { email: text("email") };
-    const result = await saveCompanyEmail(context, operator, values.email);
+  } else if (command.intent === Intent.SettingsEmail) {
+    const result = await saveCompanyEmail(context, operator, command.email);
     if (!result.ok) return refuse("email", result.errors, values, result.status);
-  } else if (intent === Intent.SettingsSite) {
+  } else if (command.intent === Intent.SettingsSite) {
     // turning the whole site away (or back on) is asked of an operator with a fresh step-up
     await requireStepUp(context, request);
-    const values = { status: text("status"), loss_url: text("loss_url"), confirm_close: text("confirm_close") };
     // a loss URL on the site's own hosts would send visitors back into the closed site
     const siteHosts = [new URL(request.url).host, ...(context.config.pcHost ? [context.config.pcHost] : [])];
     const result = await saveSiteStatus(context, operator, {
-      status: values.status,
-      lossUrl: values.loss_url,
-      confirmed: values.confirm_close === "1",
+      status: command.status,
+      lossUrl: command.loss_url,
+      confirmed: command.confirm_close === "1",
       siteHosts,
     });
     if (!result.ok) return refuse("site", result.errors, values, result.status);
     message = result.value.status === CompanyStatus.Closed ? "settings.site_closed_done" : "settings.site_open_done";
-  } else if (intent === Intent.SettingsDemo) {
-    const values = { demo_funding: text("demo_funding"), demo_options: text("demo_options"), demo_contract: text("demo_contract") };
+  } else {
     const result = await saveDemoBalances(context, operator, {
-      funding: values.demo_funding,
-      options: values.demo_options,
-      contract: values.demo_contract,
+      funding: command.demo_funding,
+      options: command.demo_options,
+      contract: command.demo_contract,
     });
     if (!result.ok) return refuse("demo", result.errors, values, result.status);
-  } else {
-    return refuse("", { form: "errors.bad_request" }, {});
   }
   return redirectWithFlash(context, "/admin/settings", { kind: "success", message });
 }

@@ -8,10 +8,11 @@
 import { data, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { ReviewForm } from "~/components/admin";
+import { DecisionEntry, DecisionHistory } from "~/components/decision-history";
 import { PlainField, SubmitButton } from "~/components/forms";
 import { EmptyState } from "~/components/layout";
 import { OrderTime } from "~/components/orders";
+import { ReviewForm, ReviewItem, ReviewQueue } from "~/components/review-queue";
 import { RouteErrorBoundary } from "~/components/route-error";
 import { shareDecimalToPercent } from "~/domain/copy";
 import { ProfitShareSchema, ReviewSchema, TraderStatusSchema, operatorFieldsOf } from "~/forms/copy";
@@ -108,36 +109,33 @@ export default function AdminTraders() {
     ) : null;
   return (
     <>
-      <section aria-labelledby="applications-pending">
-        <h2 id="applications-pending">{t("copy.admin_applications")}</h2>
-        {pending.length === 0 ? (
-          <EmptyState title={t("admin.queue_empty")} />
-        ) : (
-          <ul className="identity-queue">
-            {pending.map((a) => (
-              <li key={a.id} className="card identity-request" aria-labelledby={`application-${a.id}`}>
-                <h3 id={`application-${a.id}`}>
-                  <span className="num">{a.uid}</span> · {a.email ?? a.mobile ?? ""}
-                </h3>
-                <dl className="details">
-                  <div>
-                    <dt>{t("copy.admin_applied_at")}</dt>
-                    <dd>
-                      <OrderTime ms={a.createdAt} locale={locale} />
-                    </dd>
-                  </div>
-                  <div>
-                    <dt>{t("copy.admin_closed_orders")}</dt>
-                    <dd className="num">{a.closedOrders}</dd>
-                  </div>
-                </dl>
-                {errorFor(String(a.id))}
-                <ReviewForm id={a.id} />
-              </li>
-            ))}
-          </ul>
-        )}
-      </section>
+      <ReviewQueue id="applications-pending" title={t("copy.admin_applications")} count={pending.length}>
+        {pending.map((a) => (
+          <ReviewItem
+            key={a.id}
+            id={`application-${a.id}`}
+            heading={
+              <span>
+                <span className="num">{a.uid}</span> · {a.email ?? a.mobile ?? ""}
+              </span>
+            }
+          >
+            <dl className="details">
+              <div>
+                <dt>{t("copy.admin_applied_at")}</dt>
+                <dd>
+                  <OrderTime ms={a.createdAt} locale={locale} />
+                </dd>
+              </div>
+              <div>
+                <dt>{t("copy.admin_closed_orders")}</dt>
+                <dd className="num">{a.closedOrders}</dd>
+              </div>
+            </dl>
+            <ReviewForm id={a.id} error={actionData?.id === String(a.id) ? actionData.error : null} />
+          </ReviewItem>
+        ))}
+      </ReviewQueue>
 
       <section aria-labelledby="traders-list">
         <h2 id="traders-list">{t("copy.admin_traders")}</h2>
@@ -196,30 +194,13 @@ export default function AdminTraders() {
         )}
       </section>
 
-      <section className="card" aria-labelledby="applications-decided">
-        <h2 id="applications-decided">{t("admin.history")}</h2>
-        {decided.length === 0 ? (
-          <p className="muted">{t("copy.admin_none_decided")}</p>
-        ) : (
-          <ul className="identity-decisions">
-            {decided.map((d) => (
-              <li key={d.id}>
-                <span>
-                  <span className={d.decision === "approve" ? "decision-approve" : "decision-reject"}>
-                    {d.decision === "approve" ? t("admin.approved") : t("admin.rejected")}
-                  </span>
-                  {" · "}
-                  <span className="num">{d.uid ?? d.applicationId}</span> {d.email ?? ""}
-                </span>
-                {d.reason ? <span className="muted">{t("identity.reason_was", { reason: d.reason })}</span> : null}
-                <span className="muted small">
-                  {t("identity.decided_by", { operator: d.operator })} <OrderTime ms={d.decidedAt} locale={locale} />
-                </span>
-              </li>
-            ))}
-          </ul>
-        )}
-      </section>
+      <DecisionHistory id="applications-decided" count={decided.length} empty={t("copy.admin_none_decided")}>
+        {decided.map((d) => (
+          <DecisionEntry key={d.id} d={d} labels={[t("admin.approved"), t("admin.rejected")]} locale={locale}>
+            <span className="num">{d.uid ?? d.applicationId}</span> {d.email ?? ""}
+          </DecisionEntry>
+        ))}
+      </DecisionHistory>
     </>
   );
 }

@@ -9,6 +9,8 @@ import { useTranslation } from "react-i18next";
 import { CodeButton, DefaultSubmit, Notice, SubmitButton } from "~/components/forms";
 import { RouteErrorBoundary } from "~/components/route-error";
 import { Intent } from "~/forms/intents";
+import { StepUpSchema } from "~/forms/operator";
+import { parseFields } from "~/forms/parse";
 import { readForm } from "~/lib/http.server";
 import { translateMessage } from "~/lib/messages";
 import { safeRedirect } from "~/lib/redirect";
@@ -25,9 +27,11 @@ export async function loader({ context }: LoaderFunctionArgs) {
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const user = await requireOperator(context);
-  const form = await readForm(request);
+  const parsed = parseFields(StepUpSchema, await readForm(request));
   const from = safeRedirect(new URL(request.url).searchParams.get("from"), "/admin");
-  switch (form.get("intent")) {
+  if (!parsed.ok) return data({ error: "errors.bad_request", notice: null, codeSeconds: 0 }, { status: 400 });
+  const command = parsed.value;
+  switch (command.intent) {
     case Intent.SendCode: {
       const sent = await sendStepUpCode(context, user);
       if (!sent.ok)
@@ -35,13 +39,10 @@ export async function action({ request, context }: ActionFunctionArgs) {
       return { error: null, notice: "auth.code_sent", codeSeconds: sent.value.seconds };
     }
     case Intent.Verify: {
-      const code = String(form.get("code") ?? "").trim();
-      if (!(await verifyStepUp(context, user, code)))
+      if (!(await verifyStepUp(context, user, command.code)))
         return data({ error: "errors.code_invalid", notice: null, codeSeconds: 0 }, { status: 400 });
       return redirect(from);
     }
-    default:
-      return data({ error: "errors.bad_request", notice: null, codeSeconds: 0 }, { status: 400 });
   }
 }
 

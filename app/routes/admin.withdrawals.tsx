@@ -8,13 +8,15 @@
 import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { ReviewForm } from "~/components/admin";
-import { EmptyState } from "~/components/layout";
+import { DecidedCard, DecisionHistory } from "~/components/decision-history";
+import { ReviewForm, ReviewItem, ReviewQueue } from "~/components/review-queue";
 import { RouteErrorBoundary } from "~/components/route-error";
 import { OrderTime } from "~/components/orders";
 import { StatusBadge, usd } from "~/components/withdraw";
 import { DrawType } from "~/domain/withdraw";
 import { Intent } from "~/forms/intents";
+import { DecisionSchema } from "~/forms/operator";
+import { parseFields } from "~/forms/parse";
 import { readForm } from "~/lib/http.server";
 import { useRootData } from "~/root";
 import { requireOperator, requireStepUp } from "~/services/operator.server";
@@ -36,10 +38,10 @@ export async function loader({ context }: LoaderFunctionArgs) {
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const operator = await requireOperator(context);
-  const form = await readForm(request);
-  const raw = String(form.get("id") ?? "");
-  const id = /^\d{1,15}$/.test(raw) ? Number(raw) : 0;
-  switch (form.get("intent")) {
+  const parsed = parseFields(DecisionSchema, await readForm(request));
+  if (!parsed.ok) throw new Response("Unknown action", { status: 400 });
+  const { intent, id, reason } = parsed.value;
+  switch (intent) {
     case Intent.Approve: {
       // without a fresh step-up the operator confirms one first (then comes back here)
       const { sessionId } = await requireStepUp(context, request);
@@ -51,15 +53,13 @@ export async function action({ request, context }: ActionFunctionArgs) {
       );
     }
     case Intent.Reject: {
-      const result = await rejectWithdrawal(context, operator, id, String(form.get("reason") ?? ""));
+      const result = await rejectWithdrawal(context, operator, id, reason);
       return redirectWithFlash(
         context,
         PATH,
         result.ok ? { kind: "success", message: "admin.rejected" } : { kind: "error", message: result.error },
       );
     }
-    default:
-      throw new Response("Unknown action", { status: 400 });
   }
 }
 
@@ -69,123 +69,105 @@ export default function AdminWithdrawals() {
   const locale = useRootData()?.locale ?? "en-US";
   return (
     <>
-      <section aria-labelledby="queue-pending">
-        <h2 id="queue-pending">{t("admin.pending")}</h2>
-        {pending.length === 0 ? (
-          <EmptyState title={t("admin.queue_empty")} />
-        ) : (
-          <ul className="withdraw-queue">
-            {pending.map((w) => (
-              <li key={w.id} className="card" data-withdrawal={w.id}>
-                <Item w={w} locale={locale} />
-                <ReviewForm id={w.id} />
-              </li>
-            ))}
-          </ul>
-        )}
-      </section>
-      <section aria-labelledby="queue-decided">
-        <h2 id="queue-decided">{t("admin.history")}</h2>
-        {decided.length === 0 ? (
-          <EmptyState title={t("common.no_data")} />
-        ) : (
-          <ul className="withdraw-queue">
-            {decided.map((w) => (
-              <li key={w.id} className="card" data-withdrawal={w.id}>
-                <Item w={w} locale={locale} />
-                {w.reviewedAt ? (
-                  <p className="small muted">
-                    {t("admin.decided_by", {
-                      operator: w.reviewer ?? "",
-                      time: new Intl.DateTimeFormat(locale, { dateStyle: "medium", timeStyle: "short" }).format(new Date(w.reviewedAt)),
-                    })}
-                  </p>
-                ) : null}
-              </li>
-            ))}
-          </ul>
-        )}
-      </section>
+      <ReviewQueue id="queue-pending" title={t("admin.pending")} count={pending.length} listClassName="withdraw-queue">
+        {pending.map((w) => (
+          <ReviewItem key={w.id} id={`withdrawal-${w.id}`} heading={<Title w={w} locale={locale} />} data={{ "data-withdrawal": w.id }}>
+            <Facts w={w} locale={locale} />
+            <ReviewForm id={w.id} />
+          </ReviewItem>
+        ))}
+      </ReviewQueue>
+      <DecisionHistory id="queue-decided" count={decided.length} empty={t("common.no_data")} cards listClassName="withdraw-queue">
+        {decided.map((w) => (
+          <DecidedCard key={w.id} decidedBy={w.reviewer} decidedAt={w.reviewedAt} locale={locale} data={{ "data-withdrawal": w.id }}>
+            <div className="record-head">
+              <Title w={w} locale={locale} />
+              <StatusBadge status={w.status} />
+            </div>
+            <Facts w={w} locale={locale} />
+          </DecidedCard>
+        ))}
+      </DecisionHistory>
     </>
   );
 }
 
-function Item({ w, locale }: { w: QueueItem; locale: string }) {
+function Title({ w, locale }: { w: QueueItem; locale: string }) {
+  return (
+    <strong>
+      {`#${w.id}`} · <span className="num">{usd(w.amount, locale)}</span>
+    </strong>
+  );
+}
+
+function Facts({ w, locale }: { w: QueueItem; locale: string }) {
   const { t } = useTranslation();
   const coin = w.type === DrawType.Coin;
   return (
-    <>
-      <div className="record-head">
-        <strong>
-          {`#${w.id}`} · <span className="num">{usd(w.amount, locale)}</span>
-        </strong>
-        <StatusBadge status={w.status} />
+    <dl className="details record-details">
+      <div>
+        <dt>{t("admin.user")}</dt>
+        <dd>
+          {w.uid}
+          {w.email ? ` · ${w.email}` : ""}
+        </dd>
       </div>
-      <dl className="details record-details">
+      <div>
+        <dt>{t("withdraw.currency")}</dt>
+        <dd>{w.protocol ? `${w.currencyCode} · ${w.protocol}` : w.currencyCode}</dd>
+      </div>
+      <div>
+        <dt>{t("withdraw.fee")}</dt>
+        <dd className="num">{usd(w.fee, locale)}</dd>
+      </div>
+      <div>
+        <dt>{t("withdraw.received")}</dt>
+        <dd className="num">
+          {w.realNumber} {w.currencyCode}
+        </dd>
+      </div>
+      {coin ? (
         <div>
-          <dt>{t("admin.user")}</dt>
-          <dd>
-            {w.uid}
-            {w.email ? ` · ${w.email}` : ""}
-          </dd>
+          <dt>{t("wallet.address")}</dt>
+          <dd className="mono break">{w.address}</dd>
         </div>
-        <div>
-          <dt>{t("withdraw.currency")}</dt>
-          <dd>{w.protocol ? `${w.currencyCode} · ${w.protocol}` : w.currencyCode}</dd>
-        </div>
-        <div>
-          <dt>{t("withdraw.fee")}</dt>
-          <dd className="num">{usd(w.fee, locale)}</dd>
-        </div>
-        <div>
-          <dt>{t("withdraw.received")}</dt>
-          <dd className="num">
-            {w.realNumber} {w.currencyCode}
-          </dd>
-        </div>
-        {coin ? (
+      ) : (
+        <>
           <div>
-            <dt>{t("wallet.address")}</dt>
-            <dd className="mono break">{w.address}</dd>
+            <dt>{t("wallet.bank_name")}</dt>
+            <dd>
+              {w.bankName} · <span className="mono">{w.bankSwift}</span>
+            </dd>
           </div>
-        ) : (
-          <>
-            <div>
-              <dt>{t("wallet.bank_name")}</dt>
-              <dd>
-                {w.bankName} · <span className="mono">{w.bankSwift}</span>
-              </dd>
-            </div>
-            <div>
-              <dt>{t("wallet.payee_name")}</dt>
-              <dd>{w.payeeName}</dd>
-            </div>
-            <div>
-              <dt>{t("wallet.payee_account")}</dt>
-              <dd className="mono break">{w.payeeAccount}</dd>
-            </div>
-          </>
-        )}
-        {w.memo ? (
           <div>
-            <dt>{t("withdraw.memo")}</dt>
-            <dd>{w.memo}</dd>
+            <dt>{t("wallet.payee_name")}</dt>
+            <dd>{w.payeeName}</dd>
           </div>
-        ) : null}
-        {w.notes ? (
           <div>
-            <dt>{t("withdraw.notes")}</dt>
-            <dd>{w.notes}</dd>
+            <dt>{t("wallet.payee_account")}</dt>
+            <dd className="mono break">{w.payeeAccount}</dd>
           </div>
-        ) : null}
+        </>
+      )}
+      {w.memo ? (
         <div>
-          <dt>{t("withdraw.time")}</dt>
-          <dd>
-            <OrderTime ms={w.createdAt} locale={locale} />
-          </dd>
+          <dt>{t("withdraw.memo")}</dt>
+          <dd>{w.memo}</dd>
         </div>
-      </dl>
-    </>
+      ) : null}
+      {w.notes ? (
+        <div>
+          <dt>{t("withdraw.notes")}</dt>
+          <dd>{w.notes}</dd>
+        </div>
+      ) : null}
+      <div>
+        <dt>{t("withdraw.time")}</dt>
+        <dd>
+          <OrderTime ms={w.createdAt} locale={locale} />
+        </dd>
+      </div>
+    </dl>
   );
 }
 

@@ -5,8 +5,10 @@ import { useTranslation } from "react-i18next";
 import { CheckIcon } from "~/components/icons";
 import { PageHeader } from "~/components/layout";
 import { RouteErrorBoundary } from "~/components/route-error";
+import { LanguageSchema } from "~/forms/account";
 import { Intent } from "~/forms/intents";
-import { LANGUAGES, normalizeLanguage } from "~/i18n/config";
+import { parseFields } from "~/forms/parse";
+import { LANGUAGES } from "~/i18n/config";
 import { langCookie } from "~/i18n/i18n.server";
 import { readForm } from "~/lib/http.server";
 import { safeRedirect } from "~/lib/redirect";
@@ -21,12 +23,12 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
-  const form = await readForm(request);
-  const lang = normalizeLanguage(form.get("lang"));
-  if (form.get("intent") !== Intent.Language || !lang) return redirect("/language");
+  const parsed = parseFields(LanguageSchema, await readForm(request));
+  if (!parsed.ok) return redirect("/language");
+  const { lang, from } = parsed.value;
   const user = await context.user();
   if (user) await setUserLanguage(context, user.id, lang);
-  return redirect(safeRedirect(form.get("from"), "/"), { headers: { "Set-Cookie": await langCookie.serialize(lang) } });
+  return redirect(safeRedirect(from, "/"), { headers: { "Set-Cookie": await langCookie.serialize(lang) } });
 }
 
 export default function Language() {

@@ -1,5 +1,7 @@
 /** The mock-account login (a POST): resumes this browser's demo user or creates one (spec §2, §6). */
 import { redirect, type ActionFunctionArgs } from "@remix-run/cloudflare";
+import { DemoLoginSchema } from "~/forms/account";
+import { parseFields } from "~/forms/parse";
 import { readForm } from "~/lib/http.server";
 import { safeRedirect } from "~/lib/redirect";
 import { demoLogin } from "~/services/auth.server";
@@ -8,7 +10,8 @@ import { demoCookie, redirectWithFlash, sessionSetCookie } from "~/services/web.
 export const loader = () => redirect("/login");
 
 export async function action({ request, context }: ActionFunctionArgs) {
-  const form = await readForm(request);
+  const parsed = parseFields(DemoLoginSchema, await readForm(request));
+  const from = parsed.ok ? parsed.value.from : undefined;
   const stored = await demoCookie.parse(request.headers.get("cookie")).catch(() => null);
   const result = await demoLogin(context, typeof stored === "string" ? stored : null);
   if (!result.ok) {
@@ -17,5 +20,5 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const headers = new Headers();
   headers.append("Set-Cookie", await sessionSetCookie(context, result.value.token));
   headers.append("Set-Cookie", await demoCookie.serialize(result.value.demoId));
-  return redirectWithFlash(context, safeRedirect(form.get("from"), "/"), { kind: "success", message: "auth.demo_ready" }, headers);
+  return redirectWithFlash(context, safeRedirect(from, "/"), { kind: "success", message: "auth.demo_ready" }, headers);
 }

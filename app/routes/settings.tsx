@@ -3,7 +3,9 @@
  * posts that set a cookie and redirect back, so they work without JavaScript.
  */
 import { redirect, type ActionFunctionArgs } from "@remix-run/cloudflare";
+import { PreferenceSchema } from "~/forms/account";
 import { Intent } from "~/forms/intents";
+import { parseFields } from "~/forms/parse";
 import { readForm } from "~/lib/http.server";
 import { safeRedirect } from "~/lib/redirect";
 import { hideAssetsCookie, themeCookie } from "~/services/preferences.server";
@@ -11,14 +13,14 @@ import { hideAssetsCookie, themeCookie } from "~/services/preferences.server";
 export const loader = () => redirect("/mine/system");
 
 export async function action({ request }: ActionFunctionArgs) {
-  const form = await readForm(request);
-  const back = safeRedirect(form.get("redirectTo"), "/user");
-  switch (form.get("intent")) {
+  const parsed = parseFields(PreferenceSchema, await readForm(request));
+  if (!parsed.ok) throw new Response("Unknown setting", { status: 400 });
+  const command = parsed.value;
+  const back = safeRedirect(command.redirectTo, "/user");
+  switch (command.intent) {
     case Intent.Theme:
-      return redirect(back, { headers: { "Set-Cookie": await themeCookie.serialize(form.get("theme") === "dark" ? "dark" : "light") } });
+      return redirect(back, { headers: { "Set-Cookie": await themeCookie.serialize(command.theme) } });
     case Intent.Assets:
-      return redirect(back, { headers: { "Set-Cookie": await hideAssetsCookie.serialize(form.get("hidden") === "1") } });
-    default:
-      throw new Response("Unknown setting", { status: 400 });
+      return redirect(back, { headers: { "Set-Cookie": await hideAssetsCookie.serialize(command.hidden) } });
   }
 }

@@ -31,6 +31,8 @@ import { ChatLink } from "~/components/content";
 import { demoStartingBalances, resetDemoAccount } from "~/services/demo.server";
 import { readHideAssets } from "~/services/preferences.server";
 import { readForm } from "~/lib/http.server";
+import { DemoResetSchema } from "~/forms/account";
+import { parseFields } from "~/forms/parse";
 import { Intent } from "~/forms/intents";
 import { RouteErrorBoundary } from "~/components/route-error";
 import { redirectWithFlash, requireUser } from "~/services/web.server";
@@ -57,15 +59,10 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const user = await requireUser(context, request);
-  const form = await readForm(request);
-  switch (form.get("intent")) {
-    case Intent.ResetDemo:
-      if (!user.isDemo) return redirectWithFlash(context, "/user", { kind: "error", message: "errors.demo_only" });
-      await resetDemoAccount(context, user.id);
-      return redirectWithFlash(context, "/user", { kind: "success", message: "user.demo_reset_done" });
-    default:
-      throw new Response("Unknown action", { status: 400 });
-  }
+  if (!parseFields(DemoResetSchema, await readForm(request)).ok) throw new Response("Unknown action", { status: 400 });
+  if (!user.isDemo) return redirectWithFlash(context, "/user", { kind: "error", message: "errors.demo_only" });
+  await resetDemoAccount(context, user.id);
+  return redirectWithFlash(context, "/user", { kind: "success", message: "user.demo_reset_done" });
 }
 
 interface RowProps {
