@@ -4,8 +4,9 @@
  * operator.server.ts. Every rule is checked here, for the page and the JSON API alike, and all
  * refusals come back at once (field → i18n key); nothing is written unless all pass.
  */
+import { eq } from "drizzle-orm";
 import type { ServiceContext } from "~/context.server";
-import type { loanKyc } from "~/db/schema";
+import { loanKyc } from "~/db/schema";
 import { KycStatus, checkBirthday } from "~/domain/loan";
 import { fail, type FieldErrors, type Outcome } from "~/services/outcome";
 import type { SessionUser } from "~/services/session.server";
@@ -30,11 +31,26 @@ export type LoanKyc = Pick<
   | "updatedAt"
 >;
 
-export const KYC_COLUMNS = `user_id AS userId, last_name AS lastName, first_name AS firstName, sex, birthday, country, mobile,
-  id_card_type AS idCardType, hand_upload_id AS handUploadId, status, submission, reason, created_at AS createdAt, updated_at AS updatedAt`;
+const KYC_COLUMNS = {
+  userId: loanKyc.userId,
+  lastName: loanKyc.lastName,
+  firstName: loanKyc.firstName,
+  sex: loanKyc.sex,
+  birthday: loanKyc.birthday,
+  country: loanKyc.country,
+  mobile: loanKyc.mobile,
+  idCardType: loanKyc.idCardType,
+  handUploadId: loanKyc.handUploadId,
+  status: loanKyc.status,
+  submission: loanKyc.submission,
+  reason: loanKyc.reason,
+  createdAt: loanKyc.createdAt,
+  updatedAt: loanKyc.updatedAt,
+};
 
 export async function kycOf(ctx: ServiceContext, userId: number): Promise<LoanKyc | null> {
-  return ctx.d1.prepare(`SELECT ${KYC_COLUMNS} FROM loan_kyc WHERE user_id = ?1`).bind(userId).first<LoanKyc>();
+  const [kyc] = await ctx.db.select(KYC_COLUMNS).from(loanKyc).where(eq(loanKyc.userId, userId));
+  return kyc ?? null;
 }
 
 export function kycStatus(kyc: LoanKyc | null): KycStatus {

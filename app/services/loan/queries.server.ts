@@ -4,8 +4,9 @@
  * and the accounts a repayment is sent to. See docs/decisions/014-loans.md; the commands are in
  * commands.server.ts, the KYC in kyc.server.ts, the operator's side in operator.server.ts.
  */
+import { and, count, desc, eq, inArray } from "drizzle-orm";
 import type { ServiceContext } from "~/context.server";
-import type { loanConfigs as loanConfigsTable, loans } from "~/db/schema";
+import { loanConfigs as loanConfigsTable, loans } from "~/db/schema";
 import { amountInBounds, loanSummary, ratePercent } from "~/domain/loan";
 import { formatMoney, parseAmount, type Micros } from "~/domain/money";
 import { languageInfo } from "~/i18n/config";
@@ -21,22 +22,35 @@ export type LoanConfig = Pick<
   "id" | "loanPeriod" | "minAmount" | "maxAmount" | "interestRate" | "freePeriod" | "penaltyRate" | "status" | "sort"
 >;
 
-const CONFIG_COLUMNS = `id, loan_period AS loanPeriod, min_amount AS minAmount, max_amount AS maxAmount, interest_rate AS interestRate,
-  free_period AS freePeriod, penalty_rate AS penaltyRate, status, sort`;
+const CONFIG_COLUMNS = {
+  id: loanConfigsTable.id,
+  loanPeriod: loanConfigsTable.loanPeriod,
+  minAmount: loanConfigsTable.minAmount,
+  maxAmount: loanConfigsTable.maxAmount,
+  interestRate: loanConfigsTable.interestRate,
+  freePeriod: loanConfigsTable.freePeriod,
+  penaltyRate: loanConfigsTable.penaltyRate,
+  status: loanConfigsTable.status,
+  sort: loanConfigsTable.sort,
+};
 
 /** The terms on offer, in the operators' order (all of them for the operator). */
 export async function loanConfigs(ctx: ServiceContext, all = false): Promise<LoanConfig[]> {
-  const { results } = await ctx.d1
-    .prepare(`SELECT ${CONFIG_COLUMNS} FROM loan_configs WHERE ?1 OR status = 1 ORDER BY sort, id`)
-    .bind(all ? 1 : 0)
-    .all<LoanConfig>();
-  return results;
+  return ctx.db
+    .select(CONFIG_COLUMNS)
+    .from(loanConfigsTable)
+    .where(all ? undefined : eq(loanConfigsTable.status, 1))
+    .orderBy(loanConfigsTable.sort, loanConfigsTable.id);
 }
 
 /** An offered config (null for a missing id, a withdrawn config, or no id). */
 export async function loanConfig(ctx: ServiceContext, id: number | null): Promise<LoanConfig | null> {
   if (id === null) return null;
-  return ctx.d1.prepare(`SELECT ${CONFIG_COLUMNS} FROM loan_configs WHERE id = ?1 AND status = 1`).bind(id).first<LoanConfig>();
+  const [config] = await ctx.db
+    .select(CONFIG_COLUMNS)
+    .from(loanConfigsTable)
+    .where(and(eq(loanConfigsTable.id, id), eq(loanConfigsTable.status, 1)));
+  return config ?? null;
 }
 
 /** A config and an amount as typed (app/forms/loan.ts: the id or null, the amount's text). */
@@ -131,6 +145,29 @@ export const LOAN_COLUMNS = `l.id, l.user_id AS userId, l.config_id AS configId,
   l.status, l.agreement, l.signature_upload_id AS signatureUploadId, l.signature_name AS signatureName, l.reason,
   l.reviewed_at AS reviewedAt, l.due_at AS dueAt, l.repayment_time AS repaymentTime, l.created_at AS createdAt`;
 
+/** LoanRecord's columns, for drizzle's selects (the operator's queue reads them with LOAN_COLUMNS). */
+const RECORD_COLUMNS = {
+  id: loans.id,
+  userId: loans.userId,
+  configId: loans.configId,
+  amount: loans.amount,
+  loanPeriod: loans.loanPeriod,
+  freePeriod: loans.freePeriod,
+  interestRate: loans.interestRate,
+  penaltyRate: loans.penaltyRate,
+  interestAmount: loans.interestAmount,
+  penaltyAmount: loans.penaltyAmount,
+  status: loans.status,
+  agreement: loans.agreement,
+  signatureUploadId: loans.signatureUploadId,
+  signatureName: loans.signatureName,
+  reason: loans.reason,
+  reviewedAt: loans.reviewedAt,
+  dueAt: loans.dueAt,
+  repaymentTime: loans.repaymentTime,
+  createdAt: loans.createdAt,
+};
+
 export interface LoanPage {
   records: LoanRecord[];
   page: number;
@@ -140,26 +177,37 @@ export interface LoanPage {
 
 export async function loanRecords(ctx: ServiceContext, userId: number, page: number): Promise<LoanPage> {
   const current = Math.max(1, Math.min(10_000, Math.floor(page) || 1));
-  const [{ results }, count] = await Promise.all([
-    ctx.d1
-      .prepare(`SELECT ${LOAN_COLUMNS} FROM loans l WHERE l.user_id = ?1 ORDER BY l.id DESC LIMIT ?2 OFFSET ?3`)
-      .bind(userId, LOAN_PAGE_SIZE, (current - 1) * LOAN_PAGE_SIZE)
-      .all<LoanRecord>(),
-    ctx.d1.prepare("SELECT COUNT(*) AS n FROM loans WHERE user_id = ?1").bind(userId).first<{ n: number }>(),
+  const [records, [counted]] = await Promise.all([
+    ctx.db
+      .select(RECORD_COLUMNS)
+      .from(loans)
+      .where(eq(loans.userId, userId))
+      .orderBy(desc(loans.id))
+      .limit(LOAN_PAGE_SIZE)
+      .offset((current - 1) * LOAN_PAGE_SIZE),
+    ctx.db.select({ n: count() }).from(loans).where(eq(loans.userId, userId)),
   ]);
-  const total = count?.n ?? 0;
-  return { records: results, page: current, lastPage: Math.max(1, Math.ceil(total / LOAN_PAGE_SIZE)), total };
+  const total = counted?.n ?? 0;
+  return { records, page: current, lastPage: Math.max(1, Math.ceil(total / LOAN_PAGE_SIZE)), total };
 }
 
 /** One loan of this user; another user's id (or a missing one) is null alike. */
 export async function ownedLoan(ctx: ServiceContext, userId: number, id: number | null): Promise<LoanRecord | null> {
   if (id === null) return null;
-  return ctx.d1.prepare(`SELECT ${LOAN_COLUMNS} FROM loans l WHERE l.id = ?1 AND l.user_id = ?2`).bind(id, userId).first<LoanRecord>();
+  const [loan] = await ctx.db
+    .select(RECORD_COLUMNS)
+    .from(loans)
+    .where(and(eq(loans.id, id), eq(loans.userId, userId)));
+  return loan ?? null;
 }
 
 /** The user's open loan (status 1, 2 or 4), if any. */
 export async function openLoanId(ctx: ServiceContext, userId: number): Promise<number | null> {
-  const row = await ctx.d1.prepare("SELECT id FROM loans WHERE user_id = ?1 AND status IN (1, 2, 4)").bind(userId).first<{ id: number }>();
+  const [row] = await ctx.db
+    .select({ id: loans.id })
+    .from(loans)
+    .where(and(eq(loans.userId, userId), inArray(loans.status, [1, 2, 4])))
+    .limit(1);
   return row?.id ?? null;
 }
 
