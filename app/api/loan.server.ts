@@ -3,30 +3,37 @@
  * (the terms on offer), config_info (id), get_date (the summary for a config and an amount: interest,
  * repayment date, total due), loan_submit (amount, config_id, sign, agreement), loan_list (page),
  * loan_info (id), repayment_info (loan_id), repayment_accounts, repayment (charge_id, loan_id,
- * proofImg). Money as decimal strings; the same service checks every rule as the pages do.
+ * proofImg). Every call's fields go through the loan commands' schemas (app/forms/loan.ts), the
+ * pages' own; money as decimal strings; the same service checks every rule as the pages do.
  * The agreement stored is the one the server renders for the figures (the `agreement` parameter
  * is not trusted); `sign` is a PNG upload id, or `signature_name` the typed full name.
  * Another user's loan id answers 404 like a missing one.
  */
-import { LOAN_STATUS_KEYS, ratePercent } from "~/domain/loan";
+import { LOAN_STATUS_KEYS, dueNow, ratePercent } from "~/domain/loan";
 import { toDecimalString } from "~/domain/money";
 import {
-  applyLoan,
+  ApplicationSchema,
+  KycSchema,
+  LoanIdSchema,
+  LoanSubmitSchema,
+  PageSchema,
+  RepaySchema,
+  RepaymentLoanSchema,
+  withConfigId,
+} from "~/forms/loan";
+import { parseFields } from "~/forms/parse";
+import { applyLoan, submitRepayment } from "~/services/loan/commands.server";
+import { kycOf, kycStatus, submitKyc } from "~/services/loan/kyc.server";
+import {
   checkApplication,
-  dueNow,
-  idOf,
-  kycOf,
-  kycStatus,
   loanConfig,
   loanConfigs,
   loanRecords,
   ownedLoan,
   repaymentAccounts,
-  submitKyc,
-  submitRepayment,
   type LoanConfig,
   type LoanRecord,
-} from "~/services/loan.server";
+} from "~/services/loan/queries.server";
 import { actingUserOrInvalid, failure, ok, params, query, userOrInvalid, type Handler, type Routes } from "./common.server";
 
 const money = (micros: number) => toDecimalString(micros, 2);
@@ -72,17 +79,9 @@ const kycSubmit: Handler = async (request, ctx) => {
   if (q instanceof Response) return q;
   const user = await actingUserOrInvalid(request, ctx);
   if (user instanceof Response) return user;
-  const f = (n: string) => q.get(n) ?? undefined;
-  const result = await submitKyc(ctx, user, {
-    name: f("name"),
-    last_name: f("last_name"),
-    sex: f("sex"),
-    birthday: f("birthday"),
-    country: f("country"),
-    mobile: f("mobile"),
-    id_card_type: f("id_card_type"),
-    hand_pic: f("hand_pic"),
-  });
+  const command = parseFields(KycSchema, q);
+  if (!command.ok) return failure(ctx, command.errors);
+  const result = await submitKyc(ctx, user, command.value);
   if (!result.ok) return failure(ctx, result.errors, result.status);
   return ok(ctx, { status: result.value.status }, "loan.kyc_submitted");
 };
@@ -92,14 +91,9 @@ const loanSubmit: Handler = async (request, ctx) => {
   if (q instanceof Response) return q;
   const user = await actingUserOrInvalid(request, ctx);
   if (user instanceof Response) return user;
-  const f = (n: string) => q.get(n) ?? undefined;
-  const result = await applyLoan(ctx, user, {
-    config_id: f("config_id"),
-    amount: f("amount"),
-    sign: f("sign"),
-    signature_name: f("signature_name"),
-    request_id: f("request_id"),
-  });
+  const command = parseFields(LoanSubmitSchema, q);
+  if (!command.ok) return failure(ctx, command.errors);
+  const result = await applyLoan(ctx, user, command.value);
   if (!result.ok) return failure(ctx, result.errors, result.status);
   return ok(ctx, { id: result.value.id, created: result.value.created }, "loan.submitted");
 };
@@ -109,8 +103,9 @@ const repayment: Handler = async (request, ctx) => {
   if (q instanceof Response) return q;
   const user = await actingUserOrInvalid(request, ctx);
   if (user instanceof Response) return user;
-  const f = (n: string) => q.get(n) ?? undefined;
-  const result = await submitRepayment(ctx, user, { loan_id: f("loan_id"), charge_id: f("charge_id"), proofImg: f("proofImg") });
+  const command = parseFields(RepaySchema, q);
+  if (!command.ok) return failure(ctx, command.errors);
+  const result = await submitRepayment(ctx, user, command.value);
   if (!result.ok) return failure(ctx, result.errors, result.status);
   return ok(ctx, { id: result.value.id, loan_id: result.value.loanId }, "loan.repayment_sent");
 };
@@ -136,7 +131,8 @@ export const loanRoutes: Routes = {
     GET: async (request, ctx) => {
       const user = await userOrInvalid(ctx);
       if (user instanceof Response) return user;
-      const config = await loanConfig(ctx, idOf(query(request).get("id")));
+      const asked = parseFields(LoanIdSchema, query(request));
+      const config = await loanConfig(ctx, asked.ok ? asked.value.id : null);
       if (!config) return failure(ctx, { id: "errors.not_found" }, 404);
       return ok(ctx, toWireConfig(config));
     },
@@ -145,11 +141,9 @@ export const loanRoutes: Routes = {
     GET: async (request, ctx) => {
       const user = await userOrInvalid(ctx);
       if (user instanceof Response) return user;
-      const q = query(request);
-      const checked = await checkApplication(ctx, {
-        config_id: q.get("config_id") ?? q.get("id") ?? undefined,
-        amount: q.get("amount") ?? undefined,
-      });
+      const command = parseFields(ApplicationSchema, withConfigId(query(request)));
+      if (!command.ok) return failure(ctx, command.errors);
+      const checked = await checkApplication(ctx, command.value);
       if (!checked.ok) return failure(ctx, checked.errors, checked.status);
       const s = checked.value.summary;
       return ok(ctx, {
@@ -166,8 +160,8 @@ export const loanRoutes: Routes = {
     GET: async (request, ctx) => {
       const user = await userOrInvalid(ctx);
       if (user instanceof Response) return user;
-      const raw = query(request).get("page") ?? "1";
-      const page = await loanRecords(ctx, user.id, /^\d{1,5}$/.test(raw) ? Number(raw) : 1);
+      const asked = parseFields(PageSchema, query(request));
+      const page = await loanRecords(ctx, user.id, asked.ok ? asked.value.page : 1);
       return ok(ctx, { data: page.records.map((l) => toWireLoan(l, ctx.t)), total: page.total, last_page: page.lastPage, page: page.page });
     },
   },
@@ -175,7 +169,8 @@ export const loanRoutes: Routes = {
     GET: async (request, ctx) => {
       const user = await userOrInvalid(ctx);
       if (user instanceof Response) return user;
-      const loan = await ownedLoan(ctx, user.id, idOf(query(request).get("id")));
+      const asked = parseFields(LoanIdSchema, query(request));
+      const loan = await ownedLoan(ctx, user.id, asked.ok ? asked.value.id : null);
       if (!loan) return failure(ctx, { id: "errors.not_found" }, 404);
       return ok(ctx, toWireLoan(loan, ctx.t, true));
     },
@@ -184,7 +179,8 @@ export const loanRoutes: Routes = {
     GET: async (request, ctx) => {
       const user = await userOrInvalid(ctx);
       if (user instanceof Response) return user;
-      const loan = await ownedLoan(ctx, user.id, idOf(query(request).get("loan_id")));
+      const asked = parseFields(RepaymentLoanSchema, query(request));
+      const loan = await ownedLoan(ctx, user.id, asked.ok ? asked.value.loanId : null);
       if (!loan) return failure(ctx, { loan_id: "errors.not_found" }, 404);
       const due = dueNow(loan, Date.now());
       return ok(ctx, {

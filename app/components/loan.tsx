@@ -11,8 +11,7 @@ import { PlainField, type PlainFieldProps } from "~/components/forms";
 import { useHydrated } from "~/components/hydrated";
 import { LOAN_STATUS_KEYS, LoanStatus } from "~/domain/loan";
 import { translateMessage } from "~/lib/messages";
-
-export type Errors = Partial<Record<string, string>>;
+import type { LoanRecord } from "~/services/loan/queries.server";
 
 /** A plain field of the loan forms (ids `loan-<name>`). */
 export function LoanField(props: Omit<PlainFieldProps, "id">) {
@@ -51,7 +50,8 @@ export function LoanSelect({
   );
 }
 
-export function LoanStatusBadge({ status }: { status: number }) {
+/** A loan's status (spec §4 Loan states), translated. */
+export function LoanStatusBadge({ status }: Pick<LoanRecord, "status">) {
   const { t } = useTranslation();
   const tone = status === LoanStatus.Repaid ? "status-finished" : status === LoanStatus.Rejected ? "status-refused" : "status-unchecked";
   return <span className={`badge status-badge ${tone}`}>{t(LOAN_STATUS_KEYS[status] ?? "loan.status_1")}</span>;

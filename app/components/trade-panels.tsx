@@ -12,6 +12,7 @@ import type { ChartLevel } from "~/components/charts";
 import { nextDelivery } from "~/domain/contract";
 import { candleEnd, stepsToPrice, type Period } from "~/domain/market";
 import { formatMoney } from "~/domain/money";
+import { MARKET_TIME_ZONE } from "~/domain/trading-hours";
 import { countdownParts, formatPrice } from "~/lib/format";
 
 /** One of the user's pending or holding orders on the instrument. */
@@ -277,7 +278,7 @@ export function DeliveryInfo({
 }) {
   const { t } = useTranslation();
   const now = useNow(renderedAt);
-  const [zone, setZone] = useState<string | undefined>("America/New_York");
+  const [zone, setZone] = useState<string | undefined>(MARKET_TIME_ZONE);
   useEffect(() => setZone(undefined), []);
   const at = delivery ? (delivery.at > now ? delivery.at : nextDelivery(delivery.days, now)) : 0;
   const countdown = useCountdownText(at - now);

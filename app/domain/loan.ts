@@ -61,10 +61,10 @@ function scaled(rate: string): bigint {
   return r;
 }
 
-/** Half-up division of non-negative BigInts to whole cents, back to micros. */
+/** Half-up division of non-negative BigInts to whole cents, back to micros (every divisor here is even). */
 function toCents(numerator: bigint, divisor: bigint): Micros {
   const centDivisor = divisor * CENT;
-  const cents = (numerator * 2n + centDivisor) / (centDivisor * 2n);
+  const cents = (numerator + centDivisor / 2n) / centDivisor;
   return Number(cents * CENT);
 }
 
@@ -91,6 +91,26 @@ export function dailyPenalty(principal: Micros, penaltyRate: string): Micros {
   return toCents(BigInt(principal) * scaled(penaltyRate), RATE_DIVISOR);
 }
 
+/**
+ * The same rules in SQL, generated from the same constants, for the daily job that applies them
+ * to every late loan in one statement (tests/integration/loan-penalties.test.ts runs it against
+ * the functions above on random loans). Columns hold validated values: a rate column a string
+ * parseRate accepts, a principal column whole micros (principal × R stays below 2^63: the largest
+ * loan at MAX_RATE is 5 × 10^18).
+ */
+export function rateScaledSql(column: string): string {
+  const point = `instr(${column} || '.', '.')`;
+  const whole = `CAST(substr(${column}, 1, ${point} - 1) AS INTEGER)`;
+  const fraction = `CAST(substr(substr(${column}, ${point} + 1) || '${"0".repeat(RATE_DECIMALS)}', 1, ${RATE_DECIMALS}) AS INTEGER)`;
+  return `(${whole} * ${RATE_SCALE} + ${fraction})`;
+}
+
+/** dailyPenalty in SQL: principal × R / 10^8 micros, half up to the cent (toCents). */
+export function dailyPenaltySql(principalColumn: string, rateColumn: string): string {
+  const centDivisor = RATE_DIVISOR * CENT;
+  return `((${principalColumn} * ${rateScaledSql(rateColumn)} + ${centDivisor / 2n}) / ${centDivisor} * ${CENT})`;
+}
+
 /** The UTC day number and date of a time: the platform's day (app/domain/day.ts). */
 export { utcDay, utcDayIndex };
 
@@ -112,6 +132,33 @@ export function penaltyFor(principal: Micros, penaltyRate: string, days: number)
 /** due = principal + interest + penalty. */
 export function dueAmount(principal: Micros, interest: Micros, penalty: Micros): Micros {
   return principal + interest + penalty;
+}
+
+/** What dueNow reads of a loan. */
+export interface LoanDueFigures {
+  amount: Micros;
+  interestAmount: Micros;
+  penaltyAmount: Micros;
+  penaltyRate: string;
+  dueAt: number | null;
+  status: number;
+}
+
+/**
+ * What a loan owes now: the penalty the daily job accrued, or, if it has not run yet today, the
+ * late days so far at one day's fee each (penaltyFor); only a loan to repay (2) is late.
+ */
+export function dueNow(loan: LoanDueFigures, now: number) {
+  const lateDays = loan.dueAt !== null && loan.status === LoanStatus.ToRepay ? penaltyDays(loan.dueAt, now) : 0;
+  const penalty = Math.max(loan.penaltyAmount, penaltyFor(loan.amount, loan.penaltyRate, lateDays));
+  return {
+    principal: loan.amount,
+    interest: loan.interestAmount,
+    penalty,
+    lateDays,
+    dailyPenalty: dailyPenalty(loan.amount, loan.penaltyRate),
+    total: dueAmount(loan.amount, loan.interestAmount, penalty),
+  };
 }
 
 export interface LoanTerms {

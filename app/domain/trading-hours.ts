@@ -23,6 +23,9 @@ function dstBounds(year: number): [number, number] {
   return b;
 }
 
+/** The market's time zone (spec §2 Trade: the chart's time zone; trading hours below are New York time). */
+export const MARKET_TIME_ZONE = "America/New_York";
+
 /** New York's offset from UTC in ms (-4h in summer, -5h in winter). */
 export function nyOffset(utcMs: number): number {
   const year = new Date(utcMs).getUTCFullYear();

@@ -1,4 +1,5 @@
 /** Display helpers for market numbers (shared by server rendering and live updates). */
+import { MARKET_TIME_ZONE } from "~/domain/trading-hours";
 
 /**
  * Intl formatters are costly to build (each one loads locale data) and live prices are formatted
@@ -39,8 +40,8 @@ export function formatNyTime(timestamp: number, locale: string, withDate: boolea
     f = new Intl.DateTimeFormat(
       locale,
       withDate
-        ? { timeZone: "America/New_York", month: "2-digit", day: "2-digit" }
-        : { timeZone: "America/New_York", hour: "2-digit", minute: "2-digit", hourCycle: "h23" },
+        ? { timeZone: MARKET_TIME_ZONE, month: "2-digit", day: "2-digit" }
+        : { timeZone: MARKET_TIME_ZONE, hour: "2-digit", minute: "2-digit", hourCycle: "h23" },
     );
     nyFormatters.set(key, f);
   }

@@ -20,18 +20,21 @@ import { formatMoney, toDecimalString } from "~/domain/money";
 import { Intent } from "~/forms/intents";
 import { readForm } from "~/lib/http.server";
 import { useRootData } from "~/root";
+import { ConfigSchema, DecisionSchema } from "~/forms/loan";
+import { parseFields } from "~/forms/parse";
 import {
   approveLoan,
   approveRepayment,
   decideKyc,
-  loanConfigs,
   pendingKyc,
   pendingLoans,
   pendingRepayments,
   rejectLoan,
   rejectRepayment,
   updateLoanConfig,
-} from "~/services/loan.server";
+} from "~/services/loan/operator.server";
+import { loanConfigs } from "~/services/loan/queries.server";
+import { fail } from "~/services/outcome";
 import { requireOperator, requireStepUp, stepUpUntil } from "~/services/operator.server";
 import { redirectWithFlash } from "~/services/web.server";
 import loanStylesHref from "~/styles/loan.css";
@@ -66,32 +69,23 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const operator = await requireOperator(context);
   const form = await readForm(request);
   const intent = form.get("intent");
-  const subject = form.get("subject") ?? "";
-  const rawId = form.get("id") ?? "";
-  const id = /^\d{1,9}$/.test(rawId) ? Number(rawId) : NaN;
-  const key = `${subject}-${rawId}`;
-  if (!Number.isSafeInteger(id)) return data<ActionResult>({ key, errors: { form: "errors.bad_request" } }, { status: 400 });
-  const reason = (form.get("reason") ?? "").slice(0, 300);
+  const decision = parseFields(DecisionSchema, form);
+  if (!decision.ok) return data<ActionResult>({ key: "", errors: { form: "errors.bad_request" } }, { status: 400 });
+  const { subject, id, reason } = decision.value;
+  const key = `${subject}-${id}`;
   let outcome;
   let values: Record<string, string> | undefined;
   let message = intent === Intent.Approve ? "admin.approved" : "admin.rejected";
   if (intent === Intent.LoanConfig) {
-    const f = (n: string) => form.get(n) ?? undefined;
+    // what the operator typed, shown again if refused
     values = Object.fromEntries(
       ["loan_period", "free_period", "min_amount", "max_amount", "interest_rate", "penalty_rate", "status"].map((n) => [
         n,
         (form.get(n) ?? "").slice(0, 40),
       ]),
     );
-    outcome = await updateLoanConfig(context, operator, id, {
-      loan_period: f("loan_period"),
-      free_period: f("free_period"),
-      min_amount: f("min_amount"),
-      max_amount: f("max_amount"),
-      interest_rate: f("interest_rate"),
-      penalty_rate: f("penalty_rate"),
-      status: f("status") ?? "0",
-    });
+    const terms = parseFields(ConfigSchema, form);
+    outcome = terms.ok ? await updateLoanConfig(context, operator, id, terms.value) : fail(terms.errors);
     message = "loan.config_saved";
   } else if (intent === Intent.Approve || intent === Intent.Reject) {
     const approve = intent === Intent.Approve;

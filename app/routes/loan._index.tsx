@@ -8,14 +8,17 @@
 import { data, redirect, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { LoanField, LoanSelect, type Errors } from "~/components/loan";
+import { LoanField, LoanSelect } from "~/components/loan";
 import { ErrorSummary, SubmitButton } from "~/components/forms";
 import { PageHeader } from "~/components/layout";
 import { PhotoInput } from "~/components/photo-input";
 import { RouteErrorBoundary } from "~/components/route-error";
 import { KycStatus } from "~/domain/loan";
 import { Intent } from "~/forms/intents";
-import { kycOf, kycStatus, submitKyc, type KycInput } from "~/services/loan.server";
+import { KycSchema } from "~/forms/loan";
+import { parseFields } from "~/forms/parse";
+import { kycOf, kycStatus, submitKyc } from "~/services/loan/kyc.server";
+import { fail, type FieldErrors } from "~/services/outcome";
 import { ownedUpload, readFormWithUploads, uploadFieldError, uploadIdOf, uploadUrl } from "~/services/uploads.server";
 import { redirectWithFlash, requireRealUser } from "~/services/web.server";
 import loanStylesHref from "~/styles/loan.css";
@@ -43,19 +46,19 @@ export async function action({ request, context }: ActionFunctionArgs) {
   } catch (error) {
     if (error instanceof Response && error.status === 413)
       return data(
-        { errors: { hand_pic: "errors.upload_too_large" } as Errors, values: {} as Record<string, string>, kept: null },
+        { errors: { hand_pic: "errors.upload_too_large" } as FieldErrors, values: {} as Record<string, string>, kept: null },
         { status: 413 },
       );
     throw error;
   }
   if (form.get("intent") !== Intent.LoanKyc)
-    return data({ errors: { form: "errors.bad_request" } as Errors, values: {}, kept: null }, { status: 400 });
+    return data({ errors: { form: "errors.bad_request" } as FieldErrors, values: {}, kept: null }, { status: 400 });
   // a newly chosen file first, else the photo kept from the last try
   const hand = form.getAll("hand_pic").find(Boolean) ?? "";
-  const input: KycInput = { hand_pic: hand };
   const values: Record<string, string> = {};
-  for (const name of FIELDS) values[name] = input[name] = (form.get(name) ?? "").slice(0, 100);
-  const result = await submitKyc(context, user, input);
+  for (const name of FIELDS) values[name] = (form.get(name) ?? "").slice(0, 100);
+  const command = parseFields(KycSchema, { ...values, hand_pic: hand });
+  const result = command.ok ? await submitKyc(context, user, command.value) : fail(command.errors);
   if (!result.ok) {
     const refused = uploadFieldError(hand);
     const kept = refused ? null : await ownedUpload(context, user.id, uploadIdOf(hand), "identity");

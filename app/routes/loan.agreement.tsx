@@ -12,7 +12,10 @@ import { PageHeader } from "~/components/layout";
 import { RouteErrorBoundary } from "~/components/route-error";
 import { KycStatus } from "~/domain/loan";
 import { toDecimalString } from "~/domain/money";
-import { agreementText, checkApplication, idOf, kycFullName, kycOf, kycStatus, ownedLoan } from "~/services/loan.server";
+import { ApplicationSchema, RepaymentLoanSchema, agreementQuery } from "~/forms/loan";
+import { parseFields } from "~/forms/parse";
+import { kycFullName, kycOf, kycStatus } from "~/services/loan/kyc.server";
+import { agreementText, checkApplication, ownedLoan } from "~/services/loan/queries.server";
 import { requireRealUser } from "~/services/web.server";
 import loanStylesHref from "~/styles/loan.css";
 import { titled } from "~/lib/meta";
@@ -29,7 +32,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const user = await requireRealUser(context, request);
   const url = new URL(request.url);
   if (url.searchParams.has("loan_id")) {
-    const loan = await ownedLoan(context, user.id, idOf(url.searchParams.get("loan_id")));
+    const asked = parseFields(RepaymentLoanSchema, url.searchParams);
+    const loan = await ownedLoan(context, user.id, asked.ok ? asked.value.loanId : null);
     if (!loan) notFound();
     return {
       signed: { id: loan.id, text: loan.agreement, signatureUploadId: loan.signatureUploadId, signatureName: loan.signatureName },
@@ -39,10 +43,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   }
   const kyc = await kycOf(context, user.id);
   if (kycStatus(kyc) !== KycStatus.Approved || !kyc) throw redirect("/loan");
-  const checked = await checkApplication(context, {
-    config_id: url.searchParams.get("id") ?? undefined,
-    amount: url.searchParams.get("amount") ?? undefined,
-  });
+  const asked = parseFields(ApplicationSchema, agreementQuery(url.searchParams));
+  const checked = asked.ok ? await checkApplication(context, asked.value) : asked;
   if (!checked.ok) return { signed: null, draft: null, errors: checked.errors };
   const now = Date.now();
   return {

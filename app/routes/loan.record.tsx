@@ -11,10 +11,12 @@ import { EmptyState, PageHeader } from "~/components/layout";
 import { Figures, LoanStatusBadge } from "~/components/loan";
 import { OrderTime } from "~/components/orders";
 import { RouteErrorBoundary } from "~/components/route-error";
-import { LoanStatus } from "~/domain/loan";
+import { LoanStatus, dueNow } from "~/domain/loan";
 import { formatMoney } from "~/domain/money";
 import { useRootData } from "~/root";
-import { dueNow, loanRecords } from "~/services/loan.server";
+import { PageSchema } from "~/forms/loan";
+import { parseFields } from "~/forms/parse";
+import { loanRecords } from "~/services/loan/queries.server";
 import { requireRealUser } from "~/services/web.server";
 import loanStylesHref from "~/styles/loan.css";
 import { titled } from "~/lib/meta";
@@ -25,8 +27,8 @@ export const links: LinksFunction = () => [{ rel: "stylesheet", href: loanStyles
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const user = await requireRealUser(context, request);
-  const raw = new URL(request.url).searchParams.get("page") ?? "1";
-  const page = await loanRecords(context, user.id, /^\d{1,5}$/.test(raw) ? Number(raw) : 1);
+  const asked = parseFields(PageSchema, new URL(request.url).searchParams);
+  const page = await loanRecords(context, user.id, asked.ok ? asked.value.page : 1);
   const now = Date.now();
   return {
     ...page,

@@ -11,15 +11,19 @@ import { useTranslation } from "react-i18next";
 import { CopyButton } from "~/components/copy-button";
 import { ErrorSummary, SubmitButton } from "~/components/forms";
 import { PageHeader } from "~/components/layout";
-import { Figures, LoanStatusBadge, type Errors } from "~/components/loan";
+import { Figures, LoanStatusBadge } from "~/components/loan";
 import { PhotoInput } from "~/components/photo-input";
 import { RouteErrorBoundary } from "~/components/route-error";
-import { LoanStatus } from "~/domain/loan";
+import { LoanStatus, dueNow } from "~/domain/loan";
 import { formatMoney } from "~/domain/money";
 import { Intent } from "~/forms/intents";
 import { translateMessage } from "~/lib/messages";
 import { useRootData } from "~/root";
-import { dueNow, idOf, ownedLoan, repaymentAccounts, submitRepayment } from "~/services/loan.server";
+import { RepaySchema, RepaymentLoanSchema } from "~/forms/loan";
+import { parseFields } from "~/forms/parse";
+import { submitRepayment } from "~/services/loan/commands.server";
+import { ownedLoan, repaymentAccounts } from "~/services/loan/queries.server";
+import { fail, type FieldErrors } from "~/services/outcome";
 import { ownedUpload, readFormWithUploads, uploadFieldError, uploadIdOf, uploadUrl } from "~/services/uploads.server";
 import { redirectWithFlash, requireRealUser } from "~/services/web.server";
 import loanStylesHref from "~/styles/loan.css";
@@ -31,7 +35,8 @@ export const links: LinksFunction = () => [{ rel: "stylesheet", href: loanStyles
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const user = await requireRealUser(context, request);
-  const loan = await ownedLoan(context, user.id, idOf(new URL(request.url).searchParams.get("loan_id")));
+  const asked = parseFields(RepaymentLoanSchema, new URL(request.url).searchParams);
+  const loan = await ownedLoan(context, user.id, asked.ok ? asked.value.loanId : null);
   if (!loan) throw new Response("Not Found", { status: 404 });
   const accounts = await repaymentAccounts(context);
   return { loan: { id: loan.id, status: loan.status, dueAt: loan.dueAt }, due: dueNow(loan, Date.now()), accounts };
@@ -44,15 +49,16 @@ export async function action({ request, context }: ActionFunctionArgs) {
     form = await readFormWithUploads(context, request, user.id, { proofImg: "repayment_proof" });
   } catch (error) {
     if (error instanceof Response && error.status === 413)
-      return data({ errors: { proofImg: "errors.upload_too_large" } as Errors, chargeId: "", kept: null }, { status: 413 });
+      return data({ errors: { proofImg: "errors.upload_too_large" } as FieldErrors, chargeId: "", kept: null }, { status: 413 });
     throw error;
   }
   const loanId = new URL(request.url).searchParams.get("loan_id") ?? "";
   if (form.get("intent") !== Intent.RepayLoan)
-    return data({ errors: { form: "errors.bad_request" } as Errors, chargeId: "", kept: null }, { status: 400 });
+    return data({ errors: { form: "errors.bad_request" } as FieldErrors, chargeId: "", kept: null }, { status: 400 });
   const proof = form.getAll("proofImg").find(Boolean) ?? "";
   const chargeId = form.get("charge_id") ?? "";
-  const result = await submitRepayment(context, user, { loan_id: loanId, charge_id: chargeId, proofImg: proof });
+  const command = parseFields(RepaySchema, { loan_id: loanId, charge_id: chargeId, proofImg: proof });
+  const result = command.ok ? await submitRepayment(context, user, command.value) : fail(command.errors);
   if (!result.ok) {
     if (result.status === 404) throw new Response("Not Found", { status: 404 });
     const kept = uploadFieldError(proof) ? null : await ownedUpload(context, user.id, uploadIdOf(proof));

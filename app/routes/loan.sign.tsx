@@ -10,7 +10,7 @@ import { data, redirect, type ActionFunctionArgs, type LinksFunction, type Loade
 import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
-import { Figures, LoanField, SignaturePad, type Errors } from "~/components/loan";
+import { Figures, LoanField, SignaturePad } from "~/components/loan";
 import { ErrorSummary, SubmitButton } from "~/components/forms";
 import { PageHeader } from "~/components/layout";
 import { RouteErrorBoundary } from "~/components/route-error";
@@ -19,7 +19,12 @@ import { formatMoney, toDecimalString } from "~/domain/money";
 import { Intent } from "~/forms/intents";
 import { languageInfo } from "~/i18n/config";
 import { readForm } from "~/lib/http.server";
-import { agreementDigest, agreementText, applyLoan, checkApplication, kycFullName, kycOf, kycStatus } from "~/services/loan.server";
+import { ApplicationSchema, SignSchema, agreementQuery } from "~/forms/loan";
+import { parseFields } from "~/forms/parse";
+import { applyLoan } from "~/services/loan/commands.server";
+import { kycFullName, kycOf, kycStatus } from "~/services/loan/kyc.server";
+import { agreementDigest, agreementText, checkApplication } from "~/services/loan/queries.server";
+import { fail, type FieldErrors } from "~/services/outcome";
 import { redirectWithFlash, requireRealUser } from "~/services/web.server";
 import loanStylesHref from "~/styles/loan.css";
 import { titled } from "~/lib/meta";
@@ -32,11 +37,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const user = await requireRealUser(context, request);
   const kyc = await kycOf(context, user.id);
   if (kycStatus(kyc) !== KycStatus.Approved || !kyc) throw redirect("/loan");
-  const url = new URL(request.url);
-  const checked = await checkApplication(context, {
-    config_id: url.searchParams.get("id") ?? undefined,
-    amount: url.searchParams.get("amount") ?? undefined,
-  });
+  const asked = parseFields(ApplicationSchema, agreementQuery(new URL(request.url).searchParams));
+  const checked = asked.ok ? await checkApplication(context, asked.value) : asked;
   if (!checked.ok) throw redirect("/loan/submit");
   const locale = languageInfo(context.lang).locale;
   const { config, amount, summary } = checked.value;
@@ -65,20 +67,11 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const user = await requireRealUser(context, request);
   const form = await readForm(request);
   if (form.get("intent") !== Intent.ApplyLoan)
-    return data({ errors: { form: "errors.bad_request" } as Errors, signatureName: "" }, { status: 400 });
-  const field = (n: string) => (form.get(n) ?? undefined) as string | undefined;
-  const result = await applyLoan(context, user, {
-    config_id: field("config_id"),
-    amount: field("amount"),
-    sign: field("sign"),
-    signature_name: field("signature_name"),
-    request_id: field("request_id"),
-    shown_at: field("shown_at"),
-    shown_lang: field("shown_lang"),
-    terms: field("terms") ?? "",
-  });
+    return data({ errors: { form: "errors.bad_request" } as FieldErrors, signatureName: "" }, { status: 400 });
+  const command = parseFields(SignSchema, form);
+  const result = command.ok ? await applyLoan(context, user, command.value) : fail(command.errors);
   if (!result.ok)
-    return data({ errors: result.errors, signatureName: (field("signature_name") ?? "").slice(0, 100) }, { status: result.status });
+    return data({ errors: result.errors, signatureName: (form.get("signature_name") ?? "").slice(0, 100) }, { status: result.status });
   return redirectWithFlash(context, "/loan/record", { kind: "success", message: "loan.submitted" });
 }
 

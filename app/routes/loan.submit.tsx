@@ -16,7 +16,11 @@ import { RouteErrorBoundary } from "~/components/route-error";
 import { amountInBounds, KycStatus, loanSummary, ratePercent, type LoanTerms } from "~/domain/loan";
 import { formatMoney, parseAmount, toDecimalString, type Micros } from "~/domain/money";
 import { languageInfo } from "~/i18n/config";
-import { checkApplication, kycOf, kycStatus, loanConfigs, openLoanId } from "~/services/loan.server";
+import { ApplicationSchema } from "~/forms/loan";
+import { parseFields } from "~/forms/parse";
+import { kycOf, kycStatus } from "~/services/loan/kyc.server";
+import { checkApplication, loanConfigs, openLoanId } from "~/services/loan/queries.server";
+import { fail } from "~/services/outcome";
 import { requireRealUser } from "~/services/web.server";
 import loanStylesHref from "~/styles/loan.css";
 import { titled } from "~/lib/meta";
@@ -48,7 +52,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const configId = url.searchParams.get("config_id") ?? "";
   const amount = (url.searchParams.get("amount") ?? "").slice(0, 20);
   const asked = url.searchParams.has("amount");
-  const checked = asked ? await checkApplication(context, { config_id: configId, amount }) : null;
+  const command = asked ? parseFields(ApplicationSchema, { config_id: configId, amount }) : null;
+  const checked = command ? (command.ok ? await checkApplication(context, command.value) : fail(command.errors)) : null;
   const locale = languageInfo(context.lang).locale;
   return {
     openLoan,

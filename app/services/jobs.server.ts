@@ -19,7 +19,7 @@ import { SEND_BATCH_MAX, isJobMessage, type JobMessage, type UserRange } from "~
 import { fundIncomeRanges, payFundIncomeChunk } from "~/services/fund/income.server";
 import { utcDay } from "~/domain/fund";
 import { expireDemoAccounts } from "~/services/demo.server";
-import { accrueLoanPenaltiesChunk, loanPenaltyRanges } from "~/services/loan.server";
+import { accrueLoanPenaltiesChunk, loanPenaltyRanges } from "~/services/loan/penalties.server";
 import { pruneRateLimits } from "~/services/rate-limit.server";
 import { pruneSessions } from "~/services/session.server";
 import { pruneWeb3Nonces } from "~/services/web3.server";

@@ -6,7 +6,7 @@ import { SELF, env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { createServiceContext } from "~/context.server";
 import { reviewApplication } from "~/services/copy/operator.server";
-import { approveLoan, decideKyc } from "~/services/loan.server";
+import { approveLoan, decideKyc } from "~/services/loan/operator.server";
 import { sessionIdOf, userForToken } from "~/services/session.server";
 import { ORIGIN, createUser, fund, holdPrice, latestCode, sessionFor, signedSessionCookie, uniqueEmail } from "./helpers";
 

@@ -9,7 +9,7 @@ import { createServiceContext } from "~/context.server";
 import { isJobMessage, userRanges, type FundIncomeChunk } from "~/domain/jobs";
 import { subscribe } from "~/services/fund/commands.server";
 import { fundIncomeRanges } from "~/services/fund/income.server";
-import { loanPenaltyRanges } from "~/services/loan.server";
+import { loanPenaltyRanges } from "~/services/loan/penalties.server";
 import { DAILY, JOBS_DEAD_LETTERS, JOBS_QUEUE, consumeJobs, runScheduledJobs } from "~/services/jobs.server";
 import { checkInvariants } from "~/services/ledger.server";
 import { userForToken } from "~/services/session.server";

@@ -7,15 +7,10 @@ import { SELF, env } from "cloudflare:test";
 import { afterEach, describe, expect, it } from "vitest";
 import { createServiceContext } from "~/context.server";
 import { DAY_MS, utcDay } from "~/domain/loan";
-import {
-  accrueLoanPenalties,
-  agreementDigest,
-  approveLoan,
-  approveRepayment,
-  decideKyc,
-  rejectRepayment,
-  submitRepayment,
-} from "~/services/loan.server";
+import { submitRepayment } from "~/services/loan/commands.server";
+import { approveLoan, approveRepayment, decideKyc, rejectRepayment } from "~/services/loan/operator.server";
+import { accrueLoanPenalties } from "~/services/loan/penalties.server";
+import { agreementDigest } from "~/services/loan/queries.server";
 import { checkInvariants, PlatformAccount } from "~/services/ledger.server";
 import { sessionIdOf, userForToken, type SessionUser } from "~/services/session.server";
 import { ORIGIN, accountBalances, createUser, form, get, sessionFor, signedSessionCookie, visibleText } from "./helpers";
@@ -274,8 +269,8 @@ describe("loan flow", () => {
     const proof = await upload(u.cookie, "repayment_proof");
     // the same proof sent twice at once: one repayment, the other refused
     const both = await Promise.all([
-      submitRepayment(c, u.session, { loan_id: String(id), charge_id: "1", proofImg: proof }),
-      submitRepayment(c, u.session, { loan_id: String(id), charge_id: "1", proofImg: proof }),
+      submitRepayment(c, u.session, { loanId: id, chargeId: 1, proofImg: proof }),
+      submitRepayment(c, u.session, { loanId: id, chargeId: 1, proofImg: proof }),
     ]);
     expect(both.filter((r) => r.ok)).toHaveLength(1);
     expect(await env.DB.prepare("SELECT COUNT(*) AS n FROM loan_repayments WHERE loan_id = ?1").bind(id).first()).toEqual({ n: 1 });
@@ -284,7 +279,7 @@ describe("loan flow", () => {
     expect((await rejectRepayment(c, op.session, sent.value.id, "")).ok).toBe(false); // a reason is required
     expect((await rejectRepayment(c, op.session, sent.value.id, "Transfer not received")).ok).toBe(true);
     expect(await loanRow(id)).toMatchObject({ status: 2, reason: "Transfer not received" });
-    expect((await submitRepayment(c, u.session, { loan_id: String(id), charge_id: "1", proofImg: proof })).ok).toBe(true);
+    expect((await submitRepayment(c, u.session, { loanId: id, chargeId: 1, proofImg: proof })).ok).toBe(true);
   });
 
   it("approving a loan needs a fresh step-up: without one nothing moves", async () => {
@@ -516,7 +511,7 @@ describe("late penalties (daily job)", () => {
     const due = await api("/api/loan/repayment_info", u.cookie, { loan_id: String(id) }, "GET");
     expect(due.data).toMatchObject({ penalty_amount: "7.50", total: "1011.00" });
     const proof = await upload(u.cookie, "repayment_proof");
-    expect((await submitRepayment(c, u.session, { loan_id: String(id), charge_id: "1", proofImg: proof })).ok).toBe(true);
+    expect((await submitRepayment(c, u.session, { loanId: id, chargeId: 1, proofImg: proof })).ok).toBe(true);
     await accrueLoanPenalties(c, run1 + DAY_MS); // under check: no accrual
     expect((await loanRow(id)).penalty).toBe(7_500_000);
     const r = (await env.DB.prepare("SELECT id, penalty FROM loan_repayments WHERE loan_id = ?1")
