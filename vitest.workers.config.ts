@@ -22,7 +22,7 @@ export default defineConfig(async () => {
     test: {
       include: ["tests/integration/**/*.test.ts"],
       setupFiles: ["./tests/integration/setup.ts"],
-      globalSetup: ["./tests/integration/global-setup.ts"],
+      globalSetup: ["./tests/integration/global-setup.ts", "./tests/integration/api-contract-recorder.ts"],
       deps: { optimizer: { ssr: { enabled: true, include: ["@remix-run/cloudflare"] } } },
       testTimeout: 30_000,
     },
