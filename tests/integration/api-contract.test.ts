@@ -18,12 +18,13 @@
 // restructuring must pass against the committed fixture unchanged. Review the fixture's diff
 // like code: every changed line is a change every API client sees.
 /// <reference types="vite/client" />
-import { SELF, env } from "cloudflare:test";
+import { SELF, env, runInDurableObject } from "cloudflare:test";
 import { privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, inject, it, vi } from "vitest";
 import { createServiceContext } from "~/context.server";
+import { MARKET_ROOM } from "~/domain/rooms";
 import { buildLoginMessage } from "~/domain/web3";
-import { approveLoan } from "~/services/loan.server";
+import { approveLoan } from "~/services/loan/operator.server";
 import { userForToken, sessionIdOf, type SessionUser } from "~/services/session.server";
 import { ORIGIN, aTrader, createUser, fund, latestCode, mainRoom, sessionFor, tickMain } from "./helpers";
 
@@ -234,6 +235,11 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
+  // the room's alarm was armed at the frozen clock: with the real clock back it would catch up
+  // on days of ticks and keep the run from ending
+  await runInDurableObject(env.MARKET_ROOM.get(env.MARKET_ROOM.idFromName(MARKET_ROOM)), async (_room, state) =>
+    state.storage.deleteAlarm(),
+  );
   vi.useRealTimers();
   vi.restoreAllMocks();
   if (recording) {
