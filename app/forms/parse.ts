@@ -4,7 +4,7 @@
  * identifier alphabet are dropped first, so a crafted name can never reach a nested path.
  */
 import { parseWithValibot } from "@conform-to/valibot";
-import type * as v from "valibot";
+import * as v from "valibot";
 
 import type { FieldErrors } from "~/services/outcome";
 
@@ -44,5 +44,28 @@ export function parseFields<S extends v.GenericSchema>(
     if (messages?.[0]) errors[field || "form"] = messages[0];
   }
   if (Object.keys(errors).length === 0) errors.form = "errors.bad_request";
+  return { ok: false, errors };
+}
+
+/** Errors keyed by a command's fields, keyed by the form's (or the API's) names instead; unnamed fields keep theirs. */
+export function renameFields(errors: FieldErrors, names: Partial<Record<string, string>>): FieldErrors {
+  const out: FieldErrors = {};
+  for (const [field, message] of Object.entries(errors)) out[names[field] ?? field] = message;
+  return out;
+}
+
+/**
+ * A call's query parameters read with a schema as sent (an empty parameter stays "", unlike a
+ * form's missing field): the value, or the first error key of each parameter.
+ */
+export function parseQuery<S extends v.GenericSchema>(schema: S, data: URLSearchParams): Parsed<v.InferOutput<S>> {
+  const result = v.safeParse(schema, Object.fromEntries(cleanFields(data)));
+  if (result.success) return { ok: true, value: result.output };
+  const errors: FieldErrors = {};
+  for (const issue of result.issues) {
+    const key = issue.path?.[0]?.key;
+    const field = typeof key === "string" ? key : "form";
+    errors[field] ??= issue.message;
+  }
   return { ok: false, errors };
 }

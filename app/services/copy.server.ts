@@ -33,7 +33,9 @@ import {
   type WindowSums,
 } from "~/domain/copy";
 import { parseAmount, type Micros } from "~/domain/money";
-import { ORDER_COLUMNS, closeOrder, withFigures, type ContractOrder, type ContractOrderRow } from "~/services/contract.server";
+import { closeOrder } from "~/services/contract/commands.server";
+import { ORDER_COLUMNS, withFigures } from "~/services/contract/queries.server";
+import type { ContractOrder, ContractOrderRow } from "~/services/contract/views";
 import { reasonProblem } from "~/services/identity.server";
 import { AccountKind } from "~/services/ledger.server";
 import { listInstruments, marketQuotes } from "~/services/market.server";
@@ -562,7 +564,7 @@ export async function closeFollowCopies(
   let failed = 0;
   for (const { id } of results) {
     const r = await closeOrder(ctx, followerId, id);
-    if (r.ok || r.error === "errors.order_closed") closed += 1;
+    if (r.ok || r.errors.form === "errors.order_closed") closed += 1;
     else failed += 1;
   }
   return { closed, failed };
