@@ -55,7 +55,9 @@ export { socketSessionId, upgradeSessionId } from "~/services/socket-auth.server
 export { publishToUsers } from "~/services/live.server";
 export { liveSessions } from "~/services/session.server";
 export { forgetInstruments, forgetQuotes, listInstruments, simInstruments } from "~/services/market.server";
-export { deliverySchedules, engineOrders, settleContracts } from "~/services/contract.server";
-export { engineOptions, settleOptions } from "~/services/option.server";
+export { deliverySchedules, engineOrders } from "~/services/contract/engine.server";
+export { settleContracts } from "~/services/contract/settlement.server";
+export { engineOptions } from "~/services/option/engine.server";
+export { settleOptions } from "~/services/option/settlement.server";
 export { closedPrices, copyOrigins, copyStops, openCopies, pauseFollows } from "~/services/copy/engine.server";
 export { parkSettlements } from "~/services/engine.server";

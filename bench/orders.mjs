@@ -1,6 +1,6 @@
 // The order path (issue 20 §7): market orders through the API (HTTP → the Worker: session,
 // instrument, the market room's price, checks, the ledger batch, the answer) against the bare
-// write, the same batch built by the same function (contract.server's openOrderWrite) posted by
+// write, the same batch built by the same function (services/contract/engine.server's openOrderWrite) posted by
 // /dev/bench/batch with nothing around it. Per run: ORDER_USERS fresh registered users with a live
 // session and a funded contract account, created in bulk beforehand, so each user's first order of
 // the run is its first request (cold session and account caches); the run alternates blocks of

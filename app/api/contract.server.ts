@@ -5,20 +5,15 @@
  * POST.
  */
 import type { AppContext } from "~/context.server";
+import type { FieldErrors } from "~/services/outcome";
 import { hundredthsToPercent, riskRate, scaled6ToDecimal, stepsToDecimal } from "~/domain/contract";
 import { toDecimalString } from "~/domain/money";
-import {
-  cancelOrder,
-  closeOrder,
-  listOrders,
-  messageOf,
-  orderDetail,
-  placeOrder,
-  prepareOrder,
-  setStops,
-  withFigures,
-  type ContractOrder,
-} from "~/services/contract.server";
+import { ApiStopsSchema, OrderActionSchema, OrderListSchema, orderActionErrorsOf, stopsCommandOf } from "~/forms/orders";
+import { parseFields, parseQuery } from "~/forms/parse";
+import { ApiOrderSchema, orderCommandOf, orderErrorsOf, orderFieldsOfApi } from "~/forms/trade";
+import { cancelOrder, closeOrder, placeOrder, prepareOrder, setStops } from "~/services/contract/commands.server";
+import { listOrders, orderDetail, withFigures } from "~/services/contract/queries.server";
+import type { ContractOrder } from "~/services/contract/views";
 import { listInstruments, marketQuotes } from "~/services/market.server";
 import {
   actingUserOrInvalid,
@@ -76,47 +71,38 @@ async function wire(ctx: AppContext, row: Parameters<typeof withFigures>[0]) {
 const submit: Handler = async (request, ctx) => {
   const q = await params(request, ctx);
   if (q instanceof Response) return q;
+  const input = parseFields(ApiOrderSchema, orderFieldsOfApi(q));
   // the session check and the price read run side by side
-  const prepared = prepareOrder(ctx, Number(q.get("forex_id")));
+  const prepared = input.ok ? prepareOrder(ctx, input.value.forex_id) : undefined;
   // the order's batch re-checks the session, so a cached lookup saves a read per order
   const session = await sessionForWrite(request, ctx);
   if (session instanceof Response) return session;
+  if (!input.ok) return failure(ctx, input.errors);
   const user = session.user;
-  const multiple = q.get("multiple");
-  const result = await placeOrder(ctx, user.id, {
-    side: Number(q.get("type")),
-    lots: q.get("cont") ?? "",
-    instrumentId: Number(q.get("forex_id")),
-    entry: q.get("status") === "0" ? 0 : 1,
-    targetPrice: q.get("target_price") ?? undefined,
-    stopLoss: q.get("stop_loss_price") ?? undefined,
-    takeProfit: q.get("target_profit_price") ?? undefined,
-    leverage: multiple && /^\d{1,4}$/.test(multiple) ? Number(multiple) : undefined,
-    requestKey: q.get("request_id") ?? undefined,
+  const result = await placeOrder(ctx, user.id, orderCommandOf(input.value), {
     prepared,
     sessionId: session.sessionId,
     trader: user.isTrader,
   });
-  if (!result.ok && result.error === "errors.session_invalid") return invalidSession(ctx);
-  if (!result.ok) return failure(ctx, { [result.field ?? "form"]: messageOf(result) });
+  if (!result.ok && result.errors.form === "errors.session_invalid") return invalidSession(ctx);
+  if (!result.ok) return failure(ctx, orderErrorsOf(result.errors));
   return ok(ctx, toWireOrder(result.value), "contract.order_confirmed");
 };
 
-function idOf(q: URLSearchParams) {
-  const id = q.get("id") ?? "";
-  return /^\d{1,15}$/.test(id) ? Number(id) : 0;
+/** A refusal of an order's own call (close, cancel_trade, set_stop_price) by the API's fields: a missing, foreign or closed order answers 404, nothing revealed. */
+function refused(ctx: AppContext, errors: FieldErrors, status: number) {
+  return failure(ctx, orderActionErrorsOf(errors), status);
 }
-
-/** Someone else's order, one that does not exist and one already closed: 404, nothing revealed. */
-const refusalStatus = (error: string) => (error === "errors.not_found" || error === "errors.order_closed" ? 404 : 400);
 
 const close: Handler = async (request, ctx) => {
   const user = await actingUserOrInvalid(request, ctx);
   if (user instanceof Response) return user;
   const q = await params(request, ctx);
   if (q instanceof Response) return q;
-  const result = await closeOrder(ctx, user.id, idOf(q));
-  if (!result.ok) return failure(ctx, { id: messageOf(result) }, refusalStatus(result.error));
+  const input = parseFields(OrderActionSchema, q);
+  if (!input.ok) return refused(ctx, input.errors, 404);
+  const result = await closeOrder(ctx, user.id, input.value.id);
+  if (!result.ok) return refused(ctx, result.errors, result.status);
   return ok(ctx, await wire(ctx, result.value), "contract.closed");
 };
 
@@ -125,8 +111,10 @@ const cancel: Handler = async (request, ctx) => {
   if (user instanceof Response) return user;
   const q = await params(request, ctx);
   if (q instanceof Response) return q;
-  const result = await cancelOrder(ctx, user.id, idOf(q));
-  if (!result.ok) return failure(ctx, { id: messageOf(result) }, refusalStatus(result.error));
+  const input = parseFields(OrderActionSchema, q);
+  if (!input.ok) return refused(ctx, input.errors, 404);
+  const result = await cancelOrder(ctx, user.id, input.value.id);
+  if (!result.ok) return refused(ctx, result.errors, result.status);
   return ok(ctx, await wire(ctx, result.value), "contract.cancelled");
 };
 
@@ -135,22 +123,20 @@ const stops: Handler = async (request, ctx) => {
   if (user instanceof Response) return user;
   const q = await params(request, ctx);
   if (q instanceof Response) return q;
-  const result = await setStops(ctx, user.id, idOf(q), {
-    stopLoss: q.get("stop_loss_price") ?? undefined,
-    takeProfit: q.get("target_profit_price") ?? undefined,
-  });
-  if (!result.ok) return failure(ctx, { [result.field ?? "id"]: messageOf(result) }, refusalStatus(result.error));
+  const input = parseFields(ApiStopsSchema, q);
+  if (!input.ok) return refused(ctx, input.errors, input.errors.id ? 404 : 400);
+  const result = await setStops(ctx, user.id, stopsCommandOf(input.value));
+  if (!result.ok) return refused(ctx, result.errors, result.status);
   return ok(ctx, await wire(ctx, result.value), "contract.stops_saved");
 };
 
 const myDeal: Handler = async (request, ctx) => {
   const user = await userOrInvalid(ctx);
   if (user instanceof Response) return user;
-  const q = query(request);
-  const status = Number(q.get("status") ?? "1");
   // 0 pending, 1 holding, 3 closed (spec §7); 4 the cancelled pending orders (never in 3)
-  if (![0, 1, 3, 4].includes(status)) return failure(ctx, { status: "errors.bad_request" });
-  const page = await listOrders(ctx, user.id, status, Number(q.get("page") ?? "1"));
+  const input = parseQuery(OrderListSchema, query(request));
+  if (!input.ok) return failure(ctx, { status: "errors.bad_request" });
+  const page = await listOrders(ctx, user.id, input.value.status, input.value.page);
   return ok(ctx, {
     data: page.orders.map(toWireOrder),
     all_fact_profits: money(page.allProfit),
@@ -163,7 +149,8 @@ const myDeal: Handler = async (request, ctx) => {
 const detail: Handler = async (request, ctx) => {
   const user = await userOrInvalid(ctx);
   if (user instanceof Response) return user;
-  const order = await orderDetail(ctx, user.id, idOf(query(request)));
+  const input = parseFields(OrderActionSchema, query(request));
+  const order = input.ok ? await orderDetail(ctx, user.id, input.value.id) : null;
   if (!order) return failure(ctx, { id: "errors.not_found" }, 404);
   return ok(ctx, toWireOrder(order));
 };

@@ -8,7 +8,7 @@
 import { DEPOSIT_STATUS_KEYS, DepositType, MAX_DEPOSIT, COIN_DECIMALS, USD_DECIMALS } from "~/domain/deposit";
 import { toDecimalString } from "~/domain/money";
 import { DepositRecordsQuerySchema, DepositSchema } from "~/forms/deposit";
-import { parseFields, parseQuery } from "~/forms/parse";
+import { parseFields, shapeQuery } from "~/forms/parse";
 import { chargeCurrencies, depositRecords, submitDeposit, wireAccounts, type DepositRecord } from "~/services/deposit.server";
 import { actingUserOrInvalid, failure, ok, params, query, userOrInvalid, type Handler, type Routes } from "./common.server";
 
@@ -97,7 +97,7 @@ export const depositRoutes: Routes = {
     GET: async (request, ctx) => {
       const user = await userOrInvalid(ctx);
       if (user instanceof Response) return user;
-      const q = parseQuery(DepositRecordsQuerySchema, query(request));
+      const q = shapeQuery(DepositRecordsQuerySchema, query(request));
       const page = await depositRecords(ctx, user.id, q.page, q.type);
       return ok(ctx, {
         data: page.records.map((r) => toWireRecord(r, ctx.t)),

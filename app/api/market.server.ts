@@ -1,6 +1,7 @@
 /** JSON calls of the market (spec §7 /v2/api/forex/*): instruments, categories, candles. */
 import { toTradeListItem } from "~/domain/instrument";
-import { DEFAULT_PERIOD, isPeriod } from "~/domain/market";
+import { KlineQuerySchema, TradeListQuerySchema } from "~/forms/market";
+import { parseQuery } from "~/forms/parse";
 import { candles, findInstrument, listCategories, listInstruments, marketQuotes } from "~/services/market.server";
 import type { AppContext } from "~/context.server";
 import { failure, ok, query, type Routes } from "./common.server";
@@ -9,10 +10,10 @@ import { failure, ok, query, type Routes } from "./common.server";
 const ABBREVIATED_CANDLES = 48;
 
 async function klineCall(request: Request, ctx: AppContext, abbreviated: boolean) {
-  const q = query(request);
-  const period = q.get("period") || DEFAULT_PERIOD;
-  if (!isPeriod(period)) return failure(ctx, { period: "errors.unknown_period" });
-  const instrument = await findInstrument(ctx, Number(q.get("forex_id")));
+  const input = parseQuery(KlineQuerySchema, query(request));
+  if (!input.ok) return failure(ctx, input.errors);
+  const { period, forex_id } = input.value;
+  const instrument = await findInstrument(ctx, forex_id);
   if (!instrument) return failure(ctx, { forex_id: "errors.instrument_not_found" });
   const list = await candles(ctx, instrument.code, period, abbreviated ? ABBREVIATED_CANDLES : 300);
   return ok(ctx, abbreviated ? list.map((c) => ({ timestamp: c.timestamp, close: c.close })) : list);
@@ -21,7 +22,8 @@ async function klineCall(request: Request, ctx: AppContext, abbreviated: boolean
 export const marketRoutes: Routes = {
   "/v2/api/forex/trade_list": {
     GET: async (request, ctx) => {
-      const categoryId = Number(query(request).get("category_id")) || null;
+      const input = parseQuery(TradeListQuerySchema, query(request));
+      const categoryId = input.ok ? input.value.category_id : null;
       const [list, market] = await Promise.all([listInstruments(ctx), marketQuotes(ctx)]);
       return ok(
         ctx,

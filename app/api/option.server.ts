@@ -5,7 +5,11 @@
  */
 import { stepsToDecimal } from "~/domain/contract";
 import { toDecimalString } from "~/domain/money";
-import { buyOption, listOptions, optionMessage, optionTerms, type OptionRow } from "~/services/option.server";
+import { ApiOptionSchema, OptionListSchema, buyCommandOf, buyErrorsOf, optionFieldsOfApi } from "~/forms/option";
+import { parseFields, parseQuery } from "~/forms/parse";
+import { buyOption } from "~/services/option/commands.server";
+import { listOptions, optionTerms } from "~/services/option/queries.server";
+import type { OptionRow } from "~/services/option/views";
 import { failure, ok, params, query, sessionForWrite, userOrInvalid, type Handler, type Routes } from "./common.server";
 
 const money = (micros: number | null) => (micros === null ? null : toDecimalString(micros, 2));
@@ -44,15 +48,10 @@ const submit: Handler = async (request, ctx) => {
   if (q instanceof Response) return q;
   const session = await sessionForWrite(request, ctx);
   if (session instanceof Response) return session;
-  const seconds = q.get("seconds") ?? "";
-  const result = await buyOption(ctx, session.user.id, {
-    instrumentId: Number(q.get("forex_id")),
-    direction: Number(q.get("type")),
-    amount: q.get("number") ?? "",
-    seconds: /^\d{1,7}$/.test(seconds) ? Number(seconds) : -1,
-    requestKey: q.get("request_id") ?? undefined,
-  });
-  if (!result.ok) return failure(ctx, { [result.field ?? "form"]: optionMessage(result) });
+  const input = parseFields(ApiOptionSchema, optionFieldsOfApi(q));
+  if (!input.ok) return failure(ctx, input.errors);
+  const result = await buyOption(ctx, session.user.id, buyCommandOf(input.value));
+  if (!result.ok) return failure(ctx, buyErrorsOf(result.errors));
   return ok(ctx, toWireOption({ ...result.value, showCode: result.value.code }), "option.bought");
 };
 
@@ -71,10 +70,9 @@ export const optionRoutes: Routes = {
     GET: async (request, ctx) => {
       const user = await userOrInvalid(ctx);
       if (user instanceof Response) return user;
-      const q = query(request);
-      const status = Number(q.get("status") ?? "1");
-      if (status !== 1 && status !== 3) return failure(ctx, { status: "errors.bad_request" });
-      const page = await listOptions(ctx, user.id, status, Number(q.get("page") ?? "1"));
+      const input = parseQuery(OptionListSchema, query(request));
+      if (!input.ok) return failure(ctx, { status: "errors.bad_request" });
+      const page = await listOptions(ctx, user.id, input.value.status, input.value.page);
       return ok(ctx, { data: page.options.map((o) => toWireOption(o)), total: page.total, last_page: page.lastPage, page: page.page });
     },
   },

@@ -7,7 +7,7 @@
 import type { AppContext } from "~/context.server";
 import { exactDecimals, toBalanceString, toDecimalString } from "~/domain/money";
 import { accountTypeOf, walletAccount } from "~/domain/wallet";
-import { parseFields, parseQuery } from "~/forms/parse";
+import { parseFields, shapeQuery } from "~/forms/parse";
 import { AccountQuerySchema, TransferLogQuerySchema, TransferSchema, transferCommandOf } from "~/forms/wallet";
 import { ledgerKindText, memoText } from "~/lib/ledger-text";
 import { walletBalances } from "~/services/account.server";
@@ -66,7 +66,7 @@ export const walletRoutes: Routes = {
     GET: async (request, ctx) => {
       const user = await userOrInvalid(ctx);
       if (user instanceof Response) return user;
-      const { account: id } = parseQuery(AccountQuerySchema, query(request));
+      const { account: id } = shapeQuery(AccountQuerySchema, query(request));
       if (id === null) return failure(ctx, { type: "transfer.err_account" });
       const a = await accountDetail(ctx, user.id, id);
       if (!a) return failure(ctx, { type: "errors.not_found" }, 404);
@@ -86,7 +86,7 @@ export const walletRoutes: Routes = {
     GET: async (request, ctx) => {
       const user = await userOrInvalid(ctx);
       if (user instanceof Response) return user;
-      const { account: id, page: p } = parseQuery(AccountQuerySchema, query(request));
+      const { account: id, page: p } = shapeQuery(AccountQuerySchema, query(request));
       if (id === null) return failure(ctx, { type: "transfer.err_account" });
       const page = await accountHistory(ctx, user.id, id, p);
       return ok(ctx, {
@@ -103,7 +103,7 @@ export const walletRoutes: Routes = {
     GET: async (request, ctx) => {
       const user = await userOrInvalid(ctx);
       if (user instanceof Response) return user;
-      const { account, page: p } = parseQuery(TransferLogQuerySchema, query(request));
+      const { account, page: p } = shapeQuery(TransferLogQuerySchema, query(request));
       if (account === null) return failure(ctx, { type: "transfer.err_account" });
       const page = await transferLog(ctx, user.id, p, account === "all" ? null : account);
       return ok(ctx, {

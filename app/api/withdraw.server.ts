@@ -7,7 +7,7 @@
  */
 import { toDecimalString, type Micros } from "~/domain/money";
 import { STATUS_KEYS } from "~/domain/withdraw";
-import { parseFields, parseQuery } from "~/forms/parse";
+import { parseFields, shapeQuery } from "~/forms/parse";
 import {
   CurrencyQuerySchema,
   DeleteMethodSchema,
@@ -94,7 +94,7 @@ export const withdrawRoutes: Routes = {
     GET: async (request, ctx) => {
       const user = await userOrInvalid(ctx);
       if (user instanceof Response) return user;
-      const { type } = parseQuery(CurrencyQuerySchema, query(request));
+      const { type } = shapeQuery(CurrencyQuerySchema, query(request));
       if (type === null) return failure(ctx, { type: "errors.bad_request" });
       return ok(ctx, (await listWithdrawCurrencies(ctx, type)).map(toWireCurrency));
     },
@@ -104,7 +104,7 @@ export const withdrawRoutes: Routes = {
     GET: async (request, ctx) => {
       const user = await userOrInvalid(ctx);
       if (user instanceof Response) return user;
-      const q = parseQuery(RecordsQuerySchema, query(request));
+      const q = shapeQuery(RecordsQuerySchema, query(request));
       if (q.type === null) return failure(ctx, { type: "errors.bad_request" });
       const page = await listWithdrawals(ctx, user.id, q.type === "all" ? null : q.type, q.page);
       return ok(ctx, { data: page.records.map((w) => toWireRecord(ctx, w)), total: page.total, page: page.page, last_page: page.lastPage });
@@ -114,7 +114,7 @@ export const withdrawRoutes: Routes = {
     GET: async (request, ctx) => {
       const user = await userOrInvalid(ctx);
       if (user instanceof Response) return user;
-      const q = parseQuery(MethodQuerySchema, query(request));
+      const q = shapeQuery(MethodQuerySchema, query(request));
       if (q.one) {
         const method = q.id !== null ? await findMethod(ctx, user.id, q.id) : null;
         if (!method || (q.type !== null && method.drawType !== q.type)) return failure(ctx, { form: "errors.not_found" }, 404);

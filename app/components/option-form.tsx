@@ -16,35 +16,9 @@ import { durationParts, lossIfWrong, profitFigure } from "~/domain/option";
 import { formatMoney, parseAmount, toDecimalString, type Micros } from "~/domain/money";
 import { translateMessage } from "~/lib/messages";
 import { useUnitLocale } from "~/lib/unit-locale";
+import type { BoughtOptionView, OptionTerms } from "~/services/option/views";
 
 type Constraint = Parameters<typeof useForm>[0]["constraint"];
-
-export interface OptionDuration {
-  id: number;
-  seconds: number;
-  profitRatio: string;
-  minAmount: Micros;
-}
-
-export interface OptionTermsView {
-  durations: OptionDuration[];
-  amounts: Micros[];
-  /** What a wrong option costs: 0 the stake, 1 the profit figure (base setting micro_loss_level). */
-  lossLevel: number;
-}
-
-/** The option just bought, as the confirmation shows it. */
-export interface BoughtOption {
-  id: number;
-  showCode: string;
-  direction: number;
-  amount: Micros;
-  seconds: number;
-  profitRatio: string;
-  openPrice: number;
-  precision: number;
-  expiresAt: number;
-}
 
 const UNIT = { seconds: "second", hours: "hour", days: "day" } as const;
 
@@ -69,7 +43,7 @@ function usd(micros: Micros, locale: string) {
 }
 
 /** The first preset the duration allows, or its minimum. */
-function defaultAmount(terms: OptionTermsView): string {
+function defaultAmount(terms: OptionTerms): string {
   const first = terms.durations[0];
   if (!first) return "";
   const preset = terms.amounts.find((a) => a >= first.minAmount);
@@ -79,7 +53,7 @@ function defaultAmount(terms: OptionTermsView): string {
 export interface OptionFormProps {
   action: string;
   instrumentId: number;
-  terms: OptionTermsView;
+  terms: OptionTerms;
   requestId: string | null;
   loginHref: string;
   lastResult: SubmissionResult<string[]> | undefined;
@@ -300,7 +274,7 @@ export function OptionForm({ action, instrumentId, terms, requestId, loginHref, 
  * "Option bought": a card over the page (a plain section without JavaScript) with what was
  * bought; links to the options in transaction, or back to the trade page.
  */
-export function BoughtDialog({ option, locale, closeHref }: { option: BoughtOption; locale: string; closeHref: string }) {
+export function BoughtDialog({ option, locale, closeHref }: { option: BoughtOptionView; locale: string; closeHref: string }) {
   const { t } = useTranslation();
   const unitLocale = useUnitLocale(locale);
   const ref = useRef<HTMLDivElement>(null);

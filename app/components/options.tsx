@@ -17,31 +17,7 @@ import { formatMoney, type Micros } from "~/domain/money";
 import { OptionStatus, predictedProfit, type Direction } from "~/domain/option";
 import { countdownParts } from "~/lib/format";
 import { useUnitLocale } from "~/lib/unit-locale";
-
-/** The fields of an option that the pages show (prices in steps, money in micros). */
-export interface OptionView {
-  id: number;
-  code: string;
-  showCode: string;
-  direction: number;
-  amount: Micros;
-  profitRatio: string;
-  seconds: number;
-  lossLevel: number;
-  precision: number;
-  openPrice: number;
-  openTickAt: number;
-  openFeed: string;
-  expiresAt: number;
-  status: number;
-  endPrice: number | null;
-  endTickAt: number | null;
-  endFeed: string | null;
-  late: number;
-  profit: Micros | null;
-  createdAt: number;
-  settledAt: number | null;
-}
+import type { OpenOptionView, OptionView } from "~/services/option/views";
 
 /** The time now: the server's render time first (so hydration matches), then every second. */
 export function useClock(renderedAt: number) {
@@ -265,14 +241,6 @@ export function OptionDetail({
   );
 }
 
-/** An option in transaction as the trade page's panel shows it. */
-export interface OpenOption {
-  id: number;
-  direction: number;
-  amount: Micros;
-  expiresAt: number;
-}
-
 /**
  * The future tab's panel: the user's options in transaction on this instrument, each counting
  * down to its expiry and linking to its detail. With JavaScript the page reloads when one settles
@@ -284,7 +252,7 @@ export function OpenOptions({
   loginHref,
   renderedAt,
 }: {
-  options: OpenOption[] | null;
+  options: OpenOptionView[] | null;
   locale: string;
   loginHref: string;
   renderedAt: number;

@@ -12,43 +12,7 @@ import { useHydrated } from "~/components/hydrated";
 import { useLiveClient } from "~/components/live";
 import { hundredthsToPercent, parsePrice, riskRate, scaled6ToDecimal, stepsToDecimal } from "~/domain/contract";
 import { formatMoney, parseAmount, roundMicros, type Micros } from "~/domain/money";
-
-/** The fields of a contract order that the pages show (spec §3), prices in steps, money in micros. */
-export interface OrderView {
-  id: number;
-  code: string;
-  showCode: string;
-  /** OrderType: 1 buy, 2 sell. */
-  side: number;
-  /** 0 pending, 1 holding, 3 closed, 4 cancelled. */
-  status: number;
-  /** Quantity: integer of 10^-6 lots. */
-  lots: number;
-  precision: number;
-  /** Multiple (0 when the margin is fixed per lot). */
-  leverage: number;
-  /** The pending order's buy price (OriginPrice). */
-  originPrice: number;
-  /** Price: the open (fill) price, null while pending. */
-  openPrice: number | null;
-  closePrice: number | null;
-  /** UpdatePrice: the current price while open, the close price after. */
-  markPrice: number | null;
-  /** 0 means none. */
-  stopLoss: number;
-  takeProfit: number;
-  liquidation: number;
-  margin: Micros;
-  fee: Micros;
-  /** FactProfits: live while holding, realised once closed. */
-  profit: Micros;
-  closeReason: string | null;
-  createdAt: number;
-  filledAt: number | null;
-  closedAt: number | null;
-  /** A copied order (FollowType 2): its trader's name. */
-  copiedFrom?: string | null;
-}
+import type { OrderView } from "~/services/contract/views";
 
 /** A contract order as the server answers it (with its figures), as the pages show it. */
 export function orderViewOf(

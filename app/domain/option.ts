@@ -135,3 +135,33 @@ export function parseStakeList(input: string, max: Micros): { ok: true; value: M
   if (values.size > MAX_PRESET_STAKES) return { ok: false, error: "too_many" };
   return { ok: true, value: [...values].sort((a, b) => a - b) };
 }
+
+/**
+ * Buying an option (spec §7 /v2/api/micro/submit), as the option form's schema (app/forms/option.ts)
+ * yields it for the trade page and the JSON API alike. The stake stays the decimal typed: its
+ * minimum is the chosen duration's.
+ */
+export interface BuyCommand {
+  instrumentId: number;
+  /** type: 1 up, 2 down. */
+  direction: Direction;
+  /** number: the stake as typed (USD, at most 2 decimals; "" when none). */
+  amount: string;
+  /** seconds: one of the durations on offer. */
+  seconds: number;
+  requestKey?: string;
+}
+
+/** The stake as typed against the duration's minimum and the largest stake: micros, or the refusal's message key ("errors.amount_min|10"). */
+export function checkStake(
+  input: string,
+  minAmount: Micros,
+  maxStake: Micros,
+): { ok: true; amount: Micros } | { ok: false; message: string } {
+  if (!input.trim()) return { ok: false, message: "errors.amount_required" };
+  const amount = parseAmount(input, 2);
+  if (amount === null || amount <= 0) return { ok: false, message: "errors.amount_invalid" };
+  if (amount < minAmount) return { ok: false, message: `errors.amount_min|${minAmount / 1_000_000}` };
+  if (amount > maxStake) return { ok: false, message: "errors.amount_max|1000000" };
+  return { ok: true, amount };
+}

@@ -37,6 +37,29 @@ export function parseFields<S extends v.GenericSchema>(
  * A query's parameters through a schema that shapes without refusing (pages, filters): the values
  * as sent (an empty one stays ""), the first of repeated names, odd names dropped.
  */
-export function parseQuery<S extends v.GenericSchema>(schema: S, data: URLSearchParams): v.InferOutput<S> {
+export function shapeQuery<S extends v.GenericSchema>(schema: S, data: URLSearchParams): v.InferOutput<S> {
   return v.parse(schema, Object.fromEntries(cleanFields(data)));
+}
+
+/** Errors keyed by a command's fields, keyed by the form's (or the API's) names instead; unnamed fields keep theirs. */
+export function renameFields(errors: FieldErrors, names: Partial<Record<string, string>>): FieldErrors {
+  const out: FieldErrors = {};
+  for (const [field, message] of Object.entries(errors)) out[names[field] ?? field] = message;
+  return out;
+}
+
+/**
+ * A call's query parameters read with a schema as sent (an empty parameter stays "", unlike a
+ * form's missing field): the value, or the first error key of each parameter.
+ */
+export function parseQuery<S extends v.GenericSchema>(schema: S, data: URLSearchParams): Parsed<v.InferOutput<S>> {
+  const result = v.safeParse(schema, Object.fromEntries(cleanFields(data)));
+  if (result.success) return { ok: true, value: result.output };
+  const errors: FieldErrors = {};
+  for (const issue of result.issues) {
+    const key = issue.path?.[0]?.key;
+    const field = typeof key === "string" ? key : "form";
+    errors[field] ??= issue.message;
+  }
+  return { ok: false, errors };
 }

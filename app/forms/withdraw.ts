@@ -8,7 +8,7 @@
 import * as v from "valibot";
 import { DrawType, isValidSwift } from "~/domain/withdraw";
 import { printable } from "./fields";
-import { parseFields, parseQuery, type Parsed } from "./parse";
+import { parseFields, shapeQuery, type Parsed } from "./parse";
 
 const idOf = (message: string) => v.pipe(v.string(message), v.trim(), v.regex(/^\d{1,15}$/, message), v.transform(Number));
 const requestId = v.optional(v.pipe(v.string(), v.regex(/^[A-Za-z0-9_-]{8,64}$/, "errors.bad_request")));
@@ -72,7 +72,7 @@ const drawTypeOf = (value: string | undefined): DrawType | null => (value === "1
 
 /** Binding a method (spec §7 bind_draw_method): the coin or the bank form, by draw_type (anything else: refused on draw_type). */
 export function parseBindMethod(data: URLSearchParams): Parsed<MethodInput> {
-  const type = parseQuery(v.object({ draw_type: raw }), data).draw_type;
+  const type = shapeQuery(v.object({ draw_type: raw }), data).draw_type;
   if (type === "1") return parseFields(CoinMethodSchema, data);
   if (type === "2") return parseFields(BankMethodSchema, data);
   return { ok: false, errors: { draw_type: "errors.bad_request" } };

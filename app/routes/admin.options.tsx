@@ -17,7 +17,13 @@ import { OptionTermsSchema } from "~/forms/operator";
 import { parseFields, type FieldErrors } from "~/forms/parse";
 import { readForm } from "~/lib/http.server";
 import { useRootData } from "~/root";
-import { allOptionTerms, saveOptionDuration, saveOptionLossLevel, saveOptionStakes, type DurationRow } from "~/services/option.server";
+import {
+  allOptionTerms,
+  saveOptionDuration,
+  saveOptionLossLevel,
+  saveOptionStakes,
+  type DurationRow,
+} from "~/services/option/operator.server";
 import { requireOperator } from "~/services/operator.server";
 import { redirectWithFlash } from "~/services/web.server";
 import { titled } from "~/lib/meta";

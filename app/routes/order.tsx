@@ -27,25 +27,27 @@ import {
   orderViewOf,
   profitClass,
   useLiveOrders,
-  type OrderView,
 } from "~/components/orders";
 import { RouteErrorBoundary } from "~/components/route-error";
 import { stepsToDecimal } from "~/domain/contract";
 import { Intent } from "~/forms/intents";
-import { OrderActionSchema, StopsSchema } from "~/forms/orders";
+import { OrderActionSchema, StopsSchema, stopsCommandOf, stopsErrorsOf } from "~/forms/orders";
 import { parseFields, submissionOf } from "~/forms/parse";
 import { replyWithErrors } from "~/forms/reply";
 import { readForm } from "~/lib/http.server";
 import { useRootData } from "~/root";
-import { cancelOrder, closeOrder, listOrders, messageOf, orderDetail, setStops, type ContractOrder } from "~/services/contract.server";
+import { cancelOrder, closeOrder, setStops } from "~/services/contract/commands.server";
+import { listOrders, orderDetail } from "~/services/contract/queries.server";
+import type { ContractOrder, OrderView } from "~/services/contract/views";
 import { copiedFrom } from "~/services/copy/views.server";
 import { redirectWithFlash, requireUser, type Flash } from "~/services/web.server";
 import type { AppContext } from "~/context.server";
 import ordersStylesHref from "~/styles/orders.css";
 import optionsStylesHref from "~/styles/options.css";
-import { OptionDetail, OptionRow, livePrediction, useClock, type OptionView } from "~/components/options";
+import { OptionDetail, OptionRow, livePrediction, useClock } from "~/components/options";
 import { useLiveClient, useQuotes } from "~/components/live";
-import { listOptions, optionDetail, type OptionRow as OptionRecord } from "~/services/option.server";
+import { listOptions, optionDetail } from "~/services/option/queries.server";
+import type { OptionRow as OptionRecord, OptionView } from "~/services/option/views";
 import { marketQuotes } from "~/services/market.server";
 import type { Quote } from "~/domain/market";
 import { sheetKeyDown } from "~/components/sheet";
@@ -199,9 +201,9 @@ export async function action({ request, context }: ActionFunctionArgs) {
       const id = input.value.id;
       const result = intent === Intent.CloseOrder ? await closeOrder(context, user.id, id) : await cancelOrder(context, user.id, id);
       if (!result.ok)
-        return seeOther(context, result.error === "errors.not_found" ? listHref(params) : listHref(params, { detail: id }), {
+        return seeOther(context, result.errors.form === "errors.not_found" ? listHref(params) : listHref(params, { detail: id }), {
           kind: "error",
-          message: messageOf(result),
+          message: result.errors.form ?? "errors.try_again",
         });
       return seeOther(context, listHref(params), {
         kind: "success",
@@ -211,13 +213,15 @@ export async function action({ request, context }: ActionFunctionArgs) {
     case Intent.SetStops: {
       const submission = submissionOf(StopsSchema, form);
       if (submission.status !== "success") return data({ result: submission.reply() }, { status: 400 });
-      const { id, stop_loss_price, target_profit_price } = submission.value;
-      const result = await setStops(context, user.id, id, { stopLoss: stop_loss_price, takeProfit: target_profit_price });
+      const command = stopsCommandOf(submission.value);
+      const { id } = command;
+      const result = await setStops(context, user.id, command);
       if (!result.ok) {
-        if (result.error === "errors.not_found") return seeOther(context, listHref(params), { kind: "error", message: messageOf(result) });
-        if (result.error === "errors.order_closed")
-          return seeOther(context, listHref(params, { detail: id }), { kind: "error", message: messageOf(result) });
-        return data({ result: replyWithErrors(submission, { [result.field ?? "form"]: messageOf(result) }) }, { status: 400 });
+        const refusal = result.errors.form;
+        if (refusal === "errors.not_found") return seeOther(context, listHref(params), { kind: "error", message: refusal });
+        if (refusal === "errors.order_closed")
+          return seeOther(context, listHref(params, { detail: id }), { kind: "error", message: refusal });
+        return data({ result: replyWithErrors(submission, stopsErrorsOf(result.errors)) }, { status: 400 });
       }
       return seeOther(context, listHref(params, { detail: id }), { kind: "success", message: "contract.stops_saved" });
     }

@@ -38,12 +38,14 @@ import { levelEdge } from "~/lib/chart-levels";
 import { formatPrice, formatVolume } from "~/lib/format";
 import { candles, listInstruments, marketQuotes } from "~/services/market.server";
 import { readTradeCode, tradeCodeCookie } from "~/services/preferences.server";
-import { feeMode, holdingOn, messageOf, ownOrder, placeOrder, termsOf, type ContractOrderRow } from "~/services/contract.server";
+import { placeOrder } from "~/services/contract/commands.server";
+import { feeMode, holdingOn, ownOrder, termsOf } from "~/services/contract/queries.server";
+import type { ContractOrderRow } from "~/services/contract/views";
 import { requireUser } from "~/services/web.server";
 import { leverages, toSummary } from "~/domain/instrument";
 import { nextDelivery, scaled6ToDecimal } from "~/domain/contract";
 import type { OrderFormTerms } from "~/domain/order-form";
-import { OrderSchema, placeInputOf } from "~/forms/trade";
+import { OrderSchema, orderCommandOf, orderErrorsOf } from "~/forms/trade";
 import { submissionOf } from "~/forms/parse";
 import { replyWithErrors } from "~/forms/reply";
 import { readForm } from "~/lib/http.server";
@@ -54,10 +56,12 @@ import { DEFAULT_PERIOD, PERIODS, PERIOD_LABELS, isPeriod, type Period } from "~
 import { afterLoadAndIdle } from "~/lib/idle";
 import tradeStylesHref from "~/styles/trade.css";
 import optionsStylesHref from "~/styles/options.css";
-import { BoughtDialog, OptionForm, type BoughtOption } from "~/components/option-form";
+import { BoughtDialog, OptionForm } from "~/components/option-form";
 import { OpenOptions } from "~/components/options";
-import { buyOption, openOptionsOn, optionDetail, optionMessage, optionTerms } from "~/services/option.server";
-import { OptionSchema, buyInputOf } from "~/forms/option";
+import { buyOption } from "~/services/option/commands.server";
+import { openOptionsOn, optionDetail, optionTerms } from "~/services/option/queries.server";
+import type { BoughtOptionView } from "~/services/option/views";
+import { OptionSchema, buyCommandOf, buyErrorsOf } from "~/forms/option";
 
 export const links: LinksFunction = () => [
   { rel: "stylesheet", href: tradeStylesHref },
@@ -121,7 +125,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     user && boughtId && /^\d{1,15}$/.test(boughtId) ? optionDetail(context, user.id, Number(boughtId)) : null,
     user && current && tab === "future" ? openOptionsOn(context, user.id, current.code) : null,
   ]);
-  const bought: BoughtOption | null = boughtRow
+  const bought: BoughtOptionView | null = boughtRow
     ? {
         id: boughtRow.id,
         showCode: boughtRow.showCode,
@@ -178,14 +182,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   return data(body, { headers });
 }
 
-/** Refusals that depend on the moment, not on the input: 409. */
-const CONFLICTS = new Set([
-  "errors.market_closed",
-  "errors.prices_stale",
-  "errors.insufficient_balance",
-  "errors.insufficient_stake",
-  "errors.try_again",
-]);
+/** Refusals that depend on the moment, not on the input, answer 409 (the service says which); others 400. */
+const refusalStatus = (status: number) => (status === 409 ? 409 : 400);
 
 /**
  * Places a contract order (visitors go to the login first). A refusal re-renders the form with
@@ -198,11 +196,11 @@ export async function action({ request, context }: ActionFunctionArgs) {
   if (url.searchParams.get("tab") === "future") return buyAction(context, user.id, await readForm(request));
   const submission = submissionOf(OrderSchema, await readForm(request));
   if (submission.status !== "success") return data({ result: submission.reply(), form: "order" as const }, { status: 400 });
-  const result = await placeOrder(context, user.id, { ...placeInputOf(submission.value), trader: user.isTrader });
+  const result = await placeOrder(context, user.id, orderCommandOf(submission.value), { trader: user.isTrader });
   if (!result.ok) {
     return data(
-      { result: replyWithErrors(submission, { [result.field ?? "form"]: messageOf(result) }), form: "order" as const },
-      { status: CONFLICTS.has(result.error) ? 409 : 400 },
+      { result: replyWithErrors(submission, orderErrorsOf(result.errors)), form: "order" as const },
+      { status: refusalStatus(result.status) },
     );
   }
   const period = url.searchParams.get("period");
@@ -218,11 +216,11 @@ export async function action({ request, context }: ActionFunctionArgs) {
 async function buyAction(context: ActionFunctionArgs["context"], userId: number, form: Awaited<ReturnType<typeof readForm>>) {
   const submission = submissionOf(OptionSchema, form);
   if (submission.status !== "success") return data({ result: submission.reply(), form: "option" as const }, { status: 400 });
-  const result = await buyOption(context, userId, buyInputOf(submission.value));
+  const result = await buyOption(context, userId, buyCommandOf(submission.value));
   if (!result.ok) {
     return data(
-      { result: replyWithErrors(submission, { [result.field ?? "form"]: optionMessage(result) }), form: "option" as const },
-      { status: CONFLICTS.has(result.error) ? 409 : 400 },
+      { result: replyWithErrors(submission, buyErrorsOf(result.errors)), form: "option" as const },
+      { status: refusalStatus(result.status) },
     );
   }
   return redirect(`/trade?code=${encodeURIComponent(result.value.code)}&tab=future&bought=${result.value.id}`, 303);

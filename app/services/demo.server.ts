@@ -5,7 +5,7 @@
  */
 import type { ServiceContext } from "~/context.server";
 import { MAIN_COMPANY_ID } from "~/lib/constants";
-import { notifyRemoved } from "~/services/contract.server";
+import { notifyRemoved } from "~/services/contract/settlement.server";
 import {
   ACCOUNT_KINDS,
   LedgerError,

@@ -32,7 +32,8 @@ import { isDay } from "~/domain/fund";
 import { payFundIncome } from "~/services/fund/income.server";
 import { AccountKind, PlatformAccount, post } from "~/services/ledger.server";
 import { findInstrument, listInstruments, setScriptedPrice } from "~/services/market.server";
-import { feeMode, openOrderWrite, termsOf } from "~/services/contract.server";
+import { openOrderWrite } from "~/services/contract/engine.server";
+import { feeMode, termsOf } from "~/services/contract/queries.server";
 import { recentJobChunks } from "~/services/jobs.server";
 import { outboxMessages } from "~/services/notify.server";
 

@@ -4,9 +4,10 @@ import { SELF, env } from "cloudflare:test";
 import { afterEach, describe, expect, it } from "vitest";
 import { createServiceContext } from "~/context.server";
 import { Side, checkEffectiveLeverage, margin as marginOf, orderFigures, parsePrice, toScaled6 } from "~/domain/contract";
-import { cancelOrder, closeOrder, feeMode, listOrders, messageOf, placeOrder, setStops } from "~/services/contract.server";
+import { cancelOrder, closeOrder, placeOrder, setStops } from "~/services/contract/commands.server";
+import { feeMode, listOrders } from "~/services/contract/queries.server";
 import { resetDemoAccount } from "~/services/demo.server";
-import { buyOption } from "~/services/option.server";
+import { buyOption } from "~/services/option/commands.server";
 import { PlatformAccount, checkInvariants } from "~/services/ledger.server";
 import {
   createUser,
@@ -102,12 +103,11 @@ describe("placing orders", () => {
       [{ side: 1, lots: "0.01", instrumentId: 1, entry: 0, leverage: 10, targetPrice: "4999.99" }, "errors.price_far"],
       [{ side: 1, lots: "0.01", instrumentId: 1, entry: 1, leverage: 10, stopLoss: "51000" }, "errors.stop_loss_side"],
       [{ side: 2, lots: "0.01", instrumentId: 1, entry: 1, leverage: 10, takeProfit: "51000" }, "errors.take_profit_side"],
-      [{ side: 3, lots: "0.01", instrumentId: 1, entry: 1, leverage: 10 }, "errors.bad_request"],
       [{ side: 1, lots: "1", instrumentId: 1, entry: 1, leverage: 5 }, "errors.insufficient_balance"],
     ];
     for (const [input, error] of cases) {
       const r = await placeOrder(ctx, user.id, input);
-      expect(r.ok ? "ok" : r.error, JSON.stringify(input)).toBe(error);
+      expect(r.ok ? "ok" : Object.values(r.errors)[0]!.split("|")[0], JSON.stringify(input)).toBe(error);
     }
     expect(await balances(user.accounts.contract)).toEqual({ balance: 100 * USD, locked: 0 });
     expect((await listOrders(ctx, user.id, 1, 1)).total).toBe(0);
@@ -115,7 +115,7 @@ describe("placing orders", () => {
     const edge = await placeOrder(ctx, user.id, { side: 1, lots: "0.01", instrumentId: 1, entry: 0, leverage: 10, targetPrice: "5000" });
     expect(edge.ok).toBe(true);
     const far = await placeOrder(ctx, user.id, { side: 1, lots: "0.01", instrumentId: 1, entry: 0, leverage: 10, targetPrice: "4999.99" });
-    expect(far.ok ? "" : messageOf(far)).toBe("errors.price_far|5000.00 – 500000.00");
+    expect(far).toEqual({ ok: false, errors: { targetPrice: "errors.price_far|5000.00 – 500000.00" }, status: 400 });
     if (edge.ok) await cancelOrder(ctx, user.id, edge.value.id);
   });
 
@@ -143,7 +143,9 @@ describe("placing orders", () => {
     );
     const placed = results.filter((r) => r.ok).length;
     expect(placed).toBe(99);
-    expect(results.filter((r) => !r.ok).every((r) => !r.ok && r.error === "errors.insufficient_balance")).toBe(true);
+    expect(results.filter((r) => !r.ok).every((r) => !r.ok && r.errors.lots === "errors.insufficient_balance" && r.status === 409)).toBe(
+      true,
+    );
     const b = await balances(user.accounts.contract);
     expect(b.balance).toBeGreaterThanOrEqual(0);
     expect(b.locked).toBe(placed * 10 * USD);
@@ -154,7 +156,7 @@ describe("placing orders", () => {
     await hold("BTCUSDT", 50_000);
     const ctx = await createServiceContext(env);
     const user = await trader(1_000 * USD);
-    const input = { side: Side.Buy, lots: "0.01", instrumentId: 1, entry: 1, leverage: 10, requestKey: "form-token-123456" };
+    const input = { side: Side.Buy, lots: "0.01", instrumentId: 1, entry: 1 as const, leverage: 10, requestKey: "form-token-123456" };
     const [a, b] = await Promise.all([placeOrder(ctx, user.id, input), placeOrder(ctx, user.id, input)]);
     expect(a.ok && b.ok && a.value.id === b.value.id).toBe(true);
     expect((await listOrders(ctx, user.id, 1, 1)).total).toBe(1);
@@ -167,7 +169,7 @@ describe("closing", () => {
     const ctx = await createServiceContext(env);
     const user = await trader(1_000 * USD);
     const placed = await placeOrder(ctx, user.id, { side: Side.Buy, lots: "0.01", instrumentId: 1, entry: 1, leverage: 10 });
-    if (!placed.ok) throw new Error(placed.error);
+    if (!placed.ok) throw new Error(JSON.stringify(placed.errors));
     const counterBefore = await platform(PlatformAccount.Counterparty.id);
     await hold("BTCUSDT", 51_000);
     const closed = await closeOrder(ctx, user.id, placed.value.id);
@@ -182,11 +184,11 @@ describe("closing", () => {
     const ctx = await createServiceContext(env);
     const user = await trader(1_000 * USD);
     const placed = await placeOrder(ctx, user.id, { side: Side.Sell, lots: "0.02", instrumentId: 1, entry: 1, leverage: 10 });
-    if (!placed.ok) throw new Error(placed.error);
+    if (!placed.ok) throw new Error(JSON.stringify(placed.errors));
     await hold("BTCUSDT", 49_000);
     const results = await Promise.all(Array.from({ length: 50 }, () => closeOrder(ctx, user.id, placed.value.id)));
     expect(results.filter((r) => r.ok).length).toBeGreaterThanOrEqual(1);
-    expect(results.filter((r) => !r.ok).every((r) => !r.ok && r.error === "errors.order_closed")).toBe(true);
+    expect(results.filter((r) => !r.ok).every((r) => !r.ok && r.errors.form === "errors.order_closed")).toBe(true);
     const n = await env.DB.prepare("SELECT COUNT(*) AS n FROM ledger_transactions WHERE idempotency_key = ?1")
       .bind(`contract_exit:${placed.value.id}`)
       .first<{ n: number }>();
@@ -201,13 +203,13 @@ describe("closing", () => {
     const owner = await trader(1_000 * USD);
     const stranger = await trader(1_000 * USD);
     const placed = await placeOrder(ctx, owner.id, { side: Side.Buy, lots: "0.01", instrumentId: 1, entry: 1, leverage: 10 });
-    if (!placed.ok) throw new Error(placed.error);
+    if (!placed.ok) throw new Error(JSON.stringify(placed.errors));
     const r1 = await closeOrder(ctx, stranger.id, placed.value.id);
     const r2 = await closeOrder(ctx, stranger.id, 987_654_321);
     expect(r1).toEqual(r2);
-    expect(r1).toMatchObject({ ok: false, error: "errors.not_found" });
+    expect(r1).toEqual({ ok: false, errors: { form: "errors.not_found" }, status: 404 });
     expect((await cancelOrder(ctx, stranger.id, placed.value.id)).ok).toBe(false);
-    expect((await setStops(ctx, stranger.id, placed.value.id, { stopLoss: "1" })).ok).toBe(false);
+    expect((await setStops(ctx, stranger.id, { id: placed.value.id, stopLoss: "1" })).ok).toBe(false);
     // over the API too: 404 with the same text for both
     const token = await sessionFor(stranger.id);
     const a = await get(`/v2/api/forex/close?id=${placed.value.id}`, { headers: { authorization: token } });
@@ -220,7 +222,7 @@ describe("closing", () => {
     }
     expect((await order(placed.value.id)).status).toBe(1);
     expect((await closeOrder(ctx, owner.id, placed.value.id)).ok).toBe(true);
-    expect(await closeOrder(ctx, owner.id, placed.value.id)).toMatchObject({ ok: false, error: "errors.order_closed" });
+    expect(await closeOrder(ctx, owner.id, placed.value.id)).toEqual({ ok: false, errors: { form: "errors.order_closed" }, status: 404 });
     // one's own pending order: closing or setting stops says why, not "not found"
     const pending = await placeOrder(ctx, owner.id, {
       side: Side.Buy,
@@ -230,8 +232,8 @@ describe("closing", () => {
       leverage: 10,
       targetPrice: "40000",
     });
-    if (!pending.ok) throw new Error(pending.error);
-    expect(await closeOrder(ctx, owner.id, pending.value.id)).toMatchObject({ ok: false, error: "errors.close_pending" });
+    if (!pending.ok) throw new Error(JSON.stringify(pending.errors));
+    expect(await closeOrder(ctx, owner.id, pending.value.id)).toEqual({ ok: false, errors: { form: "errors.close_pending" }, status: 400 });
     const stopsOnPending = await get(`/v2/api/forex/set_stop_price?id=${pending.value.id}&stop_loss_price=30000`, {
       headers: { authorization: await sessionFor(owner.id) },
     });
@@ -267,7 +269,7 @@ describe("the engine on the tick", () => {
       targetPrice: "1990",
       leverage: 20,
     });
-    if (!placed.ok) throw new Error(placed.error);
+    if (!placed.ok) throw new Error(JSON.stringify(placed.errors));
     // margin 0.1 × 1990 / 20 = 9.95, fee 0.004975: both held
     expect(await balances(user.accounts.contract)).toEqual({ balance: 1_000 * USD - 9_954_975, locked: 9_954_975 });
     await hold("ETHUSDT", 1_995);
@@ -289,7 +291,7 @@ describe("the engine on the tick", () => {
       targetPrice: "2100",
       leverage: 20,
     });
-    if (!placed.ok) throw new Error(placed.error);
+    if (!placed.ok) throw new Error(JSON.stringify(placed.errors));
     expect((await cancelOrder(ctx, user.id, placed.value.id)).ok).toBe(true);
     expect(await balances(user.accounts.contract)).toEqual({ balance: 1_000 * USD, locked: 0 });
     expect((await cancelOrder(ctx, user.id, placed.value.id)).ok).toBe(false);
@@ -332,10 +334,13 @@ describe("the engine on the tick", () => {
     const a = await placeOrder(ctx, user.id, { side: Side.Buy, lots: "0.01", instrumentId: 1, entry: 1, leverage: 10 });
     const b = await placeOrder(ctx, user.id, { side: Side.Buy, lots: "0.01", instrumentId: 1, entry: 1, leverage: 10 });
     if (!a.ok || !b.ok) throw new Error("placing failed");
-    expect(await setStops(ctx, user.id, a.value.id, { stopLoss: "49900" })).toMatchObject({ ok: true });
-    expect(await setStops(ctx, user.id, b.value.id, { stopLoss: "49900" })).toMatchObject({ ok: true });
-    expect(await setStops(ctx, user.id, b.value.id, { stopLoss: "0" })).toMatchObject({ ok: true });
-    expect(await setStops(ctx, user.id, a.value.id, { stopLoss: "50100" })).toMatchObject({ ok: false, error: "errors.stop_loss_side" });
+    expect(await setStops(ctx, user.id, { id: a.value.id, stopLoss: "49900" })).toMatchObject({ ok: true });
+    expect(await setStops(ctx, user.id, { id: b.value.id, stopLoss: "49900" })).toMatchObject({ ok: true });
+    expect(await setStops(ctx, user.id, { id: b.value.id, stopLoss: "0" })).toMatchObject({ ok: true });
+    expect(await setStops(ctx, user.id, { id: a.value.id, stopLoss: "50100" })).toMatchObject({
+      ok: false,
+      errors: { stopLoss: "errors.stop_loss_side" },
+    });
     await hold("BTCUSDT", 49_800);
     expect(await order(a.value.id)).toMatchObject({ status: 3, reason: "stop_loss" });
     expect((await order(b.value.id)).status).toBe(1);
@@ -353,7 +358,7 @@ describe("the engine on the tick", () => {
       leverage: 10,
       stopLoss: "49900",
     });
-    if (!placed.ok) throw new Error(placed.error);
+    if (!placed.ok) throw new Error(JSON.stringify(placed.errors));
     await main().setPrice("BTCUSDT", 49_800);
     const [closed] = await Promise.all([closeOrder(ctx, user.id, placed.value.id), tick()]);
     const row = await order(placed.value.id);
@@ -373,7 +378,7 @@ describe("the engine on the tick", () => {
     const ctx = await createServiceContext(env);
     const user = await trader(1_000 * USD);
     const placed = await placeOrder(ctx, user.id, { side: Side.Buy, lots: "0.01", instrumentId: 1, entry: 1, leverage: 10 });
-    if (!placed.ok) throw new Error(placed.error);
+    if (!placed.ok) throw new Error(JSON.stringify(placed.errors));
     await tick();
     // a stop-loss is set (committed in D1) but the engine never hears about it
     await main().triggersChanged([{ op: "remove", id: placed.value.id }]);
@@ -389,7 +394,7 @@ describe("the engine on the tick", () => {
     const ctx = await createServiceContext(env);
     const user = await trader(1_000 * USD);
     const placed = await placeOrder(ctx, user.id, { side: Side.Buy, lots: "0.01", instrumentId: 1, entry: 1, leverage: 10 });
-    if (!placed.ok) throw new Error(placed.error);
+    if (!placed.ok) throw new Error(JSON.stringify(placed.errors));
     const socket = await loggedInSocket(user.id);
     socket.send({ type: "sub", topic: "FOREX_TRADE" });
     await new Promise((r) => setTimeout(r, 100));
@@ -506,7 +511,7 @@ describe("demo books", () => {
       targetPrice: "49000",
       leverage: 10,
     });
-    if (!p.ok) throw new Error(p.error);
+    if (!p.ok) throw new Error(JSON.stringify(p.errors));
     await hold("BTCUSDT", 48_990);
     expect((await order(p.value.id)).status).toBe(1);
     await hold("BTCUSDT", 44_000);
@@ -514,7 +519,7 @@ describe("demo books", () => {
     // an option settled by the engine: a lost 100.00 stake
     await hold("ETHUSDT", 2_000);
     const o = await buyOption(ctx, user.id, { instrumentId: 2, direction: 1, amount: "100", seconds: 30 });
-    if (!o.ok) throw new Error(o.error);
+    if (!o.ok) throw new Error(JSON.stringify(o.errors));
     await main().setPrice("ETHUSDT", 1_990);
     await tick(o.value.expiresAt);
     expect((await env.DB.prepare("SELECT status FROM options WHERE id = ?1").bind(o.value.id).first<{ status: number }>())!.status).toBe(3);
@@ -578,6 +583,52 @@ describe("the spec §7 forex calls", () => {
     expect((cancelled.data.data as { Id: number; Status: number }[]).map((o) => [o.Id, o.Status])).toEqual([[pending.data.Id, 4]]);
     expect((await call("/v2/api/forex/my_deal?status=7")).code).toBe(0);
   });
+
+  it("parse through the trade page's order form, answering malformed parameters as they always have", async () => {
+    await hold("BTCUSDT", 50_000);
+    const user = await trader(1_000 * USD);
+    const auth = { authorization: await sessionFor(user.id), lang: "en" };
+    const answer = async (path: string) => {
+      const res = await get(path, { headers: auth });
+      return { status: res.status, ...((await res.json()) as { code: number; msg: string; data: Record<string, unknown> | null }) };
+    };
+    const refusal = (field: string, msg: string, status = 200) => ({ status, code: 0, msg, data: { errors: { [field]: msg } } });
+    const badRequest = "The request could not be understood.";
+    // no side, or one that is neither buy nor sell: a bad request (the page asks for a button instead)
+    expect(await answer("/v2/api/forex/submit?cont=0.01&forex_id=1&status=1&multiple=10")).toEqual(refusal("type", badRequest));
+    expect(await answer("/v2/api/forex/submit?type=3&cont=0.01&forex_id=1&status=1&multiple=10")).toEqual(refusal("type", badRequest));
+    expect(await answer("/v2/api/forex/submit?type=1&cont=0.01&forex_id=x&status=1&multiple=10")).toEqual(
+      refusal("forex_id", "This instrument doesn't exist."),
+    );
+    expect(await answer("/v2/api/forex/submit?type=1&forex_id=1&status=1&multiple=10")).toEqual(
+      refusal("cont", "Please enter the number of lots."),
+    );
+    // a malformed multiple is none, a malformed stop price is the service's (at the instrument's precision)
+    expect(await answer("/v2/api/forex/submit?type=1&cont=0.01&forex_id=1&status=1&multiple=ten")).toEqual(
+      refusal("multiple", "Please choose a multiple from the list."),
+    );
+    expect(await answer("/v2/api/forex/submit?type=1&cont=0.01&forex_id=1&status=1&multiple=10&stop_loss_price=abc")).toEqual(
+      refusal("stop_loss_price", "Enter a price with at most 2 decimals, or switch it off."),
+    );
+    // any status but 0 is a market order, and a malformed request id is no deduplication
+    const market = await answer("/v2/api/forex/submit?type=1&cont=0.01&forex_id=1&status=9&multiple=10&request_id=x");
+    expect(market).toMatchObject({ status: 200, code: 1, data: { Status: 1, Price: 50_000 } });
+    const id = (market.data as { Id: number }).Id;
+    // an order's own calls: an id that is not one is not found (404); a stop price the order's precision refuses names its field
+    expect(await answer("/v2/api/forex/close?id=abc")).toEqual(refusal("id", "Not found", 404));
+    expect(await answer("/v2/api/forex/deal_info?id=")).toEqual(refusal("id", "Not found", 404));
+    expect(await answer(`/v2/api/forex/set_stop_price?id=${id}&stop_loss_price=1.234`)).toEqual(
+      refusal("stop_loss_price", "Enter a price with at most 2 decimals, or switch it off."),
+    );
+    expect(await answer(`/v2/api/forex/cancel_trade?id=${id}`)).toMatchObject({
+      status: 200,
+      code: 0,
+      data: { errors: { id: expect.any(String) } },
+    });
+    // my_deal reads its list as a number: an empty status is the pending list
+    expect(await answer("/v2/api/forex/my_deal?status=")).toMatchObject({ code: 1, data: { total: 0 } });
+    expect(await answer("/v2/api/forex/my_deal")).toMatchObject({ code: 1, data: { total: 1 } });
+  });
 });
 
 describe("an instrument set up past the platform's maximum leverage", () => {
@@ -590,7 +641,7 @@ describe("an instrument set up past the platform's maximum leverage", () => {
       const ctx = await createServiceContext(env);
       const user = await trader(1_000 * USD);
       const refused = await placeOrder(ctx, user.id, { side: Side.Buy, lots: "0.01", instrumentId: 14, entry: 1 });
-      expect(refused.ok ? "placed" : messageOf(refused)).toBe("errors.leverage_too_high|200");
+      expect(refused).toEqual({ ok: false, errors: { form: "errors.leverage_too_high|200" }, status: 400 });
       const message =
         "This instrument is set up with more leverage than the platform allows (at most 200×), so it cannot be traded for now.";
       const token = await sessionFor(user.id);

@@ -6,7 +6,7 @@ import { env } from "cloudflare:test";
 import { afterEach, describe, expect, it } from "vitest";
 import { createServiceContext } from "~/context.server";
 import { Side } from "~/domain/contract";
-import { closeOrder, placeOrder, setStops } from "~/services/contract.server";
+import { closeOrder, placeOrder, setStops } from "~/services/contract/commands.server";
 import { myFollowers } from "~/services/copy/views.server";
 import { checkInvariants } from "~/services/ledger.server";
 import { aFollower, aTrader, loggedInSocket, tickMain as tick, holdPrice as hold, accountBalances as balances } from "./helpers";
@@ -60,7 +60,7 @@ describe("copy trading engine", () => {
     // a follow from a demo account (made before demo accounts were refused) gets no copy
     const demo = await aFollower(trader.id, { multiple: 1, bond: 1_000 * USD, balance: 1_000 * USD, isDemo: true });
     const placed = await placeOrder(ctx, trader.id, { side: Side.Buy, lots: "0.01", instrumentId: 1, entry: 1, leverage: 10 });
-    if (!placed.ok) throw new Error(placed.error);
+    if (!placed.ok) throw new Error(JSON.stringify(placed.errors));
     expect(await copiesOf(placed.value.id)).toEqual([]);
     await tick();
     const copies = await copiesOf(placed.value.id);
@@ -99,7 +99,7 @@ describe("copy trading engine", () => {
     const a = await aFollower(trader.id, { multiple: 2, bond: 1_000 * USD, balance: 1_000 * USD });
     const b = await aFollower(trader.id, { multiple: 1, bond: 1_000 * USD, balance: 1_000 * USD });
     const placed = await placeOrder(ctx, trader.id, { side: Side.Buy, lots: "0.01", instrumentId: 1, entry: 1, leverage: 10 });
-    if (!placed.ok) throw new Error(placed.error);
+    if (!placed.ok) throw new Error(JSON.stringify(placed.errors));
     await tick();
     const [copyA, copyB] = await copiesOf(placed.value.id);
     expect(copyA!.userId).toBe(a.id);
@@ -128,11 +128,11 @@ describe("copy trading engine", () => {
     const trader = await aTrader();
     const f = await aFollower(trader.id, { multiple: 3, bond: 5_000 * USD, balance: 5_000 * USD });
     const placed = await placeOrder(ctx, trader.id, { side: Side.Sell, lots: "0.1", instrumentId: 2, entry: 1, leverage: 20 });
-    if (!placed.ok) throw new Error(placed.error);
+    if (!placed.ok) throw new Error(JSON.stringify(placed.errors));
     await tick();
     const [copy] = await copiesOf(placed.value.id);
     expect(copy).toMatchObject({ userId: f.id, status: 1, lots: 300_000 });
-    expect((await setStops(ctx, trader.id, placed.value.id, { stopLoss: "2050" })).ok).toBe(true);
+    expect((await setStops(ctx, trader.id, { id: placed.value.id, stopLoss: "2050" })).ok).toBe(true);
     await tick();
     await hold("ETHUSDT", 2_060);
     const trader_ = (await env.DB.prepare("SELECT status, close_price AS price, close_reason AS reason FROM contract_orders WHERE id = ?1")
@@ -152,7 +152,7 @@ describe("copy trading engine", () => {
     const trader = await aTrader();
     const f = await aFollower(trader.id, { multiple: 1, bond: 1_000 * USD, balance: 1_000 * USD });
     const placed = await placeOrder(ctx, trader.id, { side: Side.Buy, lots: "0.01", instrumentId: 1, entry: 1, leverage: 10 });
-    if (!placed.ok) throw new Error(placed.error);
+    if (!placed.ok) throw new Error(JSON.stringify(placed.errors));
     await tick();
     const [copy] = await copiesOf(placed.value.id);
     await hold("BTCUSDT", 50_200);
@@ -178,7 +178,7 @@ describe("copy trading engine", () => {
       targetPrice: "1990",
       leverage: 20,
     });
-    if (!pending.ok) throw new Error(pending.error);
+    if (!pending.ok) throw new Error(JSON.stringify(pending.errors));
     await tick();
     expect(await copiesOf(pending.value.id)).toEqual([]);
     await hold("ETHUSDT", 1_985);
@@ -189,7 +189,7 @@ describe("copy trading engine", () => {
     await env.DB.prepare("UPDATE traders SET status = 0 WHERE user_id = ?1").bind(suspended.id).run();
     await aFollower(suspended.id, { multiple: 1, bond: 5_000 * USD, balance: 5_000 * USD });
     const own = await placeOrder(ctx, suspended.id, { side: Side.Buy, lots: "0.1", instrumentId: 2, entry: 1, leverage: 20 });
-    if (!own.ok) throw new Error(own.error);
+    if (!own.ok) throw new Error(JSON.stringify(own.errors));
     await tick();
     expect(await copiesOf(own.value.id)).toEqual([]);
   });
@@ -202,7 +202,7 @@ describe("copy trading engine", () => {
     const a = await aFollower(trader.id, { multiple: 2, bond: 1_000 * USD, balance: 1_000 * USD });
     const b = await aFollower(trader.id, { multiple: 1, bond: 1_000 * USD, balance: 1_000 * USD });
     const placed = await placeOrder(ctx, trader.id, { side: Side.Buy, lots: "0.01", instrumentId: 1, entry: 1, leverage: 10 });
-    if (!placed.ok) throw new Error(placed.error);
+    if (!placed.ok) throw new Error(JSON.stringify(placed.errors));
     await tick();
     const [, copyB] = await copiesOf(placed.value.id);
     const traderBefore = await balances(trader.accounts.contract);
@@ -235,7 +235,7 @@ describe("copy trading engine", () => {
 
     // a losing copy pays nothing
     const second = await placeOrder(ctx, trader.id, { side: Side.Buy, lots: "0.01", instrumentId: 1, entry: 1, leverage: 10 });
-    if (!second.ok) throw new Error(second.error);
+    if (!second.ok) throw new Error(JSON.stringify(second.errors));
     await tick();
     const aBefore = await balances(a.accounts.contract);
     await hold("BTCUSDT", 50_000);
@@ -255,7 +255,7 @@ describe("copy trading engine", () => {
       .bind(f.id, 15 * USD)
       .run();
     const placed = await placeOrder(ctx, trader.id, { side: Side.Buy, lots: "0.01", instrumentId: 1, entry: 1, leverage: 10 });
-    if (!placed.ok) throw new Error(placed.error);
+    if (!placed.ok) throw new Error(JSON.stringify(placed.errors));
     await tick();
     // 0.02 BTC: −14.00 at 49,300 is not yet the limit
     await hold("BTCUSDT", 49_300);
@@ -275,7 +275,7 @@ describe("copy trading engine", () => {
     expect(await balances(f.accounts.contract)).toEqual({ balance: 1_000 * USD - 50_000 - 16 * USD, locked: 0 });
     // paused: the trader's next order is not copied
     const next = await placeOrder(ctx, trader.id, { side: Side.Buy, lots: "0.01", instrumentId: 1, entry: 1, leverage: 10 });
-    if (!next.ok) throw new Error(next.error);
+    if (!next.ok) throw new Error(JSON.stringify(next.errors));
     await tick();
     expect(await copiesOf(next.value.id)).toEqual([]);
   });
@@ -286,7 +286,7 @@ describe("copy trading engine", () => {
     const trader = await aTrader();
     const f = await aFollower(trader.id, { multiple: 1, bond: 1_000 * USD, balance: 1_000 * USD });
     const placed = await placeOrder(ctx, trader.id, { side: Side.Buy, lots: "0.01", instrumentId: 1, entry: 1, leverage: 10 });
-    if (!placed.ok) throw new Error(placed.error);
+    if (!placed.ok) throw new Error(JSON.stringify(placed.errors));
     await tick();
     const [copy] = await copiesOf(placed.value.id);
     const socket = await loggedInSocket(f.id);

@@ -6,7 +6,7 @@
 import { env } from "cloudflare:test";
 import { afterEach, describe, expect, it } from "vitest";
 import { createServiceContext } from "~/context.server";
-import { placeOrder } from "~/services/contract.server";
+import { placeOrder } from "~/services/contract/commands.server";
 import { reviewApplication } from "~/services/copy/operator.server";
 import { checkInvariants } from "~/services/ledger.server";
 import {
@@ -340,9 +340,9 @@ describe("unfollowing with open copies", () => {
     await hold("BTCUSDT", 50_000);
     const ctx = await createServiceContext(env);
     const own = await placeOrder(ctx, traderId, { side: 1, lots: "0.01", instrumentId: 1, entry: 1, leverage: 10 });
-    if (!own.ok) throw new Error(own.error);
+    if (!own.ok) throw new Error(JSON.stringify(own.errors));
     const copy = await placeOrder(ctx, followerId, { side: 1, lots: "0.02", instrumentId: 1, entry: 1, leverage: 10 });
-    if (!copy.ok) throw new Error(copy.error);
+    if (!copy.ok) throw new Error(JSON.stringify(copy.errors));
     await env.DB.prepare("UPDATE contract_orders SET follow_type = 2, origin_id = ?2, follow_id = ?3 WHERE id = ?1")
       .bind(copy.value.id, own.value.id, followId)
       .run();

@@ -8,8 +8,9 @@ import { afterEach, describe, expect, it } from "vitest";
 import { createServiceContext } from "~/context.server";
 import { Side } from "~/domain/contract";
 import { SETTLE_CHUNK, SETTLE_TRIES } from "~/domain/engine";
-import { engineOrders, placeOrder } from "~/services/contract.server";
+import { engineOrders } from "~/services/contract/engine.server";
 import { openCopies } from "~/services/copy/engine.server";
+import { placeOrder } from "~/services/contract/commands.server";
 import { checkInvariants } from "~/services/ledger.server";
 import {
   cookiesFrom,
@@ -60,7 +61,7 @@ describe("a settlement D1 refuses", () => {
         leverage: 10,
         stopLoss: "49900",
       });
-      if (!placed.ok) throw new Error(placed.error);
+      if (!placed.ok) throw new Error(JSON.stringify(placed.errors));
       ids.push(placed.value.id);
     }
     const bad = ids[1]!;
@@ -164,7 +165,7 @@ describe("copies in chunks", () => {
       `CREATE TRIGGER injected_fault BEFORE INSERT ON contract_orders WHEN NEW.user_id = ${refused} BEGIN SELECT RAISE(ABORT, 'injected fault'); END`,
     ).run();
     const placed = await placeOrder(ctx, trader.id, { side: Side.Buy, lots: "0.01", instrumentId: 1, entry: 1, leverage: 10 });
-    if (!placed.ok) throw new Error(placed.error);
+    if (!placed.ok) throw new Error(JSON.stringify(placed.errors));
 
     // straight through the service: every other copy opens, in chunks; the refused one throws for a retry
     await expect(openCopies(ctx, placed.value.id)).rejects.toThrow("injected fault");
@@ -198,7 +199,7 @@ describe("the engine's start", () => {
     await fund(u.accounts.contract, 1_000 * USD);
     for (let i = 0; i < 5; i++) {
       const placed = await placeOrder(ctx, u.id, { side: Side.Buy, lots: "0.01", instrumentId: 1, entry: 1, leverage: 10 });
-      if (!placed.ok) throw new Error(placed.error);
+      if (!placed.ok) throw new Error(JSON.stringify(placed.errors));
     }
     const { results } = await env.DB.prepare("SELECT id FROM contract_orders WHERE status IN (0, 1) ORDER BY id").all<{ id: number }>();
     const parkedId = results[1]!.id;

@@ -8,7 +8,8 @@ import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createServiceContext } from "~/context.server";
 import { Side } from "~/domain/contract";
 import { assign, parsePlan, shardName, type ShardPlan } from "~/domain/engine-shards";
-import { engineOrders, placeOrder } from "~/services/contract.server";
+import { placeOrder } from "~/services/contract/commands.server";
+import { engineOrders } from "~/services/contract/engine.server";
 import { checkInvariants } from "~/services/ledger.server";
 import { ConfigError, readConfig } from "~/env.server";
 import { aFollower, aTrader, createUser, fund, holdPrice as hold, mainRoom, tickMain as tick } from "./helpers";
@@ -73,7 +74,7 @@ describe("engine shards", () => {
         leverage: 10,
         stopLoss: "49500",
       });
-      if (!placed.ok) throw new Error(placed.error);
+      if (!placed.ok) throw new Error(JSON.stringify(placed.errors));
       ids.push(placed.value.id);
       parts.add(shardName(plan, "BTCUSDT", user.id));
     }
@@ -102,7 +103,7 @@ describe("engine shards", () => {
       leverage: 10,
       takeProfit: "51000",
     });
-    if (!placed.ok) throw new Error(placed.error);
+    if (!placed.ok) throw new Error(JSON.stringify(placed.errors));
     await tick();
     const copy = await copyOf(placed.value.id);
     expect(copy).toMatchObject({ userId: f.id, status: 1 });
@@ -147,7 +148,7 @@ describe("engine shards", () => {
       const user = await createUser();
       await fund(user.accounts.contract, 10_000 * USD);
       const placed = await placeOrder(ctx, user.id, { side: Side.Buy, lots: "0.01", instrumentId: 4, entry: 1, leverage: 10 });
-      if (!placed.ok) throw new Error(placed.error);
+      if (!placed.ok) throw new Error(JSON.stringify(placed.errors));
       ids.push(placed.value.id);
     }
     const since = Date.now() + 60_000; // nothing "changed": only the new rows by id
@@ -178,7 +179,7 @@ describe("engine shards", () => {
         leverage: 10,
         stopLoss: "2.4",
       });
-      if (!placed.ok) throw new Error(placed.error);
+      if (!placed.ok) throw new Error(JSON.stringify(placed.errors));
       ids.push(placed.value.id);
     }
     await tick();

@@ -6,9 +6,9 @@ import { afterEach, describe, expect, it } from "vitest";
 import { createServiceContext } from "~/context.server";
 import { Side } from "~/domain/contract";
 import { todayProfit } from "~/services/account.server";
-import { closeOrder, placeOrder } from "~/services/contract.server";
+import { closeOrder, placeOrder } from "~/services/contract/commands.server";
 import { PlatformAccount, checkInvariants, post } from "~/services/ledger.server";
-import { buyOption } from "~/services/option.server";
+import { buyOption } from "~/services/option/commands.server";
 import { transfer } from "~/services/wallet.server";
 import {
   accountBalances,

@@ -7,7 +7,7 @@ import { describe, expect, it } from "vitest";
 import { createServiceContext } from "~/context.server";
 import { Side } from "~/domain/contract";
 import { LIVE_SHARDS, homeShard, liveShardName } from "~/domain/rooms";
-import { placeOrder } from "~/services/contract.server";
+import { placeOrder } from "~/services/contract/commands.server";
 import { publishToUsers } from "~/services/live.server";
 import { REMOTE_TTL_MS } from "../../party/live-room";
 import { createUser, fund, holdPrice, openSocket, sessionFor, signedSessionCookie } from "./helpers";

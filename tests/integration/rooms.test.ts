@@ -13,7 +13,7 @@ import {
 import worker from "../../app/server";
 import { describe, expect, it } from "vitest";
 import type { EngineOrder, PriceRange } from "~/domain/engine";
-import { cancelOrder, placeOrder } from "~/services/contract.server";
+import { cancelOrder, placeOrder } from "~/services/contract/commands.server";
 import { notifyEngine, publishToUsers } from "~/services/live.server";
 import { createServiceContext } from "~/context.server";
 import { ORIGIN, createUser, fund, loggedInSocket, openSocket, sessionFor } from "./helpers";
@@ -173,7 +173,7 @@ describe("the idle rule and restarts", () => {
 
   it("after a restart the main room woken by its own alarm (before any call names it) settles from D1", async () => {
     const { ctx, user, placed } = await pendingOrderOnMain();
-    if (!placed.ok) throw new Error(placed.error);
+    if (!placed.ok) throw new Error(JSON.stringify(placed.errors));
     await armed(room("main"));
     await abortAllDurableObjects();
     // nobody calls the room: the platform's alarm wakes it

@@ -13,7 +13,7 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { createServiceContext, type ServiceContext } from "~/context.server";
-import { closeOrder, placeOrder } from "~/services/contract.server";
+import { closeOrder, placeOrder } from "~/services/contract/commands.server";
 import { approveDeposit, rejectDeposit, submitDeposit } from "~/services/deposit.server";
 import { PlatformAccount, checkInvariants } from "~/services/ledger.server";
 import { sessionIdOf, userForToken, type SessionUser } from "~/services/session.server";

@@ -3,8 +3,9 @@ import { checkPendingPrice, pendingPriceBand, toScaled6 } from "~/domain/contrac
 import { candleEnd, bucketStart } from "~/domain/market";
 import { toDecimalString } from "~/domain/money";
 import { canDecreaseLots, needsLeverage, orderPreview, stepLots, type OrderFormTerms } from "~/domain/order-form";
-import { submissionOf } from "~/forms/parse";
-import { OrderSchema, placeInputOf } from "~/forms/trade";
+import { OrderListSchema, orderActionErrorsOf } from "~/forms/orders";
+import { parseFields, parseQuery, submissionOf } from "~/forms/parse";
+import { ApiOrderSchema, OrderSchema, orderCommandOf, orderErrorsOf, orderFieldsOfApi } from "~/forms/trade";
 import { countdownParts } from "~/lib/format";
 
 const BTC: OrderFormTerms = {
@@ -146,7 +147,7 @@ describe("order form fields", () => {
     });
     expect(s.status).toBe("success");
     if (s.status !== "success") return;
-    expect(placeInputOf(s.value)).toEqual({
+    expect(orderCommandOf(s.value)).toEqual({
       side: 2,
       lots: "0.02",
       instrumentId: 1,
@@ -158,11 +159,93 @@ describe("order form fields", () => {
       requestKey: "abcdefgh-1234",
     });
     const pending = parse({ type: "1", status: "0", target_price: "40000", stop_loss_on: "on" });
-    expect(pending.status === "success" && placeInputOf(pending.value)).toMatchObject({
+    expect(pending.status === "success" && orderCommandOf(pending.value)).toMatchObject({
       entry: 0,
       targetPrice: "40000",
       stopLoss: "",
       lots: "",
+    });
+  });
+});
+
+describe("one order command for the page and the JSON API", () => {
+  const api = (params: Record<string, string>) => {
+    const parsed = parseFields(ApiOrderSchema, orderFieldsOfApi(new URLSearchParams(params)));
+    return parsed.ok ? orderCommandOf(parsed.value) : parsed.errors;
+  };
+
+  it("spec §7 submit's parameters give the command the trade page's form gives (a stop price sent is a stop set)", () => {
+    const page = submissionOf(
+      OrderSchema,
+      new URLSearchParams({
+        forex_id: "1",
+        type: "1",
+        cont: "0.01",
+        multiple: "10",
+        status: "0",
+        target_price: "40000",
+        stop_loss_on: "on",
+        stop_loss_price: "39000",
+      }),
+    );
+    expect(page.status).toBe("success");
+    const fromApi = api({
+      forex_id: "1",
+      type: "1",
+      cont: "0.01",
+      multiple: "10",
+      status: "0",
+      target_price: "40000",
+      stop_loss_price: "39000",
+    });
+    expect(fromApi).toEqual(page.status === "success" ? orderCommandOf(page.value) : null);
+    expect(fromApi).toMatchObject({
+      instrumentId: 1,
+      side: 1,
+      entry: 0,
+      lots: "0.01",
+      leverage: 10,
+      targetPrice: "40000",
+      stopLoss: "39000",
+      takeProfit: "0",
+    });
+  });
+
+  it("the API answers as it always has: no side is a bad request, any status but 0 a market order, a malformed multiple or request id ignored", () => {
+    expect(api({ forex_id: "1", cont: "0.01" })).toEqual({ type: "errors.bad_request" });
+    expect(api({ forex_id: "1", type: "3", cont: "0.01" })).toEqual({ type: "errors.bad_request" });
+    expect(api({ forex_id: "abc", type: "1" })).toEqual({ forex_id: "errors.instrument_not_found" });
+    expect(api({ forex_id: "1", type: "2", status: "7", multiple: "x", request_id: "short", target_price: "1.2.3" })).toEqual({
+      side: 2,
+      lots: "",
+      instrumentId: 1,
+      entry: 1,
+      targetPrice: "1.2.3",
+      stopLoss: "0",
+      takeProfit: "0",
+      leverage: undefined,
+      requestKey: undefined,
+    });
+  });
+
+  it("a refusal by command field is named by the form's (and §7's) fields", () => {
+    expect(orderErrorsOf({ lots: "errors.lots_step|0.01" })).toEqual({ cont: "errors.lots_step|0.01" });
+    expect(orderErrorsOf({ instrumentId: "errors.instrument_not_found" })).toEqual({ forex_id: "errors.instrument_not_found" });
+    expect(orderErrorsOf({ stopLoss: "errors.stop_loss_side" })).toEqual({ stop_loss_price: "errors.stop_loss_side" });
+    expect(orderErrorsOf({ form: "errors.market_closed" })).toEqual({ form: "errors.market_closed" });
+    expect(orderActionErrorsOf({ form: "errors.not_found" })).toEqual({ id: "errors.not_found" });
+    expect(orderActionErrorsOf({ takeProfit: "errors.stop_invalid|2" })).toEqual({ target_profit_price: "errors.stop_invalid|2" });
+  });
+
+  it("my_deal reads its list as a number, as it always has (an empty status is the pending list)", () => {
+    expect(parseQuery(OrderListSchema, new URLSearchParams({}))).toEqual({ ok: true, value: { status: 1, page: 1 } });
+    expect(parseQuery(OrderListSchema, new URLSearchParams({ status: "", page: "2" }))).toEqual({
+      ok: true,
+      value: { status: 0, page: 2 },
+    });
+    expect(parseQuery(OrderListSchema, new URLSearchParams({ status: "2" }))).toEqual({
+      ok: false,
+      errors: { status: "errors.bad_request" },
     });
   });
 });

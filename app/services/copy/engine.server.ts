@@ -20,7 +20,7 @@ import { liquidationPrice, type Side } from "~/domain/contract";
 import { FollowStatus, FollowType, planCopy, TraderStatus } from "~/domain/copy";
 import { SETTLE_CHUNK, chunked } from "~/domain/engine";
 import { batchPostingStatements, newBatchId, openBatch, PlatformAccount, postBatch } from "~/services/ledger.server";
-import { feeMode, termsOf } from "~/services/contract.server";
+import { feeMode, termsOf } from "~/services/contract/queries.server";
 import { findInstrument } from "~/services/market.server";
 
 /** Of these orders, those that are open own orders of an active trader with at least one active follower. */

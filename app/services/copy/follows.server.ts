@@ -15,7 +15,7 @@ import {
   type UnfollowCommand,
 } from "~/domain/copy";
 import type { Micros } from "~/domain/money";
-import { closeOrder } from "~/services/contract.server";
+import { closeOrder } from "~/services/contract/commands.server";
 import { AccountKind } from "~/services/ledger.server";
 import { fail, type FieldErrors, type Outcome } from "~/services/outcome";
 import type { SessionUser } from "~/services/session.server";
@@ -108,7 +108,7 @@ export async function closeFollowCopies(
   let failed = 0;
   for (const { id } of results) {
     const r = await closeOrder(ctx, followerId, id);
-    if (r.ok || r.error === "errors.order_closed") closed += 1;
+    if (r.ok || r.errors.form === "errors.order_closed") closed += 1;
     else failed += 1;
   }
   return { closed, failed };
