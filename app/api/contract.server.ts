@@ -100,7 +100,8 @@ const close: Handler = async (request, ctx) => {
   const q = await params(request, ctx);
   if (q instanceof Response) return q;
   const input = parseFields(OrderActionSchema, q);
-  if (!input.ok) return refused(ctx, input.errors, 404);
+  // the only field is the order's id: a missing or malformed one is an order not found
+  if (!input.ok) return refused(ctx, { id: "errors.not_found" }, 404);
   const result = await closeOrder(ctx, user.id, input.value.id);
   if (!result.ok) return refused(ctx, result.errors, result.status);
   return ok(ctx, await wire(ctx, result.value), "contract.closed");
@@ -112,7 +113,8 @@ const cancel: Handler = async (request, ctx) => {
   const q = await params(request, ctx);
   if (q instanceof Response) return q;
   const input = parseFields(OrderActionSchema, q);
-  if (!input.ok) return refused(ctx, input.errors, 404);
+  // the only field is the order's id: a missing or malformed one is an order not found
+  if (!input.ok) return refused(ctx, { id: "errors.not_found" }, 404);
   const result = await cancelOrder(ctx, user.id, input.value.id);
   if (!result.ok) return refused(ctx, result.errors, result.status);
   return ok(ctx, await wire(ctx, result.value), "contract.cancelled");
