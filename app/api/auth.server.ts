@@ -14,17 +14,8 @@ import {
 } from "~/forms/auth";
 import { createCaptcha } from "~/services/codes.server";
 import { Limits, hit } from "~/services/rate-limit.server";
-import {
-  amendPassword,
-  demoLogin,
-  login,
-  logout,
-  register,
-  resetPassword,
-  sendAmendCode,
-  sendRegisterCode,
-  sendResetCode,
-} from "~/services/auth.server";
+import { amendPassword, resetPassword, sendAmendCode, sendResetCode } from "~/services/auth/passwords.server";
+import { demoLogin, login, logout, register, sendRegisterCode } from "~/services/auth/sign-in.server";
 import type { Failure } from "~/services/outcome";
 import { userProfile } from "~/services/account.server";
 import { failure, fields, ok, parsed, query, userOrInvalid, type Routes } from "./common.server";

@@ -14,7 +14,7 @@ import { parseFields } from "~/forms/parse";
 import { readForm } from "~/lib/http.server";
 import { translateMessage } from "~/lib/messages";
 import { safeRedirect } from "~/lib/redirect";
-import { sendStepUpCode } from "~/services/auth.server";
+import { sendStepUpCode } from "~/services/auth/passwords.server";
 import { requireOperator, STEP_UP_TTL_MS, verifyStepUp } from "~/services/operator.server";
 import { titled } from "~/lib/meta";
 

@@ -12,7 +12,7 @@ import { Intent } from "~/forms/intents";
 import { submissionOf } from "~/forms/parse";
 import { checkedOnly, replyWithErrors } from "~/forms/reply";
 import { readForm } from "~/lib/http.server";
-import { resetPassword, sendResetCode } from "~/services/auth.server";
+import { resetPassword, sendResetCode } from "~/services/auth/passwords.server";
 import { redirectWithFlash } from "~/services/web.server";
 import { titled } from "~/lib/meta";
 

@@ -4,7 +4,7 @@ import { DemoLoginSchema } from "~/forms/account";
 import { parseFields } from "~/forms/parse";
 import { readForm } from "~/lib/http.server";
 import { safeRedirect } from "~/lib/redirect";
-import { demoLogin } from "~/services/auth.server";
+import { demoLogin } from "~/services/auth/sign-in.server";
 import { demoCookie, redirectWithFlash, sessionSetCookie } from "~/services/web.server";
 
 export const loader = () => redirect("/login");

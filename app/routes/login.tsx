@@ -16,7 +16,7 @@ import { submissionOf } from "~/forms/parse";
 import { replyWithErrors } from "~/forms/reply";
 import { readForm } from "~/lib/http.server";
 import { safeRedirect } from "~/lib/redirect";
-import { login } from "~/services/auth.server";
+import { login } from "~/services/auth/sign-in.server";
 import { createCaptcha } from "~/services/codes.server";
 import { redirectWithFlash, sessionSetCookie } from "~/services/web.server";
 import { titled } from "~/lib/meta";

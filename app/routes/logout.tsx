@@ -1,6 +1,6 @@
 /** Logout: ends the session (D1 row revoked), clears the cookie, goes home with 'logout success'. */
 import { redirect, type ActionFunctionArgs } from "@remix-run/cloudflare";
-import { logout } from "~/services/auth.server";
+import { logout } from "~/services/auth/sign-in.server";
 import { redirectWithFlash, sessionClearCookie } from "~/services/web.server";
 
 export const loader = () => redirect("/user");

@@ -22,7 +22,7 @@ import { Intent } from "~/forms/intents";
 import { submissionOf } from "~/forms/parse";
 import { checkedOnly, replyWithErrors } from "~/forms/reply";
 import { readForm } from "~/lib/http.server";
-import { amendPassword, sendAmendCode } from "~/services/auth.server";
+import { amendPassword, sendAmendCode } from "~/services/auth/passwords.server";
 import { redirectWithFlash, requireRealUser, sessionSetCookie } from "~/services/web.server";
 import { titled } from "~/lib/meta";
 

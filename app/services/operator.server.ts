@@ -15,7 +15,7 @@
 import { redirect } from "@remix-run/cloudflare";
 import type { AppContext } from "~/context.server";
 import { safeRedirect } from "~/lib/redirect";
-import { consumeStepUpCode } from "~/services/auth.server";
+import { consumeStepUpCode } from "~/services/auth/passwords.server";
 import { LedgerError } from "~/services/ledger.server";
 import { sessionIdOf, type SessionUser } from "~/services/session.server";
 

@@ -15,7 +15,7 @@ import { verifyMessage } from "viem";
 import type { AppContext } from "~/context.server";
 import { NONCE_TTL_MS, checkLoginMessage } from "~/domain/web3";
 import type { NonceRequestInput, Web3LoginInput } from "~/forms/web3";
-import { createWalletUser } from "~/services/auth.server";
+import { createWalletUser } from "~/services/auth/accounts.server";
 import { refuse as fail, type Outcome } from "~/services/outcome";
 import { Limits, hit, release } from "~/services/rate-limit.server";
 import { createSession } from "~/services/session.server";

@@ -5,7 +5,7 @@ import { generatePrivateKey, privateKeyToAccount, type PrivateKeyAccount } from 
 import { describe, expect, it } from "vitest";
 import { createServiceContext } from "~/context.server";
 import { buildLoginMessage, type LoginMessageInput } from "~/domain/web3";
-import { createWalletUser } from "~/services/auth.server";
+import { createWalletUser } from "~/services/auth/accounts.server";
 import { ORIGIN, cookiesFrom, get, signedSessionCookie, visibleText } from "./helpers";
 
 let clients = 0;
