@@ -10,9 +10,9 @@ export type Failure = { ok: false; errors: FieldErrors; status: number; captchaR
 
 export type Outcome<T> = { ok: true; value: T } | Failure;
 
-/** A refusal of the given fields. */
-export function fail(errors: FieldErrors, status = 400): Failure {
-  return { ok: false, errors, status };
+/** A refusal of the given fields (`captchaRequired`: sign-in asks for a captcha before the next try). */
+export function fail(errors: FieldErrors, status = 400, captchaRequired = false): Failure {
+  return captchaRequired ? { ok: false, errors, status, captchaRequired } : { ok: false, errors, status };
 }
 
 /** A refusal of the whole request (no field owns it). */

@@ -2,14 +2,7 @@
 import type { AppContext, ServiceContext } from "~/context.server";
 import { issueCode, withdrawCode, CODE_RESEND_SECONDS, CODE_TTL_MS, type CodePurpose } from "~/services/codes.server";
 import { notifier } from "~/services/notify.server";
-import type { Failure, FieldErrors, Outcome } from "~/services/outcome";
-
-export const fail = (errors: FieldErrors, status = 400, captchaRequired?: boolean): Failure => ({
-  ok: false,
-  errors,
-  status,
-  ...(captchaRequired ? { captchaRequired } : {}),
-});
+import { fail, type Outcome } from "~/services/outcome";
 
 export type Channel = "email" | "sms";
 

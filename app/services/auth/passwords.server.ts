@@ -9,9 +9,9 @@ import { hashPassword, verifyPassword } from "~/services/password.server";
 import { passwordProblem } from "~/services/password-policy.server";
 import { Limits, hit } from "~/services/rate-limit.server";
 import { createSession, revokeAllSessions, type SessionUser } from "~/services/session.server";
-import type { Outcome } from "~/services/outcome";
+import { fail, type Outcome } from "~/services/outcome";
 import { realUserByEmail } from "./accounts.server";
-import { fail, sendCodeTo, type Channel } from "./codes.server";
+import { sendCodeTo, type Channel } from "./codes.server";
 
 /** Forgot password (spec: reset by e-mail): same answer, same limits whether or not the account exists. */
 export async function sendResetCode(ctx: AppContext, input: { account: string }): Promise<Outcome<{ seconds: number }>> {

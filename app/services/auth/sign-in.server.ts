@@ -15,9 +15,9 @@ import { hashPassword, needsRehash, verifyPassword } from "~/services/password.s
 import { passwordProblem } from "~/services/password-policy.server";
 import { Backoffs, Limits, clear, hit, release, reserve, reserveWithBackoff } from "~/services/rate-limit.server";
 import { createSession, revokeSession } from "~/services/session.server";
-import type { Outcome } from "~/services/outcome";
+import { fail, type Outcome } from "~/services/outcome";
 import { accountExists, insertUser, resolveMobile, verifyRegType } from "./accounts.server";
-import { fail, sendCodeTo } from "./codes.server";
+import { sendCodeTo } from "./codes.server";
 
 /** Sign-in attempts per account that need no captcha in a window (then every attempt needs one). */
 export const LOGIN_FREE_ATTEMPTS = Limits.loginPerAccount.max;
