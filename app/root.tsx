@@ -86,9 +86,6 @@ declare module "~/lib/root-data" {
   interface RootData extends LoaderData {}
 }
 
-/** Routes read the root data from their parent route's module as well (components from ~/lib/root-data). */
-export { useRootData };
-
 function Toast({ flash }: { flash: Flash | null }) {
   const { t } = useTranslation();
   const [shown, setShown] = useState(flash);

@@ -15,7 +15,7 @@ import { supportChatButton } from "~/services/content.server";
 import { ChatLink } from "~/components/content";
 import { SanctionsNotice } from "~/components/notice";
 import { listCategories, listInstruments, marketQuotes, miniCharts } from "~/services/market.server";
-import { useRootData } from "~/root";
+import { useRootData } from "~/lib/root-data";
 import { pageMeta } from "~/lib/meta";
 
 const FEATURED = 4;

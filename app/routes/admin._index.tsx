@@ -3,7 +3,7 @@ import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { Link, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { RouteErrorBoundary } from "~/components/route-error";
-import { useRootData } from "~/root";
+import { useRootData } from "~/lib/root-data";
 import { queueCounts, requireOperator, stepUpUntil } from "~/services/operator.server";
 import { titled } from "~/lib/meta";
 

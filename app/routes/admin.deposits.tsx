@@ -20,7 +20,7 @@ import { ReviewSchema } from "~/forms/deposit";
 import { Intent } from "~/forms/intents";
 import { parseFields } from "~/forms/parse";
 import { readForm } from "~/lib/http.server";
-import { useRootData } from "~/root";
+import { useRootData } from "~/lib/root-data";
 import { approveDeposit, decidedDeposits, pendingDeposits, rejectDeposit, type QueuedDeposit } from "~/services/deposit.server";
 import { requireOperator, requireStepUp, stepUpUntil } from "~/services/operator.server";
 import { redirectWithFlash } from "~/services/web.server";

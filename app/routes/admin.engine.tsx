@@ -15,7 +15,7 @@ import { itemActionSchema } from "~/forms/operator";
 import { parseFields } from "~/forms/parse";
 import { formatPrice } from "~/lib/format";
 import { readForm } from "~/lib/http.server";
-import { useRootData } from "~/root";
+import { useRootData } from "~/lib/root-data";
 import { deadLetters, parkedSettlements, requeueDeadLetter, retryParked } from "~/services/engine.server";
 import { requireOperator } from "~/services/operator.server";
 import { redirectWithFlash } from "~/services/web.server";

@@ -11,7 +11,7 @@ import { Intent } from "~/forms/intents";
 import { itemActionSchema } from "~/forms/operator";
 import { parseFields } from "~/forms/parse";
 import { readForm } from "~/lib/http.server";
-import { useRootData } from "~/root";
+import { useRootData } from "~/lib/root-data";
 import { adminFeedback, markFeedbackRead } from "~/services/content.server";
 import { requireOperator } from "~/services/operator.server";
 import { redirectWithFlash } from "~/services/web.server";

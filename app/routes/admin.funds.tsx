@@ -20,7 +20,7 @@ import { ReviewSchema } from "~/forms/deposit";
 import { Intent } from "~/forms/intents";
 import { parseFields } from "~/forms/parse";
 import { readForm } from "~/lib/http.server";
-import { useRootData } from "~/root";
+import { useRootData } from "~/lib/root-data";
 import { idParam } from "~/forms/fund";
 import { allFunds, approveRedemption, pendingRedemptions, rejectRedemption, updateFund } from "~/services/fund/operator.server";
 import { requireOperator, requireStepUp, stepUpUntil } from "~/services/operator.server";

@@ -15,7 +15,7 @@ import { RouteErrorBoundary } from "~/components/route-error";
 import { IdentityDecisionSchema, identityRequestKey as requestKey } from "~/forms/operator";
 import { submissionOf } from "~/forms/parse";
 import { readForm } from "~/lib/http.server";
-import { useRootData } from "~/root";
+import { useRootData } from "~/lib/root-data";
 import { decideIdentity, identityQueue } from "~/services/identity.server";
 import { requireOperator } from "~/services/operator.server";
 import { redirectWithFlash } from "~/services/web.server";

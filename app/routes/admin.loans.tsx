@@ -19,7 +19,7 @@ import { ratePercent } from "~/domain/loan";
 import { formatMoney, toDecimalString } from "~/domain/money";
 import { Intent } from "~/forms/intents";
 import { readForm } from "~/lib/http.server";
-import { useRootData } from "~/root";
+import { useRootData } from "~/lib/root-data";
 import { ConfigSchema, DecisionSchema } from "~/forms/loan";
 import { parseFields } from "~/forms/parse";
 import {

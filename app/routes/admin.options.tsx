@@ -16,7 +16,7 @@ import { Intent } from "~/forms/intents";
 import { OptionTermsSchema } from "~/forms/operator";
 import { parseFields, type FieldErrors } from "~/forms/parse";
 import { readForm } from "~/lib/http.server";
-import { useRootData } from "~/root";
+import { useRootData } from "~/lib/root-data";
 import {
   allOptionTerms,
   saveOptionDuration,

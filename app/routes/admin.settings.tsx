@@ -19,7 +19,7 @@ import { Intent } from "~/forms/intents";
 import { SiteSettingsSchema } from "~/forms/operator";
 import { parseFields, type FieldErrors } from "~/forms/parse";
 import { readForm } from "~/lib/http.server";
-import { useRootData } from "~/root";
+import { useRootData } from "~/lib/root-data";
 import { requireOperator, requireStepUp } from "~/services/operator.server";
 import { operatorSettings, saveChatSettings, saveCompanyEmail, saveDemoBalances, saveSiteStatus } from "~/services/settings.server";
 import { redirectWithFlash } from "~/services/web.server";

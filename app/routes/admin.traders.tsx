@@ -20,7 +20,7 @@ import { Intent } from "~/forms/intents";
 import { parseFields } from "~/forms/parse";
 import { readForm } from "~/lib/http.server";
 import { translateMessage } from "~/lib/messages";
-import { useRootData } from "~/root";
+import { useRootData } from "~/lib/root-data";
 import { applicationQueue, reviewApplication, setProfitShare, setTraderStatus, traderAdminList } from "~/services/copy/operator.server";
 import { fail } from "~/services/outcome";
 import { requireOperator } from "~/services/operator.server";

@@ -18,7 +18,7 @@ import { Intent } from "~/forms/intents";
 import { DecisionSchema } from "~/forms/operator";
 import { parseFields } from "~/forms/parse";
 import { readForm } from "~/lib/http.server";
-import { useRootData } from "~/root";
+import { useRootData } from "~/lib/root-data";
 import { requireOperator, requireStepUp } from "~/services/operator.server";
 import { approveWithdrawal, rejectWithdrawal, withdrawalQueue, type QueueItem } from "~/services/withdraw/operator.server";
 import { redirectWithFlash } from "~/services/web.server";

@@ -19,7 +19,7 @@ import { Intent } from "~/forms/intents";
 import { submissionOf } from "~/forms/parse";
 import { replyWithErrors } from "~/forms/reply";
 import { readForm } from "~/lib/http.server";
-import { useRootData } from "~/root";
+import { useRootData } from "~/lib/root-data";
 import { myFeedback, myFeedbackItem, sendFeedback } from "~/services/content.server";
 import { redirectWithFlash, requireUser } from "~/services/web.server";
 import contentStylesHref from "~/styles/content.css";

@@ -18,7 +18,7 @@ import { Money } from "~/components/money";
 import { OrderRow, orderViewOf } from "~/components/orders";
 import { RouteErrorBoundary } from "~/components/route-error";
 import { FollowOrderFilter } from "~/domain/copy";
-import { useRootData } from "~/root";
+import { useRootData } from "~/lib/root-data";
 import { isTrader, traderList } from "~/services/copy/queries.server";
 import { followCards, followOrders } from "~/services/copy/views.server";
 import { requireUser } from "~/services/web.server";

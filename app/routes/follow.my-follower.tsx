@@ -18,7 +18,7 @@ import { PullIndicator, usePullToRefresh } from "~/components/pull-to-refresh";
 import { Money } from "~/components/money";
 import { RouteErrorBoundary } from "~/components/route-error";
 import { shareDecimalToPercent } from "~/domain/copy";
-import { useRootData } from "~/root";
+import { useRootData } from "~/lib/root-data";
 import { AvatarSchema } from "~/forms/copy";
 import { Intent } from "~/forms/intents";
 import { parseFields } from "~/forms/parse";

@@ -23,7 +23,7 @@ import { submissionOf } from "~/forms/parse";
 import { replyWithErrors } from "~/forms/reply";
 import { readForm } from "~/lib/http.server";
 import { translateMessage } from "~/lib/messages";
-import { useRootData } from "~/root";
+import { useRootData } from "~/lib/root-data";
 import { contractAvailable, copyGuideCookie as guideCookie, followTrader } from "~/services/copy/follows.server";
 import { liveFollow, traderOf } from "~/services/copy/queries.server";
 import { redirectWithFlash, requireUser } from "~/services/web.server";

@@ -23,7 +23,7 @@ import { submissionOf } from "~/forms/parse";
 import { replyWithErrors } from "~/forms/reply";
 import { readForm } from "~/lib/http.server";
 import { translateMessage } from "~/lib/messages";
-import { useRootData } from "~/root";
+import { useRootData } from "~/lib/root-data";
 import { applicationOf, isTrader } from "~/services/copy/queries.server";
 import { applyTrader } from "~/services/copy/traders.server";
 import { redirectWithFlash, requireUser } from "~/services/web.server";

@@ -24,7 +24,7 @@ import { Intent } from "~/forms/intents";
 import { parseFields } from "~/forms/parse";
 import { readForm } from "~/lib/http.server";
 import { translateMessage } from "~/lib/messages";
-import { useRootData } from "~/root";
+import { useRootData } from "~/lib/root-data";
 import { setCopyStopLoss, setFollowPaused, unfollow } from "~/services/copy/follows.server";
 import { traderDetail } from "~/services/copy/queries.server";
 import { copySkipsOf, traderClosedOrders } from "~/services/copy/views.server";

@@ -13,7 +13,7 @@ import { OrderTime } from "~/components/orders";
 import { RouteErrorBoundary } from "~/components/route-error";
 import { LoanStatus, dueNow } from "~/domain/loan";
 import { formatMoney } from "~/domain/money";
-import { useRootData } from "~/root";
+import { useRootData } from "~/lib/root-data";
 import { PageSchema } from "~/forms/loan";
 import { parseFields } from "~/forms/parse";
 import { loanRecords } from "~/services/loan/queries.server";

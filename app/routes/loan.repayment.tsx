@@ -18,7 +18,7 @@ import { LoanStatus, dueNow } from "~/domain/loan";
 import { formatMoney } from "~/domain/money";
 import { Intent } from "~/forms/intents";
 import { translateMessage } from "~/lib/messages";
-import { useRootData } from "~/root";
+import { useRootData } from "~/lib/root-data";
 import { RepaySchema, RepaymentLoanSchema } from "~/forms/loan";
 import { parseFields } from "~/forms/parse";
 import { submitRepayment } from "~/services/loan/commands.server";

@@ -10,7 +10,7 @@ import { PageHeader } from "~/components/layout";
 import { Balance, FundingButtons } from "~/components/money";
 import { RouteErrorBoundary } from "~/components/route-error";
 import { AccountCards, SignedMoney } from "~/components/wallet";
-import { useRootData } from "~/root";
+import { useRootData } from "~/lib/root-data";
 import { assetsOverview } from "~/services/account.server";
 import { requireUser } from "~/services/web.server";
 import walletStylesHref from "~/styles/wallet.css";

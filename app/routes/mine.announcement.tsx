@@ -6,7 +6,7 @@ import { PublishedDate, TextBody } from "~/components/content";
 import { EmptyState, PageHeader } from "~/components/layout";
 import { RouteErrorBoundary } from "~/components/route-error";
 import { textParagraphs } from "~/domain/content";
-import { useRootData } from "~/root";
+import { useRootData } from "~/lib/root-data";
 import { announcementList } from "~/services/content.server";
 import contentStylesHref from "~/styles/content.css";
 import { titled } from "~/lib/meta";

@@ -30,7 +30,7 @@ import { submissionOf } from "~/forms/parse";
 import { replyWithErrors } from "~/forms/reply";
 import { translateMessage } from "~/lib/messages";
 import { qrPath } from "~/lib/qr.server";
-import { useRootData } from "~/root";
+import { useRootData } from "~/lib/root-data";
 import { chargeCurrencies, checkDeposit, submitDeposit, wireAccounts, type CheckedDeposit } from "~/services/deposit.server";
 import { readFormWithUploads, uploadUrl } from "~/services/uploads.server";
 import { redirectWithFlash, requireRealUser } from "~/services/web.server";

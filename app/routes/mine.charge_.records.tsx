@@ -11,7 +11,7 @@ import { EmptyState, PageHeader } from "~/components/layout";
 import { OrderTime } from "~/components/orders";
 import { RouteErrorBoundary } from "~/components/route-error";
 import { DepositType } from "~/domain/deposit";
-import { useRootData } from "~/root";
+import { useRootData } from "~/lib/root-data";
 import { depositRecords } from "~/services/deposit.server";
 import { requireRealUser } from "~/services/web.server";
 import depositStylesHref from "~/styles/deposit.css";

@@ -14,7 +14,7 @@ import { RouteErrorBoundary } from "~/components/route-error";
 import { Pager, SignedMoney, historyHref } from "~/components/wallet";
 import { WALLET_ACCOUNTS, accountTypeOf, pageParam } from "~/domain/wallet";
 import { ledgerKindText, memoText } from "~/lib/ledger-text";
-import { useRootData } from "~/root";
+import { useRootData } from "~/lib/root-data";
 import { accountDetail, accountHistory } from "~/services/wallet.server";
 import { requireUser } from "~/services/web.server";
 import walletStylesHref from "~/styles/wallet.css";

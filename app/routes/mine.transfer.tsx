@@ -33,7 +33,7 @@ import { replyWithErrors } from "~/forms/reply";
 import { TransferSchema, transferCommandOf } from "~/forms/wallet";
 import { readForm } from "~/lib/http.server";
 import { translateMessage } from "~/lib/messages";
-import { useRootData } from "~/root";
+import { useRootData } from "~/lib/root-data";
 import { balances } from "~/services/account.server";
 import { transfer, transferLog } from "~/services/wallet.server";
 import { redirectWithFlash, requireRealUser } from "~/services/web.server";

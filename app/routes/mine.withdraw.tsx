@@ -39,7 +39,7 @@ import { replyWithErrors } from "~/forms/reply";
 import { WithdrawSchema, withdrawInputOf } from "~/forms/withdraw";
 import { readForm } from "~/lib/http.server";
 import { translateMessage } from "~/lib/messages";
-import { useRootData } from "~/root";
+import { useRootData } from "~/lib/root-data";
 import { prepareWithdrawal, requestWithdrawal } from "~/services/withdraw/commands.server";
 import { listMethods } from "~/services/withdraw/methods.server";
 import { fundingBalance, listWithdrawCurrencies, listWithdrawals } from "~/services/withdraw/queries.server";

@@ -11,7 +11,7 @@ import { OrderIcon } from "~/components/icons";
 import { EmptyState, PageHeader } from "~/components/layout";
 import { RouteErrorBoundary } from "~/components/route-error";
 import { Pager } from "~/components/wallet";
-import { useRootData } from "~/root";
+import { useRootData } from "~/lib/root-data";
 import { pageNumber } from "~/forms/fund";
 import { listFunds } from "~/services/fund/queries.server";
 import fundStylesHref from "~/styles/fund.css";

@@ -11,7 +11,7 @@ import { EmptyState, PageHeader } from "~/components/layout";
 import { OrderTime } from "~/components/orders";
 import { RouteErrorBoundary } from "~/components/route-error";
 import { Pager } from "~/components/wallet";
-import { useRootData } from "~/root";
+import { useRootData } from "~/lib/root-data";
 import { idParam, pageNumber } from "~/forms/fund";
 import { incomeRecords } from "~/services/fund/queries.server";
 import { requireUser } from "~/services/web.server";

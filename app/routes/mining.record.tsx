@@ -26,7 +26,7 @@ import { RedeemSchema, idParam, pageNumber } from "~/forms/fund";
 import { Intent } from "~/forms/intents";
 import { parseFields } from "~/forms/parse";
 import { readForm } from "~/lib/http.server";
-import { useRootData } from "~/root";
+import { useRootData } from "~/lib/root-data";
 import { requestRedemption } from "~/services/fund/commands.server";
 import { ownedSubscription, redemptionOf, subscriptionRecords } from "~/services/fund/queries.server";
 import { redirectWithFlash, requireUser } from "~/services/web.server";

@@ -27,7 +27,7 @@ import { Intent } from "~/forms/intents";
 import { parseFields } from "~/forms/parse";
 import { readForm } from "~/lib/http.server";
 import { translateMessage } from "~/lib/messages";
-import { useRootData } from "~/root";
+import { useRootData } from "~/lib/root-data";
 import { balances } from "~/services/account.server";
 import { checkSubscription, subscribe } from "~/services/fund/commands.server";
 import { fundInfo } from "~/services/fund/queries.server";

@@ -7,7 +7,7 @@ import { EmptyState, PageHeader } from "~/components/layout";
 import { RouteErrorBoundary } from "~/components/route-error";
 import { Pager } from "~/components/wallet";
 import { parsePage } from "~/domain/content";
-import { useRootData } from "~/root";
+import { useRootData } from "~/lib/root-data";
 import { newsPage, PUBLIC_CACHE } from "~/services/content.server";
 import contentStylesHref from "~/styles/content.css";
 import { titled } from "~/lib/meta";

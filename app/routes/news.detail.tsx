@@ -6,7 +6,7 @@ import { PublishedDate, TextBody } from "~/components/content";
 import { PageHeader } from "~/components/layout";
 import { RouteErrorBoundary } from "~/components/route-error";
 import { parseId, textParagraphs } from "~/domain/content";
-import { useRootData } from "~/root";
+import { useRootData } from "~/lib/root-data";
 import { pageMeta } from "~/lib/meta";
 import { newsItem, PUBLIC_CACHE } from "~/services/content.server";
 import contentStylesHref from "~/styles/content.css";

@@ -35,7 +35,7 @@ import { OrderActionSchema, StopsSchema, stopsCommandOf, stopsErrorsOf } from "~
 import { parseFields, submissionOf } from "~/forms/parse";
 import { replyWithErrors } from "~/forms/reply";
 import { readForm } from "~/lib/http.server";
-import { useRootData } from "~/root";
+import { useRootData } from "~/lib/root-data";
 import { cancelOrder, closeOrder, setStops } from "~/services/contract/commands.server";
 import { listOrders, orderDetail } from "~/services/contract/queries.server";
 import type { ContractOrder, OrderView } from "~/services/contract/views";

@@ -24,7 +24,7 @@ import { SEARCH_MAX, companyCookie, parseCompanyId, searchText } from "~/domain/
 import { toSummary } from "~/domain/instrument";
 import { Intent } from "~/forms/intents";
 import { readForm } from "~/lib/http.server";
-import { useRootData } from "~/root";
+import { useRootData } from "~/lib/root-data";
 import { marketQuotes } from "~/services/market.server";
 import { chosenCompanyId, companyCard, isMainSite, searchCompanies, searchPairs, type CompanyCard } from "~/services/search.server";
 import { redirectWithFlash } from "~/services/web.server";

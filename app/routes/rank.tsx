@@ -11,7 +11,7 @@ import { Rate, SignedMoney, TraderAvatar } from "~/components/copy";
 import { EmptyState, PageHeader } from "~/components/layout";
 import { RouteErrorBoundary } from "~/components/route-error";
 import { hundredthsToPercent } from "~/domain/contract";
-import { useRootData } from "~/root";
+import { useRootData } from "~/lib/root-data";
 import { leaders } from "~/services/copy/queries.server";
 import copyStylesHref from "~/styles/copy.css";
 import ordersStylesHref from "~/styles/orders.css";

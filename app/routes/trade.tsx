@@ -51,7 +51,7 @@ import { replyWithErrors } from "~/forms/reply";
 import { readForm } from "~/lib/http.server";
 import { pageMeta } from "~/lib/meta";
 import { RouteErrorBoundary } from "~/components/route-error";
-import { useRootData } from "~/root";
+import { useRootData } from "~/lib/root-data";
 import { DEFAULT_PERIOD, PERIODS, PERIOD_LABELS, isPeriod, type Period } from "~/domain/market";
 import { afterLoadAndIdle } from "~/lib/idle";
 import tradeStylesHref from "~/styles/trade.css";

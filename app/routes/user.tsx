@@ -36,7 +36,7 @@ import { parseFields } from "~/forms/parse";
 import { Intent } from "~/forms/intents";
 import { RouteErrorBoundary } from "~/components/route-error";
 import { redirectWithFlash, requireUser } from "~/services/web.server";
-import { useRootData } from "~/root";
+import { useRootData } from "~/lib/root-data";
 import { titled } from "~/lib/meta";
 
 export const meta = titled("tabs.user");
