@@ -313,6 +313,16 @@ export class MarketRoom extends Server<Env> {
     return Date.now();
   }
 
+  /**
+   * Tests only: stop the clock (no alarm) and wait for the tick in flight, so nothing of this
+   * room still runs when the test pool aborts every object at the end of a file.
+   */
+  async quiesce() {
+    this.localOnly();
+    await this.ctx.storage.deleteAlarm();
+    if (this.parts) await this.parts.clock.stop();
+  }
+
   /** Local runs and tests only: forget the last read, so the idle rule can be observed. */
   async forgetReads() {
     this.localOnly();

@@ -27,6 +27,34 @@ export function run(cmd, args, options = {}) {
   return Date.now() - started;
 }
 
+/**
+ * Like run, but gives up after `timeoutMs`: the command and everything it started (its own
+ * process group) are killed, and the promise resolves "timeout" instead of throwing.
+ */
+export function runWithin(cmd, args, timeoutMs, options = {}) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(cmd, args, { stdio: "inherit", cwd: root, env: offlineEnv, detached: true, ...options });
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      try {
+        process.kill(-child.pid, "SIGKILL");
+      } catch {
+        // already gone
+      }
+    }, timeoutMs);
+    child.on("error", reject);
+    child.on("exit", (code, signal) => {
+      clearTimeout(timer);
+      if (timedOut) return resolve("timeout");
+      if (code === 0) return resolve("ok");
+      const err = new Error(`${path.basename(cmd)} ${args.join(" ")} failed (exit ${code ?? signal})`);
+      err.exitCode = code ?? 1;
+      reject(err);
+    });
+  });
+}
+
 export function start(cmd, args, options = {}) {
   return spawn(cmd, args, { stdio: "inherit", cwd: root, env: offlineEnv, ...options });
 }

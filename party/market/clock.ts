@@ -33,6 +33,7 @@ export class Clock {
   /** Users watching their live profit, as the shards answered the previous tick. */
   private watchers: number[] = [];
   private queue: Promise<unknown> = Promise.resolve();
+  private stopped = false;
 
   constructor(private readonly parts: ClockParts) {}
 
@@ -41,6 +42,13 @@ export class Clock {
     const run = this.queue.then(() => this.step(now));
     this.queue = run.catch(() => {});
     return run;
+  }
+
+  /** Tests only: no alarm is armed from now on; resolves when the tick in flight (if any) has ended. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    await this.parts.storage.deleteAlarm();
+    await this.queue;
   }
 
   private async step(now: number) {
@@ -73,6 +81,7 @@ export class Clock {
   /** The alarm handler: tick, then arm the next second or stop. */
   async onAlarm(now = Date.now()) {
     await this.tick(now);
+    if (this.stopped) return;
     if (this.shouldRun(now)) await this.parts.storage.setAlarm(Math.ceil((now + 1) / TICK_MS) * TICK_MS);
     else this.parts.book.persistState(now);
   }
@@ -83,6 +92,7 @@ export class Clock {
    * handler's own arming replaces it.
    */
   async ensureRunning(now = Date.now()) {
+    if (this.stopped) return;
     if ((await this.parts.storage.getAlarm()) === null) await this.parts.storage.setAlarm(now + TICK_MS);
   }
 
@@ -92,6 +102,7 @@ export class Clock {
    * the next second as usual.
    */
   async soon(now = Date.now()) {
+    if (this.stopped) return;
     await this.parts.storage.setAlarm(now);
   }
 

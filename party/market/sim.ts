@@ -26,6 +26,10 @@ export interface SimInstrument {
 const YEAR_SECONDS = 365 * 24 * 3600;
 const REVERSION_PER_SECOND = Math.LN2 / (60 * 24 * 3600); // half-life of 60 days towards the base price
 const MINUTE_TIER_OPEN_MINUTES = 9_200; // enough minutes for 300 candles of 30min
+/** A catch-up steps second by second over this last stretch before now… */
+export const FINE_CATCH_UP_MS = 3_600_000;
+/** …and in at most this many equal steps (of whole minutes) before it, however long the gap. */
+export const COARSE_STEPS_MAX = 2_000;
 const VOLUME_BASE: Record<SessionKind, number> = { crypto: 40, fx: 300, metal: 120, index: 80, energy: 150 };
 
 interface ExternalQuote {
@@ -180,17 +184,37 @@ export class SimMarket {
     if (s) s.series[period] = candles.slice(-MAX_CANDLES);
   }
 
-  /** Advances every instrument second by second to `nowMs`. Returns the codes whose price moved. */
+  /**
+   * Advances every instrument to `nowMs`: second by second over the last hour, in at most
+   * COARSE_STEPS_MAX equal steps (whole minutes, the walk's spread scaled to the step) before
+   * that. A room woken after a long sleep (or handed a clock far behind) so does bounded work:
+   * the room's thread, which its requests and the engine share, is never held for more than a
+   * few thousand steps.
+   */
   advanceTo(nowMs: number): void {
     const target = Math.floor(nowMs / 1000) * 1000;
+    if (!Number.isFinite(this.clock) || this.clock < this.startMs) this.clock = this.startMs;
+    const fineFrom = target - FINE_CATCH_UP_MS;
+    if (this.clock < fineFrom) {
+      const minutes = Math.ceil((fineFrom - this.clock) / 60_000);
+      const stepMs = Math.ceil(minutes / COARSE_STEPS_MAX) * 60_000;
+      while (this.clock < fineFrom) {
+        const next = Math.min(this.clock + stepMs, fineFrom);
+        const seconds = (next - this.clock) / 1000;
+        this.clock = next;
+        const k = (this.clock - this.startMs) / 1000;
+        for (const s of this.states.values()) this.step(s, k, this.clock, seconds);
+      }
+    }
     while (this.clock < target) {
       this.clock += 1000;
       const k = (this.clock - this.startMs) / 1000;
-      for (const s of this.states.values()) this.step(s, k, this.clock);
+      for (const s of this.states.values()) this.step(s, k, this.clock, 1);
     }
   }
 
-  private step(s: InstrumentState, k: number, t: number) {
+  /** One step of `seconds` ending at `t` (1 s while live; longer while catching up a long gap). */
+  private step(s: InstrumentState, k: number, t: number, seconds: number) {
     if (this.mode === "external") {
       if (s.held === null && !s.external) return;
       s.price = s.held ?? roundTo(s.external!.price, s.def.precision);
@@ -204,13 +228,15 @@ export class SimMarket {
       s.logPrice = Math.log(s.held);
       s.price = s.held;
     } else if (open) {
-      const sigma = s.def.annualVolatility / Math.sqrt(YEAR_SECONDS);
-      s.logPrice += -REVERSION_PER_SECOND * (s.logPrice - s.logBase) + sigma * normal(this.seed, s.stream, k, 20);
+      const sigma =
+        seconds === 1 ? s.def.annualVolatility / Math.sqrt(YEAR_SECONDS) : s.def.annualVolatility * Math.sqrt(seconds / YEAR_SECONDS);
+      const reversion = Math.min(1, REVERSION_PER_SECOND * seconds);
+      s.logPrice += -reversion * (s.logPrice - s.logBase) + sigma * normal(this.seed, s.stream, k, 20);
       s.price = roundTo(Math.exp(s.logPrice), s.def.precision);
     }
     if (!open && s.held === null) return; // a closed market prints no trades
     this.onPrice?.(s.def.code, s.price);
-    const volume = roundTo((VOLUME_BASE[s.def.kind] / 60) * (0.3 + 1.4 * uniform(this.seed, s.stream, k, 21)), 2);
+    const volume = roundTo(((VOLUME_BASE[s.def.kind] * seconds) / 60) * (0.3 + 1.4 * uniform(this.seed, s.stream, k, 21)), 2);
     for (const p of PERIODS) this.applyTrade(s.series[p], bucketStart(p, t), s.price, volume);
   }
 

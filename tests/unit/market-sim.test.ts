@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { PERIODS, PERIOD_MS, bucketStart } from "~/domain/market";
-import { MIN_HISTORY, SimMarket, type SimInstrument } from "../../party/market/sim";
+import { COARSE_STEPS_MAX, FINE_CATCH_UP_MS, MIN_HISTORY, SimMarket, type SimInstrument } from "../../party/market/sim";
 import { isMarketOpen, nyOffset } from "~/domain/trading-hours";
 
 const INSTRUMENTS: SimInstrument[] = [
@@ -132,5 +132,35 @@ describe("simulated market", () => {
     expect(q.High).toBeGreaterThanOrEqual(q.Close);
     expect(q.Low).toBeLessThanOrEqual(q.Close);
     expect(q.Volume).toBeGreaterThan(0);
+  });
+
+  it("catches up a long sleep in bounded steps: the last hour second by second, years before it in at most a few thousand steps", () => {
+    const m = market();
+    let produced = 0;
+    m.onPrice = (code) => {
+      if (code === "BTCUSDT") produced += 1;
+    };
+    const wake = START + 3 * 365 * 86_400_000 + 12_345;
+    m.advanceTo(wake);
+    expect(m.clock).toBe(Math.floor(wake / 1000) * 1000);
+    expect(produced).toBeLessThanOrEqual(COARSE_STEPS_MAX + FINE_CATCH_UP_MS / 1000);
+    expect(produced).toBeGreaterThan(FINE_CATCH_UP_MS / 1000);
+    // the walk stays near its base (mean reversion over the gap), rounded, and the 1min candles of the last hour are contiguous
+    const price = m.price("BTCUSDT")!;
+    expect(price).toBeGreaterThan(67000 / 20);
+    expect(price).toBeLessThan(67000 * 20);
+    expect(Number(price.toFixed(2))).toBe(price);
+    const minutes = m.candles("BTCUSDT", "1min").slice(-50);
+    for (let i = 1; i < minutes.length; i++) expect(minutes[i]!.timestamp - minutes[i - 1]!.timestamp).toBe(60_000);
+    // ticking on from there is second by second again
+    produced = 0;
+    m.advanceTo(wake + 5_000);
+    expect(produced).toBe(5);
+  });
+
+  it("a clock restored as missing (0 or NaN) restarts from the start time instead of from 1970", () => {
+    const m = new SimMarket(INSTRUMENTS, { seed: 7, startMs: START, clock: 0 });
+    m.advanceTo(START + 3_000);
+    expect(m.clock).toBe(START + 3_000);
   });
 });
