@@ -21,10 +21,6 @@ export default defineConfig(async () => {
     ssr: { optimizeDeps: { include: ["@remix-run/cloudflare"] } },
     test: {
       include: ["tests/integration/**/*.test.ts"],
-      // The API contract test runs on its own (API_CONTRACT=1): it passes, but its fixed clock
-      // leaves the market room to catch up months of simulated seconds when the real clock
-      // returns, and the run can then fail to end (issue 21 note).
-      exclude: process.env.API_CONTRACT ? [] : ["tests/integration/api-contract.test.ts"],
       setupFiles: ["./tests/integration/setup.ts"],
       globalSetup: ["./tests/integration/global-setup.ts", "./tests/integration/api-contract-recorder.ts"],
       deps: { optimizer: { ssr: { enabled: true, include: ["@remix-run/cloudflare"] } } },

@@ -45,6 +45,24 @@ export async function profitShareFor(ctx: ServiceContext, exits: { id: number; p
 }
 
 /**
+ * Copy trading's part of an exit's entries: the trader's share of a copy's profit moves from the
+ * follower to the trader (driven by the list, each exit found by its key: a join on a json_each
+ * subquery has no index and made this quadratic in the number of exits). ?1 is the batch, ?3 the
+ * exits with their shares.
+ */
+const SHARE_ENTRIES = `UNION ALL
+             SELECT x.order_id, o.account_id, 0, -json_extract(j.value, '$.sh'), 4
+               FROM json_each(?3) j
+               CROSS JOIN order_exits x ON x.order_id = json_extract(j.value, '$.id') AND x.from_status = 1
+               JOIN contract_orders o ON o.id = x.order_id
+              WHERE x.batch_id = ?1 AND json_extract(j.value, '$.sh') > 0
+             UNION ALL
+             SELECT x.order_id, json_extract(j.value, '$.ta'), 0, json_extract(j.value, '$.sh'), 5
+               FROM json_each(?3) j
+               CROSS JOIN order_exits x ON x.order_id = json_extract(j.value, '$.id') AND x.from_status = 1
+              WHERE x.batch_id = ?1 AND json_extract(j.value, '$.sh') > 0`;
+
+/**
  * Settles everything one tick triggered in ONE D1 batch whose statement count does not depend on
  * how many orders it moves (the orders travel as one JSON parameter):
  *   1. each order's unique exit key (INSERT OR IGNORE … WHERE the order is still in its state):
@@ -75,24 +93,37 @@ export async function settleContracts(ctx: ServiceContext, req: SettlementReques
     ...req.cancels.map((c) => ({ id: c.id, r: c.reason, p: null })),
   ]);
   const rolls = JSON.stringify(req.rolls.map((r) => ({ id: r.instrumentId, from: r.from, to: r.to })));
-  const statements = [
-    openBatch(db, b),
-    db
-      .prepare(
-        `INSERT OR IGNORE INTO order_exits (order_id, from_status, batch_id, reason, price, profit)
-         SELECT o.id, 1, ?1, json_extract(j.value, '$.r'), json_extract(j.value, '$.p'), json_extract(j.value, '$.pl')
-           FROM json_each(?2) j CROSS JOIN contract_orders o ON o.id = json_extract(j.value, '$.id') AND o.status = 1
-         RETURNING order_id, reason`,
-      )
-      .bind(b, exits),
-    db
-      .prepare(
-        `INSERT OR IGNORE INTO order_exits (order_id, from_status, batch_id, reason, price, profit)
-         SELECT o.id, 0, ?1, json_extract(j.value, '$.r'), json_extract(j.value, '$.p'), 0
-           FROM json_each(?2) j CROSS JOIN contract_orders o ON o.id = json_extract(j.value, '$.id') AND o.status = 0
-         RETURNING order_id, reason`,
-      )
-      .bind(b, pend),
+  // Only the statements this tick needs: a tick of stop-loss exits alone skips the pending
+  // orders' statements, one without copies skips the profit share's, one without rolls the roll.
+  const hasExits = req.exits.length > 0;
+  const hasPending = req.fills.length + req.cancels.length > 0;
+  const hasShares = shares.size > 0;
+  const statements: D1PreparedStatement[] = [openBatch(db, b)];
+  const exitInsert = hasExits
+    ? statements.push(
+        db
+          .prepare(
+            `INSERT OR IGNORE INTO order_exits (order_id, from_status, batch_id, reason, price, profit)
+             SELECT o.id, 1, ?1, json_extract(j.value, '$.r'), json_extract(j.value, '$.p'), json_extract(j.value, '$.pl')
+               FROM json_each(?2) j CROSS JOIN contract_orders o ON o.id = json_extract(j.value, '$.id') AND o.status = 1
+             RETURNING order_id, reason`,
+          )
+          .bind(b, exits),
+      ) - 1
+    : -1;
+  const pendingInsert = hasPending
+    ? statements.push(
+        db
+          .prepare(
+            `INSERT OR IGNORE INTO order_exits (order_id, from_status, batch_id, reason, price, profit)
+             SELECT o.id, 0, ?1, json_extract(j.value, '$.r'), json_extract(j.value, '$.p'), 0
+               FROM json_each(?2) j CROSS JOIN contract_orders o ON o.id = json_extract(j.value, '$.id') AND o.status = 0
+             RETURNING order_id, reason`,
+          )
+          .bind(b, pend),
+      ) - 1
+    : -1;
+  statements.push(
     db
       .prepare(
         `INSERT INTO ledger_transactions (idempotency_key, kind, memo, user_id, batch_id)
@@ -103,65 +134,66 @@ export async function settleContracts(ctx: ServiceContext, req: SettlementReques
           WHERE x.batch_id = ?1 ORDER BY x.order_id, x.from_status`,
       )
       .bind(b),
+  );
+  if (hasExits) {
     // Entries of positions leaving status 1: the margin leaves the locked balance, margin + profit
     // returns to the available balance, the counterparty takes the other side of the profit.
-    db
-      .prepare(
-        `INSERT INTO ledger_entries (transaction_id, account_id, bucket, amount)
-         SELECT t.id, e.account_id, e.bucket, e.amount FROM (
-           SELECT x.order_id AS oid, o.account_id AS account_id, 1 AS bucket, -o.margin AS amount, 1 AS n
-             FROM order_exits x JOIN contract_orders o ON o.id = x.order_id WHERE x.batch_id = ?1 AND x.from_status = 1
-           UNION ALL
-           SELECT x.order_id, o.account_id, 0, o.margin + x.profit, 2
-             FROM order_exits x JOIN contract_orders o ON o.id = x.order_id WHERE x.batch_id = ?1 AND x.from_status = 1
-           UNION ALL
-           -- the other side: the trading counterparty, or the demo books for a demo user's order
-           SELECT x.order_id, CASE WHEN u.is_demo = 1 THEN ?4 ELSE ?2 END, 0, -x.profit, 3
-             FROM order_exits x JOIN contract_orders o ON o.id = x.order_id JOIN users u ON u.id = o.user_id WHERE x.batch_id = ?1 AND x.from_status = 1
-           UNION ALL
-           -- copy trading: the trader's share of a copy's profit moves from the follower to the trader
-           -- (driven by the list, each exit found by its key: a join on a json_each subquery has
-           -- no index and made this quadratic in the number of exits)
-           SELECT x.order_id, o.account_id, 0, -json_extract(j.value, '$.sh'), 4
-             FROM json_each(?3) j
-             CROSS JOIN order_exits x ON x.order_id = json_extract(j.value, '$.id') AND x.from_status = 1
-             JOIN contract_orders o ON o.id = x.order_id
-            WHERE x.batch_id = ?1 AND json_extract(j.value, '$.sh') > 0
-           UNION ALL
-           SELECT x.order_id, json_extract(j.value, '$.ta'), 0, json_extract(j.value, '$.sh'), 5
-             FROM json_each(?3) j
-             CROSS JOIN order_exits x ON x.order_id = json_extract(j.value, '$.id') AND x.from_status = 1
-            WHERE x.batch_id = ?1 AND json_extract(j.value, '$.sh') > 0
-         ) e JOIN ledger_transactions t ON t.idempotency_key = 'contract_exit:' || e.oid
-          WHERE e.amount <> 0 ORDER BY e.oid, e.n`,
-      )
-      .bind(b, PlatformAccount.Counterparty.id, exits, PlatformAccount.DemoCounterparty.id),
-    db
-      .prepare(
-        `UPDATE follows SET paid_share = follows.paid_share + s.total
-           FROM (SELECT json_extract(j.value, '$.fo') AS fo, SUM(json_extract(j.value, '$.sh')) AS total
-                   FROM json_each(?2) j JOIN order_exits x ON x.order_id = json_extract(j.value, '$.id') AND x.batch_id = ?1 AND x.from_status = 1
-                  WHERE json_extract(j.value, '$.sh') > 0 GROUP BY 1) AS s
-          WHERE follows.id = s.fo`,
-      )
-      .bind(b, exits),
+    statements.push(
+      db
+        .prepare(
+          `INSERT INTO ledger_entries (transaction_id, account_id, bucket, amount)
+           SELECT t.id, e.account_id, e.bucket, e.amount FROM (
+             SELECT x.order_id AS oid, o.account_id AS account_id, 1 AS bucket, -o.margin AS amount, 1 AS n
+               FROM order_exits x JOIN contract_orders o ON o.id = x.order_id WHERE x.batch_id = ?1 AND x.from_status = 1
+             UNION ALL
+             SELECT x.order_id, o.account_id, 0, o.margin + x.profit, 2
+               FROM order_exits x JOIN contract_orders o ON o.id = x.order_id WHERE x.batch_id = ?1 AND x.from_status = 1
+             UNION ALL
+             -- the other side: the trading counterparty, or the demo books for a demo user's order
+             SELECT x.order_id, CASE WHEN u.is_demo = 1 THEN ?4 ELSE ?2 END, 0, -x.profit, 3
+               FROM order_exits x JOIN contract_orders o ON o.id = x.order_id JOIN users u ON u.id = o.user_id WHERE x.batch_id = ?1 AND x.from_status = 1
+             ${hasShares ? SHARE_ENTRIES : ""}
+           ) e JOIN ledger_transactions t ON t.idempotency_key = 'contract_exit:' || e.oid
+            WHERE e.amount <> 0 ORDER BY e.oid, e.n`,
+        )
+        .bind(b, PlatformAccount.Counterparty.id, exits, PlatformAccount.DemoCounterparty.id),
+    );
+  }
+  if (hasShares) {
+    statements.push(
+      db
+        .prepare(
+          `UPDATE follows SET paid_share = follows.paid_share + s.total
+             FROM (SELECT json_extract(j.value, '$.fo') AS fo, SUM(json_extract(j.value, '$.sh')) AS total
+                     FROM json_each(?2) j JOIN order_exits x ON x.order_id = json_extract(j.value, '$.id') AND x.batch_id = ?1 AND x.from_status = 1
+                    WHERE json_extract(j.value, '$.sh') > 0 GROUP BY 1) AS s
+            WHERE follows.id = s.fo`,
+        )
+        .bind(b, exits),
+    );
+  }
+  if (hasPending) {
     // Entries of pending orders leaving status 0: a fill pays the held fee to the fee account (the demo one for a demo user); a
     // cancel returns margin and fee to the available balance.
-    db
-      .prepare(
-        `INSERT INTO ledger_entries (transaction_id, account_id, bucket, amount)
-         SELECT t.id, e.account_id, e.bucket, e.amount FROM (
-           SELECT x.order_id AS oid, o.account_id AS account_id, 1 AS bucket,
-                  CASE WHEN x.reason = 'fill' THEN -o.fee ELSE -(o.margin + o.fee) END AS amount, 1 AS n
-             FROM order_exits x JOIN contract_orders o ON o.id = x.order_id WHERE x.batch_id = ?1 AND x.from_status = 0
-           UNION ALL
-           SELECT x.order_id, CASE WHEN x.reason <> 'fill' THEN o.account_id WHEN u.is_demo = 1 THEN ?3 ELSE ?2 END, 0,
-                  CASE WHEN x.reason = 'fill' THEN o.fee ELSE o.margin + o.fee END, 2
-             FROM order_exits x JOIN contract_orders o ON o.id = x.order_id JOIN users u ON u.id = o.user_id WHERE x.batch_id = ?1 AND x.from_status = 0
-         ) e JOIN ledger_transactions t ON t.idempotency_key = 'contract_pending_exit:' || e.oid
-          WHERE e.amount <> 0 ORDER BY e.oid, e.n`,
-      )
-      .bind(b, PlatformAccount.Fees.id, PlatformAccount.DemoFees.id),
+    statements.push(
+      db
+        .prepare(
+          `INSERT INTO ledger_entries (transaction_id, account_id, bucket, amount)
+           SELECT t.id, e.account_id, e.bucket, e.amount FROM (
+             SELECT x.order_id AS oid, o.account_id AS account_id, 1 AS bucket,
+                    CASE WHEN x.reason = 'fill' THEN -o.fee ELSE -(o.margin + o.fee) END AS amount, 1 AS n
+               FROM order_exits x JOIN contract_orders o ON o.id = x.order_id WHERE x.batch_id = ?1 AND x.from_status = 0
+             UNION ALL
+             SELECT x.order_id, CASE WHEN x.reason <> 'fill' THEN o.account_id WHEN u.is_demo = 1 THEN ?3 ELSE ?2 END, 0,
+                    CASE WHEN x.reason = 'fill' THEN o.fee ELSE o.margin + o.fee END, 2
+               FROM order_exits x JOIN contract_orders o ON o.id = x.order_id JOIN users u ON u.id = o.user_id WHERE x.batch_id = ?1 AND x.from_status = 0
+           ) e JOIN ledger_transactions t ON t.idempotency_key = 'contract_pending_exit:' || e.oid
+            WHERE e.amount <> 0 ORDER BY e.oid, e.n`,
+        )
+        .bind(b, PlatformAccount.Fees.id, PlatformAccount.DemoFees.id),
+    );
+  }
+  statements.push(
     ...batchPostingStatements(db, b),
     db
       .prepare(
@@ -178,25 +210,33 @@ export async function settleContracts(ctx: ServiceContext, req: SettlementReques
           WHERE x.batch_id = ?1 AND x.order_id = contract_orders.id`,
       )
       .bind(b, req.time),
-    db
-      .prepare(
-        `UPDATE instruments SET delivery_at = r.next
-           FROM (SELECT json_extract(value, '$.id') AS id, json_extract(value, '$.from') AS prev, json_extract(value, '$.to') AS next FROM json_each(?1)) AS r
-          WHERE instruments.id = r.id AND instruments.delivery_at = r.prev`,
-      )
-      .bind(rolls),
+  );
+  if (req.rolls.length > 0) {
+    statements.push(
+      db
+        .prepare(
+          `UPDATE instruments SET delivery_at = r.next
+             FROM (SELECT json_extract(value, '$.id') AS id, json_extract(value, '$.from') AS prev, json_extract(value, '$.to') AS next FROM json_each(?1)) AS r
+            WHERE instruments.id = r.id AND instruments.delivery_at = r.prev`,
+        )
+        .bind(rolls),
+    );
+  }
+  if (hasExits) {
     // a trader's own position closed: the ranking's statistics are recomputed at the next read
-    db
-      .prepare(
-        `UPDATE traders SET stats_at = 0
-          WHERE user_id IN (SELECT o.user_id FROM order_exits x JOIN contract_orders o ON o.id = x.order_id
-                             WHERE x.batch_id = ?1 AND x.from_status = 1 AND o.follow_type <> 2)`,
-      )
-      .bind(b),
-  ];
+    statements.push(
+      db
+        .prepare(
+          `UPDATE traders SET stats_at = 0
+            WHERE user_id IN (SELECT o.user_id FROM order_exits x JOIN contract_orders o ON o.id = x.order_id
+                               WHERE x.batch_id = ?1 AND x.from_status = 1 AND o.follow_type <> 2)`,
+        )
+        .bind(b),
+    );
+  }
   const results = await postBatch(db, statements);
-  const moved1 = (results[1]!.results ?? []) as { order_id: number; reason: string }[];
-  const moved0 = (results[2]!.results ?? []) as { order_id: number; reason: string }[];
+  const moved1 = (exitInsert < 0 ? [] : (results[exitInsert]!.results ?? [])) as { order_id: number; reason: string }[];
+  const moved0 = (pendingInsert < 0 ? [] : (results[pendingInsert]!.results ?? [])) as { order_id: number; reason: string }[];
   const ids = [...moved1, ...moved0].map((m) => m.order_id);
   const owners = new Map<number, number>();
   if (ids.length > 0) {
