@@ -108,7 +108,7 @@ describe("import direction per folder", () => {
     await allowed("app/routes/x.tsx", `import { x } from "~/route-helpers/publish.server";`);
     await allowed("app/routes/x.tsx", `import { x } from "~/root";`);
     await reported("app/routes/x.tsx", `import { x } from "~/api/contract.server";`);
-    await allowed("app/route-helpers/x.server.ts", `import { x } from "~/services/content.server";`);
+    await allowed("app/route-helpers/x.server.ts", `import { x } from "~/services/content/pages.server";`);
     await reported("app/route-helpers/x.server.ts", `import { x } from "~/components/forms";`);
   });
 
