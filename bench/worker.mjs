@@ -185,7 +185,7 @@ let postings = 0;
 /**
  * One balanced ledger transaction written set-based: the entries `entriesSql` selects
  * (account_id, bucket, amount; bound with `binds`), the other side on external:deposits, and every
- * balance moved by exactly its entries (as ledger.server's post does). For bench fixtures only:
+ * balance moved by exactly its entries (as ledger/post.server's post does). For bench fixtures only:
  * money that users hold before the measured paths run.
  */
 export async function postEntries(db, entriesSql, binds = []) {

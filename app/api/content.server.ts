@@ -5,7 +5,7 @@
  */
 import { textParagraphs } from "~/domain/content";
 import { NewsItemQuerySchema, NewsListQuerySchema } from "~/forms/content";
-import { companyEmail, newsItem, newsPage, NEWS_CATEGORY, type NewsItem } from "~/services/content.server";
+import { companyEmail, newsItem, newsPage, NEWS_CATEGORY, type NewsItem } from "~/services/content/pages.server";
 import { failure, ok, parsed, query, type Routes } from "./common.server";
 
 function item(n: NewsItem) {

@@ -11,7 +11,7 @@ import { parseFields, shapeQuery } from "~/forms/parse";
 import { AccountQuerySchema, TransferLogQuerySchema, TransferSchema, transferCommandOf } from "~/forms/wallet";
 import { ledgerKindText, memoText } from "~/lib/ledger-text";
 import { walletBalances } from "~/services/account.server";
-import type { AccountLogRow } from "~/services/ledger.server";
+import type { AccountLogRow } from "~/services/ledger/accounts.server";
 import { accountDetail, accountHistory, transfer, transferLog, type TransferRow } from "~/services/wallet.server";
 import { actingUserOrInvalid, failure, ok, params, query, userOrInvalid, type Handler, type Routes } from "./common.server";
 

@@ -43,7 +43,7 @@ export function SupportLink({ link }: { link: string }) {
 }
 
 /**
- * Customer service, decided by the company's setting (services/content.server supportChat):
+ * Customer service, decided by the company's setting (services/content/pages.server supportChat):
  * the dialog mode opens a dialog in place with JavaScript (a page without it), the link mode
  * goes straight to the link, and the chat page is loaded as a whole document so its response's
  * CSP (which allows the chat frame's host) applies.

@@ -22,7 +22,7 @@ import {
 } from "~/db/seed-data";
 import { checkEffectiveLeverage, parsePrice } from "~/domain/contract";
 import { MICROS_PER_USD } from "~/domain/money";
-import { ACCOUNT_KINDS, PlatformAccount } from "~/services/ledger.server";
+import { ACCOUNT_KINDS, PlatformAccount } from "~/services/ledger/accounts.server";
 
 export interface SeedOptions {
   operatorEmail: string;

@@ -12,14 +12,8 @@ import { submissionOf, type FieldErrors } from "~/forms/parse";
 import { replyWithErrors } from "~/forms/reply";
 import { normalizeLanguage, type LanguageCode } from "~/i18n/config";
 import { readForm } from "~/lib/http.server";
-import {
-  adminContentList,
-  contentForEdit,
-  deleteContent,
-  FALLBACK_LANGUAGE,
-  saveContent,
-  type ContentKind,
-} from "~/services/content.server";
+import { adminContentList, contentForEdit, deleteContent, saveContent, type ContentKind } from "~/services/content/editor.server";
+import { FALLBACK_LANGUAGE } from "~/services/content/pages.server";
 import { requireOperator } from "~/services/operator.server";
 import { ownedUpload, readFormWithUploads, uploadFieldError, uploadIdOf, uploadUrl } from "~/services/uploads.server";
 import { redirectWithFlash } from "~/services/web.server";

@@ -11,7 +11,7 @@ import { toSummary } from "~/domain/instrument";
 import { direction } from "~/lib/format";
 import { RouteErrorBoundary } from "~/components/route-error";
 import { assetsOverview } from "~/services/account.server";
-import { supportChatButton } from "~/services/content.server";
+import { supportChatButton } from "~/services/content/pages.server";
 import { ChatLink } from "~/components/content";
 import { SanctionsNotice } from "~/components/notice";
 import { listCategories, listInstruments, marketQuotes, miniCharts } from "~/services/market.server";

@@ -12,7 +12,7 @@ import { itemActionSchema } from "~/forms/operator";
 import { parseFields } from "~/forms/parse";
 import { readForm } from "~/lib/http.server";
 import { useRootData } from "~/lib/root-data";
-import { adminFeedback, markFeedbackRead } from "~/services/content.server";
+import { adminFeedback, markFeedbackRead } from "~/services/content/feedback.server";
 import { requireOperator } from "~/services/operator.server";
 import { redirectWithFlash } from "~/services/web.server";
 import { titled } from "~/lib/meta";

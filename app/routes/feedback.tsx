@@ -20,7 +20,7 @@ import { submissionOf } from "~/forms/parse";
 import { replyWithErrors } from "~/forms/reply";
 import { readForm } from "~/lib/http.server";
 import { useRootData } from "~/lib/root-data";
-import { myFeedback, myFeedbackItem, sendFeedback } from "~/services/content.server";
+import { myFeedback, myFeedbackItem, sendFeedback } from "~/services/content/feedback.server";
 import { redirectWithFlash, requireUser } from "~/services/web.server";
 import contentStylesHref from "~/styles/content.css";
 import { titled } from "~/lib/meta";

@@ -7,7 +7,7 @@ import { EmptyState, PageHeader } from "~/components/layout";
 import { RouteErrorBoundary } from "~/components/route-error";
 import { textParagraphs } from "~/domain/content";
 import { useRootData } from "~/lib/root-data";
-import { announcementList } from "~/services/content.server";
+import { announcementList } from "~/services/content/pages.server";
 import contentStylesHref from "~/styles/content.css";
 import { titled } from "~/lib/meta";
 

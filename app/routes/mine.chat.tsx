@@ -11,7 +11,7 @@ import { SupportLink } from "~/components/content";
 import { EmptyState, PageHeader } from "~/components/layout";
 import { RouteErrorBoundary } from "~/components/route-error";
 import { FRAME_SRC_HEADER } from "~/lib/http.server";
-import { supportChat } from "~/services/content.server";
+import { supportChat } from "~/services/content/pages.server";
 import contentStylesHref from "~/styles/content.css";
 import { titled } from "~/lib/meta";
 

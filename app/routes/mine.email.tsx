@@ -5,7 +5,7 @@ import { useTranslation } from "react-i18next";
 import { CopyButton } from "~/components/copy-button";
 import { EmptyState, PageHeader } from "~/components/layout";
 import { RouteErrorBoundary } from "~/components/route-error";
-import { companyEmail } from "~/services/content.server";
+import { companyEmail } from "~/services/content/pages.server";
 import contentStylesHref from "~/styles/content.css";
 import { titled } from "~/lib/meta";
 

@@ -8,7 +8,7 @@ import { RouteErrorBoundary } from "~/components/route-error";
 import { Pager } from "~/components/wallet";
 import { parsePage } from "~/domain/content";
 import { useRootData } from "~/lib/root-data";
-import { newsPage, PUBLIC_CACHE } from "~/services/content.server";
+import { newsPage, PUBLIC_CACHE } from "~/services/content/pages.server";
 import contentStylesHref from "~/styles/content.css";
 import { titled } from "~/lib/meta";
 

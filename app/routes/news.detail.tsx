@@ -8,7 +8,7 @@ import { RouteErrorBoundary } from "~/components/route-error";
 import { parseId, textParagraphs } from "~/domain/content";
 import { useRootData } from "~/lib/root-data";
 import { pageMeta } from "~/lib/meta";
-import { newsItem, PUBLIC_CACHE } from "~/services/content.server";
+import { newsItem, PUBLIC_CACHE } from "~/services/content/pages.server";
 import contentStylesHref from "~/styles/content.css";
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: contentStylesHref }];

@@ -5,7 +5,7 @@
  */
 import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { imageResponse } from "~/lib/http.server";
-import { readNewsImage } from "~/services/content.server";
+import { readNewsImage } from "~/services/content/editor.server";
 
 export async function loader({ params, context }: LoaderFunctionArgs) {
   return imageResponse(await readNewsImage(context, (params.id ?? "").toLowerCase()), "public");

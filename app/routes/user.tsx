@@ -26,7 +26,7 @@ import { reviewStatusKey } from "~/domain/real-name";
 import { shortAddress } from "~/domain/web3-address";
 import { reviewStatusOf } from "~/services/identity.server";
 import { assetsOverview } from "~/services/account.server";
-import { supportChatButton } from "~/services/content.server";
+import { supportChatButton } from "~/services/content/pages.server";
 import { ChatLink } from "~/components/content";
 import { demoStartingBalances, resetDemoAccount } from "~/services/demo.server";
 import { readHideAssets } from "~/services/preferences.server";

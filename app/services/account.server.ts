@@ -11,7 +11,7 @@ import { toBalanceString, type Micros } from "~/domain/money";
 import { profitPercent } from "~/domain/wallet";
 import { MAIN_COMPANY_ID } from "~/lib/constants";
 import { cached } from "~/services/cache.server";
-import { userAccounts } from "~/services/ledger.server";
+import { userAccounts } from "~/services/ledger/accounts.server";
 
 export async function areaList(ctx: ServiceContext) {
   const rows = await ctx.db

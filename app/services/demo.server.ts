@@ -6,17 +6,10 @@
 import type { ServiceContext } from "~/context.server";
 import { MAIN_COMPANY_ID } from "~/lib/constants";
 import { notifyRemoved } from "~/services/contract/settlement.server";
-import {
-  ACCOUNT_KINDS,
-  LedgerError,
-  PlatformAccount,
-  newBatchId,
-  openBatch,
-  post,
-  postSet,
-  txOfKey,
-  type Posting,
-} from "~/services/ledger.server";
+import { ACCOUNT_KINDS, PlatformAccount } from "~/services/ledger/accounts.server";
+import { LedgerError, post, postSet, txOfKey, type Posting } from "~/services/ledger/post.server";
+import { openBatch } from "~/services/ledger/batch.server";
+import { newBatchId } from "~/domain/ledger";
 
 /** An unused demo account (no sign-in for this long) expires: its demo id stops working. */
 export const DEMO_TTL_MS = 30 * 24 * 60 * 60_000;

@@ -14,7 +14,8 @@
 import type { ServiceContext } from "~/context.server";
 import { DepositStatus, DepositType, depositAmount, senderAddressOk, type AmountUnit } from "~/domain/deposit";
 import type { Micros } from "~/domain/money";
-import { AccountKind, LedgerError, PlatformAccount, post, txOfKey } from "~/services/ledger.server";
+import { AccountKind, PlatformAccount } from "~/services/ledger/accounts.server";
+import { LedgerError, post, txOfKey } from "~/services/ledger/post.server";
 import { assertOperator, decisionStatement, isAlreadyDecided, isStepUpExpired, stepUpGuard } from "~/services/operator.server";
 import type { SessionUser } from "~/services/session.server";
 import { ownedUpload, uploadFieldError, uploadIdOf } from "~/services/uploads.server";

@@ -16,7 +16,7 @@ import { redirect } from "@remix-run/cloudflare";
 import type { AppContext } from "~/context.server";
 import { safeRedirect } from "~/lib/redirect";
 import { consumeStepUpCode } from "~/services/auth/passwords.server";
-import { LedgerError } from "~/services/ledger.server";
+import { LedgerError } from "~/services/ledger/post.server";
 import { sessionIdOf, type SessionUser } from "~/services/session.server";
 
 export const STEP_UP_TTL_MS = 15 * 60_000;

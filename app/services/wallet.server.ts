@@ -18,7 +18,8 @@ import {
   type WalletKind,
 } from "~/domain/wallet";
 import type { TransferCommand } from "~/forms/wallet";
-import { LedgerError, accountLog, post, userAccounts, type AccountLogRow, type AccountRow } from "~/services/ledger.server";
+import { accountLog, userAccounts, type AccountLogRow, type AccountRow } from "~/services/ledger/accounts.server";
+import { LedgerError, post } from "~/services/ledger/post.server";
 import { fail, type Outcome } from "~/services/outcome";
 
 export const HISTORY_PAGE_SIZE = 20;

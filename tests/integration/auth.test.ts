@@ -1,6 +1,6 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { checkInvariants } from "~/services/ledger.server";
+import { checkInvariants } from "~/services/ledger/accounts.server";
 import { DEMO_STARTING_BALANCES } from "~/db/seed";
 import {
   ORIGIN,
@@ -385,7 +385,8 @@ describe("demo account", () => {
     const cookie = cookiesFrom(res);
     const user = await env.DB.prepare("SELECT id FROM users WHERE is_demo = 1 ORDER BY id DESC LIMIT 1").first<{ id: number }>();
     // spend some of the contract balance
-    const { post, PlatformAccount } = await import("~/services/ledger.server");
+    const { post } = await import("~/services/ledger/post.server");
+    const { PlatformAccount } = await import("~/services/ledger/accounts.server");
     const contract = await env.DB.prepare("SELECT id FROM accounts WHERE user_id = ?1 AND kind = 'contract'")
       .bind(user!.id)
       .first<{ id: number }>();

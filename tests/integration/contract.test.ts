@@ -8,7 +8,7 @@ import { cancelOrder, closeOrder, placeOrder, setStops } from "~/services/contra
 import { feeMode, listOrders } from "~/services/contract/queries.server";
 import { resetDemoAccount } from "~/services/demo.server";
 import { buyOption } from "~/services/option/commands.server";
-import { PlatformAccount, checkInvariants } from "~/services/ledger.server";
+import { PlatformAccount, checkInvariants } from "~/services/ledger/accounts.server";
 import {
   createUser,
   form,

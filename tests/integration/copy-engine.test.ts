@@ -8,7 +8,7 @@ import { createServiceContext } from "~/context.server";
 import { Side } from "~/domain/contract";
 import { closeOrder, placeOrder, setStops } from "~/services/contract/commands.server";
 import { myFollowers } from "~/services/copy/views.server";
-import { checkInvariants } from "~/services/ledger.server";
+import { checkInvariants } from "~/services/ledger/accounts.server";
 import { aFollower, aTrader, loggedInSocket, tickMain as tick, holdPrice as hold, accountBalances as balances } from "./helpers";
 
 const USD = 1_000_000;

@@ -8,7 +8,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { createServiceContext } from "~/context.server";
 import { placeOrder } from "~/services/contract/commands.server";
 import { reviewApplication } from "~/services/copy/operator.server";
-import { checkInvariants } from "~/services/ledger.server";
+import { checkInvariants } from "~/services/ledger/accounts.server";
 import {
   cookiesFrom,
   createUser,

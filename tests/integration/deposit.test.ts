@@ -5,7 +5,7 @@ import { SELF, env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { createServiceContext } from "~/context.server";
 import { approveDeposit } from "~/services/deposit.server";
-import { checkInvariants, PlatformAccount } from "~/services/ledger.server";
+import { checkInvariants, PlatformAccount } from "~/services/ledger/accounts.server";
 import { sessionIdOf, userForToken } from "~/services/session.server";
 import { ORIGIN, createUser, form, formErrors, get, sessionFor, signedSessionCookie, visibleText } from "./helpers";
 

@@ -11,7 +11,7 @@ import { SETTLE_CHUNK, SETTLE_TRIES } from "~/domain/engine";
 import { engineOrders } from "~/services/contract/engine.server";
 import { openCopies } from "~/services/copy/engine.server";
 import { placeOrder } from "~/services/contract/commands.server";
-import { checkInvariants } from "~/services/ledger.server";
+import { checkInvariants } from "~/services/ledger/accounts.server";
 import {
   cookiesFrom,
   createUser,

@@ -10,7 +10,7 @@ import { Side } from "~/domain/contract";
 import { assign, parsePlan, shardName, type ShardPlan } from "~/domain/engine-shards";
 import { placeOrder } from "~/services/contract/commands.server";
 import { engineOrders } from "~/services/contract/engine.server";
-import { checkInvariants } from "~/services/ledger.server";
+import { checkInvariants } from "~/services/ledger/accounts.server";
 import { ConfigError, readConfig } from "~/env.server";
 import { aFollower, aTrader, createUser, fund, holdPrice as hold, mainRoom, tickMain as tick } from "./helpers";
 

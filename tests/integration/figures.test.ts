@@ -7,7 +7,8 @@ import { createServiceContext } from "~/context.server";
 import { Side } from "~/domain/contract";
 import { todayProfit } from "~/services/account.server";
 import { closeOrder, placeOrder } from "~/services/contract/commands.server";
-import { PlatformAccount, checkInvariants, post } from "~/services/ledger.server";
+import { PlatformAccount, checkInvariants } from "~/services/ledger/accounts.server";
+import { post } from "~/services/ledger/post.server";
 import { buyOption } from "~/services/option/commands.server";
 import { transfer } from "~/services/wallet.server";
 import {

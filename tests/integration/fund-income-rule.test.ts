@@ -11,7 +11,7 @@ import { createServiceContext } from "~/context.server";
 import { SubscriptionStatus, addDays, dayProfit, dueIncomeDays, isDueToFinish } from "~/domain/fund";
 import { requestRedemption, subscribe } from "~/services/fund/commands.server";
 import { DUE_INCOME, payFundIncomeChunk } from "~/services/fund/income.server";
-import { checkInvariants } from "~/services/ledger.server";
+import { checkInvariants } from "~/services/ledger/accounts.server";
 import { userForToken } from "~/services/session.server";
 import { createUser, fund, sessionFor } from "./helpers";
 

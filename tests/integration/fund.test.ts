@@ -9,7 +9,7 @@ import { createServiceContext } from "~/context.server";
 import { requestRedemption, subscribe } from "~/services/fund/commands.server";
 import { payFundIncome } from "~/services/fund/income.server";
 import { approveRedemption, rejectRedemption } from "~/services/fund/operator.server";
-import { checkInvariants, PlatformAccount } from "~/services/ledger.server";
+import { checkInvariants, PlatformAccount } from "~/services/ledger/accounts.server";
 import { sessionIdOf, userForToken } from "~/services/session.server";
 import { createUser, form, fund, get, sessionFor, signedSessionCookie, visibleText } from "./helpers";
 

@@ -2,7 +2,8 @@
 // (not through the UI), requests go through the real Worker (SELF).
 import { SELF, env } from "cloudflare:test";
 import { MARKET_ROOM } from "~/domain/rooms";
-import { AccountKind, PlatformAccount, post } from "~/services/ledger.server";
+import { AccountKind, PlatformAccount } from "~/services/ledger/accounts.server";
+import { post } from "~/services/ledger/post.server";
 import { forgetInstruments, forgetQuotes } from "~/services/market.server";
 // @ts-expect-error -- no type declarations for the generated bundle (the Worker's own copy of the services)
 import * as workerBuild from "../../build/index.js";

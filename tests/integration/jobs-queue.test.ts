@@ -11,7 +11,7 @@ import { subscribe } from "~/services/fund/commands.server";
 import { fundIncomeRanges } from "~/services/fund/income.server";
 import { loanPenaltyRanges } from "~/services/loan/penalties.server";
 import { DAILY, JOBS_DEAD_LETTERS, JOBS_QUEUE, consumeJobs, runScheduledJobs } from "~/services/jobs.server";
-import { checkInvariants } from "~/services/ledger.server";
+import { checkInvariants } from "~/services/ledger/accounts.server";
 import { userForToken } from "~/services/session.server";
 import { cookiesFrom, createUser, form, fund, get, sessionFor, signedSessionCookie, visibleText } from "./helpers";
 

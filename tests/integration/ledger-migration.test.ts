@@ -7,7 +7,8 @@
 import { applyD1Migrations, env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
 import { sha256Hex } from "~/lib/encoding";
-import { checkInvariants, post } from "~/services/ledger.server";
+import { checkInvariants } from "~/services/ledger/accounts.server";
+import { post } from "~/services/ledger/post.server";
 
 const db = () => env.MIGRATION_DB;
 const USD = 1_000_000;

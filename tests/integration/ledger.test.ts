@@ -1,6 +1,7 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { LedgerError, PlatformAccount, checkInvariants, post } from "~/services/ledger.server";
+import { PlatformAccount, checkInvariants } from "~/services/ledger/accounts.server";
+import { LedgerError, post } from "~/services/ledger/post.server";
 import { createUser, fund } from "./helpers";
 
 const USD = 1_000_000;

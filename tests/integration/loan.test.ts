@@ -11,7 +11,7 @@ import { submitRepayment } from "~/services/loan/commands.server";
 import { approveLoan, approveRepayment, decideKyc, rejectRepayment } from "~/services/loan/operator.server";
 import { accrueLoanPenalties } from "~/services/loan/penalties.server";
 import { agreementDigest } from "~/services/loan/queries.server";
-import { checkInvariants, PlatformAccount } from "~/services/ledger.server";
+import { checkInvariants, PlatformAccount } from "~/services/ledger/accounts.server";
 import { sessionIdOf, userForToken, type SessionUser } from "~/services/session.server";
 import { ORIGIN, accountBalances, createUser, form, get, sessionFor, signedSessionCookie, visibleText } from "./helpers";
 

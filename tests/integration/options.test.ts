@@ -3,7 +3,7 @@
 import { abortAllDurableObjects, env } from "cloudflare:test";
 import { afterEach, describe, expect, it } from "vitest";
 import { createServiceContext } from "~/context.server";
-import { PlatformAccount, checkInvariants } from "~/services/ledger.server";
+import { PlatformAccount, checkInvariants } from "~/services/ledger/accounts.server";
 import { buyOption } from "~/services/option/commands.server";
 import { listOptions } from "~/services/option/queries.server";
 import {

@@ -278,7 +278,7 @@ describe("the live socket's hardening", () => {
 
 describe("scheduled jobs", () => {
   it("the daily run expires unused demo accounts (balances back to the platform, demo id gone) and keeps the ledger balanced", async () => {
-    const { checkInvariants } = await import("~/services/ledger.server");
+    const { checkInvariants } = await import("~/services/ledger/accounts.server");
     const { grantDemoBalances } = await import("~/services/demo.server");
     const old = await createUser({ isDemo: true });
     const fresh = await createUser({ isDemo: true });

@@ -3,7 +3,8 @@
 // ledger's invariants checked after every test.
 import { SELF, env } from "cloudflare:test";
 import { afterEach, describe, expect, it } from "vitest";
-import { PlatformAccount, checkInvariants, post } from "~/services/ledger.server";
+import { PlatformAccount, checkInvariants } from "~/services/ledger/accounts.server";
+import { post } from "~/services/ledger/post.server";
 import {
   cookiesFrom,
   createUser,

@@ -15,7 +15,7 @@ import { describe, expect, it } from "vitest";
 import { createServiceContext, type ServiceContext } from "~/context.server";
 import { closeOrder, placeOrder } from "~/services/contract/commands.server";
 import { approveDeposit, rejectDeposit, submitDeposit } from "~/services/deposit.server";
-import { PlatformAccount, checkInvariants } from "~/services/ledger.server";
+import { PlatformAccount, checkInvariants } from "~/services/ledger/accounts.server";
 import { sessionIdOf, userForToken, type SessionUser } from "~/services/session.server";
 import { transfer } from "~/services/wallet.server";
 import { requestWithdrawal } from "~/services/withdraw/commands.server";

@@ -84,7 +84,7 @@ describe("import direction per folder", () => {
   });
 
   it("services import services, the domain, the lib, i18n, the database and the contexts; form modules only as command types", async () => {
-    await allowed("app/services/contract/commands.server.ts", `import { x } from "~/services/ledger.server";`);
+    await allowed("app/services/contract/commands.server.ts", `import { x } from "~/services/ledger/post.server";`);
     await allowed("app/services/x.server.ts", `import { x } from "~/db/schema";`);
     await allowed("app/services/x.server.ts", `import type { x } from "~/forms/withdraw";`);
     await reported("app/services/x.server.ts", `import { x } from "~/forms/withdraw";`);
@@ -97,7 +97,7 @@ describe("import direction per folder", () => {
 
   it("the database layer imports no service", async () => {
     await allowed("app/db/x.ts", `import { x } from "~/domain/money";`);
-    await reported("app/db/x.ts", `import { x } from "~/services/ledger.server";`);
+    await reported("app/db/x.ts", `import { x } from "~/services/ledger/accounts.server";`);
   });
 
   it("the JSON API and the routes import anything below them, not each other", async () => {
@@ -108,7 +108,7 @@ describe("import direction per folder", () => {
     await allowed("app/routes/x.tsx", `import { x } from "~/route-helpers/publish.server";`);
     await allowed("app/routes/x.tsx", `import { x } from "~/root";`);
     await reported("app/routes/x.tsx", `import { x } from "~/api/contract.server";`);
-    await allowed("app/route-helpers/x.server.ts", `import { x } from "~/services/content.server";`);
+    await allowed("app/route-helpers/x.server.ts", `import { x } from "~/services/content/pages.server";`);
     await reported("app/route-helpers/x.server.ts", `import { x } from "~/components/forms";`);
   });
 

@@ -7,7 +7,7 @@ import type { ServiceContext } from "~/context.server";
 import { areas, baseSettings, users } from "~/db/schema";
 import { canonicalInternational, canonicalMobile } from "~/domain/identity";
 import { MAIN_COMPANY_ID } from "~/lib/constants";
-import { ACCOUNT_KINDS } from "~/services/ledger.server";
+import { ACCOUNT_KINDS } from "~/services/ledger/accounts.server";
 import type { FieldErrors } from "~/services/outcome";
 
 export async function verifyRegType(ctx: ServiceContext): Promise<number> {

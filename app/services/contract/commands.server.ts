@@ -26,7 +26,8 @@ import { checkPlaceCommand, checkStopPrices, checkStopSides, type PlaceCommand, 
 import type { EngineChange } from "~/domain/engine";
 import { leverages } from "~/domain/instrument";
 import { priceToSteps, type Quote } from "~/domain/market";
-import { AccountKind, Bucket, LedgerError, post, tradingAccount, txOfKey, type Posting } from "~/services/ledger.server";
+import { AccountKind, Bucket, tradingAccount } from "~/services/ledger/accounts.server";
+import { LedgerError, post, txOfKey, type Posting } from "~/services/ledger/post.server";
 import { notifyEngine } from "~/services/live.server";
 import { findInstrument, quoteOf } from "~/services/market.server";
 import { fail, refuse, type Outcome } from "~/services/outcome";

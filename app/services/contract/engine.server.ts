@@ -10,7 +10,8 @@ import { LOAD_PAGE, type DeliverySchedule, type EngineOrder } from "~/domain/eng
 import type { ShardFilter } from "~/domain/engine-shards";
 import type { Instrument } from "~/domain/instrument";
 import type { Micros } from "~/domain/money";
-import { Bucket, tradingAccount, txOfKey, type Posting, type PostRequest } from "~/services/ledger.server";
+import { Bucket, tradingAccount } from "~/services/ledger/accounts.server";
+import { txOfKey, type Posting, type PostRequest } from "~/services/ledger/post.server";
 import { writeSessionGuard } from "~/services/session.server";
 import { ORDER_COLUMNS } from "./queries.server";
 import type { ContractOrderRow } from "./views";

@@ -7,7 +7,8 @@ import type { ServiceContext } from "~/context.server";
 import { profitShareOf } from "~/domain/copy";
 import type { EngineChange, SettlementRequest, SettlementResult } from "~/domain/engine";
 import type { Micros } from "~/domain/money";
-import { PlatformAccount, batchPostingStatements, openBatch, postBatch } from "~/services/ledger.server";
+import { PlatformAccount } from "~/services/ledger/accounts.server";
+import { batchPostingStatements, openBatch, postBatch } from "~/services/ledger/batch.server";
 import { notifyEngine } from "~/services/live.server";
 
 export interface ProfitShare {

@@ -19,7 +19,9 @@ import type { ServiceContext } from "~/context.server";
 import { liquidationPrice, type Side } from "~/domain/contract";
 import { FollowStatus, FollowType, planCopy, TraderStatus } from "~/domain/copy";
 import { SETTLE_CHUNK, chunked } from "~/domain/engine";
-import { batchPostingStatements, newBatchId, openBatch, PlatformAccount, postBatch } from "~/services/ledger.server";
+import { PlatformAccount } from "~/services/ledger/accounts.server";
+import { batchPostingStatements, openBatch, postBatch } from "~/services/ledger/batch.server";
+import { newBatchId } from "~/domain/ledger";
 import { feeMode, termsOf } from "~/services/contract/queries.server";
 import { findInstrument } from "~/services/market.server";
 

@@ -16,7 +16,7 @@ import {
 } from "~/domain/copy";
 import type { Micros } from "~/domain/money";
 import { closeOrder } from "~/services/contract/commands.server";
-import { AccountKind } from "~/services/ledger.server";
+import { AccountKind } from "~/services/ledger/accounts.server";
 import { fail, type FieldErrors, type Outcome } from "~/services/outcome";
 import type { SessionUser } from "~/services/session.server";
 import { isUnique, liveFollow, type FollowRow } from "./queries.server";

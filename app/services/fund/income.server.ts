@@ -6,7 +6,9 @@
 import type { ServiceContext } from "~/context.server";
 import { utcDay } from "~/domain/fund";
 import { FUND_INCOME_CHUNK, chunkStartsSql, userRanges, type UserRange } from "~/domain/jobs";
-import { PlatformAccount, batchPostingStatements, newBatchId, openBatch, postBatch } from "~/services/ledger.server";
+import { PlatformAccount } from "~/services/ledger/accounts.server";
+import { batchPostingStatements, openBatch, postBatch } from "~/services/ledger/batch.server";
+import { newBatchId } from "~/domain/ledger";
 
 /* ---------------------------------------------------------------------------------------------
  * The daily job

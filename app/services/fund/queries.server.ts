@@ -7,7 +7,7 @@ import type { ServiceContext } from "~/context.server";
 import type { funds } from "~/db/schema";
 import { dayProfit, redemptionPenalty, subscriptionDays, totalProfit, utcDay } from "~/domain/fund";
 import type { Micros } from "~/domain/money";
-import { AccountKind } from "~/services/ledger.server";
+import { AccountKind } from "~/services/ledger/accounts.server";
 
 export const FUNDS_PAGE_SIZE = 10;
 export const RECORDS_PAGE_SIZE = 10;

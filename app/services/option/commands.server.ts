@@ -7,7 +7,8 @@
 import type { ServiceContext } from "~/context.server";
 import { checkStake, type BuyCommand } from "~/domain/option";
 import { priceToSteps } from "~/domain/market";
-import { AccountKind, Bucket, LedgerError, post, txOfKey } from "~/services/ledger.server";
+import { AccountKind, Bucket } from "~/services/ledger/accounts.server";
+import { LedgerError, post, txOfKey } from "~/services/ledger/post.server";
 import { findInstrument, quoteOf } from "~/services/market.server";
 import { fail, refuse, type Outcome } from "~/services/outcome";
 import { MAX_STAKE, OPTION_COLUMNS, optionTerms } from "./queries.server";

@@ -4,7 +4,8 @@
  */
 import type { ServiceContext } from "~/context.server";
 import type { OptionSettlementRequest, OptionSettlementResult } from "~/domain/engine";
-import { PlatformAccount, batchPostingStatements, openBatch, postBatch } from "~/services/ledger.server";
+import { PlatformAccount } from "~/services/ledger/accounts.server";
+import { batchPostingStatements, openBatch, postBatch } from "~/services/ledger/batch.server";
 
 /**
  * Settles every option due in one tick in ONE D1 batch (the options travel as one JSON

@@ -9,7 +9,8 @@
 import type { ServiceContext } from "~/context.server";
 import { toDecimalString } from "~/domain/money";
 import { checkWithdrawal, type DrawType, type WithdrawFigures } from "~/domain/withdraw";
-import { Bucket, LedgerError, post } from "~/services/ledger.server";
+import { Bucket } from "~/services/ledger/accounts.server";
+import { LedgerError, post } from "~/services/ledger/post.server";
 import { fail, type Outcome } from "~/services/outcome";
 import type { SessionUser } from "~/services/session.server";
 import { findMethod, type PayoutMethod } from "./methods.server";

@@ -8,7 +8,8 @@
 import type { ServiceContext } from "~/context.server";
 import type { Micros } from "~/domain/money";
 import { WithdrawStatus } from "~/domain/withdraw";
-import { AccountKind, Bucket, LedgerError, PlatformAccount, post, type Posting } from "~/services/ledger.server";
+import { AccountKind, Bucket, PlatformAccount } from "~/services/ledger/accounts.server";
+import { LedgerError, post, type Posting } from "~/services/ledger/post.server";
 import { assertOperator, decisionStatement, isAlreadyDecided, isStepUpExpired, stepUpGuard } from "~/services/operator.server";
 import type { SessionUser } from "~/services/session.server";
 import type { WithdrawalRow } from "./queries.server";

@@ -5,7 +5,7 @@
 import type { ServiceContext } from "~/context.server";
 import type { Micros } from "~/domain/money";
 import type { DrawType, WithdrawStatus } from "~/domain/withdraw";
-import { AccountKind } from "~/services/ledger.server";
+import { AccountKind } from "~/services/ledger/accounts.server";
 
 export const PAGE_SIZE = 20;
 
