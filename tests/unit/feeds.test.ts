@@ -31,7 +31,7 @@ function recorder() {
   return { quotes, candles, statuses, events };
 }
 
-const until = async (check: () => boolean, ms = 5000) => {
+const until = async (check: () => boolean, ms = 15_000) => {
   const end = Date.now() + ms;
   while (!check()) {
     if (Date.now() > end) throw new Error("timed out");
@@ -124,7 +124,7 @@ describe("upstream feed: spec §4 protocol", () => {
     });
     cleanups.push(() => feed.stop());
     feed.start();
-    await until(() => feed.connections >= 2, 3000);
+    await until(() => feed.connections >= 2, 15_000);
     pong = true;
     expect(s.received.filter((m) => m.type === "sub" && m.topic === "DAY_MARKET").length).toBeGreaterThanOrEqual(2);
   });
