@@ -2,8 +2,11 @@
 // route module, every chunk they import, and the chunks they load after hydration with
 // import() (the live socket on every page, the chart only on /trade).
 //
-// "First load" is what the browser requests before hydration: the manifest, the entry, root, the
-// route module and their static imports (followed transitively). "Lazy" is every chunk reached
+// "First load" is what the browser requests before hydration: the entry, root, the route module
+// and their static imports (followed transitively). The manifest module (manifest-*.js) counts
+// only when lazy route discovery is off: with future.v3_lazyRouteDiscovery, Remix's <Scripts>
+// neither imports nor preloads it; the matched routes' part of the manifest is inlined in the
+// HTML (window.__remixManifest) and the rest is fetched from /__manifest on navigation. "Lazy" is every chunk reached
 // only through an import() call (followed transitively, static imports of lazy chunks included).
 //
 //   node bench/page-weight.mjs                   totals per page (first load, lazy, all)
@@ -15,6 +18,10 @@ import { existsSync, readFileSync, readdirSync } from "node:fs";
 import path from "node:path";
 import { gzipSync } from "node:zlib";
 import { root } from "../scripts/lib.mjs";
+import remixConfig from "../remix.config.js";
+
+/** Whether the browser requests manifest-*.js (only without lazy route discovery). */
+export const manifestRequested = remixConfig.future?.v3_lazyRouteDiscovery !== true;
 
 const buildDir = path.join(root, "public", "build");
 
@@ -62,7 +69,7 @@ export function pageFiles(routes) {
       if (!r) throw new Error(`no route ${id}`);
       first.push(r.module, ...(r.imports ?? []));
     }
-    const files = new Map([[manifestUrl, "first"]]);
+    const files = new Map(manifestRequested ? [[manifestUrl, "first"]] : []);
     const lazy = [];
     // first load: static imports only; import() targets wait in `lazy`
     while (first.length) {
@@ -138,6 +145,10 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   const modulesAt = process.argv.indexOf("--modules");
   const topChunks = modulesAt < 0 ? 0 : Number(process.argv[modulesAt + 1]) || 8;
   const files = pageFiles(routes);
+  if (!manifestRequested) {
+    const { manifestUrl } = readManifest();
+    console.log(`(${manifestUrl}, ${kb(gzipSize(manifestUrl))} gzip, is not requested: v3_lazyRouteDiscovery inlines the matched routes)`);
+  }
   console.log(`${"page".padEnd(20)} ${"first load".padStart(10)} ${"lazy".padStart(9)} ${"all".padStart(9)}  (gzip)`);
   for (const [page, list] of Object.entries(files)) {
     const first = list.filter((f) => f.kind === "first").reduce((s, f) => s + f.gzip, 0);
@@ -167,7 +178,8 @@ if (import.meta.url === `file://${process.argv[1]}`) {
       for (const m of modules.slice(0, 15)) {
         console.log(`  ${kb(m.bytes).padStart(9)} min  ~${kb((m.bytes / total) * gzip).padStart(8)} gzip  ${m.module}`);
       }
-      if (modules.length > 15) console.log(`  … ${modules.length - 15} more modules, ${kb(modules.slice(15).reduce((s, m) => s + m.bytes, 0))} min`);
+      if (modules.length > 15)
+        console.log(`  … ${modules.length - 15} more modules, ${kb(modules.slice(15).reduce((s, m) => s + m.bytes, 0))} min`);
     }
   }
 }
