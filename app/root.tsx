@@ -1,4 +1,4 @@
-import { data, redirect, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
+import type { LinksFunction, MetaFunction } from "@remix-run/cloudflare";
 import {
   Links,
   Meta,
@@ -13,22 +13,16 @@ import {
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { TAB_PATHS, TabBar } from "~/components/layout";
-import { RTL_LANGUAGES, languageInfo, unitLocaleOf } from "~/i18n/config";
-import { messagesFor } from "~/i18n/i18n.server";
 import { I18nProvider } from "~/i18n/react";
 import { isAbortError } from "~/lib/abort";
 import { useRootData } from "~/lib/root-data";
 import { translateMessage } from "~/lib/messages";
-import { readFlash, type Flash } from "~/services/web.server";
-import { socketTicket } from "~/services/socket-auth.server";
-import { companyInfo } from "~/services/account.server";
 import { LiveProvider, StaleRefresher } from "~/components/live";
-import { readTheme, type Theme } from "~/services/preferences.server";
+import type { Flash } from "~/services/web.server";
+import type { Theme } from "~/services/preferences.server";
+import type { loader } from "~/route-helpers/root.server";
 import { useNonce } from "~/components/nonce";
 import { legacyHashPath } from "~/domain/content";
-import { onPcHost } from "~/domain/device";
-import { startupStatus } from "~/domain/startup";
-import { shortAddress } from "~/domain/web3-address";
 import stylesHref from "~/styles/app.css";
 
 export const links: LinksFunction = () => [
@@ -39,45 +33,9 @@ export const links: LinksFunction = () => [
 
 export const meta: MetaFunction = () => [{ title: "Bourse" }];
 
-export async function loader({ request, context }: LoaderFunctionArgs) {
-  const [user, { flash, clear }, company] = await Promise.all([context.user(), readFlash(context, request), companyInfo(context)]);
-  const url = new URL(request.url);
-  // Spec §4 startup: a company with status 0 sends visitors to its loss_url, or (when it has no
-  // usable loss_url) shows a translated closed page. Signed-in operators keep working, and the
-  // login page stays reachable so that they can sign in.
-  const closed = startupStatus(company, url.host);
-  if (closed && user?.role !== "operator" && url.pathname !== "/login") {
-    if (closed.lossUrl) throw redirect(closed.lossUrl);
-    throw data(
-      {
-        closed: true,
-        title: context.t("status.closed_title"),
-        text: context.t("status.closed_text"),
-        htmlLang: languageInfo(context.lang).htmlLang,
-        dir: RTL_LANGUAGES.has(context.lang) ? "rtl" : "ltr",
-      },
-      { status: 503 },
-    );
-  }
-  const info = languageInfo(context.lang);
-  const body = {
-    lang: context.lang,
-    htmlLang: info.htmlLang,
-    locale: info.locale,
-    unitLocale: unitLocaleOf(context.lang),
-    dir: RTL_LANGUAGES.has(context.lang) ? ("rtl" as const) : ("ltr" as const),
-    messages: messagesFor(context.lang),
-    theme: await readTheme(request),
-    flash,
-    isLocal: context.config.isLocal,
-    // The desktop site (spec §9 pc subdomain): pages on the configured pc host get the desktop layout.
-    desktopSite: onPcHost(url, context.config.pcHost),
-    user: user ? { uid: user.uid, email: user.email, mobile: user.mobile, isDemo: user.isDemo, wallet: shortAddress(user.wallet) } : null,
-    socketTicket: user ? await context.token().then((token) => (token ? socketTicket(context.env, token) : null)) : null,
-  };
-  // Cache-Control (private, no-store for signed-in users) is set for every response by the Worker.
-  return data(body, { headers: clear ? { "Set-Cookie": clear } : {} });
-}
+// The loader lives in a server module: none of its imports (services, the language table, the
+// startup and address rules) reaches the browser bundle that every page loads.
+export { loader } from "~/route-helpers/root.server";
 
 type LoaderData = Awaited<ReturnType<typeof loader>>["data"];
 

@@ -28,7 +28,6 @@ export type LanguageCode = (typeof LANGUAGES)[number]["code"];
 export const LANGUAGE_CODES = LANGUAGES.map((l) => l.code) as LanguageCode[];
 export const DEFAULT_LANGUAGE: LanguageCode = "hk";
 export const RTL_LANGUAGES: ReadonlySet<string> = new Set(["ar"]);
-export const NAMESPACE = "common";
 
 export function isLanguage(value: unknown): value is LanguageCode {
   return typeof value === "string" && (LANGUAGE_CODES as string[]).includes(value);

@@ -4,14 +4,8 @@
  * t functions for action messages, flash toasts and e-mails.
  */
 import { RemixI18Next } from "remix-i18next/server";
-import {
-  DEFAULT_LANGUAGE,
-  LANGUAGE_CODES,
-  NAMESPACE,
-  languageFromAcceptLanguage,
-  normalizeLanguage,
-  type LanguageCode,
-} from "~/i18n/config";
+import { DEFAULT_LANGUAGE, LANGUAGE_CODES, languageFromAcceptLanguage, normalizeLanguage, type LanguageCode } from "~/i18n/config";
+import { NAMESPACE } from "~/i18n/namespace";
 import { resources } from "~/i18n/resources";
 import { preferenceCookie, readCookie } from "~/lib/cookies.server";
 

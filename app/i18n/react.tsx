@@ -6,7 +6,7 @@
 import i18next, { type i18n as I18n } from "i18next";
 import { useMemo, type ReactNode } from "react";
 import { I18nextProvider } from "react-i18next";
-import { NAMESPACE } from "~/i18n/config";
+import { NAMESPACE } from "~/i18n/namespace";
 
 export function I18nProvider({ lang, messages, children }: { lang: string; messages: Record<string, unknown>; children: ReactNode }) {
   const instance = useMemo<I18n>(() => {
