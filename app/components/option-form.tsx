@@ -9,7 +9,7 @@ import { getFormProps, getInputProps, useForm, type SubmissionResult } from "@co
 import { Form, Link, useNavigation } from "@remix-run/react";
 import { useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { FormErrors } from "~/components/forms";
+import { FormErrors } from "~/components/fields";
 import { useHydrated } from "~/components/hydrated";
 import { OrderTime, formatSteps } from "~/components/orders";
 import { durationParts, lossIfWrong, profitFigure } from "~/domain/option";

@@ -10,7 +10,7 @@ import { getCollectionProps, getFormProps, getInputProps, getSelectProps, useFor
 import { Form, Link, useNavigation } from "@remix-run/react";
 import { useState, type ChangeEvent } from "react";
 import { useTranslation } from "react-i18next";
-import { FormErrors } from "~/components/forms";
+import { FormErrors } from "~/components/fields";
 import { useHydrated } from "~/components/hydrated";
 import { hundredthsToPercent, pendingPriceBand, stepsToDecimal } from "~/domain/contract";
 import { priceToSteps, stepsToPrice, type Quote } from "~/domain/market";

@@ -10,7 +10,8 @@ import { data, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionA
 import { Form, Link, useActionData, useLoaderData, useLocation } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { PublishedDate, TextBody } from "~/components/content";
-import { Field, FormErrors, SubmitButton, TextAreaField } from "~/components/forms";
+import { Field, FormErrors, TextAreaField } from "~/components/fields";
+import { SubmitButton } from "~/components/forms";
 import { EmptyState, PageHeader } from "~/components/layout";
 import { RouteErrorBoundary } from "~/components/route-error";
 import { FEEDBACK_CONTACT_MAX, FEEDBACK_MAX, FeedbackStatus, parseId, textParagraphs } from "~/domain/content";

@@ -5,16 +5,8 @@ import * as v from "valibot";
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import {
-  CodeField,
-  DefaultSubmit,
-  FormErrors,
-  NewPasswordFields,
-  Notice,
-  PasswordField,
-  SubmitButton,
-  useClearSecrets,
-} from "~/components/forms";
+import { CodeField, FormErrors, NewPasswordFields, PasswordField, useClearSecrets } from "~/components/fields";
+import { DefaultSubmit, Notice, SubmitButton } from "~/components/forms";
 import { PageHeader } from "~/components/layout";
 import { RouteErrorBoundary } from "~/components/route-error";
 import { AmendSchema } from "~/forms/auth";

@@ -17,7 +17,8 @@ import { data, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionA
 import { Form, Link, useActionData, useLoaderData, useRevalidator } from "@remix-run/react";
 import { useEffect, useRef, useState, type ChangeEvent, type MouseEvent } from "react";
 import { useTranslation } from "react-i18next";
-import { Field, FormErrors, SubmitButton } from "~/components/forms";
+import { Field, FormErrors } from "~/components/fields";
+import { SubmitButton } from "~/components/forms";
 import { useHydrated } from "~/components/hydrated";
 import { TransferIcon } from "~/components/icons";
 import { EmptyState, PageHeader } from "~/components/layout";

@@ -13,7 +13,8 @@ import { data, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionA
 import { Form, Link, useActionData, useFetcher, useLoaderData, useNavigate, useRevalidator } from "@remix-run/react";
 import { useCallback, useEffect, useRef, useState, type KeyboardEvent } from "react";
 import { useTranslation } from "react-i18next";
-import { Field, FormErrors, SubmitButton } from "~/components/forms";
+import { Field, FormErrors } from "~/components/fields";
+import { SubmitButton } from "~/components/forms";
 import { useHydrated } from "~/components/hydrated";
 import { CloseIcon, ResetIcon } from "~/components/icons";
 import { EmptyState, PageHeader } from "~/components/layout";

@@ -8,17 +8,8 @@ import { getValibotConstraint } from "@conform-to/valibot";
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { Form, Link, useActionData, useLoaderData, useSearchParams } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import {
-  CaptchaField,
-  CodeField,
-  DefaultSubmit,
-  Field,
-  FormErrors,
-  NewPasswordFields,
-  Notice,
-  SubmitButton,
-  useClearSecrets,
-} from "~/components/forms";
+import { CaptchaField, CodeField, Field, FormErrors, NewPasswordFields, useClearSecrets } from "~/components/fields";
+import { DefaultSubmit, Notice, SubmitButton } from "~/components/forms";
 import { PageHeader } from "~/components/layout";
 import { RouteErrorBoundary } from "~/components/route-error";
 import { RegisterSchema, SendCodeSchema } from "~/forms/auth";
