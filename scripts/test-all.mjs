@@ -1,5 +1,6 @@
-// `npm test`: every suite, in order, stopping at the first failure: typecheck, lint, build,
-// unit tests, integration tests in workerd, the production bundle check, e2e in Chromium.
+// `npm test`: every suite, in order, stopping at the first failure: typecheck, lint, build, the
+// page-size budgets, unit tests, integration tests in workerd, the production bundle check, e2e in
+// Chromium.
 import { bin, run, runWithin } from "./lib.mjs";
 
 /**
@@ -29,6 +30,7 @@ const steps = [
   ],
   ["lint", () => run(bin("eslint"), ["--max-warnings", "0", "."])],
   ["build", () => run(bin("remix"), ["build"])],
+  ["size", () => run(process.execPath, ["scripts/size-check.mjs"])],
   ["unit", () => run(bin("vitest"), ["run", "--config", "vitest.unit.config.ts"])],
   ["workers", workers],
   ["deploy-check", () => run(process.execPath, ["scripts/build-check.mjs"])],
