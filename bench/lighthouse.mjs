@@ -1,5 +1,5 @@
-// Lighthouse (mobile, default settings: simulated slow 4G and 4× CPU slowdown) on /, /trade and
-// /login against a real local stack started the way scripts/e2e.mjs does (fresh local D1,
+// Lighthouse (mobile, default settings: simulated slow 4G and 4× CPU slowdown) on /, /trade,
+// /login, and signed in (a demo account's session cookie) /order and /mine/wallet, against a real local stack started the way scripts/e2e.mjs does (fresh local D1,
 // migrated and seeded, `wrangler dev` on its own port), in Debian's Chromium. Each page runs
 // LIGHTHOUSE_RUNS times (default 3) and the median of every figure is printed; then the same
 // again while two busy-loop processes keep the CPU busy. Figures are printed, never asserted.
@@ -13,7 +13,16 @@ import lighthouse from "lighthouse";
 import { bin, ensureChromium, root, run, start, waitForHttp } from "../scripts/lib.mjs";
 import { seedDatabase } from "../scripts/seed.mjs";
 
-const PAGES = ["/", "/trade", "/login"];
+/** The pages measured; `signedIn` ones carry a demo account's session cookie on every request. */
+const PAGES = [
+  { path: "/", signedIn: false },
+  { path: "/trade", signedIn: false },
+  { path: "/login", signedIn: false },
+  { path: "/order", signedIn: true },
+  { path: "/mine/wallet", signedIn: true },
+];
+/** Issue 22's targets: score quiet / busy, and quiet LCP, TBT, CLS. */
+export const LIGHTHOUSE_TARGETS = { scoreQuiet: 95, scoreBusy: 90, lcpMs: 2000, tbtMs: 150, cls: 0.05 };
 const CHROME_FLAGS = [
   "--headless=new",
   "--no-sandbox",
@@ -32,10 +41,16 @@ const median = (xs) => {
   return s.length % 2 ? s[mid] : (s[mid - 1] + s[mid]) / 2;
 };
 
-async function measure(url, chromePath) {
+async function measure(url, chromePath, headers) {
   const chrome = await chromeLauncher.launch({ chromePath, chromeFlags: CHROME_FLAGS, logLevel: "silent" });
   try {
-    const result = await lighthouse(url, { port: chrome.port, logLevel: "error", output: "json", onlyCategories: ["performance"] });
+    const result = await lighthouse(url, {
+      port: chrome.port,
+      logLevel: "error",
+      output: "json",
+      onlyCategories: ["performance"],
+      ...(headers ? { extraHeaders: headers } : {}),
+    });
     const lhr = result?.lhr;
     if (!lhr) throw new Error(`no Lighthouse result for ${url}`);
     if (lhr.runtimeError) throw new Error(`${url}: ${lhr.runtimeError.code} ${lhr.runtimeError.message}`);
@@ -54,10 +69,10 @@ async function measure(url, chromePath) {
 }
 
 /** A run whose trace Chromium failed to record (e.g. NO_NAVSTART) is run again, twice at most. */
-async function measureWithRetry(url, chromePath) {
+async function measureWithRetry(url, chromePath, headers) {
   for (let attempt = 1; ; attempt++) {
     try {
-      return await measure(url, chromePath);
+      return await measure(url, chromePath, headers);
     } catch (error) {
       if (attempt >= 3) throw error;
       console.warn(`  (${error.message}; running it again)`);
@@ -65,11 +80,27 @@ async function measureWithRetry(url, chromePath) {
   }
 }
 
-async function measureAll(base, chromePath, runs) {
+/** A demo account's session (POST /login/demo, as the login page's button does): its cookies as one Cookie header. */
+async function demoSession(base) {
+  const res = await fetch(`${base}/login/demo`, {
+    method: "POST",
+    headers: { Origin: base, "Content-Type": "application/x-www-form-urlencoded" },
+    body: "",
+    redirect: "manual",
+  });
+  const cookies = res.headers.getSetCookie().map((c) => c.split(";")[0]);
+  if (res.status !== 302 || !cookies.some((c) => c.startsWith("__session") || c.includes("session"))) {
+    throw new Error(`demo sign-in answered ${res.status} with cookies ${cookies.map((c) => c.split("=")[0]).join(", ")}`);
+  }
+  return { Cookie: cookies.join("; ") };
+}
+
+async function measureAll(base, chromePath, runs, signedIn) {
   const out = {};
-  for (const page of PAGES) {
+  for (const { path: page, signedIn: needsSession } of PAGES) {
     const results = [];
-    for (let i = 0; i < runs; i++) results.push(await measureWithRetry(base + page, chromePath));
+    const headers = needsSession ? signedIn : undefined;
+    for (let i = 0; i < runs; i++) results.push(await measureWithRetry(base + page, chromePath, headers));
     const elements = results.map((r) => r.lcpElement);
     out[page] = {
       score: median(results.map((r) => r.score)),
@@ -87,12 +118,12 @@ async function measureAll(base, chromePath, runs) {
 export function printLighthouse(title, results) {
   console.log(title);
   console.log(
-    `  ${"page".padEnd(8)} ${"score".padStart(5)} ${"LCP".padStart(8)} ${"TBT".padStart(8)} ${"CLS".padStart(6)} ${"FCP".padStart(8)}   runs      LCP element`,
+    `  ${"page".padEnd(12)} ${"score".padStart(5)} ${"LCP".padStart(8)} ${"TBT".padStart(8)} ${"CLS".padStart(6)} ${"FCP".padStart(8)}   runs      LCP element`,
   );
   for (const [page, r] of Object.entries(results)) {
     const ms = (v) => `${Math.round(v)} ms`.padStart(8);
     console.log(
-      `  ${page.padEnd(8)} ${r.score.toFixed(0).padStart(5)} ${ms(r.lcp)} ${ms(r.tbt)} ${r.cls.toFixed(3).padStart(6)} ${ms(r.fcp)}   ${r.scores
+      `  ${page.padEnd(12)} ${r.score.toFixed(0).padStart(5)} ${ms(r.lcp)} ${ms(r.tbt)} ${r.cls.toFixed(3).padStart(6)} ${ms(r.fcp)}   ${r.scores
         .map((s) => s.toFixed(0))
         .join("/")
         .padEnd(9)} ${r.lcpElement.slice(0, 40)}`,
@@ -133,13 +164,16 @@ export async function lighthouseBench({ build = false } = {}) {
   const base = `http://localhost:${port}`;
   try {
     await waitForHttp(`${base}/`, 90_000);
+    const signedIn = await demoSession(base);
     // Warm up (the first request compiles the Worker and starts the market room).
-    for (const page of PAGES) await fetch(base + page).then((r) => r.text());
-    const quiet = await measureAll(base, chromePath, runs);
+    for (const { path: page, signedIn: needsSession } of PAGES) {
+      await fetch(base + page, { headers: needsSession ? signedIn : {} }).then((r) => r.text());
+    }
+    const quiet = await measureAll(base, chromePath, runs, signedIn);
     const stop = busyLoops(2);
     let busy;
     try {
-      busy = await measureAll(base, chromePath, runs);
+      busy = await measureAll(base, chromePath, runs, signedIn);
     } finally {
       stop();
     }

@@ -13,7 +13,7 @@
 // options and copies). Tuning: see the README's bench section.
 import { bin, run } from "../scripts/lib.mjs";
 import { benchContext, printFigures, skipped, writeFigures } from "./figures.mjs";
-import { lighthouseBench, printLighthouse } from "./lighthouse.mjs";
+import { LIGHTHOUSE_TARGETS, lighthouseBench, printLighthouse } from "./lighthouse.mjs";
 import { pageSplit } from "./page-weight.mjs";
 import { orderFigures } from "./orders.mjs";
 import { stopFigures, tickFigures } from "./engine.mjs";
@@ -169,6 +169,10 @@ if (!process.env.BENCH_SKIP_LIGHTHOUSE) {
   const { quiet, busy, runs } = await lighthouseBench();
   printLighthouse(`Lighthouse, mobile (median of ${runs}):`, quiet);
   printLighthouse(`Lighthouse, mobile, CPU busy (2 busy-loop processes, median of ${runs}):`, busy);
+  const t = LIGHTHOUSE_TARGETS;
+  console.log(
+    `  targets: score ≥ ${t.scoreQuiet} quiet, ≥ ${t.scoreBusy} busy; quiet LCP ≤ ${t.lcpMs} ms, TBT ≤ ${t.tbtMs} ms, CLS ≤ ${t.cls}`,
+  );
 }
 
 const figures = [];
