@@ -24,7 +24,7 @@ import type { Theme } from "~/services/preferences.server";
 import type { loader } from "~/route-helpers/root.server";
 import { useNonce } from "~/components/nonce";
 import { legacyHashPath } from "~/domain/content";
-import { useServiceWorker } from "~/lib/service-worker";
+import { useServiceWorker } from "~/components/service-worker";
 import stylesHref from "~/styles/app.css";
 
 export const links: LinksFunction = () => [

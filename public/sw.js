@@ -1,7 +1,7 @@
 /**
  * Bourse's service worker (issue 22, "installable and kind offline"). Plain JavaScript, served as
  * it is from public/ (no build step) with `Cache-Control: no-cache` (public/_headers), registered
- * by app/lib/service-worker.ts once a page has loaded.
+ * by app/components/service-worker.ts once a page has loaded.
  *
  * It keeps exactly three kinds of things, in one cache named by VERSION:
  *   - the offline page of every language (/offline?lng=xx, public and the same for everyone) and
