@@ -6,7 +6,7 @@
  * It keeps exactly three kinds of things, in one cache named by VERSION:
  *   - the offline page of every language (/offline?lng=xx, public and the same for everyone) and
  *     the stylesheets it links, fetched without cookies at install;
- *   - the icons of the manifest;
+ *   - the manifest and its icons;
  *   - the client build's files (/build/*: named by their content, never changing), kept as the
  *     pages load them.
  * It never keeps a page, an API answer, page data or anything of the user. Page loads go to the
@@ -48,6 +48,7 @@ const FALLBACK = "en";
 const offlineUrl = (lang) => `/offline?lng=${lang}`;
 /** The user's own offline page: a copy of their language's, made when a page says its language. */
 const CURRENT = "/offline?lng=current";
+const MANIFEST = "/manifest.webmanifest";
 /** At most this many build files are kept (the oldest go first): older deploys' files fall out. */
 const MAX_BUILD_FILES = 150;
 
@@ -66,7 +67,7 @@ self.addEventListener("install", (event) => {
           await cache.put(offlineUrl(lang), response);
         }),
       );
-      await cache.addAll([...styles, ...(await manifestIcons())]);
+      await cache.addAll([...styles, MANIFEST, ...(await manifestIcons())]);
       await self.skipWaiting();
     })(),
   );
@@ -75,7 +76,7 @@ self.addEventListener("install", (event) => {
 /** The icons the manifest names (same origin only). */
 async function manifestIcons() {
   try {
-    const response = await fetch("/manifest.webmanifest", { cache: "no-cache" });
+    const response = await fetch(MANIFEST, { cache: "no-cache" });
     const manifest = await response.json();
     return (Array.isArray(manifest.icons) ? manifest.icons : [])
       .map((icon) => new URL(icon.src, self.location.origin))
@@ -168,10 +169,10 @@ async function keep(cache, request, response) {
   for (const old of files.slice(0, Math.max(0, files.length - MAX_BUILD_FILES))) await cache.delete(old);
 }
 
-/** The app's icons (the manifest names /favicon.svg; public/icons/ holds the others). */
-const isIcon = (pathname) => pathname === "/favicon.svg" || pathname.startsWith("/icons/");
+/** The manifest and the app's icons (the manifest names /favicon.svg; public/icons/ holds the others). */
+const isIcon = (pathname) => pathname === MANIFEST || pathname === "/favicon.svg" || pathname.startsWith("/icons/");
 
-/** An icon: from the network (it may change under its name), the kept copy when that fails. */
+/** The manifest or an icon: from the network (they may change under their name), the kept copy when that fails. */
 async function icon(event) {
   try {
     return await fetch(event.request);
