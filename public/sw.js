@@ -50,7 +50,7 @@ const offlineUrl = (lang) => `/offline?lng=${lang}`;
 const CURRENT = "/offline?lng=current";
 const MANIFEST = "/manifest.webmanifest";
 /** At most this many build files are kept (the oldest go first): older deploys' files fall out. */
-const MAX_BUILD_FILES = 150;
+const MAX_BUILD_FILES = 500;
 
 self.addEventListener("install", (event) => {
   event.waitUntil(
