@@ -168,6 +168,7 @@ export default tseslint.config(
       ],
     },
   },
+  { files: ["public/sw.js"], languageOptions: { sourceType: "script", globals: { ...globals.serviceworker } } },
   {
     files: ["scripts/**/*.mjs", "bench/**/*.mjs", "*.config.{js,ts}", "tests/e2e/**/*.ts", "tests/unit/**/*.ts"],
     languageOptions: { globals: { ...globals.node } },

@@ -36,6 +36,9 @@ export default defineConfig({
     locale: "en-US",
     extraHTTPHeaders: { "accept-language": "en-US,en;q=0.9" },
     trace: "off",
+    // The app registers a service worker (public/sw.js); Playwright's routes do not see the
+    // requests a worker answers, so tests run without it: tests/e2e/offline.spec.ts allows it.
+    serviceWorkers: "block",
     screenshot: "only-on-failure",
   },
   projects: [

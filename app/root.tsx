@@ -7,6 +7,7 @@ import {
   ScrollRestoration,
   isRouteErrorResponse,
   useLocation,
+  useMatches,
   useNavigate,
   useRouteError,
 } from "@remix-run/react";
@@ -23,6 +24,7 @@ import type { Theme } from "~/services/preferences.server";
 import type { loader } from "~/route-helpers/root.server";
 import { useNonce } from "~/components/nonce";
 import { legacyHashPath } from "~/domain/content";
+import { useServiceWorker } from "~/components/service-worker";
 import stylesHref from "~/styles/app.css";
 
 export const links: LinksFunction = () => [
@@ -92,12 +94,15 @@ function Document({
   dir,
   theme,
   desktop = false,
+  scripts = true,
 }: {
   children: React.ReactNode;
   lang: string;
   dir: "ltr" | "rtl";
   theme: Theme | null;
   desktop?: boolean;
+  /** false: a page without any script (the offline page: a route's `handle = { scripts: false }`). */
+  scripts?: boolean;
 }) {
   const nonce = useNonce();
   return (
@@ -111,8 +116,8 @@ function Document({
       </head>
       <body>
         {children}
-        <ScrollRestoration nonce={nonce} />
-        <Scripts nonce={nonce} />
+        {scripts ? <ScrollRestoration nonce={nonce} /> : null}
+        {scripts ? <Scripts nonce={nonce} /> : null}
       </body>
     </html>
   );
@@ -122,8 +127,10 @@ export default function App() {
   const root = useRootData()!;
   const location = useLocation();
   const withTabs = TAB_PATHS.includes(location.pathname);
+  const scripts = !useMatches().some((m) => (m.handle as { scripts?: boolean } | undefined)?.scripts === false);
+  useServiceWorker(root.lang);
   return (
-    <Document lang={root.htmlLang} dir={root.dir} theme={root.theme} desktop={root.desktopSite}>
+    <Document lang={root.htmlLang} dir={root.dir} theme={root.theme} desktop={root.desktopSite} scripts={scripts}>
       <I18nProvider lang={root.lang} messages={root.messages}>
         <LiveProvider ticket={root.socketTicket}>
           <StaleRefresher />

@@ -27,6 +27,7 @@ export function LiveProvider({ ticket, children }: { ticket: string | null; chil
       if (cancelled) return;
       live = new LiveClient(ticketRef.current);
       off = live.onStatus(setStatus);
+      setStatus(live.status);
       setClient(live);
     });
     return () => {
@@ -118,7 +119,8 @@ function isTyping(el: Element | null): boolean {
 }
 
 /**
- * Refreshes the page's loader data every 15 s while live data is not flowing, when nothing else is
+ * Refreshes the page's loader data every 15 s while live data is not flowing (and the device is
+ * online), when nothing else is
  * going on: the tab is visible, no navigation, form post or fetcher is in flight (a refresh would
  * interrupt it, and one the user starts would cut the refresh off mid-response), and the user is
  * not typing (a text field, text area or list box has the focus: their page stays as it is until
@@ -132,7 +134,8 @@ export function StaleRefresher() {
   const busy = useRef(false);
   busy.current = navigation.state !== "idle" || fetchers.some((f) => f.state !== "idle") || revalidator.state !== "idle";
   useEffect(() => {
-    if (status === "live" || status === "connecting") return;
+    // offline: a refresh could only fail; the live client says when the network is back
+    if (status === "live" || status === "connecting" || status === "offline") return;
     const timer = setInterval(() => {
       if (busy.current || document.visibilityState !== "visible" || isTyping(document.activeElement)) return;
       void revalidator.revalidate();
@@ -143,21 +146,25 @@ export function StaleRefresher() {
 }
 
 /**
- * The connection badge: live / reconnecting / stale. Rendered by the server (hidden by CSS where
- * scripts cannot run: no live data without JavaScript) and as wide as its longest label in every
- * state (the other labels are invisible ghosts in the same grid cell), so nothing around it moves
- * when it appears or changes.
+ * The connection badge: live / reconnecting / stale / offline. Rendered by the server (hidden by
+ * CSS where scripts cannot run: no live data without JavaScript) and as wide as its longest label
+ * in every state (the other labels are invisible ghosts in the same grid cell: two on the label,
+ * one on its inner box), so nothing around it moves when it appears or changes.
  */
 export function ConnectionBadge() {
   const { t } = useTranslation();
   const status = useLiveStatus();
   const shown = status === "connecting" ? "reconnecting" : status;
-  const [ghostA, ghostB] = (["live", "reconnecting", "stale"] as const).filter((k) => k !== shown).map((k) => t(`live.${k}`));
+  const [ghostA, ghostB, ghostC] = (["live", "reconnecting", "stale", "offline"] as const)
+    .filter((k) => k !== shown)
+    .map((k) => t(`live.${k}`));
   return (
     <span className={`badge live-badge badge-${shown}`} role="status" aria-live="polite" data-status={status}>
       <span className="dot" aria-hidden="true" />
       <span className="badge-label" data-ghost-a={ghostA} data-ghost-b={ghostB}>
-        <span>{t(`live.${shown}`)}</span>
+        <span className="badge-label" data-ghost-a={ghostC}>
+          <span>{t(`live.${shown}`)}</span>
+        </span>
       </span>
     </span>
   );

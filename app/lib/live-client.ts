@@ -2,13 +2,34 @@
  * The browser's live socket (spec §4) on partysocket: connect timeout 5 s, ping every 5 s,
  * reconnect after more than 2 unanswered pings, log in again and resubscribe after every
  * reconnect. Status: connecting → live; reconnecting while the socket is down; stale when
- * connected but the market data stopped (no DAY_MARKET for 10 s, or the feed says stale).
+ * connected but the market data stopped (no DAY_MARKET for 10 s, or the feed says stale);
+ * offline while the device has no network (the browser's `offline` event, `navigator.onLine`
+ * false): the socket is closed and no reconnection is tried until the `online` event, which
+ * reconnects at once instead of waiting out the back-off.
  */
 import ReconnectingWebSocket from "partysocket/ws";
 import { CONNECT_TIMEOUT_MS, MAX_MISSED_PINGS, PING_INTERVAL_MS } from "~/domain/protocol";
 
-export type LiveStatus = "connecting" | "live" | "reconnecting" | "stale";
+export type LiveStatus = "connecting" | "live" | "reconnecting" | "stale" | "offline";
 type Handler = (data: unknown) => void;
+
+/** The device's network as the browser reports it (window's online/offline events and navigator.onLine). */
+export interface Network {
+  readonly onLine: boolean;
+  addEventListener(type: "online" | "offline", listener: () => void): void;
+  removeEventListener(type: "online" | "offline", listener: () => void): void;
+}
+
+function browserNetwork(): Network | null {
+  if (typeof window === "undefined" || typeof navigator === "undefined") return null;
+  return {
+    get onLine() {
+      return navigator.onLine !== false;
+    },
+    addEventListener: (type, listener) => window.addEventListener(type, listener),
+    removeEventListener: (type, listener) => window.removeEventListener(type, listener),
+  };
+}
 
 const STALE_AFTER_MS = 10_000;
 
@@ -20,24 +41,45 @@ export class LiveClient {
   private timer: ReturnType<typeof setInterval> | undefined;
   private lastMarketAt = 0;
   private feedStale = false;
+  private network: Network | null;
+  private online: boolean;
   status: LiveStatus = "connecting";
 
   constructor(
     private ticket: string | null,
-    options: { url?: string; pingIntervalMs?: number; WebSocket?: unknown; minReconnectionDelay?: number } = {},
+    options: { url?: string; pingIntervalMs?: number; WebSocket?: unknown; minReconnectionDelay?: number; network?: Network } = {},
   ) {
+    this.network = options.network ?? browserNetwork();
+    this.online = this.network?.onLine !== false;
+    if (!this.online) this.status = "offline";
     const url = options.url ?? (() => `${location.protocol === "https:" ? "wss:" : "ws:"}//${location.host}/v2/ws`);
     this.ws = new ReconnectingWebSocket(url, [], {
       connectionTimeout: CONNECT_TIMEOUT_MS,
       minReconnectionDelay: options.minReconnectionDelay ?? 500 + Math.random() * 1000,
       maxReconnectionDelay: 15_000,
+      startClosed: !this.online,
       ...(options.WebSocket ? { WebSocket: options.WebSocket } : {}),
     });
     this.ws.addEventListener("open", () => this.onOpen());
     this.ws.addEventListener("close", () => this.setStatus("reconnecting"));
     this.ws.addEventListener("message", (e) => this.onMessage(String(e.data)));
     this.timer = setInterval(() => this.heartbeat(), options.pingIntervalMs ?? PING_INTERVAL_MS);
+    this.network?.addEventListener("offline", this.goOffline);
+    this.network?.addEventListener("online", this.goOnline);
   }
+
+  private goOffline = () => {
+    this.online = false;
+    this.setStatus("offline");
+    this.ws.close();
+  };
+
+  private goOnline = () => {
+    if (this.online) return;
+    this.online = true;
+    this.setStatus("reconnecting");
+    this.ws.reconnect();
+  };
 
   private onOpen() {
     this.missedPings = 0;
@@ -92,7 +134,9 @@ export class LiveClient {
     if (this.ws.readyState === 1) this.ws.send(JSON.stringify(message));
   }
 
-  private setStatus(status: LiveStatus) {
+  private setStatus(next: LiveStatus) {
+    // without a network every state reads offline (a socket that closes does not say "reconnecting")
+    const status = this.online ? next : "offline";
     if (status === this.status) return;
     this.status = status;
     this.statusHandlers.forEach((h) => h(status));
@@ -131,6 +175,8 @@ export class LiveClient {
 
   close() {
     clearInterval(this.timer);
+    this.network?.removeEventListener("offline", this.goOffline);
+    this.network?.removeEventListener("online", this.goOnline);
     this.ws.close();
   }
 }

@@ -1,7 +1,7 @@
 // The browser's socket client against a local server speaking the spec §4 protocol.
 import { afterEach, describe, expect, it } from "vitest";
 import { WebSocketServer, WebSocket } from "ws";
-import { LiveClient, type LiveStatus } from "~/lib/live-client";
+import { LiveClient, type LiveStatus, type Network } from "~/lib/live-client";
 
 let server: WebSocketServer | null = null;
 let client: LiveClient | null = null;
@@ -15,9 +15,12 @@ afterEach(() => {
 function startServer(answerPings: () => boolean) {
   const received: Record<string, unknown>[] = [];
   let connections = 0;
+  let open = 0;
   server = new WebSocketServer({ port: 0 });
   server.on("connection", (ws) => {
     connections += 1;
+    open += 1;
+    ws.on("close", () => (open -= 1));
     ws.on("message", (raw) => {
       const m = JSON.parse(String(raw));
       received.push(m);
@@ -28,7 +31,22 @@ function startServer(answerPings: () => boolean) {
     });
   });
   const port = (server.address() as { port: number }).port;
-  return { url: `ws://127.0.0.1:${port}/v2/ws`, received, connections: () => connections };
+  return { url: `ws://127.0.0.1:${port}/v2/ws`, received, connections: () => connections, open: () => open };
+}
+
+/** The device's network as a test drives it: goes on- and offline the way the browser says so. */
+function fakeNetwork(onLine: boolean) {
+  const target = new EventTarget();
+  const network = {
+    onLine,
+    addEventListener: (type: "online" | "offline", listener: () => void) => target.addEventListener(type, listener),
+    removeEventListener: (type: "online" | "offline", listener: () => void) => target.removeEventListener(type, listener),
+    set(value: boolean) {
+      network.onLine = value;
+      target.dispatchEvent(new Event(value ? "online" : "offline"));
+    },
+  } satisfies Network & { set(value: boolean): void };
+  return network;
 }
 
 const until = async (check: () => boolean, ms = 5000) => {
@@ -78,5 +96,33 @@ describe("live socket client", () => {
     off();
     await until(() => s.received.some((m) => m.type === "unsub"));
     expect(s.received.find((m) => m.type === "unsub")).toEqual({ type: "unsub", topic: "DAY_MARKET" });
+  });
+
+  it("says offline when the network drops (the socket closes, no reconnecting) and is live again when it is back", async () => {
+    const s = startServer(() => true);
+    const network = fakeNetwork(true);
+    client = new LiveClient(null, { url: s.url, pingIntervalMs: 50, WebSocket, minReconnectionDelay: 10, network });
+    const statuses: LiveStatus[] = [];
+    client.onStatus((st) => statuses.push(st));
+    await until(() => client!.status === "live");
+    network.set(false);
+    expect(client.status).toBe("offline");
+    await until(() => s.open() === 0);
+    expect(client.status).toBe("offline");
+    network.set(true);
+    await until(() => client!.status === "live");
+    expect(s.connections()).toBe(2);
+    expect(statuses).toEqual(["live", "offline", "reconnecting", "live"]);
+  });
+
+  it("starts offline on a device without network and connects once the network is there", async () => {
+    const s = startServer(() => true);
+    const network = fakeNetwork(false);
+    client = new LiveClient(null, { url: s.url, pingIntervalMs: 50, WebSocket, minReconnectionDelay: 10, network });
+    expect(client.status).toBe("offline");
+    expect(s.connections()).toBe(0);
+    network.set(true);
+    await until(() => client!.status === "live");
+    expect(s.connections()).toBe(1);
   });
 });
