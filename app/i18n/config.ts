@@ -55,8 +55,8 @@ export function normalizeLanguage(value: string | null | undefined): LanguageCod
   return isLanguage(v) ? v : null;
 }
 
-/** BCP 47 primary tags of Accept-Language mapped to the spec's codes. */
-const ACCEPT_MAP: Record<string, LanguageCode> = {
+/** BCP 47 primary tags of Accept-Language mapped to the spec's codes (public/sw.js keeps a copy; a unit test holds them equal). */
+export const ACCEPT_MAP: Record<string, LanguageCode> = {
   zh: "hk",
   en: "en",
   ja: "jp",
