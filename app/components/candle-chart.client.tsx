@@ -53,6 +53,45 @@ function points(frame: CandleFrame, from = 0): Point[] {
   return out;
 }
 
+const sameList = (a: number[], b: number[]) => a.length === b.length && a.every((v, i) => v === b[i]);
+
+/**
+ * Whether `next` differs from `prev` only in its latest candle: the same candles before it, the
+ * same price range, axis prices and time labels (what most live ticks bring).
+ */
+function onlyLatestMoved(prev: CandleFrame, next: CandleFrame): boolean {
+  const n = next.list.length;
+  return (
+    n > 0 &&
+    prev.list.length === n &&
+    prev.list[0]!.timestamp === next.list[0]!.timestamp &&
+    prev.list[n - 1]!.timestamp === next.list[n - 1]!.timestamp &&
+    prev.hi === next.hi &&
+    prev.lo === next.lo &&
+    sameList(prev.ticks, next.ticks) &&
+    sameList(prev.labels, next.labels)
+  );
+}
+
+/**
+ * A live tick that only moves the latest candle: that one candle is re-placed and the chart
+ * redrawn, without chart.js's full update (options, scales, layout and every candle again), which
+ * costs tens of milliseconds on a phone every second. Returns false when the chart does not hold
+ * the previous frame's candles (the first pass), so that the caller updates it in full.
+ */
+function applyLatest(chart: Chart<"candlestick">, frame: CandleFrame): boolean {
+  const data = chart.data.datasets[0]!.data as unknown as Point[];
+  const i = frame.list.length - 1;
+  if (data.length !== frame.list.length || data[i]?.x !== i) return false;
+  const k = frame.list[i]!;
+  // parsing is off: the data array is chart.js's parsed data, so the new point is read as it is
+  data[i] = { x: i, o: k.open, h: k.high, l: k.low, c: k.close };
+  const meta = chart.getDatasetMeta(0);
+  meta.controller.updateElements(meta.data, i, 1, "none");
+  chart.draw();
+  return true;
+}
+
 /** Scales follow the frame: its price range and axis prices, one slot per candle. */
 function applyFrame(chart: Chart<"candlestick">, frame: CandleFrame) {
   const { x, y } = chart.options.scales as { x: { min: number; max: number }; y: { min: number; max: number } };
@@ -142,6 +181,8 @@ export default function CandleChart({
 }) {
   const canvas = useRef<HTMLCanvasElement>(null);
   const chart = useRef<Chart<"candlestick"> | null>(null);
+  /** The frame the chart shows (after its second pass and each live update). */
+  const drawn = useRef<CandleFrame | null>(null);
   const latest = useRef(frame);
   latest.current = frame;
   const latestLevels = useRef(levels);
@@ -255,18 +296,26 @@ export default function CandleChart({
       await yieldToMain();
       if (cancelled) return;
       // Second pass: the older candles, off screen until the user scrolls back.
-      applyFrame(created, frameNow());
+      drawn.current = frameNow();
+      applyFrame(created, drawn.current);
     })();
     return () => {
       cancelled = true;
       created?.destroy();
       chart.current = null;
+      drawn.current = null;
     };
   }, [label, locale, precision, withDate]);
 
-  // Live candles: the whole frame (the price range may have moved).
+  // Live candles: the latest candle alone when nothing else moved, else the whole frame (the
+  // price range, the axis or the candles may have changed).
   useEffect(() => {
-    if (chart.current) applyFrame(chart.current, frame);
+    const c = chart.current;
+    if (!c) return;
+    const prev = drawn.current;
+    drawn.current = frame;
+    if (prev && onlyLatestMoved(prev, frame) && applyLatest(c, frame)) return;
+    applyFrame(c, frame);
   }, [frame]);
 
   // New order levels (after an order): drawn on the next frame.

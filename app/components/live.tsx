@@ -4,7 +4,7 @@
  * is stale or the socket is down for a while, the page's data is refreshed periodically.
  */
 import { useFetchers, useNavigation, useRevalidator } from "@remix-run/react";
-import { createContext, startTransition, useContext, useEffect, useRef, useState, type ReactNode } from "react";
+import { createContext, startTransition, useContext, useEffect, useRef, useState, useSyncExternalStore, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import type { LiveClient, LiveStatus } from "~/lib/live-client";
 import type { Candle, Quote } from "~/domain/market";
@@ -93,6 +93,44 @@ export function useCandles(code: string, period: string, initial: Candle[]): Can
     );
   }, [client, code, period]);
   return list;
+}
+
+/**
+ * A live value handed down without re-rendering what it passes through: a component that only
+ * needs the value at a moment (a click, a keystroke) reads `get()`; the one that shows it
+ * subscribes with useFeed. The feed object is the same for the whole life of the owner, so a
+ * memoised child that receives it does not render on every tick.
+ */
+export interface ValueFeed<T> {
+  get(): T;
+  subscribe(listener: () => void): () => void;
+}
+
+/** The feed of `value` (owned by the component that has it; updated after each of its renders). */
+export function useValueFeed<T>(value: T): ValueFeed<T> {
+  const [feed] = useState(() => {
+    let current = value;
+    const listeners = new Set<() => void>();
+    return {
+      get: () => current,
+      subscribe(listener: () => void) {
+        listeners.add(listener);
+        return () => listeners.delete(listener);
+      },
+      set(next: T) {
+        if (Object.is(next, current)) return;
+        current = next;
+        listeners.forEach((l) => l());
+      },
+    };
+  });
+  useEffect(() => feed.set(value), [feed, value]);
+  return feed;
+}
+
+/** The current value of a feed (this component renders when it changes). */
+export function useFeed<T>(feed: ValueFeed<T>): T {
+  return useSyncExternalStore(feed.subscribe, feed.get, feed.get);
 }
 
 /** Input types that take typed text (a focused button, checkbox or radio is not typing). */

@@ -6,6 +6,9 @@ import { EmptyState } from "~/components/layout";
 import { direction, formatChange, formatPrice } from "~/lib/format";
 import type { Quote } from "~/domain/market";
 
+/** How long a changed price shows its up/down colour. */
+const FLASH_MS = 800;
+
 /** A price that flashes its up/down colour when it changes (no layout shift). */
 export function LivePrice({
   value,
@@ -20,18 +23,24 @@ export function LivePrice({
 }) {
   const ref = useRef<HTMLSpanElement>(null);
   const previous = useRef(value);
+  const timer = useRef<ReturnType<typeof setTimeout>>();
   useEffect(() => {
     const el = ref.current;
     if (!el || value === undefined || previous.current === undefined || value === previous.current) {
       previous.current = value;
       return;
     }
+    // The new price holds its up/down colour for FLASH_MS, then drops it: two style changes and
+    // two paints. (A CSS colour animation repaints, and even a stepped one restyles, every frame
+    // while it runs: with prices ticking every second, the main thread never rests.)
     const cls = value > previous.current ? "flash-up" : "flash-down";
     previous.current = value;
+    clearTimeout(timer.current);
     el.classList.remove("flash-up", "flash-down");
-    void el.offsetWidth;
     el.classList.add(cls);
+    timer.current = setTimeout(() => el.classList.remove(cls), FLASH_MS);
   }, [value]);
+  useEffect(() => () => clearTimeout(timer.current), []);
   return (
     <span ref={ref} className={`num price ${className}`}>
       {value === undefined ? "—" : formatPrice(value, precision, locale)}

@@ -8,12 +8,13 @@
  */
 import { getCollectionProps, getFormProps, getInputProps, getSelectProps, useForm, type SubmissionResult } from "@conform-to/react";
 import { Form, Link, useNavigation } from "@remix-run/react";
-import { useState, type ChangeEvent } from "react";
+import { memo, useState, type ChangeEvent } from "react";
 import { useTranslation } from "react-i18next";
 import { FormErrors } from "~/components/fields";
 import { useHydrated } from "~/components/hydrated";
+import { useFeed, type ValueFeed } from "~/components/live";
 import { hundredthsToPercent, pendingPriceBand, stepsToDecimal } from "~/domain/contract";
-import { priceToSteps, stepsToPrice, type Quote } from "~/domain/market";
+import { stepsToPrice } from "~/domain/market";
 import { formatMoney } from "~/domain/money";
 import { canDecreaseLots, needsLeverage, orderPreview, stepLots, type OrderFormTerms, type OrderPreview } from "~/domain/order-form";
 import { formatPrice } from "~/lib/format";
@@ -28,7 +29,13 @@ export interface OrderFormProps {
   precision: number;
   /** The instrument's trading terms (null: not tradable as configured). */
   order: OrderFormTerms | null;
-  quote: Quote | undefined;
+  /** Whether the instrument's market is open (orders can be placed). */
+  open: boolean;
+  /**
+   * The market price in steps (null: no quote), as a feed: the form reads it when the user acts
+   * and only its preview re-renders on every tick.
+   */
+  price: ValueFeed<number | null>;
   /** The form's one-time token; null for visitors (Buy and Sell are links to the login). */
   requestId: string | null;
   loginHref: string;
@@ -78,12 +85,14 @@ function valuesOf(form: HTMLFormElement): Values {
   };
 }
 
-export function OrderForm({
+/** Memoised: a price tick re-renders the preview, not the form (see `price`). */
+export const OrderForm = memo(function OrderForm({
   action,
   instrumentId,
   precision,
   order,
-  quote,
+  open,
+  price,
   requestId,
   loginHref,
   lastResult,
@@ -114,10 +123,10 @@ export function OrderForm({
     takeProfit: initial("take_profit_on") === "on",
   }));
 
-  const open = quote?.MarketStatus === 1;
   const noMultiple = needsMultiple && leverages.length === 0;
   const canOrder = open && order !== null && !noMultiple;
-  const market = quote ? priceToSteps(quote.Close, precision) : null;
+  // the price when the form last rendered (a keystroke, a toggle): enough for the typed checks
+  const market = price.get();
   const pending = values.status === "0";
   const priceStep = stepsToDecimal(1, precision);
   const submitting = navigation.state === "submitting" && navigation.formAction?.startsWith("/trade") === true;
@@ -138,13 +147,13 @@ export function OrderForm({
   };
   /** Spec §5: a toggle switched on starts at the current price. */
   const onToggle = (priceName: string) => (event: ChangeEvent<HTMLInputElement>) => {
-    if (event.currentTarget.checked && market !== null) setField(priceName, stepsToDecimal(market, precision));
+    const now = price.get();
+    if (event.currentTarget.checked && now !== null) setField(priceName, stepsToDecimal(now, precision));
     else refresh();
   };
 
-  const preview = order
-    ? orderPreview(order, { lots: values.lots, leverage: Number(values.leverage), pending, targetPrice: values.target }, market)
-    : null;
+  const input = { lots: values.lots, leverage: Number(values.leverage), pending, targetPrice: values.target };
+  const preview = order ? orderPreview(order, input, market) : null;
   // With JavaScript the lots are checked as they are typed (the service's rule); the server's
   // message stays until the amount it refused is changed.
   const liveLotsError =
@@ -334,7 +343,7 @@ export function OrderForm({
         {hydrated ? null : <p className="hint stops-hint">{t("trade.stop_hint")}</p>}
       </div>
 
-      <PreviewFigures preview={preview} pending={pending} market={market} precision={precision} locale={locale} estimate={!hydrated} />
+      <LivePreview order={order} input={input} price={price} precision={precision} locale={locale} estimate={!hydrated} />
 
       {!open ? (
         <p className="closed-note" role="status">
@@ -381,7 +390,7 @@ export function OrderForm({
       {requestId === null && canOrder ? <p className="muted small center">{t("trade.login_to_trade")}</p> : null}
     </Form>
   );
-}
+});
 
 function lotsMessage(reason: string, order: OrderFormTerms): string {
   if (reason === "lots_step") return `errors.lots_step|${order.lotStep}`;
@@ -398,6 +407,25 @@ function FieldError({ id, message }: { id: string; message: string | undefined }
       {translateMessage(t, message)}
     </p>
   );
+}
+
+/** The preview at the live price: the one part of the form that renders on every tick. */
+function LivePreview({
+  order,
+  input,
+  price,
+  ...figures
+}: {
+  order: OrderFormTerms | null;
+  input: Parameters<typeof orderPreview>[1];
+  price: ValueFeed<number | null>;
+  precision: number;
+  locale: string;
+  estimate: boolean;
+}) {
+  const market = useFeed(price);
+  const preview = order ? orderPreview(order, input, market) : null;
+  return <PreviewFigures preview={preview} pending={input.pending} market={market} {...figures} />;
 }
 
 /**

@@ -22,7 +22,7 @@ import { useTranslation } from "react-i18next";
 import { CHART_CANDLES, CandleSvg, candleFrame, chartInnerStyle, type ChartLevel } from "~/components/charts";
 import { CloseIcon } from "~/components/icons";
 import { EmptyState } from "~/components/layout";
-import { ConnectionBadge, useCandles, useQuotes } from "~/components/live";
+import { ConnectionBadge, useCandles, useQuotes, useValueFeed } from "~/components/live";
 import { ChangeBadge, InstrumentRow, LivePrice } from "~/components/market";
 import { OrderForm } from "~/components/order-form";
 import {
@@ -52,7 +52,7 @@ import { readForm } from "~/lib/http.server";
 import { pageMeta } from "~/lib/meta";
 import { RouteErrorBoundary } from "~/components/route-error";
 import { useRootData } from "~/lib/root-data";
-import { DEFAULT_PERIOD, PERIODS, PERIOD_LABELS, isPeriod, type Period } from "~/domain/market";
+import { DEFAULT_PERIOD, PERIODS, PERIOD_LABELS, isPeriod, priceToSteps, type Period } from "~/domain/market";
 import { afterLoadAndIdle } from "~/lib/idle";
 import tradeStylesHref from "~/styles/trade.css";
 import optionsStylesHref from "~/styles/options.css";
@@ -323,6 +323,9 @@ export default function Trade() {
   const quotes = useQuotes(d.quotes);
   // each tab draws its own lines: the contract's orders on the contract tab, none of them on the future tab
   const levels = useMemo(() => (d.tab === "contract" ? orderLevels(d.holdings ?? [], t, locale) : []), [d.tab, d.holdings, t, locale]);
+  // the order form's price (steps) as a feed: a tick re-renders its preview, not the whole form
+  const currentQuote = d.current ? quotes.get(d.current.code) : undefined;
+  const priceFeed = useValueFeed(d.current && currentQuote ? priceToSteps(currentQuote.Close, d.current.pricePrecision) : null);
   if (!d.current) return <EmptyState title={t("common.no_data")} />;
   const current = d.current;
   const quote = quotes.get(current.code);
@@ -486,7 +489,8 @@ export default function Trade() {
             instrumentId={current.id}
             precision={current.pricePrecision}
             order={d.order}
-            quote={quote}
+            open={quote?.MarketStatus === 1}
+            price={priceFeed}
             requestId={d.requestId}
             loginHref={loginHref}
             lastResult={actionData?.form === "order" ? actionData.result : undefined}
