@@ -4,6 +4,8 @@
  * each figure is rounded once, half away from zero, at the decimals the spec names.
  * Safe up to Number.MAX_SAFE_INTEGER micros (about 9 billion USD per amount).
  */
+import { localizeDecimal } from "./number-format";
+
 export type Micros = number;
 
 export const MICRO_DECIMALS = 6;
@@ -76,13 +78,7 @@ export function exactDecimals(value: Micros): 2 | 4 | 6 {
 
 /** Localised display with grouping, built from the exact decimal string (no float rounding). */
 export function formatMoney(value: Micros, locale: string, decimals = 2): string {
-  const text = toDecimalString(value, decimals);
-  const negative = text.startsWith("-");
-  const [whole, frac] = (negative ? text.slice(1) : text).split(".");
-  const fmt = new Intl.NumberFormat(locale, { useGrouping: true, maximumFractionDigits: 0 });
-  const decimalSep = new Intl.NumberFormat(locale).formatToParts(1.5).find((p) => p.type === "decimal")?.value ?? ".";
-  const groupedWhole = fmt.format(BigInt(whole));
-  return `${negative ? "-" : ""}${groupedWhole}${frac ? decimalSep + frac : ""}`;
+  return localizeDecimal(toDecimalString(value, decimals), locale);
 }
 
 /**
