@@ -5,7 +5,7 @@
 // again while two busy-loop processes keep the CPU busy. Figures are printed, never asserted.
 // `node bench/lighthouse.mjs` builds first unless given --no-build (`npm run bench` has built).
 import { spawn } from "node:child_process";
-import { rmSync } from "node:fs";
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import * as chromeLauncher from "chrome-launcher";
@@ -54,6 +54,12 @@ async function measure(url, chromePath, headers) {
     const lhr = result?.lhr;
     if (!lhr) throw new Error(`no Lighthouse result for ${url}`);
     if (lhr.runtimeError) throw new Error(`${url}: ${lhr.runtimeError.code} ${lhr.runtimeError.message}`);
+    // LIGHTHOUSE_DUMP=<dir> keeps each run's full report (long tasks, script boot-up, main-thread work) to read.
+    if (process.env.LIGHTHOUSE_DUMP) {
+      mkdirSync(process.env.LIGHTHOUSE_DUMP, { recursive: true });
+      const name = `${new URL(url).pathname.replace(/\W+/g, "_") || "_"}-${Date.now()}.json`;
+      writeFileSync(path.join(process.env.LIGHTHOUSE_DUMP, name), JSON.stringify(lhr));
+    }
     const value = (id) => lhr.audits[id]?.numericValue ?? NaN;
     return {
       score: (lhr.categories.performance.score ?? NaN) * 100,
@@ -95,9 +101,15 @@ async function demoSession(base) {
   return { Cookie: cookies.join("; ") };
 }
 
+/** LIGHTHOUSE_PAGES=/trade,/login measures only those pages (to study one). */
+const pagesToMeasure = () => {
+  const only = process.env.LIGHTHOUSE_PAGES?.split(",").filter(Boolean);
+  return only?.length ? PAGES.filter((p) => only.includes(p.path)) : PAGES;
+};
+
 async function measureAll(base, chromePath, runs, signedIn) {
   const out = {};
-  for (const { path: page, signedIn: needsSession } of PAGES) {
+  for (const { path: page, signedIn: needsSession } of pagesToMeasure()) {
     const results = [];
     const headers = needsSession ? signedIn : undefined;
     for (let i = 0; i < runs; i++) results.push(await measureWithRetry(base + page, chromePath, headers));
@@ -170,6 +182,7 @@ export async function lighthouseBench({ build = false } = {}) {
       await fetch(base + page, { headers: needsSession ? signedIn : {} }).then((r) => r.text());
     }
     const quiet = await measureAll(base, chromePath, runs, signedIn);
+    if (process.env.LIGHTHOUSE_QUIET_ONLY) return { quiet, busy: {}, runs };
     const stop = busyLoops(2);
     let busy;
     try {

@@ -140,6 +140,8 @@ test("a pending buy at 40,000 is confirmed as pending and links to the pending o
 });
 
 test("bad input shows the translated message and places nothing", async ({ page }, info) => {
+  // seven page loads and posts in one test: room for a busy machine (a bound, not a timing)
+  test.setTimeout(60_000);
   const js = info.project.use.javaScriptEnabled !== false;
   await demoUser(page);
   const errors = page.locator(".form-errors[role=alert]");
