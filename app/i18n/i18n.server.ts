@@ -59,3 +59,12 @@ export function fixedT(lang: LanguageCode): Promise<ServerT> {
 export function messagesFor(lang: LanguageCode) {
   return resources[lang][NAMESPACE];
 }
+
+const messagesJson = new Map<LanguageCode, string>();
+
+/** A language's messages as the JSON text the root loader sends (built once per language). */
+export function messagesJsonFor(lang: LanguageCode): string {
+  let json = messagesJson.get(lang);
+  if (json === undefined) messagesJson.set(lang, (json = JSON.stringify(messagesFor(lang))));
+  return json;
+}

@@ -5,6 +5,7 @@
  * record from the route's own loader data: they never fetch.
  */
 import type { MetaDescriptor } from "@remix-run/cloudflare";
+import { readMessages } from "~/lib/messages";
 
 export const BRAND = "Bourse";
 const SEPARATOR = " · ";
@@ -24,9 +25,9 @@ export interface PageMeta {
   console?: boolean;
 }
 
-function rootOf(matches: Matches): { messages?: unknown; locale?: string } {
+function rootOf(matches: Matches): { messages?: string; locale?: string } {
   const data = matches.find((m) => m.id === "root")?.data;
-  return data && typeof data === "object" ? (data as { messages?: unknown; locale?: string }) : {};
+  return data && typeof data === "object" ? (data as { messages?: string; locale?: string }) : {};
 }
 
 export function translator(messages: unknown): MetaT {
@@ -42,8 +43,9 @@ export function translator(messages: unknown): MetaT {
 /** The title and description of a page, built from the root's language and the page's data. */
 export function pageMeta(matches: Matches, build: (t: MetaT, locale: string) => PageMeta): MetaDescriptor[] {
   const root = rootOf(matches);
-  const page = build(translator(root.messages), root.locale ?? "en-US");
-  const parts = [page.title, page.console ? translator(root.messages)("admin.title") : null, BRAND].filter((p): p is string => Boolean(p));
+  const t = translator(readMessages(root.messages));
+  const page = build(t, root.locale ?? "en-US");
+  const parts = [page.title, page.console ? t("admin.title") : null, BRAND].filter((p): p is string => Boolean(p));
   const tags: MetaDescriptor[] = [{ title: parts.join(SEPARATOR) }];
   if (page.description) tags.push({ name: "description", content: page.description });
   return tags;

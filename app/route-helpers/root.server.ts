@@ -5,7 +5,7 @@
  */
 import { data, redirect, type AppLoadContext, type LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { RTL_LANGUAGES, languageInfo, normalizeLanguage, unitLocaleOf, type LanguageCode } from "~/i18n/config";
-import { messagesFor } from "~/i18n/i18n.server";
+import { messagesJsonFor } from "~/i18n/i18n.server";
 import { readFlash, type Flash } from "~/services/web.server";
 import { socketTicket } from "~/services/socket-auth.server";
 import { companyInfo } from "~/services/account.server";
@@ -35,7 +35,8 @@ function rootData(context: AppLoadContext, url: URL, lang: LanguageCode, visitor
     locale: info.locale,
     unitLocale: unitLocaleOf(lang),
     dir: RTL_LANGUAGES.has(lang) ? ("rtl" as const) : ("ltr" as const),
-    messages: messagesFor(lang),
+    // one JSON text, not an object: the browser decodes it in one step (see lib/messages readMessages)
+    messages: messagesJsonFor(lang),
     theme: visitor?.theme ?? null,
     flash: visitor?.flash ?? null,
     isLocal: context.config.isLocal,
