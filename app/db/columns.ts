@@ -95,6 +95,11 @@ export function joinLists<const Lists extends readonly SelectList<unknown>[]>(..
   return lists.join(", ") as SelectList<Joined<Lists>>;
 }
 
+/** The columns of a LEFT JOINed table: each may be null (no matching row). The SQL is the list's. */
+export function nullable<Row>(list: SelectList<Row>): SelectList<{ [K in keyof Row]: Row[K] | null }> {
+  return list as string as SelectList<{ [K in keyof Row]: Row[K] | null }>;
+}
+
 /** The same columns as a drizzle selection (`db.select(fields)`), typed as `columnList` types them. */
 export function selectFields<T extends Table, const K extends RawKey<T>>(table: T, keys: readonly K[]): Pick<Columns<T>, K> {
   const columns = getTableColumns(table);

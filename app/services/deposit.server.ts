@@ -12,6 +12,8 @@
  *   number of concurrent reviews exactly one decides.
  */
 import type { ServiceContext } from "~/context.server";
+import { columnList, joinLists, nullable, type RowOf } from "~/db/columns";
+import { chargeCurrencies as chargeCurrencyTable, deposits, users, wireAccounts as wireAccountTable } from "~/db/schema";
 import { DepositStatus, DepositType, depositAmount, senderAddressOk, type AmountUnit } from "~/domain/deposit";
 import type { Micros } from "~/domain/money";
 import { AccountKind, PlatformAccount } from "~/services/ledger/accounts.server";
@@ -233,31 +235,22 @@ export async function depositRecords(
  * Operator side
  * ------------------------------------------------------------------------------------------- */
 
-export interface QueuedDeposit {
-  id: number;
-  userId: number;
-  uid: string;
-  email: string | null;
+/** A request with its user, coin protocol and bank (`d` the deposit, `u` the user; `c`, `w` LEFT JOINed: a coin request has no bank). */
+const QUEUE_COLUMNS = joinLists(
+  columnList(deposits, ["id", "userId"], "d"),
+  columnList(users, ["uid", "email"], "u"),
+  columnList(deposits, ["type", "currencyCode"], "d"),
+  nullable(columnList(chargeCurrencyTable, ["protocolCode"], "c")),
+  nullable(columnList(wireAccountTable, ["bankName", "payeeAccount"], "w")),
+  columnList(deposits, ["amount", "coinCount", "usdPrice", "address", "proofUploadId", "status", "remark", "createdAt"], "d"),
+);
+
+export type QueuedDeposit = Omit<RowOf<typeof QUEUE_COLUMNS>, "type" | "status"> & {
   type: DepositType;
-  currencyCode: string;
-  protocolCode: string | null;
-  bankName: string | null;
-  payeeAccount: string | null;
-  amount: Micros;
-  coinCount: string | null;
-  usdPrice: string;
-  address: string;
-  proofUploadId: string;
   status: DepositStatus;
-  remark: string;
-  createdAt: number;
   decidedBy: string | null;
   decidedAt: number | null;
-}
-
-const QUEUE_COLUMNS = `d.id, d.user_id AS userId, u.uid, u.email, d.type, d.currency_code AS currencyCode, c.protocol_code AS protocolCode,
-  w.bank_name AS bankName, w.payee_account AS payeeAccount, d.amount, d.coin_count AS coinCount, d.usd_price AS usdPrice, d.address,
-  d.proof_upload_id AS proofUploadId, d.status, d.remark, d.created_at AS createdAt`;
+};
 
 /** Requests waiting for review, oldest first. */
 export async function pendingDeposits(ctx: ServiceContext, operator: SessionUser, limit = 50): Promise<QueuedDeposit[]> {

@@ -4,8 +4,8 @@
  */
 import { blob, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
 import { describe, expect, expectTypeOf, it } from "vitest";
-import { columnList, columnListExcept, joinLists, renamedColumn, selectFields, type RowOf } from "~/db/columns";
-import { funds, loans, transfers } from "~/db/schema";
+import { columnList, columnListExcept, joinLists, nullable, renamedColumn, selectFields, type RowOf } from "~/db/columns";
+import { funds, loans, transfers, users } from "~/db/schema";
 
 describe("select lists from the schema", () => {
   it("names each column snake_case AS its camelCase key, in the order given", () => {
@@ -38,6 +38,12 @@ describe("select lists from the schema", () => {
     const list = joinLists(columnList(loans, ["id", "amount"], "l"), renamedColumn(loans, "createdAt", "subTime", "l"));
     expect(String(list)).toBe("l.id, l.amount, l.created_at AS subTime");
     expectTypeOf<RowOf<typeof list>>().toEqualTypeOf<{ id: number; amount: number } & { subTime: number }>();
+  });
+
+  it("types a LEFT JOINed table's columns as nullable, the SQL unchanged", () => {
+    const list = joinLists(columnList(loans, ["id"], "l"), nullable(columnList(users, ["uid", "email"], "u")));
+    expect(String(list)).toBe("l.id, u.uid, u.email");
+    expectTypeOf<RowOf<typeof list>>().toEqualTypeOf<{ id: number } & { uid: string | null; email: string | null }>();
   });
 
   it("gives drizzle's select the same columns", () => {
