@@ -28,30 +28,26 @@ export const RECORDS_PAGE_SIZE = 10;
 const REQUEST_ID = /^[A-Za-z0-9_-]{8,64}$/;
 const ID = /^\d{1,9}$/;
 
-export interface ChargeCurrency {
-  id: number;
-  currencyCode: string;
-  protocolCode: string;
-  address: string;
-  usdPrice: string;
-}
+const CURRENCY_COLUMNS = columnList(chargeCurrencyTable, ["id", "currencyCode", "protocolCode", "address", "usdPrice"]);
+/** A deposit currency on offer (spec §3 Charge currency). */
+export type ChargeCurrency = RowOf<typeof CURRENCY_COLUMNS>;
 
-export interface WireAccount {
-  id: number;
-  bankName: string;
-  bankAddress: string;
-  bankSwift: string;
-  payeeName: string;
-  payeeAccount: string;
-  bankRemark: string;
-}
+const WIRE_COLUMNS = columnList(wireAccountTable, [
+  "id",
+  "bankName",
+  "bankAddress",
+  "bankSwift",
+  "payeeName",
+  "payeeAccount",
+  "bankRemark",
+]);
+/** A platform bank account for wires (spec §3 Wire info). */
+export type WireAccount = RowOf<typeof WIRE_COLUMNS>;
 
 /** The deposit currencies on offer (spec §3 Charge currency), in the operators' order. */
 export async function chargeCurrencies(ctx: ServiceContext): Promise<ChargeCurrency[]> {
   const { results } = await ctx.d1
-    .prepare(
-      "SELECT id, currency_code AS currencyCode, protocol_code AS protocolCode, address, usd_price AS usdPrice FROM charge_currencies WHERE status = 1 ORDER BY sort, id",
-    )
+    .prepare(`SELECT ${CURRENCY_COLUMNS} FROM charge_currencies WHERE status = 1 ORDER BY sort, id`)
     .all<ChargeCurrency>();
   return results;
 }
@@ -59,11 +55,7 @@ export async function chargeCurrencies(ctx: ServiceContext): Promise<ChargeCurre
 /** The platform's bank accounts for wires (spec §3 Wire info). */
 export async function wireAccounts(ctx: ServiceContext): Promise<WireAccount[]> {
   const { results } = await ctx.d1
-    .prepare(
-      `SELECT id, bank_name AS bankName, bank_address AS bankAddress, bank_swift AS bankSwift, payee_name AS payeeName,
-              payee_account AS payeeAccount, bank_remark AS bankRemark
-         FROM wire_accounts WHERE status = 1 ORDER BY sort, id`,
-    )
+    .prepare(`SELECT ${WIRE_COLUMNS} FROM wire_accounts WHERE status = 1 ORDER BY sort, id`)
     .all<WireAccount>();
   return results;
 }
@@ -187,16 +179,9 @@ export async function submitDeposit(
   return { ok: true, value: { id: existing.id, created: false } };
 }
 
-export interface DepositRecord {
-  id: number;
-  type: DepositType;
-  currencyCode: string;
-  amount: Micros;
-  coinCount: string | null;
-  status: DepositStatus;
-  remark: string;
-  createdAt: number;
-}
+const RECORD_COLUMNS = columnList(deposits, ["id", "type", "currencyCode", "amount", "coinCount", "status", "remark", "createdAt"]);
+/** A user's own deposit request (spec §3 Charge record). */
+export type DepositRecord = Omit<RowOf<typeof RECORD_COLUMNS>, "type" | "status"> & { type: DepositType; status: DepositStatus };
 
 export interface DepositPage {
   records: DepositRecord[];
@@ -216,7 +201,7 @@ export async function depositRecords(
   const [{ results }, count] = await Promise.all([
     ctx.d1
       .prepare(
-        `SELECT id, type, currency_code AS currencyCode, amount, coin_count AS coinCount, status, remark, created_at AS createdAt
+        `SELECT ${RECORD_COLUMNS}
            FROM deposits WHERE user_id = ?1 AND (?2 IS NULL OR type = ?2)
           ORDER BY id DESC LIMIT ?3 OFFSET ?4`,
       )

@@ -59,7 +59,8 @@ export async function fundingBalance(ctx: ServiceContext, userId: number): Promi
     .first<FundingBalance>();
 }
 
-const WITHDRAWAL_COLUMNS = columnList(withdrawals, [
+/** A withdrawal request as the user's records and the operator's queue show it. */
+export const WITHDRAWAL_KEYS = [
   "id",
   "userId",
   "drawCurrencyId",
@@ -76,7 +77,8 @@ const WITHDRAWAL_COLUMNS = columnList(withdrawals, [
   "notes",
   "reviewedAt",
   "createdAt",
-]);
+] as const;
+const WITHDRAWAL_COLUMNS = columnList(withdrawals, WITHDRAWAL_KEYS);
 
 /** A withdrawal request as the user's records show it. */
 export type WithdrawalRow = Omit<RowOf<typeof WITHDRAWAL_COLUMNS>, "type" | "status"> & { type: DrawType; status: WithdrawStatus };
