@@ -17,23 +17,10 @@ import { ownedUpload, uploadFieldError, uploadIdOf } from "~/services/uploads.se
 
 export const LOAN_PAGE_SIZE = 10;
 
+const CONFIG_KEYS = ["id", "loanPeriod", "minAmount", "maxAmount", "interestRate", "freePeriod", "penaltyRate", "status", "sort"] as const;
+const CONFIG_COLUMNS = selectFields(loanConfigsTable, CONFIG_KEYS);
 /** A loan config as offered (spec §3 Loan config). */
-export type LoanConfig = Pick<
-  typeof loanConfigsTable.$inferSelect,
-  "id" | "loanPeriod" | "minAmount" | "maxAmount" | "interestRate" | "freePeriod" | "penaltyRate" | "status" | "sort"
->;
-
-const CONFIG_COLUMNS = {
-  id: loanConfigsTable.id,
-  loanPeriod: loanConfigsTable.loanPeriod,
-  minAmount: loanConfigsTable.minAmount,
-  maxAmount: loanConfigsTable.maxAmount,
-  interestRate: loanConfigsTable.interestRate,
-  freePeriod: loanConfigsTable.freePeriod,
-  penaltyRate: loanConfigsTable.penaltyRate,
-  status: loanConfigsTable.status,
-  sort: loanConfigsTable.sort,
-};
+export type LoanConfig = Pick<typeof loanConfigsTable.$inferSelect, (typeof CONFIG_KEYS)[number]>;
 
 /** The terms on offer, in the operators' order (all of them for the operator). */
 export async function loanConfigs(ctx: ServiceContext, all = false): Promise<LoanConfig[]> {
