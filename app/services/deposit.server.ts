@@ -12,6 +12,8 @@
  *   number of concurrent reviews exactly one decides.
  */
 import type { ServiceContext } from "~/context.server";
+import { columnList, joinLists, nullable, type RowOf } from "~/db/columns";
+import { chargeCurrencies as chargeCurrencyTable, deposits, users, wireAccounts as wireAccountTable } from "~/db/schema";
 import { DepositStatus, DepositType, depositAmount, senderAddressOk, type AmountUnit } from "~/domain/deposit";
 import type { Micros } from "~/domain/money";
 import { AccountKind, PlatformAccount } from "~/services/ledger/accounts.server";
@@ -26,30 +28,26 @@ export const RECORDS_PAGE_SIZE = 10;
 const REQUEST_ID = /^[A-Za-z0-9_-]{8,64}$/;
 const ID = /^\d{1,9}$/;
 
-export interface ChargeCurrency {
-  id: number;
-  currencyCode: string;
-  protocolCode: string;
-  address: string;
-  usdPrice: string;
-}
+const CURRENCY_COLUMNS = columnList(chargeCurrencyTable, ["id", "currencyCode", "protocolCode", "address", "usdPrice"]);
+/** A deposit currency on offer (spec §3 Charge currency). */
+export type ChargeCurrency = RowOf<typeof CURRENCY_COLUMNS>;
 
-export interface WireAccount {
-  id: number;
-  bankName: string;
-  bankAddress: string;
-  bankSwift: string;
-  payeeName: string;
-  payeeAccount: string;
-  bankRemark: string;
-}
+const WIRE_COLUMNS = columnList(wireAccountTable, [
+  "id",
+  "bankName",
+  "bankAddress",
+  "bankSwift",
+  "payeeName",
+  "payeeAccount",
+  "bankRemark",
+]);
+/** A platform bank account for wires (spec §3 Wire info). */
+export type WireAccount = RowOf<typeof WIRE_COLUMNS>;
 
 /** The deposit currencies on offer (spec §3 Charge currency), in the operators' order. */
 export async function chargeCurrencies(ctx: ServiceContext): Promise<ChargeCurrency[]> {
   const { results } = await ctx.d1
-    .prepare(
-      "SELECT id, currency_code AS currencyCode, protocol_code AS protocolCode, address, usd_price AS usdPrice FROM charge_currencies WHERE status = 1 ORDER BY sort, id",
-    )
+    .prepare(`SELECT ${CURRENCY_COLUMNS} FROM charge_currencies WHERE status = 1 ORDER BY sort, id`)
     .all<ChargeCurrency>();
   return results;
 }
@@ -57,11 +55,7 @@ export async function chargeCurrencies(ctx: ServiceContext): Promise<ChargeCurre
 /** The platform's bank accounts for wires (spec §3 Wire info). */
 export async function wireAccounts(ctx: ServiceContext): Promise<WireAccount[]> {
   const { results } = await ctx.d1
-    .prepare(
-      `SELECT id, bank_name AS bankName, bank_address AS bankAddress, bank_swift AS bankSwift, payee_name AS payeeName,
-              payee_account AS payeeAccount, bank_remark AS bankRemark
-         FROM wire_accounts WHERE status = 1 ORDER BY sort, id`,
-    )
+    .prepare(`SELECT ${WIRE_COLUMNS} FROM wire_accounts WHERE status = 1 ORDER BY sort, id`)
     .all<WireAccount>();
   return results;
 }
@@ -185,16 +179,9 @@ export async function submitDeposit(
   return { ok: true, value: { id: existing.id, created: false } };
 }
 
-export interface DepositRecord {
-  id: number;
-  type: DepositType;
-  currencyCode: string;
-  amount: Micros;
-  coinCount: string | null;
-  status: DepositStatus;
-  remark: string;
-  createdAt: number;
-}
+const RECORD_COLUMNS = columnList(deposits, ["id", "type", "currencyCode", "amount", "coinCount", "status", "remark", "createdAt"]);
+/** A user's own deposit request (spec §3 Charge record). */
+export type DepositRecord = Omit<RowOf<typeof RECORD_COLUMNS>, "type" | "status"> & { type: DepositType; status: DepositStatus };
 
 export interface DepositPage {
   records: DepositRecord[];
@@ -214,7 +201,7 @@ export async function depositRecords(
   const [{ results }, count] = await Promise.all([
     ctx.d1
       .prepare(
-        `SELECT id, type, currency_code AS currencyCode, amount, coin_count AS coinCount, status, remark, created_at AS createdAt
+        `SELECT ${RECORD_COLUMNS}
            FROM deposits WHERE user_id = ?1 AND (?2 IS NULL OR type = ?2)
           ORDER BY id DESC LIMIT ?3 OFFSET ?4`,
       )
@@ -233,31 +220,22 @@ export async function depositRecords(
  * Operator side
  * ------------------------------------------------------------------------------------------- */
 
-export interface QueuedDeposit {
-  id: number;
-  userId: number;
-  uid: string;
-  email: string | null;
+/** A request with its user, coin protocol and bank (`d` the deposit, `u` the user; `c`, `w` LEFT JOINed: a coin request has no bank). */
+const QUEUE_COLUMNS = joinLists(
+  columnList(deposits, ["id", "userId"], "d"),
+  columnList(users, ["uid", "email"], "u"),
+  columnList(deposits, ["type", "currencyCode"], "d"),
+  nullable(columnList(chargeCurrencyTable, ["protocolCode"], "c")),
+  nullable(columnList(wireAccountTable, ["bankName", "payeeAccount"], "w")),
+  columnList(deposits, ["amount", "coinCount", "usdPrice", "address", "proofUploadId", "status", "remark", "createdAt"], "d"),
+);
+
+export type QueuedDeposit = Omit<RowOf<typeof QUEUE_COLUMNS>, "type" | "status"> & {
   type: DepositType;
-  currencyCode: string;
-  protocolCode: string | null;
-  bankName: string | null;
-  payeeAccount: string | null;
-  amount: Micros;
-  coinCount: string | null;
-  usdPrice: string;
-  address: string;
-  proofUploadId: string;
   status: DepositStatus;
-  remark: string;
-  createdAt: number;
   decidedBy: string | null;
   decidedAt: number | null;
-}
-
-const QUEUE_COLUMNS = `d.id, d.user_id AS userId, u.uid, u.email, d.type, d.currency_code AS currencyCode, c.protocol_code AS protocolCode,
-  w.bank_name AS bankName, w.payee_account AS payeeAccount, d.amount, d.coin_count AS coinCount, d.usd_price AS usdPrice, d.address,
-  d.proof_upload_id AS proofUploadId, d.status, d.remark, d.created_at AS createdAt`;
+};
 
 /** Requests waiting for review, oldest first. */
 export async function pendingDeposits(ctx: ServiceContext, operator: SessionUser, limit = 50): Promise<QueuedDeposit[]> {

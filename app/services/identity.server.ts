@@ -14,6 +14,8 @@
  *   change matched nothing. No money moves, so no step-up is asked.
  */
 import type { ServiceContext } from "~/context.server";
+import { columnList, joinLists, renamedColumn, type RowOf } from "~/db/columns";
+import { identityVerifications, users } from "~/db/schema";
 import { ReviewStatus, maskCardId } from "~/domain/real-name";
 import type { RealNameInput } from "~/forms/real-name";
 import { assertOperator, decisionStatement, isAlreadyDecided, type Decision } from "~/services/operator.server";
@@ -23,24 +25,19 @@ import { fail, type FieldErrors, type Outcome } from "~/services/outcome";
 
 export const REASON_MAX = 200;
 
-export interface IdentityRecord {
-  reviewStatus: number;
-  name: string;
-  cardId: string;
-  frontUploadId: string;
-  reverseUploadId: string;
-  reason: string;
-  submission: number;
-  submittedAt: number;
-  reviewedAt: number | null;
-}
+/** The user's verification as the pages show it (submittedAt: the last submission's time). */
+const IDENTITY_COLUMNS = joinLists(
+  columnList(identityVerifications, ["reviewStatus", "name", "cardId", "frontUploadId", "reverseUploadId", "reason", "submission"]),
+  renamedColumn(identityVerifications, "updatedAt", "submittedAt"),
+  columnList(identityVerifications, ["reviewedAt"]),
+);
+export type IdentityRecord = RowOf<typeof IDENTITY_COLUMNS>;
 
 /** The user's verification, or null when they never submitted (review_status 0). */
 export async function identityOf(ctx: ServiceContext, userId: number): Promise<IdentityRecord | null> {
   return ctx.d1
     .prepare(
-      `SELECT review_status AS reviewStatus, name, card_id AS cardId, front_upload_id AS frontUploadId, reverse_upload_id AS reverseUploadId,
-              reason, submission, updated_at AS submittedAt, reviewed_at AS reviewedAt
+      `SELECT ${IDENTITY_COLUMNS}
          FROM identity_verifications WHERE user_id = ?1`,
     )
     .bind(userId)
@@ -116,18 +113,14 @@ export async function submitRealName(
 
 // ---- the operator's review ----
 
-export interface PendingIdentity {
-  userId: number;
-  uid: string;
-  email: string | null;
-  mobile: string | null;
-  name: string;
-  cardId: string;
-  frontUploadId: string;
-  reverseUploadId: string;
-  submission: number;
-  submittedAt: number;
-}
+/** A request waiting for review (`iv` the verification, `u` its user). */
+const PENDING_COLUMNS = joinLists(
+  columnList(identityVerifications, ["userId"], "iv"),
+  columnList(users, ["uid", "email", "mobile"], "u"),
+  columnList(identityVerifications, ["name", "cardId", "frontUploadId", "reverseUploadId", "submission"], "iv"),
+  renamedColumn(identityVerifications, "updatedAt", "submittedAt", "iv"),
+);
+export type PendingIdentity = RowOf<typeof PENDING_COLUMNS>;
 
 export interface DecidedIdentity {
   id: number;
@@ -151,8 +144,7 @@ export async function identityQueue(
   const [pending, decided] = await ctx.d1.batch([
     ctx.d1
       .prepare(
-        `SELECT iv.user_id AS userId, u.uid, u.email, u.mobile, iv.name, iv.card_id AS cardId, iv.front_upload_id AS frontUploadId,
-                iv.reverse_upload_id AS reverseUploadId, iv.submission, iv.updated_at AS submittedAt
+        `SELECT ${PENDING_COLUMNS}
            FROM identity_verifications iv JOIN users u ON u.id = iv.user_id
           WHERE iv.review_status = 1
           ORDER BY iv.updated_at ASC, iv.user_id ASC

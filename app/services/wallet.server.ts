@@ -6,7 +6,8 @@
  * inserts the transfer's row.
  */
 import type { ServiceContext } from "~/context.server";
-import type { Micros } from "~/domain/money";
+import { columnList, type RowOf } from "~/db/columns";
+import { transfers } from "~/db/schema";
 import {
   accountTypeOf,
   checkTransfer,
@@ -74,15 +75,10 @@ export async function accountStatement(ctx: ServiceContext, userId: number, acco
   return accountLog(ctx.d1, userId, accountTypeId, 1, STATEMENT_MAX_ROWS);
 }
 
-export interface TransferRow {
-  id: number;
-  fromKind: WalletKind;
-  toKind: WalletKind;
-  amount: Micros;
-  createdAt: number;
-}
+const TRANSFER_COLUMNS = columnList(transfers, ["id", "fromKind", "toKind", "amount", "createdAt"]);
 
-const TRANSFER_COLUMNS = "id, from_kind AS fromKind, to_kind AS toKind, amount, created_at AS createdAt";
+/** A transfer between two of the user's sub-accounts (its kinds are the wallet's). */
+export type TransferRow = Omit<RowOf<typeof TRANSFER_COLUMNS>, "fromKind" | "toKind"> & { fromKind: WalletKind; toKind: WalletKind };
 
 /** A refusal of a transfer: the field it concerns, its message key (the one the rules gave). */
 function refused(field: string, key: TransferError | "transfer.err_currency" | "transfer.err_resubmitted", status = 400) {

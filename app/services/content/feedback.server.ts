@@ -1,17 +1,18 @@
 /** Feedback (/feedback): a signed-in user's messages; operators read them at /admin/feedback. */
 import type { ServiceContext } from "~/context.server";
+import { columnList, joinLists, type RowOf } from "~/db/columns";
+import { feedback, users } from "~/db/schema";
 import { hit, Limits } from "~/services/rate-limit.server";
 import { assertOperator } from "~/services/operator.server";
 import type { SessionUser } from "~/services/session.server";
 import type { Outcome } from "~/services/outcome";
 
-export interface FeedbackRow {
-  id: number;
-  content: string;
-  contact: string;
-  status: number;
-  createdAt: number;
-}
+const FEEDBACK_KEYS = ["id", "content", "contact", "status", "createdAt"] as const;
+const FEEDBACK_COLUMNS = columnList(feedback, FEEDBACK_KEYS);
+/** The operators' view: a message (`f`) with who wrote it (`u`). */
+const ADMIN_COLUMNS = joinLists(columnList(feedback, FEEDBACK_KEYS, "f"), columnList(users, ["uid", "email"], "u"));
+
+export type FeedbackRow = RowOf<typeof FEEDBACK_COLUMNS>;
 
 /**
  * Stores a message. The user's hourly slot is reserved first (one statement, so a parallel burst
@@ -38,9 +39,7 @@ export async function sendFeedback(
 
 export async function myFeedback(ctx: ServiceContext, userId: number): Promise<FeedbackRow[]> {
   const rows = await ctx.d1
-    .prepare(
-      "SELECT id, content, contact, status, created_at AS createdAt FROM feedback WHERE user_id = ?1 ORDER BY created_at DESC, id DESC LIMIT 50",
-    )
+    .prepare(`SELECT ${FEEDBACK_COLUMNS} FROM feedback WHERE user_id = ?1 ORDER BY created_at DESC, id DESC LIMIT 50`)
     .bind(userId)
     .all<FeedbackRow>();
   return rows.results;
@@ -48,10 +47,7 @@ export async function myFeedback(ctx: ServiceContext, userId: number): Promise<F
 
 /** One of the user's own messages; someone else's or a missing one is null alike (a 404). */
 export async function myFeedbackItem(ctx: ServiceContext, userId: number, id: number): Promise<FeedbackRow | null> {
-  return ctx.d1
-    .prepare("SELECT id, content, contact, status, created_at AS createdAt FROM feedback WHERE id = ?1 AND user_id = ?2")
-    .bind(id, userId)
-    .first<FeedbackRow>();
+  return ctx.d1.prepare(`SELECT ${FEEDBACK_COLUMNS} FROM feedback WHERE id = ?1 AND user_id = ?2`).bind(id, userId).first<FeedbackRow>();
 }
 
 /** The operators' view: new messages first, then the latest read ones, with who wrote them. */
@@ -59,11 +55,11 @@ export async function adminFeedback(ctx: ServiceContext, operator: SessionUser |
   assertOperator(operator);
   const rows = await ctx.d1
     .prepare(
-      `SELECT f.id, f.content, f.contact, f.status, f.created_at AS createdAt, u.uid, u.email
+      `SELECT ${ADMIN_COLUMNS}
          FROM feedback f JOIN users u ON u.id = f.user_id
         ORDER BY f.status ASC, f.created_at DESC, f.id DESC LIMIT 100`,
     )
-    .all<FeedbackRow & { uid: string; email: string | null }>();
+    .all<RowOf<typeof ADMIN_COLUMNS>>();
   return rows.results;
 }
 

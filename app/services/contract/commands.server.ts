@@ -33,7 +33,8 @@ import { findInstrument, quoteOf } from "~/services/market.server";
 import { fail, refuse, type Outcome } from "~/services/outcome";
 import { forgetCachedSession } from "~/services/session.server";
 import { engineOrderOf, openOrderWrite } from "./engine.server";
-import { ORDER_COLUMNS, feeMode, orderRow, ownOrder, termsOf, withFigures } from "./queries.server";
+import { ORDER_COLUMNS } from "./columns";
+import { feeMode, orderRow, ownOrder, termsOf, withFigures } from "./queries.server";
 import { profitShareFor, type ProfitShare } from "./settlement.server";
 import type { ContractOrder, ContractOrderRow } from "./views";
 

@@ -13,7 +13,7 @@ import type { Micros } from "~/domain/money";
 import { Bucket, tradingAccount } from "~/services/ledger/accounts.server";
 import { txOfKey, type Posting, type PostRequest } from "~/services/ledger/post.server";
 import { writeSessionGuard } from "~/services/session.server";
-import { ORDER_COLUMNS } from "./queries.server";
+import { ORDER_COLUMNS } from "./columns";
 import type { ContractOrderRow } from "./views";
 
 /** The engine's read: an order's columns and, for a copy, its trader (live profit names the trader followed). */

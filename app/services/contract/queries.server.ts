@@ -10,15 +10,10 @@ import { priceToSteps, type Quote } from "~/domain/market";
 import type { Micros } from "~/domain/money";
 import { MAIN_COMPANY_ID } from "~/lib/constants";
 import { listInstruments, marketQuotes } from "~/services/market.server";
+import { ORDER_COLUMNS } from "./columns";
 import type { ContractOrder, ContractOrderRow } from "./views";
 
 export const PAGE_SIZE = 20;
-
-export const ORDER_COLUMNS = `id, user_id AS userId, account_id AS accountId, instrument_id AS instrumentId, code, side, status, lots,
-  contract_size AS contractSize, precision, leverage, margin_mode AS marginMode, origin_price AS originPrice, open_price AS openPrice,
-  pending_crossing AS pendingCrossing, close_price AS closePrice, margin, fee, stop_loss AS stopLoss, take_profit AS takeProfit,
-  liquidation, profit, close_reason AS closeReason, follow_type AS followType, origin_id AS originId, follow_id AS followId, created_at AS createdAt,
-  filled_at AS filledAt, closed_at AS closedAt, updated_at AS updatedAt`;
 
 /** Settings change only when an operator edits them: each isolate keeps the fee mode a few seconds. */
 const SETTINGS_TTL_MS = 5_000;

@@ -3,12 +3,13 @@
  * row as stored, the row with its live figures, and the view the pages render. Types only, shared
  * with the components (type imports): nothing here runs.
  */
-import type { contractOrders } from "~/db/schema";
+import type { RowOf } from "~/db/columns";
 import type { OrderStatus, Side } from "~/domain/contract";
 import type { Micros } from "~/domain/money";
+import type { ORDER_COLUMNS } from "./columns";
 
-/** A contract order row as stored (every column but the opening transaction's id). */
-export type ContractOrderRow = Omit<typeof contractOrders.$inferSelect, "openTx" | "side" | "status"> & { side: Side; status: OrderStatus };
+/** A contract order row as stored, as ORDER_COLUMNS reads it (every column but the opening transaction's id). */
+export type ContractOrderRow = Omit<RowOf<typeof ORDER_COLUMNS>, "side" | "status"> & { side: Side; status: OrderStatus };
 
 /** An order with its live figures (holding: at the current price; closed: as realised). */
 export interface ContractOrder extends ContractOrderRow {

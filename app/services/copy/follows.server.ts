@@ -19,7 +19,7 @@ import { closeOrder } from "~/services/contract/commands.server";
 import { AccountKind } from "~/services/ledger/accounts.server";
 import { fail, type FieldErrors, type Outcome } from "~/services/outcome";
 import type { SessionUser } from "~/services/session.server";
-import { isUnique, liveFollow, type FollowRow } from "./queries.server";
+import { FOLLOW_COLUMNS, isUnique, liveFollow, type FollowRow } from "./queries.server";
 
 /** Remembers that this browser's user agreed to the follow guide (/follow/submit): information, not a permission. */
 export const copyGuideCookie = createCookie("bourse_copy_guide", {
@@ -29,9 +29,6 @@ export const copyGuideCookie = createCookie("bourse_copy_guide", {
   sameSite: "lax",
   maxAge: 365 * 24 * 3600,
 });
-
-const FOLLOW_COLUMNS = `id, follower_id AS followerId, trader_id AS traderId, multiple, max_amount AS maxAmount, status, copy_stop_loss AS copyStopLoss,
-  paid_share AS paidShare, created_at AS createdAt, ended_at AS endedAt`;
 
 /** The available balance of the user's contract account (micros). */
 export async function contractAvailable(ctx: ServiceContext, userId: number): Promise<Micros> {

@@ -17,7 +17,8 @@
  */
 import { and, desc, eq, ne } from "drizzle-orm";
 import type { ServiceContext } from "~/context.server";
-import { follows, traderApplications, type traders } from "~/db/schema";
+import { columnList, columnListExcept, selectFields, type RowOf } from "~/db/columns";
+import { follows, traderApplications, traders } from "~/db/schema";
 import { NICKNAME_MAX, STATS_TTL_MS, THREE_WEEKS_MS, statsFromSums, type WindowSums } from "~/domain/copy";
 
 export const COPY_PAGE_SIZE = 20;
@@ -38,20 +39,14 @@ export const NICKNAME_SQL = `substr(COALESCE(NULLIF(u.nickname, ''),
 
 // ---- applications ----
 
-export type Application = Pick<typeof traderApplications.$inferSelect, "id" | "status" | "reason" | "createdAt" | "reviewedAt">;
-
-export const APPLICATION_COLUMNS = "id, status, reason, created_at AS createdAt, reviewed_at AS reviewedAt";
+const APPLICATION_KEYS = ["id", "status", "reason", "createdAt", "reviewedAt"] as const;
+export const APPLICATION_COLUMNS = columnList(traderApplications, APPLICATION_KEYS);
+export type Application = RowOf<typeof APPLICATION_COLUMNS>;
 
 /** The user's latest application (null when they never applied). */
 export async function applicationOf(ctx: ServiceContext, userId: number): Promise<Application | null> {
   const [row] = await ctx.db
-    .select({
-      id: traderApplications.id,
-      status: traderApplications.status,
-      reason: traderApplications.reason,
-      createdAt: traderApplications.createdAt,
-      reviewedAt: traderApplications.reviewedAt,
-    })
+    .select(selectFields(traderApplications, APPLICATION_KEYS))
     .from(traderApplications)
     .where(eq(traderApplications.userId, userId))
     .orderBy(desc(traderApplications.id))
@@ -67,13 +62,11 @@ export async function isTrader(ctx: ServiceContext, userId: number): Promise<boo
 
 // ---- traders and their statistics ----
 
+const TRADER_ROW = columnListExcept(traders, [], "t");
 /** A trader's row with their live follower count. */
-export type TraderRow = typeof traders.$inferSelect & { followNum: number };
+export type TraderRow = RowOf<typeof TRADER_ROW> & { followNum: number };
 
-const TRADER_COLUMNS = `t.user_id AS userId, t.nickname, t.avatar, t.status, t.suspended_reason AS suspendedReason, t.profit_share AS profitShare,
-  t.approved_at AS approvedAt, t.three_week_rate AS threeWeekRate, t.three_week_win AS threeWeekWin, t.three_week_profit AS threeWeekProfit,
-  t.total_rate AS totalRate, t.total_profit AS totalProfit, t.total_trade_num AS totalTradeNum, t.stats_at AS statsAt,
-  (SELECT COUNT(*) FROM follows f WHERE f.trader_id = t.user_id AND f.status <> 0) AS followNum`;
+const TRADER_COLUMNS = `${TRADER_ROW}, (SELECT COUNT(*) FROM follows f WHERE f.trader_id = t.user_id AND f.status <> 0) AS followNum`;
 
 /**
  * Recomputes the cached statistics of these traders from their closed own orders (follow_type 1):
@@ -228,7 +221,8 @@ export async function traderList(ctx: ServiceContext, viewerId: number | null, p
 
 // ---- follows ----
 
-export type FollowRow = typeof follows.$inferSelect;
+export const FOLLOW_COLUMNS = columnListExcept(follows, []);
+export type FollowRow = RowOf<typeof FOLLOW_COLUMNS>;
 
 /** The follower's live (active or paused) follow of a trader, or null. */
 export async function liveFollow(ctx: ServiceContext, followerId: number, traderId: number): Promise<FollowRow | null> {

@@ -4,26 +4,30 @@
  * and rejection, and the products' terms.
  */
 import type { ServiceContext } from "~/context.server";
+import { columnList, joinLists, type RowOf } from "~/db/columns";
+import { fundSubscriptions, users } from "~/db/schema";
 import { FundStatus, SubscriptionStatus, isPercent } from "~/domain/fund";
 import { parseAmount } from "~/domain/money";
 import { assertOperator, decisionStatement, isAlreadyDecided } from "~/services/operator.server";
 import { fail, type FieldErrors, type Outcome } from "~/services/outcome";
 import type { SessionUser } from "~/services/session.server";
 import { refund } from "./commands.server";
-import { FUND_COLUMNS, SUB_COLUMNS, type Fund, type SubscriptionRecord } from "./queries.server";
+import { FUND_COLUMNS, SUB_COLUMNS, type Fund } from "./queries.server";
 
-export interface QueuedRedemption extends SubscriptionRecord {
-  userId: number;
-  uid: string;
-  email: string | null;
-  refundRequestedAt: number;
-}
+const QUEUE_COLUMNS = joinLists(
+  SUB_COLUMNS,
+  columnList(fundSubscriptions, ["userId"], "s"),
+  columnList(users, ["uid", "email"], "u"),
+  columnList(fundSubscriptions, ["refundRequestedAt"], "s"),
+);
+/** A redemption waiting for review (status 2: its request time is set). */
+export type QueuedRedemption = Omit<RowOf<typeof QUEUE_COLUMNS>, "refundRequestedAt"> & { refundRequestedAt: number };
 
 export async function pendingRedemptions(ctx: ServiceContext, operator: SessionUser, limit = 50): Promise<QueuedRedemption[]> {
   assertOperator(operator);
   const { results } = await ctx.d1
     .prepare(
-      `SELECT ${SUB_COLUMNS}, s.user_id AS userId, u.uid, u.email, s.refund_requested_at AS refundRequestedAt
+      `SELECT ${QUEUE_COLUMNS}
          FROM fund_subscriptions s JOIN funds f ON f.id = s.fund_id JOIN users u ON u.id = s.user_id
         WHERE s.status = 2 ORDER BY s.refund_requested_at, s.id LIMIT ?1`,
     )

@@ -4,7 +4,8 @@
  * daily income, and the figures the confirm steps show. docs/decisions/015-funds.md.
  */
 import type { ServiceContext } from "~/context.server";
-import type { funds } from "~/db/schema";
+import { columnList, columnListExcept, joinLists, type RowOf } from "~/db/columns";
+import { fundSubscriptions, funds } from "~/db/schema";
 import { dayProfit, redemptionPenalty, subscriptionDays, totalProfit, utcDay } from "~/domain/fund";
 import type { Micros } from "~/domain/money";
 import { AccountKind } from "~/services/ledger/accounts.server";
@@ -20,12 +21,11 @@ export interface Paged<T> {
   total: number;
 }
 
+/** A product's columns as stored (spec §3 Fund): all but the creation time. */
+export const FUND_COLUMNS = columnListExcept(funds, ["createdAt"]);
 /** A product as stored (spec §3 Fund). */
-export type Fund = Omit<typeof funds.$inferSelect, "createdAt">;
+export type Fund = RowOf<typeof FUND_COLUMNS>;
 
-export const FUND_COLUMNS = `id, title, image, currency_code AS currencyCode, dividend_percentage AS dividendPercentage,
-  starting_sub_amount AS startingSubAmount, lock_dividend_days AS lockDividendDays, max_sub_amount AS maxSubAmount,
-  "desc", liquidated_damages AS liquidatedDamages, auto_refund AS autoRefund, status, sort`;
 function paged<T>(items: T[], page: number, total: number, size: number): Paged<T> {
   return { items, page, lastPage: Math.max(1, Math.ceil(total / size)), total };
 }
@@ -77,27 +77,29 @@ export async function fundingAccount(ctx: ServiceContext, userId: number) {
     .first<{ id: number; balance: Micros }>();
 }
 
-export interface SubscriptionRecord {
-  id: number;
-  fundId: number;
-  title: string;
-  currencyCode: string;
-  status: number;
-  shareAmount: Micros;
-  dayProfit: Micros;
-  sumProfit: Micros;
-  lockDays: number;
-  liquidatedDamages: string;
-  penalty: Micros;
-  startDay: string;
-  endDay: string;
-  subTime: number;
-  closedAt: number | null;
-}
-
-export const SUB_COLUMNS = `s.id, s.fund_id AS fundId, f.title, f.currency_code AS currencyCode, s.status, s.share_amount AS shareAmount,
-  s.day_profit AS dayProfit, s.sum_profit AS sumProfit, s.lock_days AS lockDays, s.liquidated_damages AS liquidatedDamages,
-  s.penalty, s.start_day AS startDay, s.end_day AS endDay, s.created_at AS subTime, s.closed_at AS closedAt`;
+/** A subscription with its product's title and currency (`s` the subscription, `f` the fund). */
+export const SUB_COLUMNS = joinLists(
+  columnList(fundSubscriptions, ["id", "fundId"], "s"),
+  columnList(funds, ["title", "currencyCode"], "f"),
+  columnList(
+    fundSubscriptions,
+    [
+      "status",
+      "shareAmount",
+      "dayProfit",
+      "sumProfit",
+      "lockDays",
+      "liquidatedDamages",
+      "penalty",
+      "startDay",
+      "endDay",
+      "subTime",
+      "closedAt",
+    ],
+    "s",
+  ),
+);
+export type SubscriptionRecord = RowOf<typeof SUB_COLUMNS>;
 
 /** The user's subscriptions, newest first (spec §2 /mining/record). */
 export async function subscriptionRecords(ctx: ServiceContext, userId: number, page = 1): Promise<Paged<SubscriptionRecord>> {

@@ -6,47 +6,33 @@
  */
 import { eq } from "drizzle-orm";
 import type { ServiceContext } from "~/context.server";
+import { columnList, selectFields, type RowOf } from "~/db/columns";
 import { loanKyc } from "~/db/schema";
 import { KycStatus, checkBirthday } from "~/domain/loan";
 import { fail, type FieldErrors, type Outcome } from "~/services/outcome";
 import type { SessionUser } from "~/services/session.server";
 import { checkUpload, cleanText } from "./queries.server";
 
-/** A user's loan KYC (spec §3 Loan KYC). */
-export type LoanKyc = Pick<
-  typeof loanKyc.$inferSelect,
-  | "userId"
-  | "lastName"
-  | "firstName"
-  | "sex"
-  | "birthday"
-  | "country"
-  | "mobile"
-  | "idCardType"
-  | "handUploadId"
-  | "status"
-  | "submission"
-  | "reason"
-  | "createdAt"
-  | "updatedAt"
->;
-
-const KYC_COLUMNS = {
-  userId: loanKyc.userId,
-  lastName: loanKyc.lastName,
-  firstName: loanKyc.firstName,
-  sex: loanKyc.sex,
-  birthday: loanKyc.birthday,
-  country: loanKyc.country,
-  mobile: loanKyc.mobile,
-  idCardType: loanKyc.idCardType,
-  handUploadId: loanKyc.handUploadId,
-  status: loanKyc.status,
-  submission: loanKyc.submission,
-  reason: loanKyc.reason,
-  createdAt: loanKyc.createdAt,
-  updatedAt: loanKyc.updatedAt,
-};
+/** A user's loan KYC (spec §3 Loan KYC): its columns, for drizzle's selects and as raw SQL (`k` the KYC). */
+const KYC_KEYS = [
+  "userId",
+  "lastName",
+  "firstName",
+  "sex",
+  "birthday",
+  "country",
+  "mobile",
+  "idCardType",
+  "handUploadId",
+  "status",
+  "submission",
+  "reason",
+  "createdAt",
+  "updatedAt",
+] as const;
+const KYC_COLUMNS = selectFields(loanKyc, KYC_KEYS);
+export const KYC_LIST = columnList(loanKyc, KYC_KEYS, "k");
+export type LoanKyc = RowOf<typeof KYC_LIST>;
 
 export async function kycOf(ctx: ServiceContext, userId: number): Promise<LoanKyc | null> {
   const [kyc] = await ctx.db.select(KYC_COLUMNS).from(loanKyc).where(eq(loanKyc.userId, userId));

@@ -11,7 +11,8 @@
  *   loan_repayments when the proof was sent.
  */
 import type { ServiceContext } from "~/context.server";
-import type { loanRepayments } from "~/db/schema";
+import { columnList, joinLists, nullable, type RowOf } from "~/db/columns";
+import { chargeCurrencies, loanRepayments, users } from "~/db/schema";
 import { KycStatus, LoanStatus, MAX_LOAN_AMOUNT, configErrors, repaymentDate, type LoanTerms } from "~/domain/loan";
 import type { Micros } from "~/domain/money";
 import { AccountKind, PlatformAccount } from "~/services/ledger/accounts.server";
@@ -19,18 +20,17 @@ import { LedgerError, post, txOfKey, type Posting } from "~/services/ledger/post
 import { assertOperator, decisionStatement, isAlreadyDecided, isStepUpExpired, stepUpGuard } from "~/services/operator.server";
 import { fail, type Failure, type FieldErrors, type Outcome } from "~/services/outcome";
 import type { SessionUser } from "~/services/session.server";
-import { kycOf, type LoanKyc } from "./kyc.server";
-import { LOAN_COLUMNS, type LoanRecord } from "./queries.server";
+import { KYC_LIST, kycOf } from "./kyc.server";
+import { LOAN_COLUMNS } from "./queries.server";
 
-export type QueuedKyc = LoanKyc & { uid: string; email: string | null };
+const KYC_QUEUE_COLUMNS = joinLists(KYC_LIST, columnList(users, ["uid", "email"], "u"));
+export type QueuedKyc = RowOf<typeof KYC_QUEUE_COLUMNS>;
 
 export async function pendingKyc(ctx: ServiceContext, operator: SessionUser, limit = 50): Promise<QueuedKyc[]> {
   assertOperator(operator);
   const { results } = await ctx.d1
     .prepare(
-      `SELECT k.user_id AS userId, k.last_name AS lastName, k.first_name AS firstName, k.sex, k.birthday, k.country, k.mobile,
-              k.id_card_type AS idCardType, k.hand_upload_id AS handUploadId, k.status, k.submission, k.reason,
-              k.created_at AS createdAt, k.updated_at AS updatedAt, u.uid, u.email
+      `SELECT ${KYC_QUEUE_COLUMNS}
          FROM loan_kyc k JOIN users u ON u.id = k.user_id WHERE k.status = 1 ORDER BY k.updated_at LIMIT ?1`,
     )
     .bind(limit)
@@ -81,13 +81,14 @@ export async function decideKyc(
   return { ok: true, value: { userId } };
 }
 
-export type QueuedLoan = LoanRecord & { uid: string; email: string | null; borrower: string };
+const QUEUE_COLUMNS = joinLists(LOAN_COLUMNS, columnList(users, ["uid", "email"], "u"));
+export type QueuedLoan = RowOf<typeof QUEUE_COLUMNS> & { borrower: string };
 
 export async function pendingLoans(ctx: ServiceContext, operator: SessionUser, limit = 50): Promise<QueuedLoan[]> {
   assertOperator(operator);
   const { results } = await ctx.d1
     .prepare(
-      `SELECT ${LOAN_COLUMNS}, u.uid, u.email, COALESCE(k.first_name || ' ' || k.last_name, '') AS borrower
+      `SELECT ${QUEUE_COLUMNS}, COALESCE(k.first_name || ' ' || k.last_name, '') AS borrower
          FROM loans l JOIN users u ON u.id = l.user_id LEFT JOIN loan_kyc k ON k.user_id = l.user_id
         WHERE l.status = 1 ORDER BY l.id LIMIT ?1`,
     )
@@ -185,18 +186,22 @@ export async function rejectLoan(
   return { ok: true, value: { id } };
 }
 
-/** A repayment proof waiting for the operator's check, with its user and currency. */
-export type QueuedRepayment = Pick<
-  typeof loanRepayments.$inferSelect,
-  "id" | "loanId" | "userId" | "chargeId" | "proofUploadId" | "principal" | "interest" | "penalty" | "status" | "createdAt"
-> & { uid: string; email: string | null; currencyCode: string | null };
+/** A repayment proof with its user and currency (`r` the repayment, `u` the user, `c` the charge currency: null when it is gone). */
+const REPAYMENT_QUEUE_COLUMNS = joinLists(
+  columnList(loanRepayments, ["id", "loanId", "userId"], "r"),
+  columnList(users, ["uid", "email"], "u"),
+  columnList(loanRepayments, ["chargeId"], "r"),
+  nullable(columnList(chargeCurrencies, ["currencyCode"], "c")),
+  columnList(loanRepayments, ["proofUploadId", "principal", "interest", "penalty", "status", "createdAt"], "r"),
+);
+/** A repayment proof waiting for the operator's check. */
+export type QueuedRepayment = RowOf<typeof REPAYMENT_QUEUE_COLUMNS>;
 
 export async function pendingRepayments(ctx: ServiceContext, operator: SessionUser, limit = 50): Promise<QueuedRepayment[]> {
   assertOperator(operator);
   const { results } = await ctx.d1
     .prepare(
-      `SELECT r.id, r.loan_id AS loanId, r.user_id AS userId, u.uid, u.email, r.charge_id AS chargeId, c.currency_code AS currencyCode,
-              r.proof_upload_id AS proofUploadId, r.principal, r.interest, r.penalty, r.status, r.created_at AS createdAt
+      `SELECT ${REPAYMENT_QUEUE_COLUMNS}
          FROM loan_repayments r JOIN users u ON u.id = r.user_id LEFT JOIN charge_currencies c ON c.id = r.charge_id
         WHERE r.status = 0 ORDER BY r.id LIMIT ?1`,
     )

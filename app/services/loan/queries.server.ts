@@ -6,6 +6,7 @@
  */
 import { and, count, desc, eq, inArray } from "drizzle-orm";
 import type { ServiceContext } from "~/context.server";
+import { columnList, selectFields, type RowOf } from "~/db/columns";
 import { loanConfigs as loanConfigsTable, loans } from "~/db/schema";
 import { amountInBounds, loanSummary, ratePercent } from "~/domain/loan";
 import { formatMoney, parseAmount, type Micros } from "~/domain/money";
@@ -16,23 +17,10 @@ import { ownedUpload, uploadFieldError, uploadIdOf } from "~/services/uploads.se
 
 export const LOAN_PAGE_SIZE = 10;
 
+const CONFIG_KEYS = ["id", "loanPeriod", "minAmount", "maxAmount", "interestRate", "freePeriod", "penaltyRate", "status", "sort"] as const;
+const CONFIG_COLUMNS = selectFields(loanConfigsTable, CONFIG_KEYS);
 /** A loan config as offered (spec §3 Loan config). */
-export type LoanConfig = Pick<
-  typeof loanConfigsTable.$inferSelect,
-  "id" | "loanPeriod" | "minAmount" | "maxAmount" | "interestRate" | "freePeriod" | "penaltyRate" | "status" | "sort"
->;
-
-const CONFIG_COLUMNS = {
-  id: loanConfigsTable.id,
-  loanPeriod: loanConfigsTable.loanPeriod,
-  minAmount: loanConfigsTable.minAmount,
-  maxAmount: loanConfigsTable.maxAmount,
-  interestRate: loanConfigsTable.interestRate,
-  freePeriod: loanConfigsTable.freePeriod,
-  penaltyRate: loanConfigsTable.penaltyRate,
-  status: loanConfigsTable.status,
-  sort: loanConfigsTable.sort,
-};
+export type LoanConfig = Pick<typeof loanConfigsTable.$inferSelect, (typeof CONFIG_KEYS)[number]>;
 
 /** The terms on offer, in the operators' order (all of them for the operator). */
 export async function loanConfigs(ctx: ServiceContext, all = false): Promise<LoanConfig[]> {
@@ -117,56 +105,32 @@ export async function agreementDigest(text: string): Promise<string> {
 }
 
 /** A loan as its owner reads it (spec §3 Loan). */
-export type LoanRecord = Pick<
-  typeof loans.$inferSelect,
-  | "id"
-  | "userId"
-  | "configId"
-  | "amount"
-  | "loanPeriod"
-  | "freePeriod"
-  | "interestRate"
-  | "penaltyRate"
-  | "interestAmount"
-  | "penaltyAmount"
-  | "status"
-  | "agreement"
-  | "signatureUploadId"
-  | "signatureName"
-  | "reason"
-  | "reviewedAt"
-  | "dueAt"
-  | "repaymentTime"
-  | "createdAt"
->;
-
-export const LOAN_COLUMNS = `l.id, l.user_id AS userId, l.config_id AS configId, l.amount, l.loan_period AS loanPeriod, l.free_period AS freePeriod,
-  l.interest_rate AS interestRate, l.penalty_rate AS penaltyRate, l.interest_amount AS interestAmount, l.penalty_amount AS penaltyAmount,
-  l.status, l.agreement, l.signature_upload_id AS signatureUploadId, l.signature_name AS signatureName, l.reason,
-  l.reviewed_at AS reviewedAt, l.due_at AS dueAt, l.repayment_time AS repaymentTime, l.created_at AS createdAt`;
-
-/** LoanRecord's columns, for drizzle's selects (the operator's queue reads them with LOAN_COLUMNS). */
-const RECORD_COLUMNS = {
-  id: loans.id,
-  userId: loans.userId,
-  configId: loans.configId,
-  amount: loans.amount,
-  loanPeriod: loans.loanPeriod,
-  freePeriod: loans.freePeriod,
-  interestRate: loans.interestRate,
-  penaltyRate: loans.penaltyRate,
-  interestAmount: loans.interestAmount,
-  penaltyAmount: loans.penaltyAmount,
-  status: loans.status,
-  agreement: loans.agreement,
-  signatureUploadId: loans.signatureUploadId,
-  signatureName: loans.signatureName,
-  reason: loans.reason,
-  reviewedAt: loans.reviewedAt,
-  dueAt: loans.dueAt,
-  repaymentTime: loans.repaymentTime,
-  createdAt: loans.createdAt,
-};
+/** A loan's columns as the user's pages and the operator's queue read them (`l` the loan). */
+const RECORD_KEYS = [
+  "id",
+  "userId",
+  "configId",
+  "amount",
+  "loanPeriod",
+  "freePeriod",
+  "interestRate",
+  "penaltyRate",
+  "interestAmount",
+  "penaltyAmount",
+  "status",
+  "agreement",
+  "signatureUploadId",
+  "signatureName",
+  "reason",
+  "reviewedAt",
+  "dueAt",
+  "repaymentTime",
+  "createdAt",
+] as const;
+export const LOAN_COLUMNS = columnList(loans, RECORD_KEYS, "l");
+/** The same columns for drizzle's selects. */
+const RECORD_COLUMNS = selectFields(loans, RECORD_KEYS);
+export type LoanRecord = RowOf<typeof LOAN_COLUMNS>;
 
 export interface LoanPage {
   records: LoanRecord[];

@@ -11,7 +11,8 @@ import { AccountKind, Bucket } from "~/services/ledger/accounts.server";
 import { LedgerError, post, txOfKey } from "~/services/ledger/post.server";
 import { findInstrument, quoteOf } from "~/services/market.server";
 import { fail, refuse, type Outcome } from "~/services/outcome";
-import { MAX_STAKE, OPTION_COLUMNS, optionTerms } from "./queries.server";
+import { OPTION_COLUMNS } from "./columns";
+import { MAX_STAKE, optionTerms } from "./queries.server";
 import type { OptionRow } from "./views";
 
 /** Refusals that depend on the moment, not on the command. */

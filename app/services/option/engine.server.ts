@@ -6,7 +6,7 @@ import type { ServiceContext } from "~/context.server";
 import { LOAD_PAGE, type EngineOption } from "~/domain/engine";
 import type { ShardFilter } from "~/domain/engine-shards";
 import { OptionStatus } from "~/domain/option";
-import { OPTION_COLUMNS } from "./queries.server";
+import { OPTION_COLUMNS } from "./columns";
 import type { OptionRow } from "./views";
 
 function engineOptionOf(row: OptionRow): EngineOption {

@@ -3,7 +3,7 @@
  * minimum stakes, the preset stakes, and what a wrong option costs.
  */
 import type { ServiceContext } from "~/context.server";
-import type { optionDurations } from "~/db/schema";
+import type { RowOf } from "~/db/columns";
 import { parseDurationSeconds, parseProfitRatio, parseStakeList } from "~/domain/option";
 import { parseAmount, type Micros } from "~/domain/money";
 import { MAIN_COMPANY_ID } from "~/lib/constants";
@@ -11,6 +11,7 @@ import { bumpStatement, forgetVersions } from "~/services/cache.server";
 import { assertOperator } from "~/services/operator.server";
 import { fail, type FieldErrors, type Outcome } from "~/services/outcome";
 import type { SessionUser } from "~/services/session.server";
+import { ALL_DURATION_COLUMNS } from "./columns";
 import { MAX_STAKE, readTerms } from "./queries.server";
 
 /* ---------------------------------------------------------------------------------------------
@@ -19,15 +20,12 @@ import { MAX_STAKE, readTerms } from "./queries.server";
  * ------------------------------------------------------------------------------------------- */
 
 /** A duration as the console edits it: every column. */
-export type DurationRow = typeof optionDurations.$inferSelect;
+export type DurationRow = RowOf<typeof ALL_DURATION_COLUMNS>;
 
 /** Every duration, offered or not, the preset stakes on offer and the loss level. */
 export function allOptionTerms(ctx: ServiceContext, operator: SessionUser) {
   assertOperator(operator);
-  return readTerms<DurationRow>(
-    ctx,
-    "SELECT id, seconds, profit_ratio AS profitRatio, min_amount AS minAmount, sort, status FROM option_durations ORDER BY sort, seconds",
-  );
+  return readTerms<DurationRow>(ctx, `SELECT ${ALL_DURATION_COLUMNS} FROM option_durations ORDER BY sort, seconds`);
 }
 
 export interface DurationEdit {

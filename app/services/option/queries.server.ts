@@ -7,6 +7,7 @@ import { OptionStatus } from "~/domain/option";
 import type { Micros } from "~/domain/money";
 import { MAIN_COMPANY_ID } from "~/lib/constants";
 import { listInstruments } from "~/services/market.server";
+import { DURATION_COLUMNS, OPTION_COLUMNS } from "./columns";
 import type { Duration, OptionRow, OptionTerms } from "./views";
 
 export const PAGE_SIZE = 20;
@@ -32,16 +33,8 @@ export async function readTerms<D extends Duration>(ctx: ServiceContext, duratio
  * level (what a wrong option costs, shown before buying and snapshotted into each option).
  */
 export function optionTerms(ctx: ServiceContext): Promise<OptionTerms> {
-  return readTerms<Duration>(
-    ctx,
-    "SELECT id, seconds, profit_ratio AS profitRatio, min_amount AS minAmount FROM option_durations WHERE status = 1 ORDER BY sort, seconds",
-  );
+  return readTerms<Duration>(ctx, `SELECT ${DURATION_COLUMNS} FROM option_durations WHERE status = 1 ORDER BY sort, seconds`);
 }
-
-export const OPTION_COLUMNS = `id, user_id AS userId, account_id AS accountId, instrument_id AS instrumentId, code, direction, amount,
-  profit_ratio AS profitRatio, seconds, loss_level AS lossLevel, precision, open_price AS openPrice, open_tick_at AS openTickAt,
-  open_feed AS openFeed, expires_at AS expiresAt, status, end_price AS endPrice, end_tick_at AS endTickAt, end_feed AS endFeed,
-  late, profit, created_at AS createdAt, settled_at AS settledAt, updated_at AS updatedAt`;
 
 export interface OptionPage {
   options: (OptionRow & { showCode: string })[];

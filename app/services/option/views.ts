@@ -3,12 +3,13 @@
  * terms on offer, the option row as stored and the views the pages render. Types only, shared
  * with the components (type imports): nothing here runs.
  */
-import type { optionDurations, options } from "~/db/schema";
+import type { RowOf } from "~/db/columns";
 import type { Micros } from "~/domain/money";
 import type { Direction } from "~/domain/option";
+import type { DURATION_COLUMNS, OPTION_COLUMNS } from "./columns";
 
 /** A duration on offer (spec §7 get_seconds: Seconds, ProfitRatio, LimitAmount). */
-export type Duration = Pick<typeof optionDurations.$inferSelect, "id" | "seconds" | "profitRatio" | "minAmount">;
+export type Duration = RowOf<typeof DURATION_COLUMNS>;
 
 /** The durations, the preset stakes and what a wrong option costs (0 the stake, 1 the profit figure: base setting micro_loss_level). */
 export interface OptionTerms<D extends Duration = Duration> {
@@ -17,8 +18,8 @@ export interface OptionTerms<D extends Duration = Duration> {
   lossLevel: number;
 }
 
-/** An option as stored (every column but the opening transaction's id). */
-export type OptionRow = Omit<typeof options.$inferSelect, "openTx" | "direction"> & { direction: Direction };
+/** An option as stored, as OPTION_COLUMNS reads it (every column but the opening transaction's id). */
+export type OptionRow = Omit<RowOf<typeof OPTION_COLUMNS>, "direction"> & { direction: Direction };
 
 /** An option as the pages show it (prices in steps, money in micros): what the browser needs of the row, with its instrument's name. */
 export type OptionView = Pick<

@@ -4,30 +4,27 @@
  * withdrawal pays out to.
  */
 import type { ServiceContext } from "~/context.server";
+import { columnList, type RowOf } from "~/db/columns";
+import { payoutMethods } from "~/db/schema";
 import { DrawType, MAX_METHODS_PER_TYPE, isValidAddress, normaliseAddress } from "~/domain/withdraw";
 import type { MethodInput } from "~/forms/withdraw";
 import { fail, type Outcome } from "~/services/outcome";
 import type { SessionUser } from "~/services/session.server";
 import { findCurrency } from "./queries.server";
 
-export interface PayoutMethod {
-  id: number;
-  drawType: DrawType;
-  drawCurrencyId: number;
-  code: string;
-  protocol: string;
-  dcAddress: string;
-  bankName: string;
-  bankAddress: string;
-  bankSwift: string;
-  payeeName: string;
-  payeeAccount: string;
-  createdAt: number;
-}
+const HEAD = columnList(payoutMethods, ["id", "drawType", "drawCurrencyId"], "m");
+const TAIL = columnList(
+  payoutMethods,
+  ["dcAddress", "bankName", "bankAddress", "bankSwift", "payeeName", "payeeAccount", "createdAt"],
+  "m",
+);
+/** A method with its currency's code and network (`m` the method, `c` its currency, LEFT JOINed: '' when it is gone). */
+const METHOD_COLUMNS = `${HEAD}, COALESCE(c.code, '') AS code, COALESCE(c.protocol, '') AS protocol, ${TAIL}`;
 
-const METHOD_COLUMNS = `m.id, m.draw_type AS drawType, m.draw_currency_id AS drawCurrencyId, COALESCE(c.code, '') AS code, COALESCE(c.protocol, '') AS protocol,
-  m.dc_address AS dcAddress, m.bank_name AS bankName, m.bank_address AS bankAddress, m.bank_swift AS bankSwift, m.payee_name AS payeeName,
-  m.payee_account AS payeeAccount, m.created_at AS createdAt`;
+/** A live payout method (spec §3: a coin address or a bank account). */
+export type PayoutMethod = Omit<RowOf<typeof HEAD>, "drawType"> & { drawType: DrawType; code: string; protocol: string } & RowOf<
+    typeof TAIL
+  >;
 
 /** The user's live methods of a type (spec §2 coin-address-list / bank-card-list), newest first. */
 export async function listMethods(ctx: ServiceContext, userId: number, drawType: DrawType): Promise<PayoutMethod[]> {

@@ -6,23 +6,28 @@
  * also re-checks the step-up inside its batch.
  */
 import type { ServiceContext } from "~/context.server";
+import { columnList, joinLists, type RowOf } from "~/db/columns";
+import { users, withdrawals } from "~/db/schema";
 import type { Micros } from "~/domain/money";
 import { WithdrawStatus } from "~/domain/withdraw";
 import { AccountKind, Bucket, PlatformAccount } from "~/services/ledger/accounts.server";
 import { LedgerError, post, type Posting } from "~/services/ledger/post.server";
 import { assertOperator, decisionStatement, isAlreadyDecided, isStepUpExpired, stepUpGuard } from "~/services/operator.server";
 import type { SessionUser } from "~/services/session.server";
-import type { WithdrawalRow } from "./queries.server";
+import { WITHDRAWAL_KEYS, type WithdrawalRow } from "./queries.server";
 
-export interface QueueItem extends WithdrawalRow {
-  uid: string;
-  email: string | null;
-  protocol: string;
-  bankName: string;
-  bankSwift: string;
-  payeeName: string;
-  reviewer: string | null;
-}
+/** A request as the user's records show it (`w`), with its user (`u`). */
+const QUEUE_COLUMNS = joinLists(columnList(withdrawals, WITHDRAWAL_KEYS, "w"), columnList(users, ["uid", "email"], "u"));
+
+/** A request in the review queue, with its currency's network, the method's bank and its reviewer ('' or null when gone). */
+export type QueueItem = WithdrawalRow &
+  Pick<RowOf<typeof QUEUE_COLUMNS>, "uid" | "email"> & {
+    protocol: string;
+    bankName: string;
+    bankSwift: string;
+    payeeName: string;
+    reviewer: string | null;
+  };
 
 /** The review queue: pending requests (oldest first) and the latest decided ones. */
 export async function withdrawalQueue(
@@ -31,9 +36,7 @@ export async function withdrawalQueue(
   decidedLimit = 20,
 ): Promise<{ pending: QueueItem[]; decided: QueueItem[] }> {
   assertOperator(operator);
-  const select = `SELECT w.id, w.user_id AS userId, w.draw_currency_id AS drawCurrencyId, w.method_id AS methodId, w.type, w.currency_code AS currencyCode,
-      w.amount, w.fee, w.real_number AS realNumber, w.address, w.payee_account AS payeeAccount, w.memo, w.status, w.notes, w.reviewed_at AS reviewedAt,
-      w.created_at AS createdAt, u.uid, u.email, COALESCE(c.protocol, '') AS protocol, COALESCE(m.bank_name, '') AS bankName,
+  const select = `SELECT ${QUEUE_COLUMNS}, COALESCE(c.protocol, '') AS protocol, COALESCE(m.bank_name, '') AS bankName,
       COALESCE(m.bank_swift, '') AS bankSwift, COALESCE(m.payee_name, '') AS payeeName, COALESCE(r.email, r.uid) AS reviewer
     FROM withdrawals w JOIN users u ON u.id = w.user_id
     LEFT JOIN withdraw_currencies c ON c.id = w.draw_currency_id

@@ -3,6 +3,8 @@
  * currencies on offer, the funding balance a request is checked against, and the user's records.
  */
 import type { ServiceContext } from "~/context.server";
+import { columnList, type RowOf } from "~/db/columns";
+import { withdrawCurrencies, withdrawals } from "~/db/schema";
 import type { Micros } from "~/domain/money";
 import type { DrawType, WithdrawStatus } from "~/domain/withdraw";
 import { AccountKind } from "~/services/ledger/accounts.server";
@@ -11,19 +13,19 @@ export const PAGE_SIZE = 20;
 
 // ---- currencies ----
 
-export interface WithdrawCurrency {
-  id: number;
-  drawType: DrawType;
-  code: string;
-  protocol: string;
-  drawRate: string;
-  feeType: number;
-  usdPrice: string;
-  minAmount: Micros;
-}
+const CURRENCY_COLUMNS = columnList(withdrawCurrencies, [
+  "id",
+  "drawType",
+  "code",
+  "protocol",
+  "drawRate",
+  "feeType",
+  "usdPrice",
+  "minAmount",
+]);
 
-const CURRENCY_COLUMNS =
-  "id, draw_type AS drawType, code, protocol, draw_rate AS drawRate, fee_type AS feeType, usd_price AS usdPrice, min_amount AS minAmount";
+/** A currency on offer (spec §3 Withdraw currency). */
+export type WithdrawCurrency = Omit<RowOf<typeof CURRENCY_COLUMNS>, "drawType"> & { drawType: DrawType };
 
 /** The currencies on offer for a method type (spec §7 draw_symbol_list). */
 export async function listWithdrawCurrencies(ctx: ServiceContext, drawType: DrawType): Promise<WithdrawCurrency[]> {
@@ -57,27 +59,29 @@ export async function fundingBalance(ctx: ServiceContext, userId: number): Promi
     .first<FundingBalance>();
 }
 
-export interface WithdrawalRow {
-  id: number;
-  userId: number;
-  drawCurrencyId: number;
-  methodId: number;
-  type: DrawType;
-  currencyCode: string;
-  amount: Micros;
-  fee: Micros;
-  realNumber: string;
-  address: string;
-  payeeAccount: string;
-  memo: string;
-  status: WithdrawStatus;
-  notes: string;
-  reviewedAt: number | null;
-  createdAt: number;
-}
+/** A withdrawal request as the user's records and the operator's queue show it. */
+export const WITHDRAWAL_KEYS = [
+  "id",
+  "userId",
+  "drawCurrencyId",
+  "methodId",
+  "type",
+  "currencyCode",
+  "amount",
+  "fee",
+  "realNumber",
+  "address",
+  "payeeAccount",
+  "memo",
+  "status",
+  "notes",
+  "reviewedAt",
+  "createdAt",
+] as const;
+const WITHDRAWAL_COLUMNS = columnList(withdrawals, WITHDRAWAL_KEYS);
 
-export const WITHDRAWAL_COLUMNS = `id, user_id AS userId, draw_currency_id AS drawCurrencyId, method_id AS methodId, type, currency_code AS currencyCode, amount, fee,
-  real_number AS realNumber, address, payee_account AS payeeAccount, memo, status, notes, reviewed_at AS reviewedAt, created_at AS createdAt`;
+/** A withdrawal request as the user's records show it. */
+export type WithdrawalRow = Omit<RowOf<typeof WITHDRAWAL_COLUMNS>, "type" | "status"> & { type: DrawType; status: WithdrawStatus };
 
 export async function withdrawalByRequest(ctx: ServiceContext, userId: number, requestId: string): Promise<WithdrawalRow | null> {
   return ctx.d1
