@@ -7,7 +7,7 @@ import type { AppContext } from "~/context.server";
 import { parseFields, type FieldErrors } from "~/forms/parse";
 import { ApiCode, BodyTooLarge, envelope, readFields } from "~/lib/http.server";
 import { translateMessage } from "~/lib/messages";
-import { sessionUserForWrite, type SessionUser } from "~/services/session.server";
+import { sessionUserForWrite, type SessionAccounts, type SessionUser } from "~/services/session.server";
 
 export type Handler = (request: Request, ctx: AppContext) => Promise<Response>;
 export type Routes = Record<string, Partial<Record<"GET" | "POST", Handler>>>;
@@ -63,7 +63,10 @@ export async function actingUserOrInvalid(request: Request, ctx: AppContext): Pr
  * The session of a write whose batch re-checks it (writeSessionGuard): the user from the
  * isolate's short cache, with the same rules as actingUserOrInvalid for GETs.
  */
-export async function sessionForWrite(request: Request, ctx: AppContext): Promise<{ user: SessionUser; sessionId: string } | Response> {
+export async function sessionForWrite(
+  request: Request,
+  ctx: AppContext,
+): Promise<{ user: SessionUser; sessionId: string; accounts: SessionAccounts } | Response> {
   if (request.method === "GET" && !request.headers.get("authorization")) return invalidSession(ctx);
   const token = await ctx.token();
   const found = token ? await sessionUserForWrite(ctx.d1, token) : null;

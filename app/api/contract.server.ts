@@ -79,10 +79,12 @@ const submit: Handler = async (request, ctx) => {
   if (session instanceof Response) return session;
   if (!input.ok) return failure(ctx, input.errors);
   const user = session.user;
+  const contractAccount = session.accounts.contract;
   const result = await placeOrder(ctx, user.id, orderCommandOf(input.value), {
     prepared,
     sessionId: session.sessionId,
     trader: user.isTrader,
+    account: contractAccount === undefined ? undefined : { id: contractAccount, isDemo: user.isDemo },
   });
   if (!result.ok && result.errors.form === "errors.session_invalid") return invalidSession(ctx);
   if (!result.ok) return failure(ctx, orderErrorsOf(result.errors));

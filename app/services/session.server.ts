@@ -6,6 +6,7 @@
 import { createCookie } from "@remix-run/cloudflare";
 import type { Config } from "~/env.server";
 import { randomToken, sha256Hex } from "~/lib/encoding";
+import type { AccountKindName } from "~/services/ledger/accounts.server";
 
 export const SESSION_COOKIE = "__Host-bourse_session";
 export const SESSION_TTL_MS = 30 * 24 * 60 * 60_000;
@@ -47,6 +48,8 @@ interface SessionUserRow {
   companyId: number;
   /** The linked wallet address of a web3 login user (lowercase), else null. */
   wallet: string | null;
+  /** The write path's read only: the user's sub-accounts as a JSON object of kind → id. */
+  accounts?: string | null;
 }
 
 export async function createSession(db: D1Database, userId: number, userAgent: string, now = Date.now()) {
@@ -58,19 +61,34 @@ export async function createSession(db: D1Database, userId: number, userAgent: s
   return token;
 }
 
+const SESSION_USER_SQL = `SELECT u.id, u.uid, u.email, u.mobile, u.is_demo AS isDemo, u.is_trader AS isTrader, u.role,
+              u.invite_code AS inviteCode, u.company_id AS companyId, w.address AS wallet`;
+const SESSION_FROM_SQL = `FROM sessions s JOIN users u ON u.id = s.user_id LEFT JOIN user_wallets w ON w.user_id = u.id
+        WHERE s.id = ?1 AND s.revoked_at IS NULL AND s.expires_at > ?2 AND u.status = 1`;
+
+function sessionUserOf(row: SessionUserRow): SessionUser {
+  const { accounts: _accounts, ...user } = row;
+  return { ...user, isDemo: row.isDemo === 1, isTrader: row.isTrader === 1 };
+}
+
 export async function userForToken(db: D1Database, token: string, now = Date.now()): Promise<SessionUser | null> {
   if (!token || token.length > 128) return null;
   const row = await db
-    .prepare(
-      `SELECT u.id, u.uid, u.email, u.mobile, u.is_demo AS isDemo, u.is_trader AS isTrader, u.role,
-              u.invite_code AS inviteCode, u.company_id AS companyId, w.address AS wallet
-         FROM sessions s JOIN users u ON u.id = s.user_id LEFT JOIN user_wallets w ON w.user_id = u.id
-        WHERE s.id = ?1 AND s.revoked_at IS NULL AND s.expires_at > ?2 AND u.status = 1`,
-    )
+    .prepare(`${SESSION_USER_SQL} ${SESSION_FROM_SQL}`)
     .bind(await sha256Hex(token), now)
     .first<SessionUserRow>();
-  if (!row) return null;
-  return { ...row, isDemo: row.isDemo === 1, isTrader: row.isTrader === 1 };
+  return row ? sessionUserOf(row) : null;
+}
+
+/** The user's sub-accounts' ids by kind (funding, options, contract): they never change. */
+export type SessionAccounts = Partial<Record<AccountKindName, number>>;
+
+function accountsOf(json: string | null | undefined): SessionAccounts {
+  if (!json) return {};
+  const parsed = JSON.parse(json) as Record<string, unknown>;
+  const out: SessionAccounts = {};
+  for (const [kind, id] of Object.entries(parsed)) if (typeof id === "number") out[kind as AccountKindName] = id;
+  return out;
 }
 
 /**
@@ -79,25 +97,37 @@ export async function userForToken(db: D1Database, token: string, now = Date.now
  * never write — it only skips one read per order.
  */
 const SESSION_CACHE_MS = 60_000;
-const sessionCache = new Map<string, { user: SessionUser; at: number }>();
+const sessionCache = new Map<string, { user: SessionUser; accounts: SessionAccounts; at: number }>();
 
+/**
+ * The write path's session: the user, the session's id (for the batch's guard) and the user's
+ * sub-account ids, read together (an order needs its account: one read instead of two for a
+ * user this isolate has not seen).
+ */
 export async function sessionUserForWrite(
   db: D1Database,
   token: string,
   now = Date.now(),
-): Promise<{ user: SessionUser; sessionId: string } | null> {
+): Promise<{ user: SessionUser; sessionId: string; accounts: SessionAccounts } | null> {
   if (!token || token.length > 128) return null;
   const sessionId = await sha256Hex(token);
   const known = sessionCache.get(sessionId);
-  if (known && now - known.at < SESSION_CACHE_MS) return { user: known.user, sessionId };
-  const user = await userForToken(db, token, now);
-  if (!user) {
+  if (known && now - known.at < SESSION_CACHE_MS) return { user: known.user, sessionId, accounts: known.accounts };
+  const row = await db
+    .prepare(
+      `${SESSION_USER_SQL}, (SELECT json_group_object(a.kind, a.id) FROM accounts a WHERE a.user_id = u.id) AS accounts ${SESSION_FROM_SQL}`,
+    )
+    .bind(sessionId, now)
+    .first<SessionUserRow>();
+  if (!row) {
     sessionCache.delete(sessionId);
     return null;
   }
+  const user = sessionUserOf(row);
+  const accounts = accountsOf(row.accounts);
   if (sessionCache.size >= 10_000) sessionCache.delete(sessionCache.keys().next().value!);
-  sessionCache.set(sessionId, { user, at: now });
-  return { user, sessionId };
+  sessionCache.set(sessionId, { user, accounts, at: now });
+  return { user, sessionId, accounts };
 }
 
 export function forgetCachedSession(sessionId: string) {

@@ -88,6 +88,8 @@ export interface PlaceOptions {
    * catch-up finds them, which keeps the order path to one batch).
    */
   trader?: boolean;
+  /** The user's contract account when the caller has it (the write path's session read brings it). */
+  account?: ContractAccount;
 }
 
 /** Places a market or pending order: margin (and fee) move in one ledger transaction with the order row. */
@@ -103,7 +105,7 @@ export async function placeOrder(
   const quoted = (options.prepared ?? Promise.resolve(null)).then((p) =>
     p && p.code === instrument.code ? p : liveQuote(ctx, instrument.code),
   );
-  const account = contractAccountOf(ctx, userId);
+  const account = options.account ? Promise.resolve(options.account) : contractAccountOf(ctx, userId);
   quoted.catch(() => {});
   account.catch(() => {});
   const terms = termsOf(instrument, await feeMode(ctx));
