@@ -45,6 +45,11 @@ export interface AppContext extends ServiceContext {
   token: () => Promise<string | null>;
   /** The signed-in user, memoised for the request. */
   user: () => Promise<SessionUser | null>;
+  /**
+   * On a page's document request, the handles of the routes its address matches (app/server.ts):
+   * the root loader sends only the message sections they name. Absent on data requests.
+   */
+  pageHandles?: unknown[];
 }
 
 declare module "@remix-run/server-runtime" {

@@ -53,6 +53,7 @@ export { handleDevRequest } from "~/services/dev.server";
 export { consumeJobs, runScheduledJobs } from "~/services/jobs.server";
 export { socketSessionId, upgradeSessionId } from "~/services/socket-auth.server";
 export { publishToUsers } from "~/services/live.server";
+export { routeHandles } from "~/i18n/route-handles.server";
 export { liveSessions } from "~/services/session.server";
 export { forgetInstruments, forgetQuotes, listInstruments, simInstruments } from "~/services/market.server";
 export { deliverySchedules, engineOrders } from "~/services/contract/engine.server";

@@ -12,12 +12,12 @@ import {
   useRouteError,
 } from "@remix-run/react";
 import { useEffect, useState } from "react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/i18n/react";
 import { TAB_PATHS, TabBar } from "~/components/layout";
 import { I18nProvider } from "~/i18n/react";
 import { isAbortError } from "~/lib/abort";
 import { useRootData } from "~/lib/root-data";
-import { readMessages, translateMessage } from "~/lib/messages";
+import { rootMessages, translateMessage } from "~/lib/messages";
 import { LiveProvider, StaleRefresher } from "~/components/live";
 import type { Flash } from "~/services/web.server";
 import type { Theme } from "~/services/preferences.server";
@@ -131,7 +131,7 @@ export default function App() {
   useServiceWorker(root.lang);
   return (
     <Document lang={root.htmlLang} dir={root.dir} theme={root.theme} desktop={root.desktopSite} scripts={scripts}>
-      <I18nProvider lang={root.lang} messages={readMessages(root.messages)}>
+      <I18nProvider lang={root.lang} messages={rootMessages(root)} version={root.messagesVersion}>
         <LiveProvider ticket={root.socketTicket}>
           <StaleRefresher />
           <LegacyHashLinks />
@@ -154,7 +154,7 @@ export function ErrorBoundary() {
   const root = useRootData();
   const lang = root?.lang ?? "en";
   const status = isRouteErrorResponse(error) ? error.status : 500;
-  const messages = readMessages(root?.messages) as Record<string, Record<string, string> | undefined>;
+  const messages = rootMessages(root) as Record<string, Record<string, string> | undefined>;
   const text = (k: string, fallback: string) => messages.errors?.[k] ?? fallback;
   if (isAbortError(error)) {
     // an interrupted navigation (the user started another): not an error; the next page renders

@@ -111,6 +111,8 @@ async function fetch(request: Request, env: Env, ctx: ExecutionContext): Promise
       const api = await app.handleApi(request, context);
       if (api) return await done(api);
     }
+    // a page's document (not its data, `.data`): the root sends only its routes' message sections
+    if (!url.pathname.endsWith(".data")) context.pageHandles = app.routeHandles(build.routes, url.pathname);
     return await done(await handleRemixRequest(request, context as AppLoadContext));
   } catch (error) {
     if (error instanceof Response) return app.withSecurityHeaders(error, { https });

@@ -6,11 +6,11 @@ import { pageSplit } from "../bench/page-weight.mjs";
 
 /** KB of gzip: `first` = scripts requested before hydration; `total` = with the lazy chunks. */
 export const BUDGETS = {
-  "/": { route: "routes/_index", first: 116 },
-  "/login": { route: "routes/login", first: 122 },
-  "/register": { route: "routes/register", first: 122 },
-  "/trade": { route: "routes/trade", first: 150, total: 201 },
-  "/order": { route: "routes/order", first: 139 },
+  "/": { route: "routes/_index", first: 110 },
+  "/login": { route: "routes/login", first: 110 },
+  "/register": { route: "routes/register", first: 110 },
+  "/trade": { route: "routes/trade", first: 150, total: 190 },
+  "/order": { route: "routes/order", first: 125 },
   "/mine/wallet": { route: "routes/mine.wallet", first: 125 },
   "/follow/follow-list": { route: "routes/follow.follow-list", first: 125 },
 };

@@ -4,7 +4,7 @@
  * operators). The review queues' own shape is components/review-queue.tsx.
  */
 import { Form, Link } from "@remix-run/react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/i18n/react";
 import { SubmitButton } from "~/components/forms";
 import { Intent } from "~/forms/intents";
 import { translateMessage } from "~/lib/messages";

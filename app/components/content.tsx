@@ -4,7 +4,7 @@
  */
 import { Link } from "@remix-run/react";
 import { useRef, type ReactNode } from "react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/i18n/react";
 import { CopyButton } from "~/components/copy-button";
 import { useHydrated } from "~/components/hydrated";
 import { httpUrl, type ChatButton } from "~/domain/content";

@@ -3,7 +3,7 @@
  * without JavaScript there is no button and the text itself stays selectable.
  */
 import { useEffect, useState } from "react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/i18n/react";
 import { useHydrated } from "~/components/hydrated";
 
 export function CopyButton({ text, label, doneLabel }: { text: string; label?: string; doneLabel?: string }) {

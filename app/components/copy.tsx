@@ -5,7 +5,7 @@
  */
 import { NavLink } from "@remix-run/react";
 import type { ReactNode } from "react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/i18n/react";
 import { hundredthsToPercent } from "~/domain/contract";
 import { formatMoney, type Micros } from "~/domain/money";
 

@@ -5,7 +5,7 @@
  * or the item's card again (deposits, withdrawals) where its figures matter afterwards.
  */
 import type { ReactNode } from "react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/i18n/react";
 import { OrderTime } from "~/components/orders";
 
 export function DecisionHistory({

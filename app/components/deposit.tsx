@@ -3,7 +3,7 @@
  * and a copy button (with JavaScript; without it the address is selectable text), the status
  * badge of a record, and a record's amount (USD, with the coin count when one was typed).
  */
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/i18n/react";
 import { CopyButton } from "~/components/copy-button";
 import { Money } from "~/components/money";
 import { QrCode } from "~/components/qr-code";

@@ -9,7 +9,7 @@
 import { getInputProps, getTextareaProps, type FieldMetadata, type FormMetadata } from "@conform-to/react";
 import { Link } from "@remix-run/react";
 import { useEffect, useState, type InputHTMLAttributes, type ReactNode, type TextareaHTMLAttributes } from "react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/i18n/react";
 import { CodeButton } from "~/components/forms";
 import { useHydrated } from "~/components/hydrated";
 import { EyeIcon, EyeOffIcon } from "~/components/icons";

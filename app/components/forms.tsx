@@ -7,7 +7,7 @@
  */
 import { useNavigation } from "@remix-run/react";
 import { useEffect, useState, type InputHTMLAttributes, type ReactNode } from "react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/i18n/react";
 import { Intent } from "~/forms/intents";
 import { translateMessage } from "~/lib/messages";
 

@@ -1,6 +1,6 @@
 /** Pieces shared by the mining pages: a subscription's status badge, a percentage, a profit figure (4 decimals). */
 import type { ReactNode } from "react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/i18n/react";
 import { DAY_PROFIT_DECIMALS, SUBSCRIPTION_STATUS_KEYS } from "~/domain/fund";
 import { formatMoney, type Micros } from "~/domain/money";
 import { useUnitLocale } from "~/lib/unit-locale";

@@ -1,6 +1,6 @@
 import { Link, NavLink } from "@remix-run/react";
 import type { ReactNode } from "react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/i18n/react";
 import { BackIcon, FollowIcon, HomeIcon, OrderIcon, RankIcon, TradeIcon, UserIcon } from "~/components/icons";
 
 import { TAB_PATHS } from "~/lib/tabs";

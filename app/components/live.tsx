@@ -5,7 +5,7 @@
  */
 import { useFetchers, useNavigation, useRevalidator } from "@remix-run/react";
 import { createContext, startTransition, useContext, useEffect, useRef, useState, useSyncExternalStore, type ReactNode } from "react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/i18n/react";
 import type { LiveClient, LiveStatus } from "~/lib/live-client";
 import type { Candle, Quote } from "~/domain/market";
 

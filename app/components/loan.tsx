@@ -6,7 +6,7 @@
  * full name is the signature).
  */
 import { useEffect, useRef, useState, type ReactNode, type SelectHTMLAttributes } from "react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/i18n/react";
 import { PlainField, type PlainFieldProps } from "~/components/forms";
 import { useHydrated } from "~/components/hydrated";
 import { LOAN_STATUS_KEYS, LoanStatus } from "~/domain/loan";

@@ -1,7 +1,7 @@
 /** Market rows and cards shared by the home, trade and search screens. */
 import { Link } from "@remix-run/react";
 import { useEffect, useRef } from "react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/i18n/react";
 import { EmptyState } from "~/components/layout";
 import { direction, formatChange, formatPrice } from "~/lib/format";
 import type { Quote } from "~/domain/market";

@@ -1,5 +1,5 @@
 import { Link } from "@remix-run/react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/i18n/react";
 import { formatBalance, formatMoney, type Micros } from "~/domain/money";
 
 /** An amount in USD at 2 decimals (or `decimals`), formatted exactly, with tabular figures. */

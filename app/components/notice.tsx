@@ -1,4 +1,4 @@
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/i18n/react";
 
 /**
  * The sanctioned-countries announcement (spec §1, §8 "Sanctioned countries notice"): services

@@ -8,7 +8,7 @@
 import { getFormProps, getInputProps, useForm, type SubmissionResult } from "@conform-to/react";
 import { Form, Link, useNavigation } from "@remix-run/react";
 import { useEffect, useRef, useState } from "react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/i18n/react";
 import { FormErrors } from "~/components/fields";
 import { useHydrated } from "~/components/hydrated";
 import { OrderTime, formatSteps } from "~/components/orders";

@@ -8,7 +8,7 @@
 import { Link, useRevalidator } from "@remix-run/react";
 import { useEffect, useRef, useState, type ReactNode } from "react";
 import { useLiveClient } from "~/components/live";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/i18n/react";
 import { durationText } from "~/components/option-form";
 import { OpenItemsPanel } from "~/components/trade-panels";
 import { OrderTime, formatProfit, formatSteps, profitClass } from "~/components/orders";

@@ -9,7 +9,7 @@
 import { getCollectionProps, getFormProps, getInputProps, getSelectProps, useForm, type SubmissionResult } from "@conform-to/react";
 import { Form, Link, useNavigation } from "@remix-run/react";
 import { memo, useState, type ChangeEvent } from "react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/i18n/react";
 import { FormErrors } from "~/components/fields";
 import { useHydrated } from "~/components/hydrated";
 import { useFeed, type ValueFeed } from "~/components/live";

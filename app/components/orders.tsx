@@ -7,7 +7,7 @@
  */
 import { Link } from "@remix-run/react";
 import { useEffect, useRef, useState, startTransition } from "react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/i18n/react";
 import { useHydrated } from "~/components/hydrated";
 import { useLiveClient } from "~/components/live";
 import { hundredthsToPercent, parsePrice, riskRate, scaled6ToDecimal, stepsToDecimal } from "~/domain/contract";

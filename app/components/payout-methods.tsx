@@ -4,7 +4,7 @@
  * copy button, and deleting after a confirm step (`?id=&confirm=delete`, a page state).
  */
 import { Form, Link, useLoaderData } from "@remix-run/react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/i18n/react";
 import { SubmitButton } from "~/components/forms";
 import { ChevronIcon } from "~/components/icons";
 import { EmptyState, PageHeader } from "~/components/layout";

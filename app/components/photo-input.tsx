@@ -8,7 +8,7 @@
  * field of the same name), so submitting is quick on a slow network.
  */
 import { useEffect, useId, useRef, useState } from "react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/i18n/react";
 import { useHydrated } from "~/components/hydrated";
 import type { UploadPurpose } from "~/domain/uploads";
 import { translateMessage } from "~/lib/messages";

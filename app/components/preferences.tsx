@@ -1,5 +1,5 @@
 import { useFetcher, useLocation } from "@remix-run/react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/i18n/react";
 import { EyeIcon, EyeOffIcon, MoonIcon } from "~/components/icons";
 import { Intent } from "~/forms/intents";
 import { useRootData } from "~/lib/root-data";

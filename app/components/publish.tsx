@@ -5,7 +5,7 @@
  */
 import { getFormProps, useForm } from "@conform-to/react";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/i18n/react";
 import { PublishedDate } from "~/components/content";
 import { Field, FormErrors, TextAreaField } from "~/components/fields";
 import { SubmitButton } from "~/components/forms";

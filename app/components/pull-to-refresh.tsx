@@ -5,7 +5,7 @@
  * gesture is a shortcut, never the only way.
  */
 import { useRef, useState, type TouchEvent } from "react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/i18n/react";
 
 export const PULL_TRIGGER = 72;
 

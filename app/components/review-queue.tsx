@@ -7,7 +7,7 @@
  */
 import { Form } from "@remix-run/react";
 import type { ReactNode } from "react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/i18n/react";
 import { SubmitButton } from "~/components/forms";
 import { EmptyState } from "~/components/layout";
 import { Intent } from "~/forms/intents";

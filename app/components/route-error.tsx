@@ -3,7 +3,7 @@
  * says what happened in the user's language, and offers a way on. No error text reaches the user.
  */
 import { Link, isRouteErrorResponse, useRouteError } from "@remix-run/react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/i18n/react";
 import { isAbortError } from "~/lib/abort";
 
 export function RouteErrorBoundary() {

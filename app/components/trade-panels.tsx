@@ -7,7 +7,7 @@
 import { Link, useRevalidator } from "@remix-run/react";
 import { useLiveClient } from "~/components/live";
 import { useEffect, useRef, useState, type ReactNode } from "react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/i18n/react";
 import type { ChartLevel } from "~/components/charts";
 import { nextDelivery } from "~/domain/contract";
 import { candleEnd, stepsToPrice, type Period } from "~/domain/market";

@@ -4,7 +4,7 @@
  * paging that works without JavaScript).
  */
 import { Link } from "@remix-run/react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/i18n/react";
 import { ChevronIcon } from "~/components/icons";
 import { Balance, Money } from "~/components/money";
 import { exactDecimals, type Micros } from "~/domain/money";

@@ -4,7 +4,7 @@
  * badges, a copy button, and plain page links.
  */
 import { Link } from "@remix-run/react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/i18n/react";
 import { OrderTime } from "~/components/orders";
 import { formatBalance, formatMoney, type Micros } from "~/domain/money";
 import { DrawType, STATUS_KEYS, shortAddress, withdrawFee, type WithdrawFigures } from "~/domain/withdraw";

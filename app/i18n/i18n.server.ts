@@ -6,6 +6,7 @@
 import { RemixI18Next } from "remix-i18next/server";
 import { DEFAULT_LANGUAGE, LANGUAGE_CODES, languageFromAcceptLanguage, normalizeLanguage, type LanguageCode } from "~/i18n/config";
 import { NAMESPACE } from "~/i18n/namespace";
+import { pickSections } from "~/i18n/sections";
 import { resources } from "~/i18n/resources";
 import { preferenceCookie, readCookie } from "~/lib/cookies.server";
 
@@ -66,5 +67,36 @@ const messagesJson = new Map<LanguageCode, string>();
 export function messagesJsonFor(lang: LanguageCode): string {
   let json = messagesJson.get(lang);
   if (json === undefined) messagesJson.set(lang, (json = JSON.stringify(messagesFor(lang))));
+  return json;
+}
+
+const versions = new Map<LanguageCode, string>();
+
+/**
+ * A short hash of a language's messages (FNV-1a, 32 bits): the version in the address the browser
+ * fetches them from (/locales/<lang>?v=…), so that the address can be cached for good.
+ */
+export function messagesVersion(lang: LanguageCode): string {
+  let version = versions.get(lang);
+  if (version === undefined) {
+    const json = messagesJsonFor(lang);
+    let h = 0x811c9dc5;
+    for (let i = 0; i < json.length; i++) h = Math.imul(h ^ json.charCodeAt(i), 0x01000193);
+    versions.set(lang, (version = (h >>> 0).toString(36)));
+  }
+  return version;
+}
+
+const sectionsJson = new Map<string, string>();
+
+/** The JSON text of some sections of a language's messages (kept per language and set of sections). */
+export function sectionsJsonFor(lang: LanguageCode, sections: ReadonlySet<string>): string {
+  const key = `${lang}:${[...sections].sort().join(",")}`;
+  let json = sectionsJson.get(key);
+  if (json === undefined) {
+    json = JSON.stringify(pickSections(messagesFor(lang), sections));
+    if (sectionsJson.size > 2_000) sectionsJson.clear();
+    sectionsJson.set(key, json);
+  }
   return json;
 }

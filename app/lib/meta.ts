@@ -5,7 +5,7 @@
  * record from the route's own loader data: they never fetch.
  */
 import type { MetaDescriptor } from "@remix-run/cloudflare";
-import { readMessages } from "~/lib/messages";
+import { interpolate, lookup, rootMessages } from "~/lib/messages";
 
 export const BRAND = "Bourse";
 const SEPARATOR = " · ";
@@ -25,25 +25,19 @@ export interface PageMeta {
   console?: boolean;
 }
 
-function rootOf(matches: Matches): { messages?: string; locale?: string } {
+function rootOf(matches: Matches): { lang?: string; messages?: string; locale?: string } {
   const data = matches.find((m) => m.id === "root")?.data;
-  return data && typeof data === "object" ? (data as { messages?: string; locale?: string }) : {};
+  return data && typeof data === "object" ? (data as { lang?: string; messages?: string; locale?: string }) : {};
 }
 
 export function translator(messages: unknown): MetaT {
-  return (key, values) => {
-    let node: unknown = messages;
-    for (const part of key.split(".")) node = node && typeof node === "object" ? (node as Record<string, unknown>)[part] : undefined;
-    if (typeof node !== "string") return "";
-    if (!values) return node;
-    return node.replace(/\{\{\s*(\w+)\s*\}\}/g, (whole, name: string) => (name in values ? String(values[name]) : whole));
-  };
+  return (key, values) => interpolate(lookup((messages ?? {}) as Record<string, unknown>, key) ?? "", values);
 }
 
 /** The title and description of a page, built from the root's language and the page's data. */
 export function pageMeta(matches: Matches, build: (t: MetaT, locale: string) => PageMeta): MetaDescriptor[] {
   const root = rootOf(matches);
-  const t = translator(readMessages(root.messages));
+  const t = translator(rootMessages(root));
   const page = build(t, root.locale ?? "en-US");
   const parts = [page.title, page.console ? t("admin.title") : null, BRAND].filter((p): p is string => Boolean(p));
   const tags: MetaDescriptor[] = [{ title: parts.join(SEPARATOR) }];

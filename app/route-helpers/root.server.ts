@@ -5,7 +5,8 @@
  */
 import { data, redirect, type AppLoadContext, type LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { RTL_LANGUAGES, languageInfo, normalizeLanguage, unitLocaleOf, type LanguageCode } from "~/i18n/config";
-import { messagesJsonFor } from "~/i18n/i18n.server";
+import { messagesJsonFor, messagesVersion, sectionsJsonFor } from "~/i18n/i18n.server";
+import { sectionsOfHandles } from "~/i18n/sections";
 import { readFlash, type Flash } from "~/services/web.server";
 import { socketTicket } from "~/services/socket-auth.server";
 import { companyInfo } from "~/services/account.server";
@@ -36,7 +37,10 @@ function rootData(context: AppLoadContext, url: URL, lang: LanguageCode, visitor
     unitLocale: unitLocaleOf(lang),
     dir: RTL_LANGUAGES.has(lang) ? ("rtl" as const) : ("ltr" as const),
     // one JSON text, not an object: the browser decodes it in one step (see lib/messages readMessages)
-    messages: messagesJsonFor(lang),
+    // a page's document: the sections its routes name (i18n/sections); its data (after a form, a
+    // language change in the browser): all of them
+    messages: context.pageHandles ? sectionsJsonFor(lang, sectionsOfHandles(context.pageHandles)) : messagesJsonFor(lang),
+    messagesVersion: messagesVersion(lang),
     theme: visitor?.theme ?? null,
     flash: visitor?.flash ?? null,
     isLocal: context.config.isLocal,

@@ -1,7 +1,7 @@
 /** Home (spec §2): header, balance card when signed in, featured instruments with mini charts, shortcuts, list by category. */
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { Link, useLoaderData, useNavigation } from "@remix-run/react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/i18n/react";
 import { Sparkline } from "~/components/sparkline";
 import { BellIcon, ChatIcon, GiftIcon, GlobeIcon, SearchIcon, TradeIcon, WalletIcon } from "~/components/icons";
 import { ConnectionBadge, useQuotes } from "~/components/live";
@@ -17,6 +17,9 @@ import { SanctionsNotice } from "~/components/notice";
 import { listCategories, listInstruments, marketQuotes, miniCharts } from "~/services/market.server";
 import { useRootData } from "~/lib/root-data";
 import { pageMeta } from "~/lib/meta";
+
+/** The message sections this page renders (app/i18n/sections.ts). */
+export const handle = { i18n: ["admin", "auth", "categories", "content", "deposit", "home", "market", "user", "wallet"] };
 
 const FEATURED = 4;
 

@@ -4,6 +4,9 @@ import { RouteErrorBoundary } from "~/components/route-error";
 import { requireOperator } from "~/services/operator.server";
 import { titled } from "~/lib/meta";
 
+/** The message sections this page renders (app/i18n/sections.ts). */
+export const handle = { i18n: ["admin"] };
+
 function notFound() {
   return new Response("Not Found", { status: 404, headers: { "cache-control": "private, no-store" } });
 }

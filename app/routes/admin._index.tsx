@@ -1,11 +1,14 @@
 /** The console's overview: what waits in each review queue, and the state of this session's step-up. */
 import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { Link, useLoaderData } from "@remix-run/react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/i18n/react";
 import { RouteErrorBoundary } from "~/components/route-error";
 import { useRootData } from "~/lib/root-data";
 import { queueCounts, requireOperator, stepUpUntil } from "~/services/operator.server";
 import { titled } from "~/lib/meta";
+
+/** The message sections this page renders (app/i18n/sections.ts). */
+export const handle = { i18n: ["admin", "copy", "engine", "feedback", "fund", "loan"] };
 
 export const meta = titled("admin.overview", { console: true });
 

@@ -7,7 +7,7 @@
  */
 import { data, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { useActionData, useLoaderData } from "@remix-run/react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/i18n/react";
 import { PrivateImage, QueueNotices } from "~/components/admin";
 import { DecidedCard, DecisionHistory } from "~/components/decision-history";
 import { DepositAmount, DepositStatusBadge } from "~/components/deposit";
@@ -26,6 +26,9 @@ import { requireOperator, requireStepUp, stepUpUntil } from "~/services/operator
 import { redirectWithFlash } from "~/services/web.server";
 import depositStylesHref from "~/styles/deposit.css";
 import { titled } from "~/lib/meta";
+
+/** The message sections this page renders (app/i18n/sections.ts). */
+export const handle = { i18n: ["admin", "auth", "copy", "deposit", "home", "identity", "orders", "trade", "wallet", "withdraw"] };
 
 export const meta = titled("admin.deposits", { console: true });
 

@@ -5,7 +5,7 @@
  */
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { useLoaderData } from "@remix-run/react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/i18n/react";
 import { ItemAction } from "~/components/admin";
 import { EmptyState } from "~/components/layout";
 import { RouteErrorBoundary } from "~/components/route-error";
@@ -20,6 +20,9 @@ import { deadLetters, parkedSettlements, requeueDeadLetter, retryParked } from "
 import { requireOperator } from "~/services/operator.server";
 import { redirectWithFlash } from "~/services/web.server";
 import { titled } from "~/lib/meta";
+
+/** The message sections this page renders (app/i18n/sections.ts). */
+export const handle = { i18n: ["admin", "auth", "engine", "orders", "settings"] };
 
 export const meta = titled("engine.admin_nav", { console: true });
 

@@ -1,7 +1,7 @@
 /** Users' feedback for operators: new messages first, each with who wrote it; mark one read (a plain form). */
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { useLoaderData } from "@remix-run/react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/i18n/react";
 import { PublishedDate, TextBody } from "~/components/content";
 import { ItemAction } from "~/components/admin";
 import { EmptyState } from "~/components/layout";
@@ -16,6 +16,9 @@ import { adminFeedback, markFeedbackRead } from "~/services/content/feedback.ser
 import { requireOperator } from "~/services/operator.server";
 import { redirectWithFlash } from "~/services/web.server";
 import { titled } from "~/lib/meta";
+
+/** The message sections this page renders (app/i18n/sections.ts). */
+export const handle = { i18n: ["admin", "auth", "content", "deposit", "feedback", "settings", "wallet"] };
 
 export const meta = titled("feedback.admin_title", { console: true });
 

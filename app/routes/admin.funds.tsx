@@ -8,7 +8,7 @@
  */
 import { data, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { Form, useActionData, useLoaderData } from "@remix-run/react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/i18n/react";
 import { QueueNotices } from "~/components/admin";
 import { ReviewForm, ReviewItem, ReviewQueue } from "~/components/review-queue";
 import { ErrorSummary, PlainField, SubmitButton } from "~/components/forms";
@@ -28,6 +28,9 @@ import { redirectWithFlash } from "~/services/web.server";
 import depositStylesHref from "~/styles/deposit.css";
 import fundStylesHref from "~/styles/fund.css";
 import { titled } from "~/lib/meta";
+
+/** The message sections this page renders (app/i18n/sections.ts). */
+export const handle = { i18n: ["admin", "auth", "copy", "deposit", "fund", "orders", "trade"] };
 
 export const meta = titled("fund.admin_nav", { console: true });
 

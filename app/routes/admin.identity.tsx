@@ -6,7 +6,7 @@
  */
 import { data, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { useActionData, useLoaderData } from "@remix-run/react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/i18n/react";
 import { PrivateImage } from "~/components/admin";
 import { DecisionEntry, DecisionHistory } from "~/components/decision-history";
 import { OrderTime } from "~/components/orders";
@@ -21,6 +21,9 @@ import { requireOperator } from "~/services/operator.server";
 import { redirectWithFlash } from "~/services/web.server";
 import identityStylesHref from "~/styles/identity.css";
 import { titled } from "~/lib/meta";
+
+/** The message sections this page renders (app/i18n/sections.ts). */
+export const handle = { i18n: ["admin", "auth", "copy", "identity", "orders", "settings", "trade"] };
 
 export const meta = titled("admin.identity", { console: true });
 

@@ -8,7 +8,7 @@
  */
 import { data, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { Form, useActionData, useLoaderData } from "@remix-run/react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/i18n/react";
 import { PrivateImage, QueueNotices } from "~/components/admin";
 import { ErrorSummary, PlainField, SubmitButton } from "~/components/forms";
 import { Figures } from "~/components/loan";
@@ -39,6 +39,9 @@ import { requireOperator, requireStepUp, stepUpUntil } from "~/services/operator
 import { redirectWithFlash } from "~/services/web.server";
 import loanStylesHref from "~/styles/loan.css";
 import { titled } from "~/lib/meta";
+
+/** The message sections this page renders (app/i18n/sections.ts). */
+export const handle = { i18n: ["admin", "auth", "copy", "loan", "orders", "trade", "upload"] };
 
 export const meta = titled("loan.admin_title", { console: true });
 

@@ -6,6 +6,9 @@ import { listLoader } from "~/route-helpers/publish.server";
 import contentStylesHref from "~/styles/content.css";
 import { titled } from "~/lib/meta";
 
+/** The message sections this page renders (app/i18n/sections.ts). */
+export const handle = { i18n: ["admin", "auth", "content", "deposit", "feedback", "publish", "upload", "wallet"] };
+
 export const meta = titled("publish.news", { console: true });
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: contentStylesHref }];

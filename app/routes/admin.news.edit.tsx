@@ -10,6 +10,9 @@ import { editorAction, editorLoader } from "~/route-helpers/publish.server";
 import contentStylesHref from "~/styles/content.css";
 import { pageMeta } from "~/lib/meta";
 
+/** The message sections this page renders (app/i18n/sections.ts). */
+export const handle = { i18n: ["admin", "auth", "content", "deposit", "feedback", "publish", "upload", "wallet"] };
+
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: contentStylesHref }];
 
 export const meta: MetaFunction<typeof loader> = ({ data: d, matches }) =>

@@ -7,7 +7,7 @@
  */
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { Form, useActionData, useLoaderData } from "@remix-run/react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/i18n/react";
 import { ErrorSummary, PlainField, SubmitButton } from "~/components/forms";
 import { durationText } from "~/components/option-form";
 import { RouteErrorBoundary } from "~/components/route-error";
@@ -27,6 +27,9 @@ import {
 import { requireOperator } from "~/services/operator.server";
 import { redirectWithFlash } from "~/services/web.server";
 import { titled } from "~/lib/meta";
+
+/** The message sections this page renders (app/i18n/sections.ts). */
+export const handle = { i18n: ["admin", "auth", "copy", "option", "options", "orders", "settings", "trade"] };
 
 export const meta = titled("options.admin_nav", { console: true });
 

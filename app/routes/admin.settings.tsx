@@ -8,7 +8,7 @@
  */
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { Form, useActionData, useLoaderData } from "@remix-run/react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/i18n/react";
 import { ErrorSummary, PlainField, SubmitButton } from "~/components/forms";
 import { RouteErrorBoundary } from "~/components/route-error";
 import { ServiceLinkType } from "~/domain/content";
@@ -24,6 +24,9 @@ import { requireOperator, requireStepUp } from "~/services/operator.server";
 import { operatorSettings, saveChatSettings, saveCompanyEmail, saveDemoBalances, saveSiteStatus } from "~/services/settings.server";
 import { redirectWithFlash } from "~/services/web.server";
 import { titled } from "~/lib/meta";
+
+/** The message sections this page renders (app/i18n/sections.ts). */
+export const handle = { i18n: ["admin", "auth", "settings"] };
 
 export const meta = titled("settings.nav", { console: true });
 

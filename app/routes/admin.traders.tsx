@@ -7,7 +7,7 @@
  */
 import { data, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { Form, useActionData, useLoaderData } from "@remix-run/react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/i18n/react";
 import { DecisionEntry, DecisionHistory } from "~/components/decision-history";
 import { PlainField, SubmitButton } from "~/components/forms";
 import { EmptyState } from "~/components/layout";
@@ -28,6 +28,9 @@ import { redirectWithFlash } from "~/services/web.server";
 import identityStylesHref from "~/styles/identity.css";
 import copyStylesHref from "~/styles/copy.css";
 import { titled } from "~/lib/meta";
+
+/** The message sections this page renders (app/i18n/sections.ts). */
+export const handle = { i18n: ["admin", "auth", "copy", "identity", "orders", "trade"] };
 
 export const meta = titled("copy.admin_traders", { console: true });
 

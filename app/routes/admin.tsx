@@ -5,10 +5,13 @@
  */
 import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { NavLink, Outlet, useLoaderData } from "@remix-run/react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/i18n/react";
 import { RouteErrorBoundary } from "~/components/route-error";
 import { queueCounts, requireOperator, stepUpUntil } from "~/services/operator.server";
 import { titled } from "~/lib/meta";
+
+/** The message sections this page renders (app/i18n/sections.ts). */
+export const handle = { i18n: ["admin", "copy", "engine", "feedback", "fund", "loan", "options", "publish", "settings"] };
 
 export const meta = titled("admin.title");
 

@@ -5,7 +5,7 @@
  */
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { Form, useActionData, useLoaderData, useSearchParams } from "@remix-run/react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/i18n/react";
 import { CodeButton, DefaultSubmit, Notice, SubmitButton } from "~/components/forms";
 import { RouteErrorBoundary } from "~/components/route-error";
 import { Intent } from "~/forms/intents";
@@ -17,6 +17,9 @@ import { safeRedirect } from "~/lib/redirect";
 import { sendStepUpCode } from "~/services/auth/passwords.server";
 import { requireOperator, STEP_UP_TTL_MS, verifyStepUp } from "~/services/operator.server";
 import { titled } from "~/lib/meta";
+
+/** The message sections this page renders (app/i18n/sections.ts). */
+export const handle = { i18n: ["admin", "auth", "settings"] };
 
 export const meta = titled("admin.step_up", { console: true });
 

@@ -7,7 +7,7 @@
  */
 import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { useLoaderData } from "@remix-run/react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/i18n/react";
 import { DecidedCard, DecisionHistory } from "~/components/decision-history";
 import { ReviewForm, ReviewItem, ReviewQueue } from "~/components/review-queue";
 import { RouteErrorBoundary } from "~/components/route-error";
@@ -24,6 +24,9 @@ import { approveWithdrawal, rejectWithdrawal, withdrawalQueue, type QueueItem } 
 import { redirectWithFlash } from "~/services/web.server";
 import walletStylesHref from "~/styles/withdraw.css";
 import { titled } from "~/lib/meta";
+
+/** The message sections this page renders (app/i18n/sections.ts). */
+export const handle = { i18n: ["admin", "auth", "copy", "identity", "orders", "settings", "trade", "wallet", "withdraw"] };
 
 export const meta = titled("admin.withdrawals", { console: true });
 

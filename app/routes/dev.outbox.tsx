@@ -8,6 +8,9 @@ import { pageMeta } from "~/lib/meta";
 import { useLoaderData } from "@remix-run/react";
 import { outboxMessages } from "~/services/notify.server";
 
+/** The message sections this page renders (app/i18n/sections.ts). */
+export const handle = { i18n: ["admin"] };
+
 // A local developer tool (never on a deployed site): its title, as its page, is English only.
 export const meta: MetaFunction = ({ matches }) => pageMeta(matches, () => ({ title: "Local outbox" }));
 

@@ -8,7 +8,7 @@
 import { getFormProps, useForm } from "@conform-to/react";
 import { data, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { Form, Link, useActionData, useLoaderData, useLocation } from "@remix-run/react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/i18n/react";
 import { PublishedDate, TextBody } from "~/components/content";
 import { Field, FormErrors, TextAreaField } from "~/components/fields";
 import { SubmitButton } from "~/components/forms";
@@ -25,6 +25,9 @@ import { myFeedback, myFeedbackItem, sendFeedback } from "~/services/content/fee
 import { redirectWithFlash, requireUser } from "~/services/web.server";
 import contentStylesHref from "~/styles/content.css";
 import { titled } from "~/lib/meta";
+
+/** The message sections this page renders (app/i18n/sections.ts). */
+export const handle = { i18n: ["admin", "auth", "content", "deposit", "feedback", "publish", "wallet"] };
 
 export const meta = titled("feedback.title");
 

@@ -5,6 +5,9 @@ import { isTrader } from "~/services/copy/queries.server";
 import { requireUser } from "~/services/web.server";
 import { titled } from "~/lib/meta";
 
+/** The message sections this page renders (app/i18n/sections.ts). */
+export const handle = { i18n: ["admin"] };
+
 export const meta = titled("tabs.follow");
 
 export async function loader({ request, context }: LoaderFunctionArgs) {

@@ -9,7 +9,7 @@
 import { data, type LinksFunction, type LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { Link, useLoaderData, useNavigate } from "@remix-run/react";
 import { useEffect, useRef, type KeyboardEvent } from "react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/i18n/react";
 import { FollowTabs, SignedMoney, TraderAvatar } from "~/components/copy";
 import { useHydrated } from "~/components/hydrated";
 import { CloseIcon } from "~/components/icons";
@@ -26,6 +26,9 @@ import copyStylesHref from "~/styles/copy.css";
 import ordersStylesHref from "~/styles/orders.css";
 import { sheetKeyDown } from "~/components/sheet";
 import { titled } from "~/lib/meta";
+
+/** The message sections this page renders (app/i18n/sections.ts). */
+export const handle = { i18n: ["admin", "copy", "home", "orders", "trade"] };
 
 export const meta = titled("copy.follow_list_title");
 

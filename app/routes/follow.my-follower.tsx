@@ -8,7 +8,7 @@
  */
 import { data, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { Form, Link, useActionData, useLoaderData, useRevalidator } from "@remix-run/react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/i18n/react";
 import { Figure, FollowTabs, Rate, SignedMoney, TraderAvatar } from "~/components/copy";
 import { useHydrated } from "~/components/hydrated";
 import { SubmitButton } from "~/components/forms";
@@ -29,6 +29,9 @@ import { redirectWithFlash, requireUser } from "~/services/web.server";
 import copyStylesHref from "~/styles/copy.css";
 import ordersStylesHref from "~/styles/orders.css";
 import { titled } from "~/lib/meta";
+
+/** The message sections this page renders (app/i18n/sections.ts). */
+export const handle = { i18n: ["admin", "auth", "copy", "home", "orders", "upload"] };
 
 export const meta = titled("copy.my_follower_title");
 

@@ -11,7 +11,7 @@ import { getValibotConstraint } from "@conform-to/valibot";
 import { data, redirect, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import { useState, type FormEvent } from "react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/i18n/react";
 import { Rate, TraderAvatar } from "~/components/copy";
 import { Field, FormErrors } from "~/components/fields";
 import { SubmitButton } from "~/components/forms";
@@ -30,6 +30,9 @@ import { liveFollow, traderOf } from "~/services/copy/queries.server";
 import { redirectWithFlash, requireUser } from "~/services/web.server";
 import copyStylesHref from "~/styles/copy.css";
 import { titled } from "~/lib/meta";
+
+/** The message sections this page renders (app/i18n/sections.ts). */
+export const handle = { i18n: ["admin", "auth", "copy", "home"] };
 
 export const meta = titled("copy.submit_title");
 

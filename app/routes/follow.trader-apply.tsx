@@ -9,7 +9,7 @@ import { getFormProps, useForm } from "@conform-to/react";
 import { data, redirect, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useEffect, useRef, useState } from "react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/i18n/react";
 import { FollowTabs } from "~/components/copy";
 import { FormErrors } from "~/components/fields";
 import { SubmitButton } from "~/components/forms";
@@ -30,6 +30,9 @@ import { applyTrader } from "~/services/copy/traders.server";
 import { redirectWithFlash, requireUser } from "~/services/web.server";
 import copyStylesHref from "~/styles/copy.css";
 import { titled } from "~/lib/meta";
+
+/** The message sections this page renders (app/i18n/sections.ts). */
+export const handle = { i18n: ["admin", "auth", "copy", "orders", "trade"] };
 
 export const meta = titled("copy.apply_title");
 

@@ -9,7 +9,7 @@
  */
 import { data, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/i18n/react";
 import { Figure, Rate, SignedMoney, TraderAvatar } from "~/components/copy";
 import { SubmitButton } from "~/components/forms";
 import { EmptyState, PageHeader } from "~/components/layout";
@@ -32,6 +32,9 @@ import { redirectWithFlash, requireUser } from "~/services/web.server";
 import copyStylesHref from "~/styles/copy.css";
 import ordersStylesHref from "~/styles/orders.css";
 import { pageMeta } from "~/lib/meta";
+
+/** The message sections this page renders (app/i18n/sections.ts). */
+export const handle = { i18n: ["admin", "auth", "copy", "home", "orders", "trade"] };
 
 export const links: LinksFunction = () => [
   { rel: "stylesheet", href: ordersStylesHref },

@@ -3,7 +3,7 @@ import { getFormProps, useForm } from "@conform-to/react";
 import { getValibotConstraint } from "@conform-to/valibot";
 import { data, type ActionFunctionArgs } from "@remix-run/cloudflare";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/i18n/react";
 import { CodeField, Field, FormErrors, NewPasswordFields, useClearSecrets } from "~/components/fields";
 import { DefaultSubmit, Notice, SubmitButton } from "~/components/forms";
 import { PageHeader } from "~/components/layout";
@@ -16,6 +16,9 @@ import { readForm } from "~/lib/http.server";
 import { resetPassword, sendResetCode } from "~/services/auth/passwords.server";
 import { redirectWithFlash } from "~/services/web.server";
 import { titled } from "~/lib/meta";
+
+/** The message sections this page renders (app/i18n/sections.ts). */
+export const handle = { i18n: ["admin", "auth"] };
 
 const SECRETS = ["password", "re_password"];
 

@@ -1,7 +1,7 @@
 /** Language picker (spec §2 /language): the choice is remembered in a cookie (and on the account). */
 import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { Form, useLoaderData } from "@remix-run/react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/i18n/react";
 import { CheckIcon } from "~/components/icons";
 import { PageHeader } from "~/components/layout";
 import { RouteErrorBoundary } from "~/components/route-error";
@@ -14,6 +14,9 @@ import { readForm } from "~/lib/http.server";
 import { safeRedirect } from "~/lib/redirect";
 import { setUserLanguage } from "~/services/account.server";
 import { titled } from "~/lib/meta";
+
+/** The message sections this page renders (app/i18n/sections.ts). */
+export const handle = { i18n: ["admin", "user"] };
 
 export const meta = titled("user.language");
 

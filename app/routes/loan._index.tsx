@@ -7,7 +7,7 @@
  */
 import { data, redirect, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/i18n/react";
 import { LoanField, LoanSelect } from "~/components/loan";
 import { ErrorSummary, SubmitButton } from "~/components/forms";
 import { PageHeader } from "~/components/layout";
@@ -23,6 +23,9 @@ import { ownedUpload, readFormWithUploads, uploadFieldError, uploadIdOf, uploadU
 import { redirectWithFlash, requireRealUser } from "~/services/web.server";
 import loanStylesHref from "~/styles/loan.css";
 import { titled } from "~/lib/meta";
+
+/** The message sections this page renders (app/i18n/sections.ts). */
+export const handle = { i18n: ["admin", "auth", "loan", "upload"] };
 
 export const meta = titled("loan.title");
 

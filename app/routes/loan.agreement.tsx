@@ -5,7 +5,7 @@
  */
 import { redirect, type LinksFunction, type LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { Link, useLoaderData } from "@remix-run/react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/i18n/react";
 import { PrivateImage } from "~/components/admin";
 import { ErrorSummary } from "~/components/forms";
 import { PageHeader } from "~/components/layout";
@@ -19,6 +19,9 @@ import { agreementText, checkApplication, ownedLoan } from "~/services/loan/quer
 import { requireRealUser } from "~/services/web.server";
 import loanStylesHref from "~/styles/loan.css";
 import { titled } from "~/lib/meta";
+
+/** The message sections this page renders (app/i18n/sections.ts). */
+export const handle = { i18n: ["admin", "auth", "loan"] };
 
 export const meta = titled("loan.agreement");
 

@@ -6,7 +6,7 @@
  */
 import type { LinksFunction, LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { Link, useLoaderData } from "@remix-run/react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/i18n/react";
 import { EmptyState, PageHeader } from "~/components/layout";
 import { Figures, LoanStatusBadge } from "~/components/loan";
 import { OrderTime } from "~/components/orders";
@@ -20,6 +20,9 @@ import { loanRecords } from "~/services/loan/queries.server";
 import { requireRealUser } from "~/services/web.server";
 import loanStylesHref from "~/styles/loan.css";
 import { titled } from "~/lib/meta";
+
+/** The message sections this page renders (app/i18n/sections.ts). */
+export const handle = { i18n: ["admin", "auth", "copy", "loan", "orders", "trade", "upload"] };
 
 export const meta = titled("loan.record");
 

@@ -7,7 +7,7 @@
  */
 import { data, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/i18n/react";
 import { CopyButton } from "~/components/copy-button";
 import { ErrorSummary, SubmitButton } from "~/components/forms";
 import { PageHeader } from "~/components/layout";
@@ -28,6 +28,9 @@ import { ownedUpload, readFormWithUploads, uploadFieldError, uploadIdOf, uploadU
 import { redirectWithFlash, requireRealUser } from "~/services/web.server";
 import loanStylesHref from "~/styles/loan.css";
 import { titled } from "~/lib/meta";
+
+/** The message sections this page renders (app/i18n/sections.ts). */
+export const handle = { i18n: ["admin", "auth", "deposit", "loan", "upload", "wallet"] };
 
 export const meta = titled("loan.repayment");
 

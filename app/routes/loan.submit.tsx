@@ -8,7 +8,7 @@
 import { redirect, type LinksFunction, type LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { Form, Link, useLoaderData } from "@remix-run/react";
 import { useState } from "react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/i18n/react";
 import { ErrorSummary } from "~/components/forms";
 import { Figures, LoanField } from "~/components/loan";
 import { PageHeader } from "~/components/layout";
@@ -24,6 +24,9 @@ import { fail } from "~/services/outcome";
 import { requireRealUser } from "~/services/web.server";
 import loanStylesHref from "~/styles/loan.css";
 import { titled } from "~/lib/meta";
+
+/** The message sections this page renders (app/i18n/sections.ts). */
+export const handle = { i18n: ["admin", "auth", "loan", "upload"] };
 
 export const meta = titled("loan.apply");
 

@@ -6,7 +6,7 @@ import { getFormProps, useForm } from "@conform-to/react";
 import { getValibotConstraint } from "@conform-to/valibot";
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { Form, Link, useActionData, useLoaderData, useSearchParams } from "@remix-run/react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/i18n/react";
 import { CaptchaField, Field, FormErrors, PasswordField, useClearSecrets } from "~/components/fields";
 import { SubmitButton } from "~/components/forms";
 import { PageHeader } from "~/components/layout";
@@ -21,6 +21,9 @@ import { login } from "~/services/auth/sign-in.server";
 import { createCaptcha } from "~/services/codes.server";
 import { redirectWithFlash, sessionSetCookie } from "~/services/web.server";
 import { titled } from "~/lib/meta";
+
+/** The message sections this page renders (app/i18n/sections.ts). */
+export const handle = { i18n: ["admin", "auth", "mail", "web3"] };
 
 export const meta = titled("auth.login_title", { description: "auth.login_meta_description" });
 

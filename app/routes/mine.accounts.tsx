@@ -5,7 +5,7 @@
  */
 import type { LinksFunction, LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { Link, useLoaderData } from "@remix-run/react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/i18n/react";
 import { PageHeader } from "~/components/layout";
 import { Balance, FundingButtons } from "~/components/money";
 import { RouteErrorBoundary } from "~/components/route-error";
@@ -15,6 +15,9 @@ import { assetsOverview } from "~/services/account.server";
 import { requireUser } from "~/services/web.server";
 import walletStylesHref from "~/styles/wallet.css";
 import { titled } from "~/lib/meta";
+
+/** The message sections this page renders (app/i18n/sections.ts). */
+export const handle = { i18n: ["accounts", "admin", "home", "orders", "wallet"] };
 
 export const meta = titled("wallet.accounts_title");
 

@@ -1,7 +1,7 @@
 /** Announcements (spec §2 /mine/announcement): newest first, each opening in place (details/summary, no script needed). */
 import type { LinksFunction, LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { useLoaderData } from "@remix-run/react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/i18n/react";
 import { PublishedDate, TextBody } from "~/components/content";
 import { EmptyState, PageHeader } from "~/components/layout";
 import { RouteErrorBoundary } from "~/components/route-error";
@@ -10,6 +10,9 @@ import { useRootData } from "~/lib/root-data";
 import { announcementList } from "~/services/content/pages.server";
 import contentStylesHref from "~/styles/content.css";
 import { titled } from "~/lib/meta";
+
+/** The message sections this page renders (app/i18n/sections.ts). */
+export const handle = { i18n: ["admin", "content", "deposit", "user", "wallet"] };
 
 export const meta = titled("user.announcements");
 

@@ -13,7 +13,7 @@ import { getFormProps, useForm } from "@conform-to/react";
 import { getValibotConstraint } from "@conform-to/valibot";
 import { data, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { Form, useActionData, useLoaderData } from "@remix-run/react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/i18n/react";
 import type { ServiceContext } from "~/context.server";
 import { PrivateImage } from "~/components/admin";
 import { Field, FormErrors } from "~/components/fields";
@@ -32,6 +32,9 @@ import { ownedUpload, readFormWithUploads, uploadFieldError, uploadIdOf, uploadU
 import { redirectWithFlash, requireRealUser } from "~/services/web.server";
 import identityStylesHref from "~/styles/identity.css";
 import { titled } from "~/lib/meta";
+
+/** The message sections this page renders (app/i18n/sections.ts). */
+export const handle = { i18n: ["admin", "auth", "identity", "upload", "user"] };
 
 const PHOTOS = { front_pic: "identity", reverse_pic: "identity" } as const;
 

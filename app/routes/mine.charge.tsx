@@ -16,7 +16,7 @@ import { getValibotConstraint } from "@conform-to/valibot";
 import { data, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useState } from "react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/i18n/react";
 import { AddressCard, DepositAmount } from "~/components/deposit";
 import { FormErrors } from "~/components/fields";
 import { SubmitButton } from "~/components/forms";
@@ -37,6 +37,9 @@ import { readFormWithUploads, uploadUrl } from "~/services/uploads.server";
 import { redirectWithFlash, requireRealUser } from "~/services/web.server";
 import depositStylesHref from "~/styles/deposit.css";
 import { titled } from "~/lib/meta";
+
+/** The message sections this page renders (app/i18n/sections.ts). */
+export const handle = { i18n: ["admin", "auth", "deposit", "home", "upload", "wallet", "withdraw"] };
 
 export const meta = titled("deposit.title");
 

@@ -5,7 +5,7 @@
  */
 import type { LinksFunction, LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { Link, useLoaderData } from "@remix-run/react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/i18n/react";
 import { DepositAmount, DepositStatusBadge } from "~/components/deposit";
 import { EmptyState, PageHeader } from "~/components/layout";
 import { OrderTime } from "~/components/orders";
@@ -16,6 +16,9 @@ import { depositRecords } from "~/services/deposit.server";
 import { requireRealUser } from "~/services/web.server";
 import depositStylesHref from "~/styles/deposit.css";
 import { titled } from "~/lib/meta";
+
+/** The message sections this page renders (app/i18n/sections.ts). */
+export const handle = { i18n: ["admin", "copy", "deposit", "home", "orders", "trade", "wallet", "withdraw"] };
 
 export const meta = titled("deposit.records");
 

@@ -6,7 +6,7 @@
  */
 import { data, redirect, type HeadersFunction, type LinksFunction, type LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { Link, useLoaderData } from "@remix-run/react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/i18n/react";
 import { SupportLink } from "~/components/content";
 import { EmptyState, PageHeader } from "~/components/layout";
 import { RouteErrorBoundary } from "~/components/route-error";
@@ -14,6 +14,9 @@ import { FRAME_SRC_HEADER } from "~/lib/http.server";
 import { supportChat } from "~/services/content/pages.server";
 import contentStylesHref from "~/styles/content.css";
 import { titled } from "~/lib/meta";
+
+/** The message sections this page renders (app/i18n/sections.ts). */
+export const handle = { i18n: ["admin", "content", "deposit", "user", "wallet"] };
 
 export const meta = titled("user.chat");
 

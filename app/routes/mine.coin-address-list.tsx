@@ -7,6 +7,9 @@ import { methodsAction, methodsLoader } from "~/route-helpers/payout-methods.ser
 import walletStylesHref from "~/styles/withdraw.css";
 import { titled } from "~/lib/meta";
 
+/** The message sections this page renders (app/i18n/sections.ts). */
+export const handle = { i18n: ["admin", "auth", "copy", "deposit", "orders", "trade", "wallet", "withdraw"] };
+
 export const meta = titled("wallet.coin_addresses");
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: walletStylesHref }];

@@ -1,13 +1,16 @@
 /** Company e-mail (spec §2 /mine/email): the main company's contact address, as a mailto link. */
 import type { LinksFunction, LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { useLoaderData } from "@remix-run/react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/i18n/react";
 import { CopyButton } from "~/components/copy-button";
 import { EmptyState, PageHeader } from "~/components/layout";
 import { RouteErrorBoundary } from "~/components/route-error";
 import { companyEmail } from "~/services/content/pages.server";
 import contentStylesHref from "~/styles/content.css";
 import { titled } from "~/lib/meta";
+
+/** The message sections this page renders (app/i18n/sections.ts). */
+export const handle = { i18n: ["admin", "content", "deposit", "user", "wallet"] };
 
 export const meta = titled("user.company_email");
 

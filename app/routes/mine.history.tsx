@@ -5,7 +5,7 @@
  */
 import { redirect, type LinksFunction, type LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { Link, useLoaderData } from "@remix-run/react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/i18n/react";
 import { EmptyState, PageHeader } from "~/components/layout";
 import { Money } from "~/components/money";
 import { exactDecimals } from "~/domain/money";
@@ -19,6 +19,9 @@ import { accountDetail, accountHistory } from "~/services/wallet.server";
 import { requireUser } from "~/services/web.server";
 import walletStylesHref from "~/styles/wallet.css";
 import { titled } from "~/lib/meta";
+
+/** The message sections this page renders (app/i18n/sections.ts). */
+export const handle = { i18n: ["accounts", "admin", "copy", "history", "home", "ledger_kind", "orders", "trade", "transfer", "wallet"] };
 
 export const meta = titled("history.title");
 

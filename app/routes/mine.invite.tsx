@@ -5,7 +5,7 @@
  */
 import type { LinksFunction, LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { useLoaderData } from "@remix-run/react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/i18n/react";
 import { ShareButton } from "~/components/content";
 import { CopyButton } from "~/components/copy-button";
 import { PageHeader } from "~/components/layout";
@@ -16,6 +16,9 @@ import { qrPath } from "~/lib/qr.server";
 import { requireRealUser } from "~/services/web.server";
 import contentStylesHref from "~/styles/content.css";
 import { titled } from "~/lib/meta";
+
+/** The message sections this page renders (app/i18n/sections.ts). */
+export const handle = { i18n: ["admin", "content", "deposit", "user", "wallet"] };
 
 export const meta = titled("user.invite");
 

@@ -4,7 +4,7 @@ import { getValibotConstraint } from "@conform-to/valibot";
 import * as v from "valibot";
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { Form, useActionData, useLoaderData } from "@remix-run/react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/i18n/react";
 import { CodeField, FormErrors, NewPasswordFields, PasswordField, useClearSecrets } from "~/components/fields";
 import { DefaultSubmit, Notice, SubmitButton } from "~/components/forms";
 import { PageHeader } from "~/components/layout";
@@ -17,6 +17,9 @@ import { readForm } from "~/lib/http.server";
 import { amendPassword, sendAmendCode } from "~/services/auth/passwords.server";
 import { redirectWithFlash, requireRealUser, sessionSetCookie } from "~/services/web.server";
 import { titled } from "~/lib/meta";
+
+/** The message sections this page renders (app/i18n/sections.ts). */
+export const handle = { i18n: ["admin", "auth", "user"] };
 
 const SECRETS = ["old_password", "password", "re_password"];
 /** Sending a code checks no field. */

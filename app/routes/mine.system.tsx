@@ -2,13 +2,16 @@
 import { RouteErrorBoundary } from "~/components/route-error";
 import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { Form, Link, useLoaderData } from "@remix-run/react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/i18n/react";
 import { ChevronIcon, GlobeIcon } from "~/components/icons";
 import { PageHeader } from "~/components/layout";
 import { ThemeSwitch } from "~/components/preferences";
 import { languageInfo } from "~/i18n/config";
 import { requireUser } from "~/services/web.server";
 import { titled } from "~/lib/meta";
+
+/** The message sections this page renders (app/i18n/sections.ts). */
+export const handle = { i18n: ["admin", "user"] };
 
 export const meta = titled("user.settings");
 

@@ -16,7 +16,7 @@ import { getValibotConstraint } from "@conform-to/valibot";
 import { data, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { Form, Link, useActionData, useLoaderData, useRevalidator } from "@remix-run/react";
 import { useEffect, useRef, useState, type ChangeEvent, type MouseEvent } from "react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/i18n/react";
 import { Field, FormErrors } from "~/components/fields";
 import { SubmitButton } from "~/components/forms";
 import { useHydrated } from "~/components/hydrated";
@@ -40,6 +40,9 @@ import { transfer, transferLog } from "~/services/wallet.server";
 import { redirectWithFlash, requireRealUser } from "~/services/web.server";
 import walletStylesHref from "~/styles/wallet.css";
 import { titled } from "~/lib/meta";
+
+/** The message sections this page renders (app/i18n/sections.ts). */
+export const handle = { i18n: ["accounts", "admin", "auth", "copy", "home", "orders", "trade", "transfer", "wallet"] };
 
 export const meta = titled("transfer.title");
 

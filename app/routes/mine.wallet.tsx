@@ -1,7 +1,7 @@
 /** Wallet (spec §2 /mine/wallet): the three accounts with links to their details, the payout methods, transfer, deposit and withdraw. */
 import type { LinksFunction, LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { Link, useLoaderData } from "@remix-run/react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/i18n/react";
 import { ChevronIcon, IdIcon, TransferIcon, WalletIcon } from "~/components/icons";
 import { PageHeader } from "~/components/layout";
 import { Balance, FundingButtons } from "~/components/money";
@@ -12,6 +12,9 @@ import { assetsOverview } from "~/services/account.server";
 import { requireUser } from "~/services/web.server";
 import walletStylesHref from "~/styles/wallet.css";
 import { titled } from "~/lib/meta";
+
+/** The message sections this page renders (app/i18n/sections.ts). */
+export const handle = { i18n: ["accounts", "admin", "home", "orders", "wallet"] };
 
 export const meta = titled("wallet.title");
 

@@ -8,7 +8,7 @@ import { getFormProps, useForm } from "@conform-to/react";
 import { getValibotConstraint } from "@conform-to/valibot";
 import { data, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
 import { Form, Link, useActionData, useLoaderData, type ShouldRevalidateFunction } from "@remix-run/react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/i18n/react";
 import { Field, FormErrors } from "~/components/fields";
 import { SubmitButton } from "~/components/forms";
 import { PageHeader } from "~/components/layout";
@@ -26,6 +26,9 @@ import { listWithdrawCurrencies } from "~/services/withdraw/queries.server";
 import { redirectWithFlash, requireRealUser } from "~/services/web.server";
 import walletStylesHref from "~/styles/withdraw.css";
 import { pageMeta } from "~/lib/meta";
+
+/** The message sections this page renders (app/i18n/sections.ts). */
+export const handle = { i18n: ["admin", "auth", "copy", "orders", "trade", "wallet", "withdraw"] };
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: walletStylesHref }];
 

@@ -15,7 +15,7 @@ import { getValibotConstraint } from "@conform-to/valibot";
 import { data, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { Form, Link, useActionData, useLoaderData, type ShouldRevalidateFunction } from "@remix-run/react";
 import { useEffect, useRef, useState, type FormEvent } from "react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/i18n/react";
 import { Field, FormErrors } from "~/components/fields";
 import { SubmitButton } from "~/components/forms";
 import { EmptyState, PageHeader } from "~/components/layout";
@@ -47,6 +47,9 @@ import { fundingBalance, listWithdrawCurrencies, listWithdrawals } from "~/servi
 import { redirectWithFlash, requireRealUser } from "~/services/web.server";
 import walletStylesHref from "~/styles/withdraw.css";
 import { titled } from "~/lib/meta";
+
+/** The message sections this page renders (app/i18n/sections.ts). */
+export const handle = { i18n: ["admin", "auth", "copy", "orders", "trade", "wallet", "withdraw"] };
 
 export const meta = titled("withdraw.title");
 

@@ -5,7 +5,7 @@
  */
 import type { LinksFunction, LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { Link, useLoaderData } from "@remix-run/react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/i18n/react";
 import { FundMoney, Percent, FundFigure } from "~/components/fund";
 import { OrderIcon } from "~/components/icons";
 import { EmptyState, PageHeader } from "~/components/layout";
@@ -16,6 +16,9 @@ import { pageNumber } from "~/forms/fund";
 import { listFunds } from "~/services/fund/queries.server";
 import fundStylesHref from "~/styles/fund.css";
 import { titled } from "~/lib/meta";
+
+/** The message sections this page renders (app/i18n/sections.ts). */
+export const handle = { i18n: ["accounts", "admin", "fund", "home", "orders", "wallet"] };
 
 export const meta = titled("fund.title", { description: "fund.meta_description" });
 

@@ -5,7 +5,7 @@
  */
 import type { LinksFunction, LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { useLoaderData } from "@remix-run/react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/i18n/react";
 import { ProfitMoney } from "~/components/fund";
 import { EmptyState, PageHeader } from "~/components/layout";
 import { OrderTime } from "~/components/orders";
@@ -17,6 +17,9 @@ import { incomeRecords } from "~/services/fund/queries.server";
 import { requireUser } from "~/services/web.server";
 import fundStylesHref from "~/styles/fund.css";
 import { titled } from "~/lib/meta";
+
+/** The message sections this page renders (app/i18n/sections.ts). */
+export const handle = { i18n: ["accounts", "admin", "copy", "fund", "home", "orders", "trade", "wallet"] };
 
 export const meta = titled("fund.income_title");
 

@@ -10,7 +10,7 @@
 import { type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { Form, Link, useLoaderData, useNavigate } from "@remix-run/react";
 import { useEffect, useRef, type KeyboardEvent } from "react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/i18n/react";
 import { SubmitButton } from "~/components/forms";
 import { FundMoney, ProfitMoney, SubscriptionStatusBadge, FundFigure } from "~/components/fund";
 import { useHydrated } from "~/components/hydrated";
@@ -33,6 +33,9 @@ import { redirectWithFlash, requireUser } from "~/services/web.server";
 import fundStylesHref from "~/styles/fund.css";
 import ordersStylesHref from "~/styles/orders.css";
 import { titled } from "~/lib/meta";
+
+/** The message sections this page renders (app/i18n/sections.ts). */
+export const handle = { i18n: ["accounts", "admin", "auth", "copy", "fund", "home", "orders", "trade", "wallet"] };
 
 export const meta = titled("fund.records");
 

@@ -12,7 +12,7 @@
 import { data, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { useEffect, useRef, useState, type FormEvent, type KeyboardEvent } from "react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/i18n/react";
 import { SubmitButton } from "~/components/forms";
 import { Days, FundMoney, Percent, ProfitMoney, FundFigure } from "~/components/fund";
 import { useHydrated } from "~/components/hydrated";
@@ -35,6 +35,9 @@ import { redirectWithFlash, requireRealUser } from "~/services/web.server";
 import fundStylesHref from "~/styles/fund.css";
 import ordersStylesHref from "~/styles/orders.css";
 import { pageMeta } from "~/lib/meta";
+
+/** The message sections this page renders (app/i18n/sections.ts). */
+export const handle = { i18n: ["admin", "auth", "fund"] };
 
 export const links: LinksFunction = () => [
   { rel: "stylesheet", href: ordersStylesHref },

@@ -1,7 +1,7 @@
 /** News (spec §2 /news): category 1, newest first, paged with plain previous / next links. */
 import { data, type HeadersFunction, type LinksFunction, type LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { Link, useLoaderData } from "@remix-run/react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/i18n/react";
 import { PublishedDate } from "~/components/content";
 import { EmptyState, PageHeader } from "~/components/layout";
 import { RouteErrorBoundary } from "~/components/route-error";
@@ -11,6 +11,9 @@ import { useRootData } from "~/lib/root-data";
 import { newsPage, PUBLIC_CACHE } from "~/services/content/pages.server";
 import contentStylesHref from "~/styles/content.css";
 import { titled } from "~/lib/meta";
+
+/** The message sections this page renders (app/i18n/sections.ts). */
+export const handle = { i18n: ["accounts", "admin", "content", "deposit", "home", "orders", "wallet"] };
 
 export const meta = titled("content.news", { description: "content.news_meta_description" });
 

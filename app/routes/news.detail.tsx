@@ -1,7 +1,7 @@
 /** One news item (spec §2 /news/detail?id): title, date, picture, body as text paragraphs. */
 import { data, type HeadersFunction, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
 import { useLoaderData } from "@remix-run/react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/i18n/react";
 import { PublishedDate, TextBody } from "~/components/content";
 import { PageHeader } from "~/components/layout";
 import { RouteErrorBoundary } from "~/components/route-error";
@@ -10,6 +10,9 @@ import { useRootData } from "~/lib/root-data";
 import { pageMeta } from "~/lib/meta";
 import { newsItem, PUBLIC_CACHE } from "~/services/content/pages.server";
 import contentStylesHref from "~/styles/content.css";
+
+/** The message sections this page renders (app/i18n/sections.ts). */
+export const handle = { i18n: ["admin", "content", "deposit", "wallet"] };
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: contentStylesHref }];
 

@@ -5,7 +5,7 @@
  * any cache may keep it, and it carries no script: it needs none, and offline none could load.
  */
 import { redirect, type HeadersFunction, type LoaderFunctionArgs } from "@remix-run/cloudflare";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/i18n/react";
 import { RouteErrorBoundary } from "~/components/route-error";
 import { normalizeLanguage } from "~/i18n/config";
 import { PUBLIC_ASSET_HEADER } from "~/lib/http.server";
@@ -15,7 +15,7 @@ import { OFFLINE_PATH } from "~/route-helpers/root.server";
 export const meta = titled("offline.title");
 
 /** The root leaves out every script on this page (app/root.tsx). */
-export const handle = { scripts: false };
+export const handle = { scripts: false, i18n: ["admin", "offline"] };
 
 /** Public for everyone, signed in or not (a copy is kept ten minutes by any cache: one deploy's stylesheet). */
 export const headers: HeadersFunction = () => ({ "Cache-Control": "public, max-age=600", [PUBLIC_ASSET_HEADER]: "1" });

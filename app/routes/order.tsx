@@ -12,7 +12,7 @@ import { getValibotConstraint } from "@conform-to/valibot";
 import { data, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { Form, Link, useActionData, useFetcher, useLoaderData, useNavigate, useRevalidator } from "@remix-run/react";
 import { useCallback, useEffect, useRef, useState, type KeyboardEvent } from "react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/i18n/react";
 import { Field, FormErrors } from "~/components/fields";
 import { SubmitButton } from "~/components/forms";
 import { useHydrated } from "~/components/hydrated";
@@ -54,6 +54,9 @@ import type { Quote } from "~/domain/market";
 import { sheetKeyDown } from "~/components/sheet";
 import { PullIndicator, usePullToRefresh } from "~/components/pull-to-refresh";
 import { titled } from "~/lib/meta";
+
+/** The message sections this page renders (app/i18n/sections.ts). */
+export const handle = { i18n: ["admin", "auth", "contract", "copy", "option", "options", "orders", "trade"] };
 
 export const meta = titled("tabs.order");
 

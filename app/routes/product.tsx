@@ -12,7 +12,7 @@
 import { data, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { Form, Link, useFetcher, useLoaderData, useNavigate } from "@remix-run/react";
 import { useEffect, useRef, useState, type KeyboardEvent } from "react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/i18n/react";
 import { CloseIcon, SearchIcon } from "~/components/icons";
 import { useHydrated } from "~/components/hydrated";
 import { PageHeader } from "~/components/layout";
@@ -30,6 +30,9 @@ import { chosenCompanyId, companyCard, isMainSite, searchCompanies, searchPairs,
 import { redirectWithFlash } from "~/services/web.server";
 import productStylesHref from "~/styles/product.css";
 import { titled } from "~/lib/meta";
+
+/** The message sections this page renders (app/i18n/sections.ts). */
+export const handle = { i18n: ["admin", "market", "product"] };
 
 export const meta = titled("product.title", { description: "product.meta_description" });
 

@@ -6,7 +6,7 @@
  */
 import type { LinksFunction, LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { Link, useLoaderData } from "@remix-run/react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/i18n/react";
 import { Rate, SignedMoney, TraderAvatar } from "~/components/copy";
 import { EmptyState, PageHeader } from "~/components/layout";
 import { RouteErrorBoundary } from "~/components/route-error";
@@ -16,6 +16,9 @@ import { leaders } from "~/services/copy/queries.server";
 import copyStylesHref from "~/styles/copy.css";
 import ordersStylesHref from "~/styles/orders.css";
 import { titled } from "~/lib/meta";
+
+/** The message sections this page renders (app/i18n/sections.ts). */
+export const handle = { i18n: ["admin", "copy", "rank"] };
 
 export const meta = titled("tabs.rank");
 

@@ -7,7 +7,7 @@ import { getFormProps, getSelectProps, useForm } from "@conform-to/react";
 import { getValibotConstraint } from "@conform-to/valibot";
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { Form, Link, useActionData, useLoaderData, useSearchParams } from "@remix-run/react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/i18n/react";
 import { CaptchaField, CodeField, Field, FormErrors, NewPasswordFields, useClearSecrets } from "~/components/fields";
 import { DefaultSubmit, Notice, SubmitButton } from "~/components/forms";
 import { PageHeader } from "~/components/layout";
@@ -25,6 +25,9 @@ import { createCaptcha } from "~/services/codes.server";
 import { SanctionsNotice } from "~/components/notice";
 import { redirectWithFlash, sessionSetCookie } from "~/services/web.server";
 import { titled } from "~/lib/meta";
+
+/** The message sections this page renders (app/i18n/sections.ts). */
+export const handle = { i18n: ["admin", "auth", "mail"] };
 
 type RegType = "email" | "mobile";
 const DEFAULT_AREA_INDEX = 1; // the spec's default: the second entry of the area list

@@ -18,7 +18,7 @@ import {
 } from "@remix-run/cloudflare";
 import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import { memo, useEffect, useMemo, useState, type ComponentType } from "react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/i18n/react";
 import { CHART_CANDLES, CandleSvg, candleFrame, chartInnerStyle, type ChartLevel } from "~/components/charts";
 import { CloseIcon } from "~/components/icons";
 import { EmptyState } from "~/components/layout";
@@ -62,6 +62,9 @@ import { buyOption } from "~/services/option/commands.server";
 import { openOptionsOn, optionDetail, optionTerms } from "~/services/option/queries.server";
 import type { BoughtOptionView } from "~/services/option/views";
 import { OptionSchema, buyCommandOf, buyErrorsOf } from "~/forms/option";
+
+/** The message sections this page renders (app/i18n/sections.ts). */
+export const handle = { i18n: ["admin", "auth", "contract", "copy", "market", "option", "options", "orders", "trade"] };
 
 export const links: LinksFunction = () => [
   { rel: "stylesheet", href: tradeStylesHref },

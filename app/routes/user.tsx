@@ -2,7 +2,7 @@
 import { type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { Form, Link, useLoaderData } from "@remix-run/react";
 import type { ComponentType } from "react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/i18n/react";
 import {
   BellIcon,
   FeedbackIcon,
@@ -38,6 +38,9 @@ import { RouteErrorBoundary } from "~/components/route-error";
 import { redirectWithFlash, requireUser } from "~/services/web.server";
 import { useRootData } from "~/lib/root-data";
 import { titled } from "~/lib/meta";
+
+/** The message sections this page renders (app/i18n/sections.ts). */
+export const handle = { i18n: ["accounts", "admin", "content", "deposit", "feedback", "home", "identity", "user", "wallet"] };
 
 export const meta = titled("tabs.user");
 

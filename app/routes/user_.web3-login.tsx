@@ -9,7 +9,7 @@
 import { data, redirect, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { Link, useActionData, useNavigation, useSearchParams, useSubmit } from "@remix-run/react";
 import { useState } from "react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/i18n/react";
 import { useHydrated } from "~/components/hydrated";
 import { PageHeader } from "~/components/layout";
 import { RouteErrorBoundary } from "~/components/route-error";
@@ -32,6 +32,9 @@ import { siteOf, web3Login } from "~/services/web3.server";
 import { redirectWithFlash, sessionSetCookie } from "~/services/web.server";
 import web3StylesHref from "~/styles/web3.css";
 import { titled } from "~/lib/meta";
+
+/** The message sections this page renders (app/i18n/sections.ts). */
+export const handle = { i18n: ["admin", "auth", "web3"] };
 
 export const meta = titled("web3.title");
 

@@ -58,3 +58,50 @@ test("dark theme: switched in the user centre, applied by the server on the next
   await page.getByRole("switch", { name: "Dark theme" }).click();
   await expect(html).toHaveAttribute("data-theme", "light");
 });
+
+test.describe("messages by route", () => {
+  const en = JSON.parse(readFileSync(path.join(process.cwd(), "locales", "en", "common.json"), "utf8"));
+
+  test("a page's HTML carries the texts of its own routes, not the whole language", async ({ request }) => {
+    const home = await (await request.get("/")).text();
+    const rank = await (await request.get("/rank")).text();
+    // the ranking's texts travel with /rank only; every page carries the frame's (the tab bar)
+    expect(home).not.toContain(en.rank.empty_hint);
+    expect(rank).toContain(en.rank.empty_hint);
+    expect(home).toContain(en.tabs.rank);
+    // the whole language, for the pages a browser navigates to: public, cached for good at its version
+    const version = rank.match(/messagesVersion[\\"]+,[\\"]+([a-z0-9]+)/)?.[1]; // in the page's encoded data
+    expect(version).toBeTruthy();
+    const all = await request.get(`/locales/en?v=${version}`);
+    expect(all.headers()["cache-control"]).toBe("public, max-age=31536000, immutable");
+    expect((await all.json()).rank.empty_hint).toBe(en.rank.empty_hint);
+    expect((await request.get("/locales/xx")).status()).toBe(404);
+  });
+
+  test("a page the browser navigates to finds its texts, even before the rest of the language arrives", async ({
+    page,
+    javaScriptEnabled,
+  }) => {
+    test.skip(!javaScriptEnabled, "navigation in the browser");
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route("**/locales/**", async (route) => {
+      await held; // the rest of the language is slow to come
+      await route.continue();
+    });
+    const documents: string[] = [];
+    page.on("request", (r) => {
+      if (r.resourceType() === "document") documents.push(r.url());
+    });
+    await page.goto("/");
+    await page.waitForFunction(
+      () => (window as unknown as { __remixRouter?: { state: { initialized: boolean } } }).__remixRouter?.state.initialized,
+    );
+    await page.getByRole("link", { name: en.tabs.rank }).click();
+    await expect(page).toHaveURL(/\/rank$/);
+    release();
+    await expect(page.getByText(en.rank.empty_hint).or(page.getByText(en.rank.explain))).toBeVisible();
+    await expect(page).toHaveTitle(`${en.tabs.rank} · Bourse`);
+    expect(documents).toHaveLength(1); // one page load: /rank came through the browser's navigation
+  });
+});
