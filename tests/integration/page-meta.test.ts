@@ -10,6 +10,7 @@ import { createUser, get, holdPrice, sessionFor, signedSessionCookie } from "./h
 const RESOURCE_ROUTES = [
   "routes/$",
   "routes/follow.avatar.$id",
+  "routes/locales.$lang",
   "routes/login.demo",
   "routes/logout",
   "routes/mine.history[.]csv",
