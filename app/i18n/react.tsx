@@ -84,12 +84,15 @@ export function I18nProvider({
   const navigating = useNavigation().state !== "idle";
   useEffect(() => {
     if (!version || hasAllMessages(lang)) return;
-    const load = () =>
+    const load = (): void => {
+      // offline: nothing to ask for (a failed fetch is only noise); asked for when the network is back
+      if (!navigator.onLine) return void addEventListener("online", () => whenIdle(load), { once: true });
       void fetchAll(lang, version).then((all) => {
         if (!all || hasAllMessages(lang)) return;
         addMessages(lang, all);
         if (raced.current) setArrived((n) => n + 1);
       });
+    };
     if (navigating) {
       raced.current = true;
       load();
