@@ -1,8 +1,9 @@
 /**
  * Messages by route (issue 22): a page's HTML carries only the sections of its language's messages
  * (the top-level keys of locales/<lang>/common.json) that its routes render. Each route names its
- * sections in `handle.i18n` (remix-i18next's convention); entry.server keeps, of the root's
- * messages, those of the matched routes plus ALWAYS_SECTIONS. The browser fetches the rest of its
+ * sections in `handle.i18n` (remix-i18next's convention); on a page's document request the Worker
+ * matches its routes (route-handles.server.ts) and the root loader sends their sections plus
+ * ALWAYS_SECTIONS. The browser fetches the rest of its
  * language once the page is idle (/locales/<lang>?v=<version>, cached for good), so the pages it
  * navigates to find their texts. tests/unit/i18n-sections.test.ts holds every route's list to the
  * keys its modules name (scripts/i18n-sections.mjs).

@@ -65,24 +65,26 @@ const browserMessages = new Map<string, Messages>();
 /** Whether the browser has a language's whole set (fetched after the first page). */
 const complete = new Set<string>();
 
+/** Adds sections to the browser's object of a language (those it has already stay) and returns it. */
+function mergeInto(lang: string, sections: Messages): Messages {
+  let store = browserMessages.get(lang);
+  if (!store) browserMessages.set(lang, (store = {}));
+  for (const key in sections) if (!(key in store)) store[key] = sections[key];
+  return store;
+}
+
 /**
  * The messages of the root's language: on the server, those the root's data holds; in the
  * browser, those and every section it had already (the same object each time for a language).
  */
 export function rootMessages(root: { lang?: string; messages?: string } | undefined | null): Messages {
   const own = readMessages(root?.messages);
-  if (typeof document === "undefined" || !root?.lang) return own;
-  let store = browserMessages.get(root.lang);
-  if (!store) browserMessages.set(root.lang, (store = {}));
-  for (const key in own) if (!(key in store)) store[key] = own[key];
-  return store;
+  return typeof document === "undefined" || !root?.lang ? own : mergeInto(root.lang, own);
 }
 
 /** Adds a language's whole set (the browser's fetch after the first page). */
 export function addMessages(lang: string, all: Messages): void {
-  let store = browserMessages.get(lang);
-  if (!store) browserMessages.set(lang, (store = {}));
-  for (const key in all) if (!(key in store)) store[key] = all[key];
+  mergeInto(lang, all);
   complete.add(lang);
 }
 
