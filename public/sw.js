@@ -3,10 +3,12 @@
  * it is from public/ (no build step) with `Cache-Control: no-cache` (public/_headers), registered
  * by app/components/service-worker.ts once a page has loaded.
  *
- * It keeps exactly three kinds of things, in one cache named by VERSION:
+ * It keeps exactly four kinds of things, in one cache named by VERSION:
  *   - the offline page of every language (/offline?lng=xx, public and the same for everyone) and
  *     the stylesheets it links, fetched without cookies at install;
  *   - the manifest and its icons;
+ *   - the market logos (/logos/*) the pages have shown: offline, a logo never shown is a neutral
+ *     mark, not a broken image (Chromium fetches lazy images further ahead when the network drops);
  *   - the client build's files (/build/*: named by their content, never changing), kept as the
  *     pages load them.
  * It never keeps a page, an API answer, page data or anything of the user. Page loads go to the
@@ -16,7 +18,7 @@
  *
  * Bump VERSION when this file's caching changes: the new worker drops every older cache.
  */
-const VERSION = "v1";
+const VERSION = "v2";
 const CACHE = `bourse-${VERSION}`;
 const PREFIX = "bourse-";
 
@@ -181,6 +183,27 @@ async function icon(event) {
   }
 }
 
+const isLogo = (pathname) => pathname.startsWith("/logos/") && pathname.endsWith(".svg");
+
+/** Stands in offline for a logo never kept: a plain disc, quiet in light and dark. */
+const BLANK_LOGO =
+  '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 24 24"><circle cx="12" cy="12" r="11" fill="#8a8f98" fill-opacity=".25"/></svg>';
+
+/** A market logo: from the network (kept), the kept copy when that fails, else the blank mark. */
+async function logo(event) {
+  const cache = await caches.open(CACHE);
+  try {
+    const response = await fetch(event.request);
+    if (response.ok && response.type === "basic") event.waitUntil(cache.put(event.request, response.clone()));
+    return response;
+  } catch {
+    return (
+      (await cache.match(event.request)) ??
+      new Response(BLANK_LOGO, { headers: { "content-type": "image/svg+xml", "cache-control": "no-store" } })
+    );
+  }
+}
+
 self.addEventListener("fetch", (event) => {
   const request = event.request;
   if (request.method !== "GET") return;
@@ -189,4 +212,5 @@ self.addEventListener("fetch", (event) => {
   if (request.mode === "navigate") event.respondWith(navigate(event));
   else if (url.pathname.startsWith("/build/")) event.respondWith(buildFile(event));
   else if (isIcon(url.pathname)) event.respondWith(icon(event));
+  else if (isLogo(url.pathname)) event.respondWith(logo(event));
 });

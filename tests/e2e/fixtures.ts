@@ -18,7 +18,8 @@ export const test = base.extend<{ consoleErrors: string[] }>({
     async ({ page }, use) => {
       const errors: string[] = [];
       page.on("console", (msg) => {
-        if (msg.type() === "error") errors.push(msg.text());
+        // with where it came from: a failed resource's message does not name it
+        if (msg.type() === "error") errors.push(msg.location().url ? `${msg.text()} @ ${msg.location().url}` : msg.text());
       });
       page.on("pageerror", (err) => errors.push(err.message));
       await use(errors);

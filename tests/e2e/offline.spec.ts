@@ -1,5 +1,5 @@
 // Installable and kind offline (issue 22): the service worker (public/sw.js) keeps the offline
-// pages, icons and build files, never a page; when the network drops, the live badge says so and a
+// pages, icons, market logos and build files, never a page; when the network drops, the live badge says so and a
 // page that cannot load is the offline page in the user's language; back online, pages load again.
 import type { Page } from "@playwright/test";
 import { expect, test } from "./fixtures";
@@ -60,6 +60,26 @@ test("offline: the badge says so, a page that cannot load is the offline page in
   await context.setOffline(true);
   await expect(page.locator(".live-badge")).toHaveAttribute("data-status", "offline");
   await expect(page.locator(".live-badge")).toContainText("Offline");
+  // every market's logo shows, one the page had not loaded yet too (the kept copy or a blank mark):
+  // no broken image, and no failed request (the fixture fails the test on one)
+  await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight));
+  await expect
+    .poll(() =>
+      page
+        .locator("img")
+        .evaluateAll(
+          (imgs) => imgs.filter((img) => !(img as HTMLImageElement).complete || (img as HTMLImageElement).naturalWidth === 0).length,
+        ),
+    )
+    .toBe(0);
+  // a logo no page has shown yet (its address never asked for) is the blank mark, not a broken image
+  const neverShown = await page.evaluate(async () => {
+    const img = new Image();
+    img.src = "/logos/ngas.svg?never-shown";
+    await img.decode().catch(() => undefined);
+    return img.naturalWidth;
+  });
+  expect(neverShown).toBeGreaterThan(0);
   await context.setOffline(false);
   await expect(page.locator(".live-badge")).toHaveAttribute("data-status", "live");
 
@@ -96,12 +116,14 @@ test("offline: the badge says so, a page that cannot load is the offline page in
   await expect(page.locator("html")).toHaveAttribute("lang", "ar");
   await expect(page.getByRole("heading", { level: 1, name: "الأخبار" })).toBeVisible();
 
-  // what the worker keeps: the offline pages, the manifest, icons and build files, never a page
+  // what the worker keeps: the offline pages, the manifest, icons, logos and build files, never a page
   const urls = await cachedUrls(page);
   expect(urls.some((u) => u.startsWith("/build/") && u.endsWith(".js"))).toBe(true);
   expect(urls).toContain("/offline?lng=en");
   expect(urls).toContain("/favicon.svg");
-  expect(urls.filter((u) => !/^\/build\/|^\/offline\?lng=[a-z]+$|^\/manifest\.webmanifest$|^\/favicon\.svg$|^\/icons\//.test(u))).toEqual(
-    [],
-  );
+  expect(
+    urls.filter(
+      (u) => !/^\/build\/|^\/offline\?lng=[a-z]+$|^\/manifest\.webmanifest$|^\/favicon\.svg$|^\/icons\/|^\/logos\/[a-z0-9]+\.svg$/.test(u),
+    ),
+  ).toEqual([]);
 });
