@@ -84,13 +84,33 @@ export function planCopy(
   instrument: { lotStep: string; minLots: string },
   follow: { multiple: number; maxAmount: Micros; openCopyMargin: Micros; available: Micros },
 ): { ok: true; plan: CopyPlan } | { ok: false; skip: CopySkip } {
-  const lots = copyLots(trader.lots, follow.multiple, instrument.lotStep, instrument.minLots);
-  if (lots === null) return { ok: false, skip: "copy.skip_min_lots" };
+  const size = copySize(terms, trader, instrument, follow.multiple);
+  if (size === null) return { ok: false, skip: "copy.skip_min_lots" };
+  const skip = copyRefusal(size, follow);
+  return skip ? { ok: false, skip } : { ok: true, plan: size };
+}
+
+/**
+ * planCopy's first half, the same for every follower with the same multiple (the engine works it
+ * out once per multiple): the copy's lots, margin and fee; null below the minimum lots.
+ */
+export function copySize(
+  terms: ContractTerms,
+  trader: { lots: Scaled6; price: PriceSteps; leverage: number },
+  instrument: { lotStep: string; minLots: string },
+  multiple: number,
+): CopyPlan | null {
+  const lots = copyLots(trader.lots, multiple, instrument.lotStep, instrument.minLots);
+  if (lots === null) return null;
   const margin = marginOf(terms, lots, trader.price, trader.leverage);
-  const fee = feeOf(terms, lots, margin);
-  if (!withinBond(follow.openCopyMargin, margin, follow.maxAmount)) return { ok: false, skip: "copy.skip_cap" };
-  if (margin + fee > follow.available) return { ok: false, skip: "copy.skip_balance" };
-  return { ok: true, plan: { lots, margin, fee } };
+  return { lots, margin, fee: feeOf(terms, lots, margin) };
+}
+
+/** planCopy's second half: why the follow cannot take a copy of this size (bond cap, balance), or null. */
+export function copyRefusal(size: CopyPlan, follow: { maxAmount: Micros; openCopyMargin: Micros; available: Micros }): CopySkip | null {
+  if (!withinBond(follow.openCopyMargin, size.margin, follow.maxAmount)) return "copy.skip_cap";
+  if (size.margin + size.fee > follow.available) return "copy.skip_balance";
+  return null;
 }
 
 /** The copy stop-loss: reached when the combined profit of a follow's copies is a loss of at least the limit (0 = none). */

@@ -6,8 +6,9 @@
  * - `openCopies` opens every follower's copy of ONE trader order in batches of at most
  *   SETTLE_CHUNK copies (within D1's limits; a chunk that fails splits in halves, so one bad row
  *   holds up no other follower): the followers are read once, each copy is sized by the domain rules
- *   (app/domain/copy.ts planCopy: lots × multiple rounded down to the lot step, margin and fee at
- *   the trader's fill price and leverage), and the batch inserts the copies with the bond cap and
+ *   (app/domain/copy.ts copySize, once per multiple: lots × multiple rounded down to the lot step,
+ *   margin and fee at the trader's fill price and leverage; copyRefusal: the bond cap and the
+ *   balance), and the batch inserts the copies with the bond cap and
  *   the follower's available balance checked again in SQL at write time, records the skips with
  *   their reason, and posts one ledger transaction per copy (set-based, like the engine's
  *   settlements). The unique key (origin_id, user_id) makes a copy happen at most once, so a
@@ -17,7 +18,7 @@
  */
 import type { ServiceContext } from "~/context.server";
 import { liquidationPrice, type Side } from "~/domain/contract";
-import { FollowStatus, FollowType, planCopy, TraderStatus } from "~/domain/copy";
+import { copyRefusal, copySize, FollowStatus, FollowType, TraderStatus, type CopyPlan } from "~/domain/copy";
 import { SETTLE_CHUNK, chunked } from "~/domain/engine";
 import { PlatformAccount } from "~/services/ledger/accounts.server";
 import { batchPostingStatements, openBatch, postBatch } from "~/services/ledger/batch.server";
@@ -106,44 +107,41 @@ export async function openCopies(ctx: ServiceContext, originId: number, now = Da
 
   const copies: CopyItem[] = [];
   const skips: SkipItem[] = [];
+  // a copy's size (and so its liquidation price) depends on the follow's multiple only
+  const sizes = new Map<number, { size: CopyPlan; liquidation: number } | null>();
+  const sizeFor = (multiple: number) => {
+    let known = sizes.get(multiple);
+    if (known === undefined) {
+      const size = copySize(terms, { lots: origin.lots, price: origin.openPrice, leverage: origin.leverage }, instrument, multiple);
+      known = size && {
+        size,
+        liquidation: liquidationPrice(origin.side, origin.openPrice, size.margin, size.lots, origin.contractSize, origin.precision) ?? 0,
+      };
+      sizes.set(multiple, known);
+    }
+    return known;
+  };
   for (const f of followers) {
-    const plan = planCopy(
-      terms,
-      { lots: origin.lots, price: origin.openPrice, leverage: origin.leverage },
-      { lotStep: instrument.lotStep, minLots: instrument.minLots },
-      { multiple: f.multiple, maxAmount: f.maxAmount, openCopyMargin: f.openCopyMargin, available: f.available },
-    );
-    if (!plan.ok) {
-      skips.push({ f: f.followId, u: f.userId, r: plan.skip });
+    const sized = sizeFor(f.multiple);
+    const skip = sized === null ? "copy.skip_min_lots" : copyRefusal(sized.size, f);
+    if (sized === null || skip !== null) {
+      skips.push({ f: f.followId, u: f.userId, r: skip ?? "copy.skip_min_lots" });
       continue;
     }
-    const liquidation = liquidationPrice(
-      origin.side,
-      origin.openPrice,
-      plan.plan.margin,
-      plan.plan.lots,
-      origin.contractSize,
-      origin.precision,
-    );
-    copies.push({
-      f: f.followId,
-      u: f.userId,
-      a: f.accountId,
-      l: plan.plan.lots,
-      m: plan.plan.margin,
-      fe: plan.plan.fee,
-      q: liquidation ?? 0,
-    });
+    const { size, liquidation } = sized;
+    copies.push({ f: f.followId, u: f.userId, a: f.accountId, l: size.lots, m: size.margin, fe: size.fee, q: liquidation });
   }
 
   // the copies in chunks, each its own batch (its own batch id); a failed chunk splits in halves
-  const batchIds: number[] = [];
+  const opened: OpenedCopies["opened"] = [];
+  const skipped: OpenedCopies["skipped"] = [];
   let failure: unknown = null;
   const write = async (part: CopyItem[], partSkips: SkipItem[]): Promise<void> => {
-    const batchId = newBatchId();
     try {
-      await postBatch(db, copyStatements(db, origin.id, batchId, part, partSkips, now));
-      batchIds.push(batchId);
+      // the rows each statement wrote come back with it (RETURNING): no read afterwards
+      const results = await postBatch(db, copyStatements(db, origin.id, newBatchId(), part, partSkips, now));
+      skipped.push(...(results[1].results as OpenedCopies["skipped"]), ...(results[3].results as OpenedCopies["skipped"]));
+      opened.push(...(results[2].results as OpenedCopies["opened"]));
     } catch (error) {
       if (part.length <= 1) {
         failure = error;
@@ -157,18 +155,10 @@ export async function openCopies(ctx: ServiceContext, originId: number, now = Da
   const copyParts = chunked(copies, SETTLE_CHUNK);
   const skipParts = chunked(skips, SETTLE_CHUNK);
   for (let i = 0; i < Math.max(copyParts.length, skipParts.length); i++) await write(copyParts[i] ?? [], skipParts[i] ?? []);
-  const [{ results: opened }, { results: skipped }] = await db.batch([
-    db
-      .prepare(
-        "SELECT c.id, c.user_id AS userId FROM ledger_transactions t JOIN contract_orders c ON c.open_tx = t.id WHERE t.batch_id IN (SELECT value FROM json_each(?1))",
-      )
-      .bind(JSON.stringify(batchIds)),
-    db.prepare("SELECT follower_id AS userId, reason FROM copy_skips WHERE trader_order_id = ?1 AND created_at = ?2").bind(origin.id, now),
-  ]);
   // a copy that failed even alone: the others are open; the engine tries this order again (its
   // copies' unique key makes that safe) and gives up after a few ticks
   if (failure) throw failure;
-  return { originId, opened: opened as { id: number; userId: number }[], skipped: skipped as { userId: number; reason: string }[] };
+  return { originId, opened, skipped };
 }
 
 type CopyItem = { f: number; u: number; a: number; l: number; m: number; fe: number; q: number };
@@ -190,7 +180,8 @@ function copyStatements(
       .prepare(
         `INSERT INTO copy_skips (follow_id, trader_order_id, follower_id, reason, created_at)
          SELECT json_extract(j.value, '$.f'), ?1, json_extract(j.value, '$.u'), json_extract(j.value, '$.r'), ?3 FROM json_each(?2) j
-         WHERE true ON CONFLICT DO NOTHING`,
+         WHERE true ON CONFLICT DO NOTHING
+         RETURNING follower_id AS userId, reason`,
       )
       .bind(originId, JSON.stringify(skips), now),
     // the copies, with the bond cap and the available balance checked again at write time
@@ -209,7 +200,8 @@ function copyStatements(
            JOIN accounts acc ON acc.id = c.a
           WHERE acc.balance >= c.m + c.fe
             AND (SELECT COALESCE(SUM(x.margin), 0) FROM contract_orders x WHERE x.follow_id = c.f AND x.status IN (0, 1)) + c.m <= f.max_amount
-         ON CONFLICT DO NOTHING`,
+         ON CONFLICT DO NOTHING
+         RETURNING id, user_id AS userId`,
       )
       .bind(originId, copyJson, FollowType.Copy, now, FollowStatus.Active),
     // planned copies that the write refused: the reason, recorded once
@@ -223,7 +215,8 @@ function copyStatements(
            JOIN accounts acc ON acc.id = json_extract(j.value, '$.a')
            JOIN follows f ON f.id = json_extract(j.value, '$.f')
           WHERE NOT EXISTS (SELECT 1 FROM contract_orders x WHERE x.origin_id = ?1 AND x.user_id = json_extract(j.value, '$.u'))
-         ON CONFLICT DO NOTHING`,
+         ON CONFLICT DO NOTHING
+         RETURNING follower_id AS userId, reason`,
       )
       .bind(originId, copyJson, now, FollowStatus.Active),
     // one ledger transaction per copy opened by this batch (the copies without one yet), key
