@@ -115,39 +115,45 @@ const dropped = (error) => /other side closed/.test(String(error?.cause?.message
  * workerd after a long request (a room loading 1,000,000 orders, copying to 100,000 followers)
  * can find its connection closed ("other side closed": a statement's prepare or bind is a
  * synchronous call, so the error ended the bench). Preparing, binding and reads are asked again
- * once; writes are not (the retry of a write that did reach D1 would write twice).
+ * (up to 5 times); writes are not (the retry of a write that did reach D1 would write twice).
  */
 function sturdy(db) {
   const real = new WeakMap();
-  const again = (call) => {
-    try {
-      return call();
-    } catch (error) {
-      if (!dropped(error)) throw error;
-      return call();
+  const TRIES = 5;
+  const again = (what, call) => {
+    for (let tried = 1; ; tried++) {
+      try {
+        return call();
+      } catch (error) {
+        if (!dropped(error) || tried >= TRIES) throw error;
+        console.warn(`  (${what}: workerd dropped the call; asked again)`);
+      }
     }
   };
-  const againAsync = async (call) => {
-    try {
-      return await call();
-    } catch (error) {
-      if (!dropped(error)) throw error;
-      return call();
+  const againAsync = async (what, call) => {
+    for (let tried = 1; ; tried++) {
+      try {
+        return await call();
+      } catch (error) {
+        if (!dropped(error) || tried >= TRIES) throw error;
+        console.warn(`  (${what}: workerd dropped the call; asked again)`);
+        await new Promise((r) => setTimeout(r, 50 * tried));
+      }
     }
   };
   const statement = (stmt) => {
     const wrapped = {
-      bind: (...values) => statement(again(() => stmt.bind(...values))),
-      first: (...a) => againAsync(() => stmt.first(...a)),
-      all: () => againAsync(() => stmt.all()),
-      raw: (...a) => againAsync(() => stmt.raw(...a)),
+      bind: (...values) => statement(again("bind", () => stmt.bind(...values))),
+      first: (...a) => againAsync("read", () => stmt.first(...a)),
+      all: () => againAsync("read", () => stmt.all()),
+      raw: (...a) => againAsync("read", () => stmt.raw(...a)),
       run: () => stmt.run(),
     };
     real.set(wrapped, stmt);
     return wrapped;
   };
   return {
-    prepare: (sql) => statement(again(() => db.prepare(sql))),
+    prepare: (sql) => statement(again("prepare", () => db.prepare(sql))),
     batch: (list) => db.batch(list.map((s) => real.get(s) ?? s)),
     exec: (sql) => db.exec(sql),
   };

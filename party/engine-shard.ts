@@ -38,21 +38,38 @@ export class EngineShard extends DurableObject<Env> {
   private key = "";
   private faults: Faults = {};
 
-  /** The engine for this spec, loaded once (again when the spec changes, e.g. a new instrument). */
-  private async ready(spec: ShardSpec): Promise<ContractEngine> {
+  /** The load under way: every call waits for it (one load, whatever the calls meanwhile). */
+  private loading: { key: string; engine: Promise<ContractEngine> } | null = null;
+
+  /**
+   * The engine for this spec, loaded once (again when the spec changes, e.g. a new instrument).
+   * Not under blockConcurrencyWhile: a shard of a million-order instrument reads its pages for
+   * longer than the 30 s the runtime allows that call (it then resets the object, and the load
+   * starts again, forever: seen locally, where every shard loads on the one thread at start-up).
+   * Every method awaits this first, so no call sees a half-loaded engine.
+   */
+  private ready(spec: ShardSpec): Promise<ContractEngine> {
     const key = JSON.stringify(spec);
-    if (this.engine && this.key === key) return this.engine;
-    await this.ctx.blockConcurrencyWhile(async () => {
-      if (this.engine && this.key === key) return;
-      const engine = new ContractEngine(this.store(), {
-        filter: filterOf(spec),
-        chunk: this.faults.chunk ?? settleChunkOf(this.env.ENGINE_SETTLE_CHUNK),
-      });
-      await engine.load();
-      this.engine = engine;
-      this.key = key;
+    if (this.engine && this.key === key) return Promise.resolve(this.engine);
+    if (this.loading?.key === key) return this.loading.engine;
+    const engine = new ContractEngine(this.store(), {
+      filter: filterOf(spec),
+      chunk: this.faults.chunk ?? settleChunkOf(this.env.ENGINE_SETTLE_CHUNK),
     });
-    return this.engine!;
+    const loading = { key, engine: engine.load().then(() => engine) };
+    this.loading = loading;
+    loading.engine.then(
+      () => {
+        if (this.loading !== loading) return; // a newer spec or a fault injection came meanwhile
+        this.engine = engine;
+        this.key = key;
+        this.loading = null;
+      },
+      () => {
+        if (this.loading === loading) this.loading = null; // the next call tries again
+      },
+    );
+    return loading.engine;
   }
 
   private store(): EngineStore {
@@ -67,6 +84,7 @@ export class EngineShard extends DurableObject<Env> {
         if (++settled >= crashAfter) {
           this.faults = {};
           this.engine = null;
+          this.loading = null;
           // the object is thrown away mid-cascade, as a crash or an eviction would
           this.ctx.abort("crash injected by a test");
         }
@@ -135,6 +153,7 @@ export class EngineShard extends DurableObject<Env> {
     this.localOnly();
     this.faults = faults;
     this.engine = null;
+    this.loading = null;
     return true;
   }
 

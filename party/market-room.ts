@@ -62,10 +62,24 @@ export class MarketRoom extends Server<Env> {
     return this.ctx.storage.sql;
   }
 
-  /** Builds the room once per instance: book from storage (or fresh), engine, clock. */
+  /**
+   * Builds the room once per instance: book from storage (or fresh), engine, clock. Every call
+   * awaits this. The book is made under blockConcurrencyWhile; the engine's load (its shards read
+   * their open orders page by page) is not, as at a million orders it can take longer than the
+   * 30 s the runtime allows that call.
+   */
   private ready(): Promise<Parts> {
     if (this.parts) return Promise.resolve(this.parts);
-    this.init ??= this.ctx.blockConcurrencyWhile(async () => {
+    this.init ??= this.build();
+    // A failed start (e.g. D1 not migrated yet) is retried by the next call, not remembered.
+    this.init.catch(() => {
+      this.init = null;
+    });
+    return this.init;
+  }
+
+  private async build(): Promise<Parts> {
+    const { book, engine } = await this.ctx.blockConcurrencyWhile(async () => {
       const app = services();
       const instruments = await app.simInstruments(await app.createServiceContext(this.env));
       PriceBook.ensureTables(this.storageSql);
@@ -84,26 +98,22 @@ export class MarketRoom extends Server<Env> {
             instruments.map((i) => i.code),
           )
         : new ContractEngine(null);
-      await engine.load();
-      const clock = new Clock({
-        storage: this.ctx.storage,
-        book,
-        engine,
-        publisher: this.publisher,
-        stale: () => this.feed?.isStale() ?? false,
-      });
-      this.parts = { book, clock, engine };
-      this.startFeed(book);
-      engine.feed = this.feedKind;
-      // After a restart the clock resumes by itself when work waits.
-      if (engine.hasWork()) await clock.ensureRunning();
-      return this.parts;
+      return { book, engine };
     });
-    // A failed start (e.g. D1 not migrated yet) is retried by the next call, not remembered.
-    this.init.catch(() => {
-      this.init = null;
+    await engine.load();
+    const clock = new Clock({
+      storage: this.ctx.storage,
+      book,
+      engine,
+      publisher: this.publisher,
+      stale: () => this.feed?.isStale() ?? false,
     });
-    return this.init;
+    this.parts = { book, clock, engine };
+    this.startFeed(book);
+    engine.feed = this.feedKind;
+    // After a restart the clock resumes by itself when work waits.
+    if (engine.hasWork()) await clock.ensureRunning();
+    return this.parts;
   }
 
   /**
