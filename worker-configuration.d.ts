@@ -20,6 +20,8 @@ declare namespace Cloudflare {
     MAIL_PROVIDER?: "outbox" | "http";
     SESSION_SECRET?: string;
     PASSWORD_PEPPER?: string;
+    /** Trusts a front end's forwarded client address when it sends this secret (ADR 024). */
+    UPSTREAM_SHARED_SECRET?: string;
     PBKDF2_ITERATIONS?: string;
     MAIL_HTTP_URL?: string;
     MAIL_HTTP_TOKEN?: string;

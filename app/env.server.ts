@@ -28,6 +28,7 @@ const EnvSchema = v.object({
   ENGINE_SHARDS: v.optional(v.string()),
   ENGINE_SPLIT: v.optional(v.string()),
   ENGINE_SETTLE_CHUNK: v.optional(v.string()),
+  UPSTREAM_SHARED_SECRET: v.optional(v.string()),
 });
 
 export interface Config {
@@ -38,6 +39,11 @@ export interface Config {
   mail: { provider: "outbox" } | { provider: "http"; url: string; token: string; from: string; smsUrl: string; smsToken: string };
   /** The desktop site's host (spec §9 pc subdomain), or null when off (the default). */
   pcHost: string | null;
+  /**
+   * The secret a front end in upstream mode sends beside the browser's address (ADR 024): with
+   * it, that address is the client for per-client limits. null (the default): the header is ignored.
+   */
+  upstreamSecret: string | null;
 }
 
 export class ConfigError extends Error {}
@@ -90,7 +96,9 @@ export function readConfig(env: Env): Config {
   } catch (error) {
     throw new ConfigError((error as Error).message);
   }
-  const config: Config = { isLocal, sessionSecret, pepper, pbkdf2Iterations: iterations, mail, pcHost };
+  const upstreamSecret = e.UPSTREAM_SHARED_SECRET?.trim() || null;
+  if (upstreamSecret !== null && upstreamSecret.length < 32) throw new ConfigError("UPSTREAM_SHARED_SECRET must be 32+ characters");
+  const config: Config = { isLocal, sessionSecret, pepper, pbkdf2Iterations: iterations, mail, pcHost, upstreamSecret };
   cache.set(env, config);
   return config;
 }

@@ -1,4 +1,5 @@
 /** HTTP helpers shared by the Worker entry, the JSON API and Remix actions. */
+import { timingSafeEqual } from "~/lib/encoding";
 import { cleanFields } from "~/lib/fields";
 
 /** The spec §8 envelope: code 1 success, 999 invalid session, anything else shows msg. */
@@ -31,17 +32,35 @@ export function isCrossSiteWrite(request: Request): boolean {
   return request.headers.get("sec-fetch-site") === "cross-site";
 }
 
+/** A front end in upstream mode names the browser's address here (ADR 024)… */
+export const FORWARDED_CLIENT_HEADER = "x-bourse-client-ip";
+/** …and proves it may with the shared secret here. */
+export const FORWARDED_SECRET_HEADER = "x-bourse-upstream-secret";
+
 /**
  * The client a request comes from, as Cloudflare reports it (CF-Connecting-IP cannot be set by
- * the client). IPv6 addresses are keyed by their /64 network, which one subscriber holds whole.
- * Local runs without the header share one key.
+ * the client), or, for a call from our own front end in upstream mode, the browser's address it
+ * forwards: only when the request carries the shared secret (`upstreamSecret`, compared in
+ * constant time) and the address looks like one. Anyone else's header is ignored, so rotating it
+ * escapes no limit. IPv6 addresses are keyed by their /64 network, which one subscriber holds
+ * whole. Local runs without the header share one key.
  */
-export function clientKeyOf(request: Request): string {
-  const ip = request.headers.get("cf-connecting-ip")?.trim();
+export function clientKeyOf(request: Request, upstreamSecret: string | null = null): string {
+  const forwarded = upstreamSecret ? forwardedClient(request, upstreamSecret) : null;
+  const ip = forwarded ?? request.headers.get("cf-connecting-ip")?.trim();
   if (!ip) return "local";
   if (ip.includes(":")) return `${ipv6Network(ip)}::/64`;
   return ip.slice(0, 45);
 }
+
+function forwardedClient(request: Request, secret: string): string | null {
+  const given = request.headers.get(FORWARDED_SECRET_HEADER);
+  const ip = request.headers.get(FORWARDED_CLIENT_HEADER)?.trim();
+  if (!given || !ip || !timingSafeEqual(utf8.encode(given), utf8.encode(secret))) return null;
+  return /^(?:\d{1,3}(?:\.\d{1,3}){3}|[0-9a-fA-F:.]{2,45})$/.test(ip) && ip.length <= 45 ? ip : null;
+}
+
+const utf8 = new TextEncoder();
 
 /** The first four hextets of an IPv6 address ("2001:db8::1" → "2001:db8:0:0"). */
 function ipv6Network(ip: string): string {

@@ -17,7 +17,7 @@ export async function createAppContext(request: Request, env: Env, ctx: Pick<Exe
   const token = () => (tokenPromise ??= tokenFromRequest(request, base.config));
   return {
     ...base,
-    client: { key: clientKeyOf(request), userAgent: (request.headers.get("user-agent") ?? "").slice(0, 200) },
+    client: { key: clientKeyOf(request, base.config.upstreamSecret), userAgent: (request.headers.get("user-agent") ?? "").slice(0, 200) },
     nonce: b64url(crypto.getRandomValues(new Uint8Array(16))),
     token,
     user: () => (userPromise ??= token().then((tk) => (tk ? userForToken(env.DB, tk) : null))),
