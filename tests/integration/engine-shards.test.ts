@@ -140,14 +140,14 @@ describe("engine shards", () => {
   });
 
   it("the room's catch-up reads a burst of new orders a page at a time, going on from the last one read", async () => {
-    await hold("XAUUSD", 4_000);
+    await hold("BNBUSDT", 900); // a crypto pair: open every hour of the week (gold closes on Friday evening)
     const ctx = await createServiceContext(env);
     const before = await engineOrders(ctx, Date.now(), Number.MAX_SAFE_INTEGER);
     const ids: number[] = [];
     for (let i = 0; i < 7; i++) {
       const user = await createUser();
       await fund(user.accounts.contract, 10_000 * USD);
-      const placed = await placeOrder(ctx, user.id, { side: Side.Buy, lots: "0.01", instrumentId: 4, entry: 1, leverage: 10 });
+      const placed = await placeOrder(ctx, user.id, { side: Side.Buy, lots: "0.01", instrumentId: 14, entry: 1, leverage: 10 });
       if (!placed.ok) throw new Error(JSON.stringify(placed.errors));
       ids.push(placed.value.id);
     }
