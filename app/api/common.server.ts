@@ -5,7 +5,8 @@
 import type * as v from "valibot";
 import type { AppContext } from "~/context.server";
 import { parseFields, type FieldErrors } from "~/forms/parse";
-import { ApiCode, BodyTooLarge, envelope, readFields } from "~/lib/http.server";
+import { ApiCode } from "~/lib/api-code";
+import { BodyTooLarge, envelope, readFields } from "~/lib/http.server";
 import { translateMessage } from "~/lib/messages";
 import { sessionUserForWrite, type SessionAccounts, type SessionUser } from "~/services/session.server";
 

@@ -4,7 +4,8 @@
  * and methods get the §8 envelope with a translated message.
  */
 import type { AppContext } from "~/context.server";
-import { ApiCode, envelope } from "~/lib/http.server";
+import { ApiCode } from "~/lib/api-code";
+import { envelope } from "~/lib/http.server";
 import { accountRoutes } from "./account.server";
 import { authRoutes } from "./auth.server";
 import { contentRoutes } from "./content.server";

@@ -2,7 +2,8 @@
  * The answer to an unexpected failure: a status and a translated message, never error text
  * (details go to the log). JSON calls get the spec §8 envelope; pages a minimal document.
  */
-import { ApiCode, envelope } from "~/lib/http.server";
+import { ApiCode } from "~/lib/api-code";
+import { envelope } from "~/lib/http.server";
 
 const FALLBACK = "Something went wrong. Please try again.";
 

@@ -2,9 +2,6 @@
 import { timingSafeEqual } from "~/lib/encoding";
 import { cleanFields } from "~/lib/fields";
 
-/** The spec §8 envelope: code 1 success, 999 invalid session, anything else shows msg. */
-export const ApiCode = { Ok: 1, Error: 0, InvalidSession: 999 } as const;
-
 export function envelope(code: number, msg: string, data: unknown = null, status = 200) {
   return Response.json({ code, msg, data }, { status, headers: { "cache-control": "private, no-store" } });
 }

@@ -14,7 +14,7 @@
  *     whose answer never came is unavailable with `outcomeUnknown`: it may have been done, and it
  *     is never sent again by itself (the page tells the user where to look).
  */
-import { ApiCode } from "~/lib/http.server";
+import { ApiCode } from "~/lib/api-code";
 
 /** What one upstream backend needs (from UPSTREAM_API_URL, UPSTREAM_SHARED_SECRET). */
 export interface UpstreamTarget {
