@@ -123,12 +123,12 @@ export async function openCopies(ctx: ServiceContext, originId: number, now = Da
   };
   for (const f of followers) {
     const sized = sizeFor(f.multiple);
-    const skip = sized === null ? "copy.skip_min_lots" : copyRefusal(sized.size, f);
-    if (sized === null || skip !== null) {
-      skips.push({ f: f.followId, u: f.userId, r: skip ?? "copy.skip_min_lots" });
+    const skip = sized ? copyRefusal(sized.size, f) : "copy.skip_min_lots";
+    if (skip) {
+      skips.push({ f: f.followId, u: f.userId, r: skip });
       continue;
     }
-    const { size, liquidation } = sized;
+    const { size, liquidation } = sized!;
     copies.push({ f: f.followId, u: f.userId, a: f.accountId, l: size.lots, m: size.margin, fe: size.fee, q: liquidation });
   }
 
