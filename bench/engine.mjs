@@ -22,7 +22,6 @@ const OTHERS = Number(process.env.BENCH_STOPS_OTHERS ?? 100_000);
 /** Rows the D1-alone statement generates (a few hundred ms of SQLite on the 2-core machine). */
 const D1_FLOOR_ROWS = Number(process.env.BENCH_D1_FLOOR_ROWS ?? 300_000);
 /** The smaller settlement chunk the cascades run with a second time. */
-const SMALL_CHUNK = Number(process.env.BENCH_SMALL_CHUNK ?? 250);
 const CASCADES = Number(process.env.BENCH_CASCADES ?? 3);
 const ORDERS_PER_USER = 20;
 
@@ -234,9 +233,12 @@ function pinger(worker) {
   };
 }
 
-/** The cascades (and, with `floor`, the D1-alone statements) on a worker of its own; `vars` override wrangler.toml's. */
-async function cascades(d, { vars = {}, floor = false } = {}) {
-  const worker = await startWorker({ vars });
+/**
+ * The cascades and then the D1-alone statements on a worker of its own; `d1Process` puts D1 in a
+ * workerd process of its own, as on Cloudflare (bench/d1-process.mjs).
+ */
+async function cascades(d, { d1Process = false } = {}) {
+  const worker = await startWorker({ d1Process });
   const runs = [];
   const floors = [];
   try {
@@ -310,10 +312,11 @@ async function cascades(d, { vars = {}, floor = false } = {}) {
         `  cascade ${r + 1}: ${run.closed}/${STOPS} stop-losses closed ${run.ms.toFixed(0)} ms after the move (ETH ${eth.price} → ${move} steps, stop ${stopLoss}, liquidation ${liquidation}; ${pending} open indexed); no-op every 5 ms: idle median ${idleMedian.toFixed(1)} ms, worst ${worst.toFixed(1)} ms over ${during.length} calls (${during.filter((c) => c.failed).length} failed); settlements: ${settled}`,
       );
     }
-    // The floor local D1 sets under that figure: one D1 statement and nothing else (no tick, no
-    // engine work), the same no-op every 5 ms. Local D1 runs SQLite inside the workerd process
-    // that runs the rooms, so a statement holds the room's thread for as long as it runs.
-    for (let r = 0; floor && r < CASCADES; r++) {
+    // The floor D1 sets under that figure: one D1 statement and nothing else (no tick, no engine
+    // work), the same no-op every 5 ms. Local D1 runs SQLite inside the workerd process that runs
+    // the rooms, so a statement holds the room's thread for as long as it runs; D1 in a process of
+    // its own should hold it for nothing.
+    for (let r = 0; r < CASCADES; r++) {
       await sleep(1_000);
       const idle = pinger(worker);
       await sleep(1_000);
@@ -342,43 +345,55 @@ async function cascades(d, { vars = {}, floor = false } = {}) {
 
 export async function stopFigures() {
   const d = await domain();
-  console.log("  cascades with the settlement chunk of wrangler.toml:");
-  const { runs, floors } = await cascades(d, { floor: true });
-  console.log(`  cascades with ENGINE_SETTLE_CHUNK=${SMALL_CHUNK}:`);
-  const small = await cascades(d, { vars: { ENGINE_SETTLE_CHUNK: String(SMALL_CHUNK) } });
+  console.log("  cascades, D1 inside the rooms' workerd process (local D1 as wrangler dev runs it):");
+  const same = await cascades(d);
+  console.log("  cascades, D1 in a workerd process of its own (as on Cloudflare, where D1 is another machine):");
+  const apart = await cascades(d, { d1Process: true });
   const covers = `${STOPS} ETHUSDT longs of ${STOPS} users (stop 2 % below, liquidation from orderFigures) with ${OTHERS.toLocaleString("en-US")} other orders open over ${Math.ceil(OTHERS / ORDERS_PER_USER)} users; price held 3 % lower then one tick; median of ${CASCADES} cascades`;
+  const statements = (floors) => floors.map((f) => f.statement.toFixed(0)).join(", ");
   return [
     figure(
       "stops_5000_with_100k_open_ms",
       "ms, price move → all closed in D1",
-      runs.map((r) => r.ms),
-      { target: "≤ 1000", covers },
+      apart.runs.map((r) => r.ms),
+      { target: "≤ 1000", covers: `${covers}; D1 in a workerd process of its own, as on Cloudflare` },
     ),
     figure(
       "tick_js_max_ms",
       "ms, worst no-op latency − idle median during the cascade",
-      runs.map((r) => r.jsMax),
-      { target: "≤ 50", covers: `a GET /dev/market/ping (the room's ping()) every 5 ms during each cascade above` },
+      apart.runs.map((r) => r.jsMax),
+      {
+        target: "≤ 50",
+        covers: `a GET /dev/market/ping (the room's ping()) every 5 ms during those cascades: with D1 in a process of its own, only the Worker's own JavaScript can hold the room`,
+      },
     ),
     figure(
-      `stops_5000_chunk${SMALL_CHUNK}_ms`,
+      "stops_5000_d1_same_process_ms",
       "ms, price move → all closed in D1",
-      small.runs.map((r) => r.ms),
-      { covers: `the same cascades with ENGINE_SETTLE_CHUNK=${SMALL_CHUNK} (shorter D1 batches)` },
+      same.runs.map((r) => r.ms),
+      {
+        covers: `the same cascades with local D1 inside the rooms' workerd process (as wrangler dev runs it): D1's SQLite and the rooms share one thread`,
+      },
     ),
     figure(
-      `tick_js_max_chunk${SMALL_CHUNK}_ms`,
+      "tick_js_max_d1_same_process_ms",
       "ms, worst no-op latency − idle median during the cascade",
-      small.runs.map((r) => r.jsMax),
-      { covers: `the same no-op during those cascades` },
+      same.runs.map((r) => r.jsMax),
+      { covers: `the same no-op during those cascades: every D1 statement holds the room's thread while it runs` },
     ),
     figure(
       "tick_d1_held_ms",
       "ms, worst no-op latency − idle median during one D1 statement alone",
-      floors.map((f) => f.held),
+      same.floors.map((f) => f.held),
       {
-        covers: `the same no-op every 5 ms while one D1 statement runs with the rooms idle (statements of ${floors.map((f) => f.statement.toFixed(0)).join(", ")} ms): how much of tick_js_max_ms local D1 alone can make`,
+        covers: `the same no-op every 5 ms while one D1 statement runs with the rooms idle, local D1 in the rooms' process (statements of ${statements(same.floors)} ms): how much of a cascade's figure local D1 alone makes`,
       },
+    ),
+    figure(
+      "tick_d1_held_d1_process_ms",
+      "ms, worst no-op latency − idle median during one D1 statement alone",
+      apart.floors.map((f) => f.held),
+      { covers: `the same, D1 in a process of its own (statements of ${statements(apart.floors)} ms)` },
     ),
   ];
 }

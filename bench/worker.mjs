@@ -10,6 +10,7 @@ import { Log, LogLevel, Miniflare } from "miniflare";
 import { unstable_getMiniflareWorkerOptions } from "wrangler";
 import { bin, root, run } from "../scripts/lib.mjs";
 import { buildSeedStatements } from "../scripts/seed.mjs";
+import { startD1Process } from "./d1-process.mjs";
 
 const outdir = path.join(root, ".wrangler", "bench-build");
 let built = false;
@@ -35,8 +36,9 @@ function declaredBindings() {
  * its own EngineShard namespace (the market room never calls it) and the inspector on
  * `inspectorPort`, so one engine shard can be loaded alone in its own isolate and its heap read.
  * `warm: false` leaves the market room asleep (nothing indexes what a bench writes meanwhile).
+ * `d1Process` runs D1 in a workerd process of its own, as on Cloudflare (bench/d1-process.mjs).
  */
-export async function startWorker({ heapWorker = false, inspectorPort, warm = true, vars = {} } = {}) {
+export async function startWorker({ heapWorker = false, inspectorPort, warm = true, vars = {}, d1Process = false } = {}) {
   if (!built) {
     rmSync(outdir, { recursive: true, force: true });
     run(bin("wrangler"), ["deploy", "--dry-run", `--outdir=${outdir}`], { stdio: ["ignore", "ignore", "inherit"] });
@@ -81,9 +83,26 @@ export async function startWorker({ heapWorker = false, inspectorPort, warm = tr
         ),
       }
     : null;
-  const mf = new Miniflare(heap ? { ...shared, inspectorPort, workers: [worker, heap] } : { ...shared, ...worker });
+  const remote = d1Process
+    ? await startD1Process({
+        persist,
+        binding: "DB",
+        databaseId: worker.d1Databases.DB,
+        compatibilityDate: declared.compatibilityDate,
+      })
+    : null;
+  if (remote) {
+    delete worker.d1Databases.DB;
+    worker.wrappedBindings = remote.wrappedBindings;
+    if (heap) {
+      delete heap.d1Databases.DB;
+      heap.wrappedBindings = remote.wrappedBindings;
+    }
+  }
+  const workers = [worker, ...(heap ? [heap] : []), ...(remote ? [remote.shimWorker] : [])];
+  const mf = new Miniflare(workers.length > 1 ? { ...shared, inspectorPort, workers } : { ...shared, ...worker });
   const url = await mf.ready;
-  const db = sturdy(await mf.getD1Database("DB"));
+  const db = sturdy(remote ? remote.db : await mf.getD1Database("DB"));
   const migrations = readdirSync(path.join(root, "migrations"))
     .filter((f) => f.endsWith(".sql"))
     .sort();
@@ -102,6 +121,7 @@ export async function startWorker({ heapWorker = false, inspectorPort, warm = tr
   if (warm) await (await mf.dispatchFetch(`${url.origin}/v2/api/forex/trade_list`)).text();
   const dispose = async () => {
     await mf.dispose();
+    await remote?.dispose();
     rmSync(persist, { recursive: true, force: true });
   };
   return { mf, origin: url.origin, db, ws: `${url.origin.replace("http", "ws")}/v2/ws`, dispose, persist };
