@@ -201,6 +201,7 @@ async function measure(url, n, { subscribe, tokens = [] }) {
     const times = received.get(t);
     for (const r of times) latencies.push(r - t);
     spreads.push(Math.max(...times) - Math.min(...times));
+    if (process.env.FANOUT_DEBUG) console.log(`    tick ${t}: first ${Math.min(...times) - t} ms, last ${Math.max(...times) - t} ms, ${times.length} frames`);
   }
   let missed = 0;
   got.forEach((mine, i) => {
@@ -350,7 +351,7 @@ export async function fanout(sizes = SIZES) {
     }
   } finally {
     baseline.close();
-    await worker.mf.dispose();
+    await worker.dispose();
   }
   return rows;
 }

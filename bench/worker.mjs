@@ -38,7 +38,13 @@ function declaredBindings() {
  * `warm: false` leaves the market room asleep (nothing indexes what a bench writes meanwhile).
  * `d1Process` runs D1 in a workerd process of its own, as on Cloudflare (bench/d1-process.mjs).
  */
-export async function startWorker({ heapWorker = false, inspectorPort, warm = true, vars = {}, d1Process = false } = {}) {
+export async function startWorker({
+  heapWorker = false,
+  inspectorPort,
+  warm = true,
+  vars = {},
+  d1Process = process.env.BENCH_D1_PROCESS === "1",
+} = {}) {
   if (!built) {
     rmSync(outdir, { recursive: true, force: true });
     run(bin("wrangler"), ["deploy", "--dry-run", `--outdir=${outdir}`], { stdio: ["ignore", "ignore", "inherit"] });

@@ -45,6 +45,21 @@ interface SocketState {
   topics: Record<string, string>;
 }
 
+/**
+ * Who gets what on a tick, worked out from the sockets' states once and kept until a state
+ * changes (a subscription, a login or logout, a close), so a tick sends frames without walking
+ * every socket's state (partyserver reads each socket's attachment on every walk).
+ */
+interface TickPlan {
+  dayMarket: Connection[];
+  /** `code|period` → the code, the period and the sockets that follow it */
+  klines: Map<string, { code: string; period: Period; sockets: Connection[] }>;
+  /** the users watching their own or followed orders' live profit */
+  watchers: number[];
+  /** subscriptions the tick serves (DAY_MARKET, kline and logged-in profit topics) */
+  listeners: number;
+}
+
 const MAX_TOPICS = 32;
 const REGISTER_EVERY_MS = 30_000;
 /** Logged-in sockets have their sessions re-checked this often. */
@@ -76,17 +91,29 @@ export class LiveRoom extends Server<Env> {
   private lastRenew = 0;
   /** Local runs and tests only (not counted elsewhere): how many event batches for each user reached this shard (home or forwarded). */
   private received = new Map<number, number>();
+  /** Built by the first tick after a state changed; null until then (and after a wake from hibernation). */
+  private tickPlan: TickPlan | null = null;
   private readonly sessions = new SessionLookup((ids) => services().liveSessions(this.env.DB, ids), {
     ttlMs: SESSION_CACHE_MS,
     batchMs: LOOKUP_BATCH_MS,
   });
 
   private send(connection: Connection, message: ServerMessage) {
+    this.sendFrame(connection, JSON.stringify(message));
+  }
+
+  private sendFrame(connection: Connection, frame: string) {
     try {
-      connection.send(JSON.stringify(message));
+      connection.send(frame);
     } catch {
       // the socket closed meanwhile
     }
+  }
+
+  /** Every change of a socket's state goes through here, so the tick plan is never out of date. */
+  private setSocketState(connection: Connection<SocketState>, state: SocketState) {
+    connection.setState(state);
+    this.tickPlan = null;
   }
 
   private state(connection: Connection<SocketState>): SocketState {
@@ -94,10 +121,15 @@ export class LiveRoom extends Server<Env> {
   }
 
   override onConnect(connection: Connection<SocketState>, _ctx: ConnectionContext) {
-    connection.setState({ userId: null, sessionId: null, topics: {} });
+    this.setSocketState(connection, { userId: null, sessionId: null, topics: {} });
+  }
+
+  override onError(connection: Connection<SocketState>, _error: unknown) {
+    this.tickPlan = null;
   }
 
   override async onClose(connection: Connection<SocketState>) {
+    this.tickPlan = null;
     this.budgets.delete(connection.id);
     const userId = connection.state?.userId;
     if (userId) await this.left([userId], connection.id);
@@ -232,7 +264,7 @@ export class LiveRoom extends Server<Env> {
     for (const connection of sockets) {
       const s = connection.state!;
       if (live.get(s.sessionId!) !== s.userId) {
-        connection.setState({ ...s, userId: null, sessionId: null });
+        this.setSocketState(connection, { ...s, userId: null, sessionId: null });
         this.send(connection, { type: "login_result", code: 0 });
         out.push(s.userId!);
       }
@@ -302,7 +334,7 @@ export class LiveRoom extends Server<Env> {
         const sessionId = await services().socketSessionId(this.env, message.token);
         const userId = sessionId ? await this.sessions.get(sessionId) : null;
         const before = this.state(connection).userId;
-        connection.setState({ ...this.state(connection), userId, sessionId: userId ? sessionId : null });
+        this.setSocketState(connection, { ...this.state(connection), userId, sessionId: userId ? sessionId : null });
         this.send(connection, { type: "login_result", code: userId ? 1 : 0 });
         if (before && before !== userId) await this.left([before]);
         if (userId) {
@@ -312,7 +344,7 @@ export class LiveRoom extends Server<Env> {
         return;
       }
       case "logout":
-        connection.setState({ ...state, userId: null, sessionId: null });
+        this.setSocketState(connection, { ...state, userId: null, sessionId: null });
         if (state.userId) await this.left([state.userId]);
         return;
       case "unsub": {
@@ -322,7 +354,7 @@ export class LiveRoom extends Server<Env> {
         }
         const topics = { ...state.topics };
         delete topics[message.topic];
-        connection.setState({ ...state, topics });
+        this.setSocketState(connection, { ...state, topics });
         return;
       }
       case "sub": {
@@ -338,7 +370,7 @@ export class LiveRoom extends Server<Env> {
           return;
         }
         const period: Period = code ? (message.period ?? DEFAULT_PERIOD) : DEFAULT_PERIOD;
-        connection.setState({ ...current, topics: { ...current.topics, [topic]: code ? period : "" } });
+        this.setSocketState(connection, { ...current, topics: { ...current.topics, [topic]: code ? period : "" } });
         if (topic === "DAY_MARKET" || topic === "FOREX_TRADE" || topic === "FOREX_FOLLOW_TRADE" || code)
           await this.registerWithMarket(true);
         return;
@@ -346,46 +378,54 @@ export class LiveRoom extends Server<Env> {
     }
   }
 
-  /** Called by MarketRoom once per tick. */
-  async receiveTick(tick: TickPayload) {
-    let dayMarket: string | null = null;
-    const klineFrames = new Map<string, string>();
-    let listeners = 0;
+  private plan(): TickPlan {
+    if (this.tickPlan) return this.tickPlan;
+    const dayMarket: Connection[] = [];
+    const klines: TickPlan["klines"] = new Map();
     const watchers = new Set<number>();
+    let listeners = 0;
     for (const connection of this.getConnections<SocketState>()) {
-      const topics = connection.state?.topics;
-      if (!topics) continue;
-      for (const [topic, period] of Object.entries(topics)) {
+      const state = connection.state;
+      if (!state) continue;
+      for (const [topic, period] of Object.entries(state.topics)) {
         if (topic === "FOREX_TRADE" || topic === "FOREX_FOLLOW_TRADE") {
           // live profit (own orders; followed orders) is computed by the market room only for users watching it
-          if (connection.state?.userId) {
-            watchers.add(connection.state.userId);
+          if (state.userId) {
+            watchers.add(state.userId);
             listeners += 1;
           }
         } else if (topic === "DAY_MARKET") {
-          dayMarket ??= JSON.stringify({
-            type: "DAY_MARKET",
-            data: tick.stale ? tick.quotes.map((q) => ({ ...q, stale: true })) : tick.quotes,
-          });
-          connection.send(dayMarket);
+          dayMarket.push(connection);
           listeners += 1;
         } else if (period) {
           const code = topic.slice(6);
           const key = `${code}|${period}`;
-          let frame = klineFrames.get(key);
-          if (frame === undefined) {
-            const candle = tick.candles[code]?.[period as Period];
-            frame = candle ? JSON.stringify({ type: topic, data: { ...candle, period } }) : "";
-            klineFrames.set(key, frame);
-          }
-          if (frame) connection.send(frame);
+          let group = klines.get(key);
+          if (!group) klines.set(key, (group = { code, period: period as Period, sockets: [] }));
+          group.sockets.push(connection);
           listeners += 1;
         }
       }
     }
-    if (listeners > 0) await this.registerWithMarket();
+    return (this.tickPlan = { dayMarket, klines, watchers: [...watchers], listeners });
+  }
+
+  /** Called by MarketRoom once per tick: one serialised frame per topic, sent to the plan's sockets. */
+  async receiveTick(tick: TickPayload) {
+    const plan = this.plan();
+    if (plan.dayMarket.length > 0) {
+      const frame = JSON.stringify({ type: "DAY_MARKET", data: tick.stale ? tick.quotes.map((q) => ({ ...q, stale: true })) : tick.quotes });
+      for (const connection of plan.dayMarket) this.sendFrame(connection, frame);
+    }
+    for (const { code, period, sockets } of plan.klines.values()) {
+      const candle = tick.candles[code]?.[period];
+      if (!candle) continue;
+      const frame = JSON.stringify({ type: `KLINE.${code}`, data: { ...candle, period } });
+      for (const connection of sockets) this.sendFrame(connection, frame);
+    }
+    if (plan.listeners > 0) await this.registerWithMarket();
     else await this.market().unregister(this.name);
-    return { listeners, watchers: [...watchers] };
+    return { listeners: plan.listeners, watchers: plan.watchers };
   }
 
   /**

@@ -1,8 +1,10 @@
 /**
  * The clock of the market room: the only writer of prices. Each tick (a 1 s alarm) advances the
- * price book, hands the engine the ranges crossed since the previous tick, then publishes the
- * engine's per-user events and the market tick. Ticks never overlap (they run one after
- * another), so nothing the engine should see can happen between two ticks.
+ * price book, sends the market tick to the live shards and, meanwhile, hands the engine the
+ * ranges crossed since the previous tick, then publishes the engine's per-user events. Prices do
+ * not wait for the engine's D1 work (a crossed stop is settled while the tick is on its way, and
+ * its close follows as a user event). Ticks never overlap (they run one after another), so
+ * nothing the engine should see can happen between two ticks.
  *
  * Idle rule: the clock keeps ticking while a shard listens, while the engine has work (an open
  * order or option), or for a minute after a page read; otherwise it stops. A read while it is
@@ -56,6 +58,9 @@ export class Clock {
     if (now <= this.lastTick) return;
     const since = this.lastTick || book.clock;
     const ranges = book.advance(now);
+    // the fan-out starts before the engine's work and runs beside it (it never rejects); the
+    // engine computes live profit for the users who watched it on the previous tick
+    const published = publisher.publishTick(this.payload(now), now);
     let output: TickOutput = { userEvents: [] };
     try {
       output = await engine.onTick({ time: now, since, catchUp: now - since > 2 * TICK_MS, ranges, watchers: this.watchers });
@@ -66,7 +71,7 @@ export class Clock {
     this.lastTick = now;
     this.ticks += 1;
     await publisher.publishUserEvents(output.userEvents);
-    this.watchers = await publisher.publishTick(this.payload(now), now);
+    this.watchers = await published;
   }
 
   payload(now: number): TickPayload {

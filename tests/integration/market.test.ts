@@ -178,6 +178,31 @@ describe("the /v2/ws socket (spec §4)", () => {
     s.ws.close();
   });
 
+  it("a change of subscription applies from the next tick: a new period, an unsubscribed topic stops", async () => {
+    const s = await openSocket();
+    const other = await openSocket();
+    other.send({ type: "sub", topic: "DAY_MARKET" });
+    s.send({ type: "sub", topic: "DAY_MARKET" });
+    s.send({ type: "sub", topic: "KLINE.BTCUSDT", period: "1min" });
+    await s.next((m) => m.type === "DAY_MARKET", 8000);
+    await s.next((m) => m.type === "KLINE.BTCUSDT", 8000);
+    await other.next((m) => m.type === "DAY_MARKET", 8000);
+    s.send({ type: "sub", topic: "KLINE.BTCUSDT", period: "5min" });
+    s.send({ type: "unsub", topic: "DAY_MARKET" });
+    // the frames of a tick already on its way may still arrive: wait past it, then start afresh
+    await new Promise((r) => setTimeout(r, 1500));
+    s.inbox.length = 0;
+    const kline = (await s.next((m) => m.type === "KLINE.BTCUSDT", 8000)) as { data: { period: string } };
+    expect(kline.data.period).toBe("5min");
+    await s.next((m) => m.type === "KLINE.BTCUSDT", 8000);
+    expect(s.inbox.filter((m) => m.type === "DAY_MARKET")).toEqual([]);
+    expect(s.inbox.filter((m) => m.type === "KLINE.BTCUSDT" && (m.data as { period: string }).period !== "5min")).toEqual([]);
+    // the other socket, unchanged, kept its ticks
+    await other.next((m) => m.type === "DAY_MARKET", 8000);
+    other.ws.close();
+    s.ws.close();
+  });
+
   it("warns about malformed frames, missing types, unknown topics and unsubscribing what was not subscribed, and keeps working", async () => {
     const s = await openSocket();
     for (const bad of [
