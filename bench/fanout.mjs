@@ -201,7 +201,8 @@ async function measure(url, n, { subscribe, tokens = [] }) {
     const times = received.get(t);
     for (const r of times) latencies.push(r - t);
     spreads.push(Math.max(...times) - Math.min(...times));
-    if (process.env.FANOUT_DEBUG) console.log(`    tick ${t}: first ${Math.min(...times) - t} ms, last ${Math.max(...times) - t} ms, ${times.length} frames`);
+    if (process.env.FANOUT_DEBUG)
+      console.log(`    tick ${t}: first ${Math.min(...times) - t} ms, last ${Math.max(...times) - t} ms, ${times.length} frames`);
   }
   let missed = 0;
   got.forEach((mine, i) => {

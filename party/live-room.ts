@@ -124,7 +124,7 @@ export class LiveRoom extends Server<Env> {
     this.setSocketState(connection, { userId: null, sessionId: null, topics: {} });
   }
 
-  override onError(connection: Connection<SocketState>, _error: unknown) {
+  override onError(_connection: Connection<SocketState>, _error: unknown) {
     this.tickPlan = null;
   }
 
@@ -414,7 +414,10 @@ export class LiveRoom extends Server<Env> {
   async receiveTick(tick: TickPayload) {
     const plan = this.plan();
     if (plan.dayMarket.length > 0) {
-      const frame = JSON.stringify({ type: "DAY_MARKET", data: tick.stale ? tick.quotes.map((q) => ({ ...q, stale: true })) : tick.quotes });
+      const frame = JSON.stringify({
+        type: "DAY_MARKET",
+        data: tick.stale ? tick.quotes.map((q) => ({ ...q, stale: true })) : tick.quotes,
+      });
       for (const connection of plan.dayMarket) this.sendFrame(connection, frame);
     }
     for (const { code, period, sockets } of plan.klines.values()) {
