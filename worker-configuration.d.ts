@@ -20,6 +20,10 @@ declare namespace Cloudflare {
     MAIL_PROVIDER?: "outbox" | "http";
     SESSION_SECRET?: string;
     PASSWORD_PEPPER?: string;
+    /** Which backend holds users, money and orders: "local" (this Worker's D1, the default) or "upstream" (ADR 024). */
+    PLATFORM?: string;
+    /** The §7 backend's base address in upstream mode. */
+    UPSTREAM_API_URL?: string;
     /** Trusts a front end's forwarded client address when it sends this secret (ADR 024). */
     UPSTREAM_SHARED_SECRET?: string;
     PBKDF2_ITERATIONS?: string;

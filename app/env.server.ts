@@ -29,7 +29,17 @@ const EnvSchema = v.object({
   ENGINE_SPLIT: v.optional(v.string()),
   ENGINE_SETTLE_CHUNK: v.optional(v.string()),
   UPSTREAM_SHARED_SECRET: v.optional(v.string()),
+  PLATFORM: v.optional(v.string()),
+  UPSTREAM_API_URL: v.optional(v.string()),
+  MARKET_FEED: v.optional(v.string()),
+  MARKET_UPSTREAM_URL: v.optional(v.string()),
 });
+
+/**
+ * Which backend holds users, money and orders (ADR 024): this Worker's own D1 (`local`, the
+ * default) or an existing backend that speaks the spec's §7 contract at `apiUrl` (`upstream`).
+ */
+export type Platform = { kind: "local" } | { kind: "upstream"; apiUrl: string };
 
 export interface Config {
   isLocal: boolean;
@@ -44,6 +54,7 @@ export interface Config {
    * it, that address is the client for per-client limits. null (the default): the header is ignored.
    */
   upstreamSecret: string | null;
+  platform: Platform;
 }
 
 export class ConfigError extends Error {}
@@ -98,7 +109,36 @@ export function readConfig(env: Env): Config {
   }
   const upstreamSecret = e.UPSTREAM_SHARED_SECRET?.trim() || null;
   if (upstreamSecret !== null && upstreamSecret.length < 32) throw new ConfigError("UPSTREAM_SHARED_SECRET must be 32+ characters");
-  const config: Config = { isLocal, sessionSecret, pepper, pbkdf2Iterations: iterations, mail, pcHost, upstreamSecret };
+  const platform = platformOf(e);
+  const config: Config = { isLocal, sessionSecret, pepper, pbkdf2Iterations: iterations, mail, pcHost, upstreamSecret, platform };
   cache.set(env, config);
   return config;
+}
+
+/**
+ * PLATFORM and its companions. Upstream mode needs the backend's address (UPSTREAM_API_URL, an
+ * http(s) base address with nothing after its path) and its market socket (MARKET_FEED=upstream
+ * with MARKET_UPSTREAM_URL): a front end that showed the simulated market in front of a real
+ * backend would quote prices the backend never trades at.
+ */
+function platformOf(e: v.InferOutput<typeof EnvSchema>): Platform {
+  const kind = e.PLATFORM?.trim() || "local";
+  if (kind === "local") return { kind };
+  if (kind !== "upstream") throw new ConfigError(`PLATFORM must be "local" or "upstream", not "${kind.slice(0, 40)}"`);
+  const raw = e.UPSTREAM_API_URL?.trim();
+  if (!raw) throw new ConfigError("PLATFORM=upstream needs UPSTREAM_API_URL (the backend's http(s) address)");
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ConfigError("UPSTREAM_API_URL must be an absolute http(s) address");
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:") throw new ConfigError("UPSTREAM_API_URL must be an http(s) address");
+  if (url.username || url.password || url.search || url.hash) {
+    throw new ConfigError("UPSTREAM_API_URL must not carry credentials, a query or a fragment");
+  }
+  if (e.MARKET_FEED !== "upstream" || !e.MARKET_UPSTREAM_URL?.trim()) {
+    throw new ConfigError("PLATFORM=upstream needs MARKET_FEED=upstream and MARKET_UPSTREAM_URL (the backend's §4 socket)");
+  }
+  return { kind, apiUrl: url.origin + url.pathname.replace(/\/+$/, "") };
 }
