@@ -1,6 +1,7 @@
 // Lighthouse (mobile, default settings: simulated slow 4G and 4× CPU slowdown) on /, /trade,
 // /login, and signed in (a demo account's session cookie) /order and /mine/wallet, against a real local stack started the way scripts/e2e.mjs does (fresh local D1,
-// migrated and seeded, `wrangler dev` on its own port), in Debian's Chromium. Each page runs
+// migrated and seeded, `wrangler dev` on its own port, reached through an HTTP/2 front as the edge
+// serves pages: see http2Front), in Debian's Chromium. Each page runs
 // LIGHTHOUSE_RUNS times (default 3) and the median of every figure is printed; then the same
 // again while two busy-loop processes keep the CPU busy. Figures are printed, never asserted.
 // `node bench/lighthouse.mjs` builds first unless given --no-build (`npm run bench` has built).
