@@ -83,8 +83,12 @@ export interface ChartLevel {
   /** What the screen readers' list says of it ("Buy 0.01 lots, SL: 48,000.00"). */
   description: string;
 }
-/** A label's slot (its 11-unit text and the gap under it) and the edge marker's arrow, in chart units. */
-export const LEVEL_LABEL_HEIGHT = 14;
+/**
+ * A label's slot and the edge marker's arrow, in chart units. The slot holds 11-unit text whose
+ * box (ascent and descent) is up to about 1.45 em in the fonts phones fall back to (Noto Sans:
+ * 1.36 em, about 15 units), so two stacked labels never touch.
+ */
+export const LEVEL_LABEL_HEIGHT = 16;
 export const LEVEL_ARROW = 7;
 
 /**
