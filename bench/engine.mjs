@@ -21,7 +21,6 @@ const STOPS = Number(process.env.BENCH_STOPS ?? 5_000);
 const OTHERS = Number(process.env.BENCH_STOPS_OTHERS ?? 100_000);
 /** Rows the D1-alone statement generates (a few hundred ms of SQLite on the 2-core machine). */
 const D1_FLOOR_ROWS = Number(process.env.BENCH_D1_FLOOR_ROWS ?? 300_000);
-/** The smaller settlement chunk the cascades run with a second time. */
 const CASCADES = Number(process.env.BENCH_CASCADES ?? 3);
 const ORDERS_PER_USER = 20;
 
@@ -289,11 +288,6 @@ async function cascades(d, { d1Process = false } = {}) {
       // that tick (its time, in the room's clock, which is this machine's), as it runs from a
       // feed's tick in production; the wait for the clock is printed beside it.
       const { ticks } = await (await marketRoom(worker)).engineView();
-      if (process.env.BENCH_TICKS_DEBUG)
-        for (const t of ticks)
-          console.log(
-            `    tick ${t.time - movedWall} ms from the request: ETH low ${t.ranges.find((g) => g.code === "ETHUSDT")?.low}, done at ${doneWall - movedWall}`,
-          );
       const movedTick = ticks.find(
         (t) => t.time >= movedWall - 1_000 && t.ranges.some((g) => g.code === "ETHUSDT" && g.low <= stopLoss / 10 ** eth.precision),
       );

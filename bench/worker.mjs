@@ -97,13 +97,10 @@ export async function startWorker({
         compatibilityDate: declared.compatibilityDate,
       })
     : null;
-  if (remote) {
-    delete worker.d1Databases.DB;
-    worker.wrappedBindings = remote.wrappedBindings;
-    if (heap) {
-      delete heap.d1Databases.DB;
-      heap.wrappedBindings = remote.wrappedBindings;
-    }
+  // D1 apart: the Worker's DB (in both workers) is the wrapped binding instead of a local database
+  for (const w of remote ? [worker, heap].filter(Boolean) : []) {
+    w.d1Databases = Object.fromEntries(Object.entries(w.d1Databases).filter(([binding]) => binding !== "DB"));
+    w.wrappedBindings = remote.wrappedBindings;
   }
   const workers = [worker, ...(heap ? [heap] : []), ...(remote ? [remote.shimWorker] : [])];
   const mf = new Miniflare(workers.length > 1 ? { ...shared, inspectorPort, workers } : { ...shared, ...worker });
