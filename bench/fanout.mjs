@@ -100,7 +100,9 @@ function rssMb(pid) {
     return 0;
   }
 }
-const workerdRss = () => workerdPids().reduce((s, p) => s + rssMb(p), 0);
+/** Resident memory of Bourse's workerd processes (found once at start, so the bare baseline's is not counted). */
+let bourseWorkerds = [];
+const workerdRss = () => bourseWorkerds.reduce((s, p) => s + rssMb(p), 0);
 
 const TIME = Buffer.from('"time":');
 /** The tick time a DAY_MARKET frame carries (read from the bytes: no string copy per frame). */
@@ -243,6 +245,11 @@ function baselineServer(payloadFor) {
 
 export { startWorker } from "./worker.mjs";
 import { startWorker } from "./worker.mjs";
+import { bareWorkerdServer } from "./bare-workerd.mjs";
+/** The live shards' count, read from the domain module (the bare baseline gets as many hubs). */
+const LIVE_SHARDS = Number(
+  readFileSync(new URL("../app/domain/rooms.ts", import.meta.url), "utf8").match(/export const LIVE_SHARDS = (\d+)/)?.[1] ?? 1,
+);
 
 /** `count` users with a live session each, straight in D1; answers their session tokens (what an API client sends, and what the web app's cookie holds). */
 async function benchUsers(db, count) {
@@ -281,9 +288,12 @@ export async function fanout(sizes = SIZES) {
   const limit = raiseOpenFiles();
   const worker = await startWorker();
   const pids = workerdPids();
+  bourseWorkerds = pids;
   const sample = await (await worker.mf.dispatchFetch(`${worker.origin}/v2/api/forex/trade_list`)).json();
   const quotes = sample.data.map((i) => ({ Id: i.Id, ShowCode: i.ShowCode, ...i.ForexQuotations, MarketStatus: i.MarketStatus }));
   const baseline = await baselineServer((time) => JSON.stringify({ type: "DAY_MARKET", data: quotes.map((q) => ({ ...q, time })) }));
+  const compatibilityDate = readFileSync(new URL("../wrangler.toml", import.meta.url), "utf8").match(/compatibility_date = "([^"]+)"/)?.[1];
+  const bare = await bareWorkerdServer(quotes, { shards: LIVE_SHARDS, compatibilityDate });
   const signedIn = (n) => Math.round(n * SIGNED_IN);
   const allTokens = await benchUsers(worker.db, Math.max(0, ...sizes.map(signedIn)));
   const rows = [];
@@ -313,7 +323,7 @@ export async function fanout(sizes = SIZES) {
       const tokens = Array.from({ length: n }, (_, i) =>
         i % Math.round(1 / SIGNED_IN) === 0 ? allTokens[Math.floor(i / Math.round(1 / SIGNED_IN))] : undefined,
       );
-      const runs = { bourse: [], baseline: [], rssPer1k: [], cpu: [], rss: [] };
+      const runs = { bourse: [], baseline: [], bare: [], rssPer1k: [], cpu: [], rss: [] };
       for (let r = 0; r < RUNS; r++) {
         await new Promise((res) => setTimeout(res, 1500));
         const rss0 = workerdRss();
@@ -326,6 +336,7 @@ export async function fanout(sizes = SIZES) {
         runs.rssPer1k.push((b.rssReady - rss0) / (n / 1000));
         runs.bourse.push(b);
         if (withBaseline) runs.baseline.push(await measure(baseline.url, n, { subscribe: false }));
+        runs.bare.push(await measure(bare.url, n, { subscribe: false }));
       }
       const pick = (list, key) => median(list.map((x) => x[key]));
       const side = (list) => ({
@@ -341,10 +352,14 @@ export async function fanout(sizes = SIZES) {
         signedIn: tokens.filter(Boolean).length,
         bourse: side(runs.bourse),
         baseline: withBaseline ? side(runs.baseline) : null,
+        bare: side(runs.bare),
         workerdCpu: median(runs.cpu),
         workerdRssMb: median(runs.rss),
         runs: {
           p99Ratio: withBaseline ? runs.bourse.map((b, i) => b.p99 / runs.baseline[i].p99) : [],
+          // the same run's bare workerd broadcast: Bourse against the runtime's own floor, and that floor against `ws`
+          p99RatioBareWorkerd: runs.bourse.map((b, i) => b.p99 / runs.bare[i].p99),
+          bareWorkerdP99Ratio: withBaseline ? runs.bare.map((b, i) => b.p99 / runs.baseline[i].p99) : [],
           failed: runs.bourse.map((b) => b.failures + b.missing),
           rssPer1k: runs.rssPer1k,
         },
@@ -352,6 +367,7 @@ export async function fanout(sizes = SIZES) {
     }
   } finally {
     baseline.close();
+    await bare.close();
     await worker.dispose();
   }
   return rows;
@@ -359,12 +375,12 @@ export async function fanout(sizes = SIZES) {
 
 export function printFanout(rows) {
   console.log(
-    "\nFan-out: DAY_MARKET to N sockets through /v2/ws (workerd via Miniflare, production build) vs a bare `ws` broadcast server; half the clients signed in (routed to their user's shard); median of",
+    `\nFan-out: DAY_MARKET to N sockets through /v2/ws (workerd via Miniflare, production build) vs a bare \`ws\` broadcast server and a bare workerd broadcast (the same runtime and topology, ${LIVE_SHARDS} hubs, none of Bourse's code); half the clients signed in (routed to their user's shard); median of`,
     RUNS,
     "runs",
   );
   console.log(
-    "clients | bourse p50/p99 ms | spread ms | msg/s  | fail/miss | baseline p50/p99 ms | spread ms | p99 ratio | workerd CPU | workerd RSS",
+    "clients | bourse p50/p99 ms | spread ms | msg/s  | fail/miss | bare ws p50/p99 | bare workerd p50/p99 | ÷ ws  | ÷ bare workerd | bare workerd ÷ ws | workerd CPU | workerd RSS",
   );
   for (const r of rows) {
     if (r.reason) {
@@ -373,8 +389,13 @@ export function printFanout(rows) {
     }
     const b = r.bourse;
     const s = r.baseline ?? { p50: NaN, p99: NaN, spread: NaN };
+    const w = r.bare;
+    const ratio = (list) => (list.length ? median(list).toFixed(2) : "–");
     console.log(
-      `${String(r.clients).padStart(7)} | ${`${b.p50.toFixed(0)}/${b.p99.toFixed(0)}`.padStart(17)} | ${b.spread.toFixed(0).padStart(9)} | ${b.msgs.toFixed(0).padStart(6)} | ${`${b.failures}/${b.missing}`.padStart(9)} | ${`${s.p50.toFixed(0)}/${s.p99.toFixed(0)}`.padStart(19)} | ${s.spread.toFixed(0).padStart(9)} | ${(b.p99 / s.p99).toFixed(2).padStart(8)}x | ${(r.workerdCpu * 100).toFixed(0).padStart(9)}% | ${r.workerdRssMb.toFixed(0).padStart(8)} MB`,
+      `${String(r.clients).padStart(7)} | ${`${b.p50.toFixed(0)}/${b.p99.toFixed(0)}`.padStart(17)} | ${b.spread.toFixed(0).padStart(9)} | ${b.msgs.toFixed(0).padStart(6)} | ${`${b.failures}/${b.missing}`.padStart(9)} | ${`${s.p50.toFixed(0)}/${s.p99.toFixed(0)}`.padStart(15)} | ${`${w.p50.toFixed(0)}/${w.p99.toFixed(0)}`.padStart(20)} | ${ratio(r.runs.p99Ratio).padStart(5)} | ${ratio(r.runs.p99RatioBareWorkerd).padStart(14)} | ${ratio(r.runs.bareWorkerdP99Ratio).padStart(17)} | ${(r.workerdCpu * 100).toFixed(0).padStart(10)}% | ${r.workerdRssMb.toFixed(0).padStart(8)} MB`,
+    );
+    console.log(
+      `          runs: ÷ ws ${JSON.stringify(r.runs.p99Ratio.map((x) => +x.toFixed(2)))}, ÷ bare workerd ${JSON.stringify(r.runs.p99RatioBareWorkerd.map((x) => +x.toFixed(2)))}, bare workerd ÷ ws ${JSON.stringify(r.runs.bareWorkerdP99Ratio.map((x) => +x.toFixed(2)))}`,
     );
   }
 }
@@ -412,6 +433,9 @@ export async function fanoutFigures({ print = true } = {}) {
   const rssRow = [...rows].filter((r) => !r.reason).sort((a, b) => b.clients - a.clients)[0];
   return [
     figure("fanout_p99_ratio_5k", "p99 ÷ bare ws p99, 5,000 sockets", at(5_000), "p99Ratio"),
+    // beside it, the same run's bare workerd broadcast: Bourse against the runtime's own floor, and that floor against `ws`
+    figure("fanout_p99_ratio_5k_bare_workerd", "p99 ÷ bare workerd broadcast's p99, 5,000 sockets", at(5_000), "p99RatioBareWorkerd"),
+    figure("fanout_bare_workerd_p99_ratio_5k", "bare workerd broadcast's p99 ÷ bare ws p99, 5,000 sockets", at(5_000), "bareWorkerdP99Ratio"),
     figure("fanout_fail_20k", "failed or missed sockets, 20,000 sockets", at(20_000), "failed"),
     { ...figure("fanout_rss_mb_per_1k", `MB of workerd RSS per 1,000 sockets (${rssRow?.clients ?? 20_000} sockets)`, rssRow, "rssPer1k") },
   ];
