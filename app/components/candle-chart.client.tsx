@@ -1,7 +1,8 @@
 /**
  * The interactive candlestick chart (chart.js + chartjs-chart-financial), loaded only on the
- * trade page, only in the browser, and only once the page has loaded and the browser is idle
- * (ChartArea in routes/trade.tsx). It draws the frame of the server's SVG (components/charts.tsx)
+ * trade page, only in the browser, and only when the user first reaches for the chart (a pointer
+ * over it, a touch, a wheel, focus: ChartArea in routes/trade.tsx); until then the server's SVG,
+ * kept live, is the chart. It draws the frame of the server's SVG (components/charts.tsx)
  * at the same place and scale, so the canvas replaces the SVG without a visible jump. After the
  * module's evaluation its work is split into short tasks, yielding to the main thread between
  * them (input first): register, create the chart with the candles the screen shows, tell the page

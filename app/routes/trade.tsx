@@ -17,7 +17,7 @@ import {
   type MetaFunction,
 } from "@remix-run/cloudflare";
 import { Link, useActionData, useLoaderData } from "@remix-run/react";
-import { memo, useEffect, useMemo, useState, type ComponentType } from "react";
+import { memo, useEffect, useMemo, useRef, useState, type RefObject } from "react";
 import { useTranslation } from "~/i18n/react";
 import { CHART_CANDLES, CandleSvg, candleFrame, chartInnerStyle, type ChartLevel } from "~/components/charts";
 import { CloseIcon } from "~/components/icons";
@@ -53,7 +53,6 @@ import { pageMeta } from "~/lib/meta";
 import { RouteErrorBoundary } from "~/components/route-error";
 import { useRootData } from "~/lib/root-data";
 import { DEFAULT_PERIOD, PERIODS, PERIOD_LABELS, isPeriod, priceToSteps, type Period } from "~/domain/market";
-import { afterLoadAndIdle } from "~/lib/idle";
 import tradeStylesHref from "~/styles/trade.css";
 import optionsStylesHref from "~/styles/options.css";
 import { BoughtDialog, OptionForm } from "~/components/option-form";
@@ -229,23 +228,37 @@ async function buyAction(context: ActionFunctionArgs["context"], userId: number,
   return redirect(`/trade?code=${encodeURIComponent(result.value.code)}&tab=future&bought=${result.value.id}`, 303);
 }
 
+/** The interactive chart's module once loaded: later charts (another period, another visit) use it at once. */
+let candleChartModule: CandleChartModule | null = null;
+
+/** What shows that the user reaches for the chart itself: a pointer over it, a touch, a wheel, the keyboard's focus. */
+const CHART_INTENT = ["pointerenter", "pointerdown", "touchstart", "wheel", "focusin"] as const;
+
 /**
- * The interactive chart's code, fetched once the page has loaded and the browser is idle: the
- * first paint, hydration and input never wait for it.
+ * The interactive chart's code (chart.js), fetched when the user first reaches for the chart: until
+ * then the server's SVG is the chart, kept live from the same candles, so a visit that only reads
+ * prices and trades never downloads or runs chart.js (its evaluation was the page's longest task).
+ * Once loaded, every later chart uses it at once.
  */
-function useCandleChart() {
-  const [chart, setChart] = useState<ComponentType<Parameters<CandleChartModule["default"]>[0]> | null>(null);
+function useCandleChart(box: RefObject<HTMLElement>, shown: boolean) {
+  const [chart, setChart] = useState<CandleChartModule["default"] | null>(() => candleChartModule?.default ?? null);
   useEffect(() => {
+    const el = box.current;
+    if (chart || !el) return;
     let cancelled = false;
-    void afterLoadAndIdle()
-      .then(loadCandleChart)
-      .then((m) => {
+    const load = () => {
+      for (const type of CHART_INTENT) el.removeEventListener(type, load);
+      void loadCandleChart().then((m) => {
+        candleChartModule = m;
         if (!cancelled) setChart(() => m.default);
       });
+    };
+    for (const type of CHART_INTENT) el.addEventListener(type, load, { passive: true });
     return () => {
       cancelled = true;
+      for (const type of CHART_INTENT) el.removeEventListener(type, load);
     };
-  }, []);
+  }, [box, chart, shown]);
   return chart;
 }
 
@@ -276,12 +289,13 @@ const ChartArea = memo(function ChartArea({
   const { t } = useTranslation();
   const live = useCandles(code, period, initial);
   const frame = useMemo(() => candleFrame(live), [live]);
-  const CandleChart = useCandleChart();
+  const box = useRef<HTMLDivElement>(null);
+  const CandleChart = useCandleChart(box, frame.list.length > 0);
   const [canvasReady, setCanvasReady] = useState(false);
   const withDate = period === "1day";
   if (frame.list.length === 0) return <EmptyState title={"—"} />;
   return (
-    <div className="chart">
+    <div className="chart" ref={box}>
       <div className="chart-scroll" dir="rtl" tabIndex={0} role="region" aria-label={label}>
         <div className="chart-inner" dir="ltr" style={chartInnerStyle(frame)}>
           {canvasReady ? null : (

@@ -9,7 +9,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import type { Page } from "@playwright/test";
 import { Intent } from "../../app/forms/intents";
-import { PASSWORD, codeFromOutbox, expect, test, uniqueEmail } from "./fixtures";
+import { PASSWORD, codeFromOutbox, expect, openInteractiveChart, test, uniqueEmail } from "./fixtures";
 
 const AXE_SOURCE = readFileSync(path.join(process.cwd(), "node_modules", "axe-core", "axe.min.js"), "utf8");
 const TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"];
@@ -178,11 +178,11 @@ for (const lang of LANGS) {
         };
         const tradeScreens = async () => {
           await page.goto("/trade");
-          // with JavaScript, the interactive chart replaces the server's SVG once the page is idle
-          if (js) await expect(page.locator(".chart-scroll canvas")).toBeVisible({ timeout: 15_000 });
+          // with JavaScript, the interactive chart replaces the server's SVG once the user reaches for it
+          if (js) await openInteractiveChart(page);
           await check("/trade");
           await page.goto("/trade?tab=future");
-          if (js) await expect(page.locator(".chart-scroll canvas")).toBeVisible({ timeout: 15_000 });
+          if (js) await openInteractiveChart(page);
           await check("/trade?tab=future");
           await page.locator(".drawer summary").click();
           await expect(page.locator(".drawer-panel")).toBeVisible();

@@ -74,3 +74,16 @@ export async function login(page: Page, account: string, password = PASSWORD) {
   await page.getByLabel("Password", { exact: true }).fill(password);
   await page.getByRole("button", { name: "Log in", exact: true }).click();
 }
+
+/**
+ * Reaches for the trade page's chart (a click on it) until the interactive canvas has replaced the
+ * server's SVG: chart.js loads on the first pointer, touch, wheel or focus after hydration, so a
+ * click before hydration is repeated.
+ */
+export async function openInteractiveChart(page: Page) {
+  const canvas = page.locator(".chart-scroll canvas");
+  await expect(async () => {
+    await page.locator(".chart-scroll").click({ position: { x: 10, y: 10 } });
+    await expect(canvas).toBeVisible({ timeout: 2_000 });
+  }).toPass({ timeout: 20_000 });
+}

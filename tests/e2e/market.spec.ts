@@ -1,5 +1,5 @@
 import { isMarketOpen } from "../../app/domain/trading-hours";
-import { expect, test } from "./fixtures";
+import { expect, openInteractiveChart, test } from "./fixtures";
 
 test.describe("live market", () => {
   test("home shows prices for every instrument, and with JavaScript they move within 2 seconds", async ({ page }, info) => {
@@ -48,9 +48,29 @@ test.describe("live market", () => {
           .evaluateAll((paths) => paths.reduce((n, p) => n + (p.getAttribute("d")?.match(/z/g)?.length ?? 0), 0));
         expect(bodies).toBeGreaterThanOrEqual(50);
       } else {
-        await expect(page.locator(".chart canvas")).toBeVisible();
+        await openInteractiveChart(page);
       }
     }
+  });
+
+  test("the trade page draws the server's chart, live, and fetches chart.js only when the user reaches for the chart", async ({ page }, info) => {
+    test.skip(info.project.name.endsWith("nojs"), "the interactive chart needs JavaScript");
+    const chartCode: string[] = [];
+    page.on("request", (r) => {
+      if (/candle-chart\.client/.test(r.url())) chartCode.push(r.url());
+    });
+    await page.goto("/trade?code=BTCUSDT");
+    const svg = page.locator("svg.candle-svg");
+    await expect(svg).toBeVisible();
+    // the SVG follows the live candles: the latest candle's shape changes with the ticks
+    const latest = () => svg.locator("path").evaluateAll((paths) => paths.map((p) => p.getAttribute("d")).join("|"));
+    const before = await latest();
+    await expect.poll(latest, { timeout: 15_000 }).not.toBe(before);
+    expect(chartCode).toEqual([]);
+    await expect(page.locator(".chart canvas")).toHaveCount(0);
+    await openInteractiveChart(page);
+    await expect(svg).toHaveCount(0);
+    expect(chartCode.length).toBeGreaterThan(0);
   });
 
   test("a forex pair follows New York trading hours: closed on weekends with trade buttons disabled", async ({ page }) => {

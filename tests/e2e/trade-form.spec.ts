@@ -8,7 +8,7 @@
  */
 import type { Page } from "@playwright/test";
 import { isMarketOpen } from "../../app/domain/trading-hours";
-import { expect, test } from "./fixtures";
+import { expect, openInteractiveChart, test } from "./fixtures";
 
 const BTC = "/trade?code=BTCUSDT";
 
@@ -304,6 +304,7 @@ test("levels outside the chart's range are one edge marker each, labels apart; t
       for (let j = i + 1; j < boxes.length; j++)
         expect(boxes[i]!.bottom <= boxes[j]!.top || boxes[j]!.bottom <= boxes[i]!.top, `labels ${i} and ${j}`).toBe(true);
   } else {
+    await openInteractiveChart(page);
     await expect(page.locator("canvas.chart-canvas")).toBeVisible();
   }
   // the future tab: the options' chart, without the contract position's lines
