@@ -29,11 +29,15 @@ export interface ServiceContext {
   d1: D1Database;
   lang: LanguageCode;
   t: ServerT;
+  /** Tests only: the fetch that upstream mode's calls to the backend go through (else the Worker's own). */
+  upstreamFetch?: typeof fetch;
 }
 
 export interface ClientInfo {
-  /** The throttle key of the client (its address as Cloudflare reports it). */
+  /** The throttle key of the client (its address as Cloudflare reports it, an IPv6 address by its /64). */
   key: string;
+  /** The client's address as Cloudflare reports it (null when it is not known, e.g. locally). */
+  ip: string | null;
   userAgent: string;
 }
 

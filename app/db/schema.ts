@@ -100,6 +100,31 @@ export const sessions = sqliteTable(
   (t) => [index("sessions_user").on(t.userId)],
 );
 
+/**
+ * Upstream mode's sessions (ADR 024): the backend keeps users and money, so a signed-in user has
+ * no row in `users`. The row maps our cookie's token (stored as its SHA-256, as in `sessions`) to
+ * the backend's token and the user's display fields from the backend's login answer. The backend's
+ * token is stored encrypted with a key derived from our token, which only the cookie holds: the
+ * database alone cannot act as the user upstream.
+ */
+export const upstreamSessions = sqliteTable("upstream_sessions", {
+  id: text("id").primaryKey(),
+  /** AES-GCM of the backend's token: base64url of the 12-byte IV and the ciphertext. */
+  upstreamToken: text("upstream_token").notNull(),
+  /** The backend's user id and uid. */
+  userId: integer("user_id").notNull(),
+  uid: text("uid").notNull(),
+  email: text("email"),
+  mobile: text("mobile"),
+  isDemo: integer("is_demo").notNull().default(0),
+  isTrader: integer("is_trader").notNull().default(0),
+  inviteCode: text("invite_code").notNull().default(""),
+  expiresAt: integer("expires_at").notNull(),
+  revokedAt: integer("revoked_at"),
+  userAgent: text("user_agent").notNull().default(""),
+  createdAt: createdAt(),
+});
+
 /** One-time codes sent by e-mail or SMS. Only a hash of the code is stored. */
 export const verificationCodes = sqliteTable(
   "verification_codes",

@@ -187,11 +187,13 @@ export async function liveSessions(db: D1Database, ids: string[], now = Date.now
 
 /** Sessions past their expiry (or revoked a day ago) are dropped by the scheduled job. */
 export async function pruneSessions(db: D1Database, now = Date.now()) {
-  const result = await db
-    .prepare("DELETE FROM sessions WHERE expires_at < ?1 OR revoked_at < ?2")
-    .bind(now, now - 24 * 60 * 60_000)
-    .run();
-  return result.meta.changes ?? 0;
+  const dayAgo = now - 24 * 60 * 60_000;
+  const [own, upstream] = await db.batch([
+    db.prepare("DELETE FROM sessions WHERE expires_at < ?1 OR revoked_at < ?2").bind(now, dayAgo),
+    // upstream mode's sessions (ADR 024) expire the same way
+    db.prepare("DELETE FROM upstream_sessions WHERE expires_at < ?1 OR revoked_at < ?2").bind(now, dayAgo),
+  ]);
+  return (own!.meta.changes ?? 0) + (upstream!.meta.changes ?? 0);
 }
 
 /** The token of a request: `authorization` header (raw or "Bearer x") first, then the cookie. */

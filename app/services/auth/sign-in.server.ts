@@ -5,7 +5,7 @@
  * (app/domain/identity.ts): sign-in, registration, codes and every limit key see one spelling per account.
  */
 import { and, eq } from "drizzle-orm";
-import type { AppContext, ServiceContext } from "~/context.server";
+import type { AppContext } from "~/context.server";
 import { users } from "~/db/schema";
 import { identifierWords, parseAccount } from "~/domain/identity";
 import type { LoginInput, RegisterInput, SendCodeInput } from "~/forms/auth";
@@ -16,6 +16,7 @@ import { passwordProblem } from "~/services/password-policy.server";
 import { Backoffs, Limits, clear, hit, release, reserve, reserveWithBackoff } from "~/services/rate-limit.server";
 import { createSession, revokeSession } from "~/services/session.server";
 import { fail, type Outcome } from "~/services/outcome";
+import { upstreamLogin, upstreamLogout } from "~/services/upstream/sessions.server";
 import { accountExists, insertUser, resolveMobile, verifyRegType } from "./accounts.server";
 import { sendCodeTo } from "./codes.server";
 
@@ -91,6 +92,8 @@ export async function register(
  * gets at most LOGIN_FREE_ATTEMPTS guesses evaluated without captchas.
  */
 export async function login(ctx: AppContext, input: LoginInput): Promise<Outcome<{ token: string; userId: number }>> {
+  // upstream mode: the backend checks the password and holds the user (ADR 024)
+  if (ctx.config.platform.kind === "upstream") return upstreamLogin(ctx, input);
   const account = parseAccount(input.account, input.login_type ?? "");
   const clientSlot = `login:c:${ctx.client.key}`;
   const client = await reserveWithBackoff(ctx.d1, clientSlot, Backoffs.loginPerClient);
@@ -152,6 +155,7 @@ export async function demoLogin(
 }
 
 /** Ends the session of this token (web logout and the API's POST /api/user/logout). */
-export async function logout(ctx: ServiceContext, token: string | null) {
+export async function logout(ctx: AppContext, token: string | null) {
+  if (ctx.config.platform.kind === "upstream") return upstreamLogout(ctx, token);
   if (token) await revokeSession(ctx.d1, token);
 }
