@@ -6,7 +6,7 @@
  * spec §3 field names; another user's method or record answers as a missing one (404).
  */
 import { toDecimalString, type Micros } from "~/domain/money";
-import { STATUS_KEYS } from "~/domain/withdraw";
+import { STATUS_KEYS, explorerUrl } from "~/domain/withdraw";
 import { parseFields, shapeQuery } from "~/forms/parse";
 import {
   CurrencyQuerySchema,
@@ -73,6 +73,9 @@ export function toWireRecord(ctx: AppContext, w: WithdrawalRow) {
     payee_account: w.payeeAccount,
     memo: w.memo,
     notes: w.notes,
+    // beyond the spec's record: a paid request's transaction id and its explorer page ("" when none)
+    tx_id: w.txId ?? "",
+    tx_url: (w.txNetwork && w.txId ? explorerUrl(w.txNetwork, w.txId) : null) ?? "",
   };
 }
 

@@ -86,6 +86,7 @@ export function ReviewForm({
   approveLabel,
   error,
   hint,
+  fields,
   children,
 }: {
   id: string | number;
@@ -95,6 +96,8 @@ export function ReviewForm({
   approveLabel?: string;
   error?: string | null;
   hint?: string;
+  /** Fields of the decision besides the reason (e.g. a payout's transaction id), before the buttons. */
+  fields?: ReactNode;
   children?: ReactNode;
 }) {
   const { t } = useTranslation();
@@ -113,6 +116,7 @@ export function ReviewForm({
         <input id={reasonId} name="reason" maxLength={200} autoComplete="off" aria-invalid={error ? true : undefined} />
         {hint ? <p className="hint">{hint}</p> : null}
       </div>
+      {fields}
       <div className="review-actions">
         <SubmitButton intent={Intent.Reject} className="button danger" formNoValidate={!reasonRequired}>
           {t("admin.reject")}

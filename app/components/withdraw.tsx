@@ -7,7 +7,7 @@ import { Link } from "@remix-run/react";
 import { useTranslation } from "~/i18n/react";
 import { OrderTime } from "~/components/orders";
 import { formatBalance, formatMoney, type Micros } from "~/domain/money";
-import { DrawType, STATUS_KEYS, shortAddress, withdrawFee, type WithdrawFigures } from "~/domain/withdraw";
+import { DrawType, STATUS_KEYS, explorerUrl, shortAddress, withdrawFee, type WithdrawFigures } from "~/domain/withdraw";
 
 export interface CurrencyView {
   id: number;
@@ -47,6 +47,9 @@ export interface RecordView {
   memo: string;
   status: number;
   notes: string;
+  /** A paid request: the payout's transaction id (a bank transfer's reference) and its network ('' for a bank). */
+  txId: string | null;
+  txNetwork: string | null;
   createdAt: number;
 }
 
@@ -131,6 +134,29 @@ export function StatusBadge({ status }: { status: number }) {
   );
 }
 
+/** A paid request's transaction id (a bank transfer's reference), with its explorer page where the network has one. */
+export function PayoutTx({ txId, network }: { txId: string | null; network: string | null }) {
+  const { t } = useTranslation();
+  if (!txId) return null;
+  const url = network ? explorerUrl(network, txId) : null;
+  return (
+    <div data-field="tx">
+      <dt>{t(network ? "withdraw.tx_id" : "withdraw.bank_reference")}</dt>
+      <dd className="mono break">
+        {txId}
+        {url ? (
+          <>
+            {" "}
+            <a href={url} target="_blank" rel="noopener noreferrer" className="explorer-link">
+              {t("withdraw.view_on_explorer")}
+            </a>
+          </>
+        ) : null}
+      </dd>
+    </div>
+  );
+}
+
 /** The records (spec §3 Withdraw record), newest first. */
 export function RecordList({ records, locale }: { records: RecordView[]; locale: string }) {
   const { t } = useTranslation();
@@ -167,6 +193,7 @@ export function RecordList({ records, locale }: { records: RecordView[]; locale:
                 <dd>{r.notes}</dd>
               </div>
             ) : null}
+            <PayoutTx txId={r.txId} network={r.txNetwork} />
             <div>
               <dt>{t("withdraw.time")}</dt>
               <dd>

@@ -703,6 +703,9 @@ export const withdrawals = sqliteTable(
     status: integer("status").notNull().default(0),
     /** The operator's note (a rejection's reason). */
     notes: text("notes").notNull().default(""),
+    /** A paid request: the payout's transaction id (a bank transfer's reference) and its network ('' for a bank transfer). */
+    txId: text("tx_id"),
+    txNetwork: text("tx_network"),
     requestId: text("request_id").notNull(),
     lockTx: integer("lock_tx").notNull(),
     settleTx: integer("settle_tx"),

@@ -179,6 +179,46 @@ export function normaliseAddress(address: string): string {
   return /^BC1[02-9AC-HJ-NP-Z]+$/.test(trimmed) ? trimmed.toLowerCase() : trimmed;
 }
 
+// ---- paid withdrawals: the payout's transaction id ----
+
+/** A payout's transaction id per network: a 32-byte hash (TRON and Bitcoin bare, EVM chains with 0x). */
+const TX_RULES: Record<string, RegExp> = {
+  TRC20: /^[0-9a-f]{64}$/,
+  ERC20: /^0x[0-9a-f]{64}$/,
+  BEP20: /^0x[0-9a-f]{64}$/,
+  BTC: /^[0-9a-f]{64}$/,
+};
+/** Other networks: a plausible id (letters and digits only). */
+const GENERIC_TX = /^[A-Za-z0-9]{16,128}$/;
+/** A bank transfer's reference: SWIFT's character set, 4 to 35 characters. */
+const BANK_REFERENCE = /^[A-Za-z0-9/\-?:().,'+ ]{4,35}$/;
+
+/**
+ * The transaction id an operator enters when approving a payout, in its one stored form (hashes in
+ * lower case, a bank reference as typed), or null when it does not have the network's format.
+ */
+export function normaliseTxId(drawType: DrawType, protocol: string, raw: string): string | null {
+  const value = raw.trim();
+  if (drawType === DrawType.Bank) return BANK_REFERENCE.test(value) ? value.replace(/\s+/g, " ") : null;
+  const network = protocol.trim().toUpperCase();
+  const rule = TX_RULES[network];
+  if (rule) return rule.test(value.toLowerCase()) ? value.toLowerCase() : null;
+  return GENERIC_TX.test(value) ? value : null;
+}
+
+const EXPLORERS: Record<string, string> = {
+  TRC20: "https://tronscan.org/#/transaction/",
+  ERC20: "https://etherscan.io/tx/",
+  BEP20: "https://bscscan.com/tx/",
+  BTC: "https://mempool.space/tx/",
+};
+
+/** The public explorer's page of a payout's transaction, for the networks we know one for (else null). */
+export function explorerUrl(network: string, txId: string): string | null {
+  const base = EXPLORERS[network.trim().toUpperCase()];
+  return base && txId ? base + encodeURIComponent(txId) : null;
+}
+
 /** A SWIFT/BIC code: 4 letters (bank), 2 letters (country), 2 letters or digits (location), optionally 3 more (branch). */
 export function isValidSwift(code: string): boolean {
   return /^[A-Z]{6}[A-Z0-9]{2}(?:[A-Z0-9]{3})?$/.test(code);

@@ -60,6 +60,17 @@ export const DecisionSchema = v.pipe(
   v.transform(({ intent, id = "", reason = "" }) => ({ intent, id: /^\d{1,15}$/.test(id) ? Number(id) : 0, reason })),
 );
 
+/** A decision on a withdrawal: an approval carries the payout's transaction id (its format is checked against the request's network). */
+export const WithdrawalDecisionSchema = v.pipe(
+  v.object({ intent: intentOf([Intent.Approve, Intent.Reject]), id: text, reason: text, tx: text }),
+  v.transform(({ intent, id = "", reason = "", tx = "" }) => ({
+    intent,
+    id: /^\d{1,15}$/.test(id) ? Number(id) : 0,
+    reason,
+    tx: tx.slice(0, 200),
+  })),
+);
+
 /** "<user id>-<submission>": a real-name request in the identity queue's forms. */
 export const identityRequestKey = (userId: number, submission: number) => `${userId}-${submission}`;
 

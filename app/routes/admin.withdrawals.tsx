@@ -12,10 +12,10 @@ import { DecidedCard, DecisionHistory } from "~/components/decision-history";
 import { ReviewForm, ReviewItem, ReviewQueue } from "~/components/review-queue";
 import { RouteErrorBoundary } from "~/components/route-error";
 import { OrderTime } from "~/components/orders";
-import { StatusBadge, usd } from "~/components/withdraw";
+import { PayoutTx, StatusBadge, usd } from "~/components/withdraw";
 import { DrawType } from "~/domain/withdraw";
 import { Intent } from "~/forms/intents";
-import { DecisionSchema } from "~/forms/operator";
+import { WithdrawalDecisionSchema } from "~/forms/operator";
 import { parseFields } from "~/forms/parse";
 import { readForm } from "~/lib/http.server";
 import { useRootData } from "~/lib/root-data";
@@ -41,14 +41,14 @@ export async function loader({ context }: LoaderFunctionArgs) {
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const operator = await requireOperator(context);
-  const parsed = parseFields(DecisionSchema, await readForm(request));
+  const parsed = parseFields(WithdrawalDecisionSchema, await readForm(request));
   if (!parsed.ok) throw new Response("Unknown action", { status: 400 });
-  const { intent, id, reason } = parsed.value;
+  const { intent, id, reason, tx } = parsed.value;
   switch (intent) {
     case Intent.Approve: {
       // without a fresh step-up the operator confirms one first (then comes back here)
       const { sessionId } = await requireStepUp(context, request);
-      const result = await approveWithdrawal(context, operator, sessionId, id);
+      const result = await approveWithdrawal(context, operator, sessionId, id, tx);
       return redirectWithFlash(
         context,
         PATH,
@@ -76,7 +76,7 @@ export default function AdminWithdrawals() {
         {pending.map((w) => (
           <ReviewItem key={w.id} id={`withdrawal-${w.id}`} heading={<Title w={w} locale={locale} />} data={{ "data-withdrawal": w.id }}>
             <Facts w={w} locale={locale} />
-            <ReviewForm id={w.id} />
+            <ReviewForm id={w.id} fields={<TxField w={w} />} />
           </ReviewItem>
         ))}
       </ReviewQueue>
@@ -92,6 +92,22 @@ export default function AdminWithdrawals() {
         ))}
       </DecisionHistory>
     </>
+  );
+}
+
+/** The payout's transaction id, needed to approve (the user sees it, with its explorer page). */
+function TxField({ w }: { w: QueueItem }) {
+  const { t } = useTranslation();
+  const coin = w.type === DrawType.Coin;
+  const id = `tx-${w.id}`;
+  return (
+    <div className="field">
+      <label htmlFor={id}>{t(coin ? "withdraw.tx_id" : "withdraw.bank_reference")}</label>
+      <input id={id} name="tx" maxLength={200} autoComplete="off" spellCheck={false} className="mono" aria-describedby={`${id}-hint`} />
+      <p className="hint" id={`${id}-hint`}>
+        {t(coin ? "withdraw.tx_id_hint" : "withdraw.bank_reference_hint", { network: w.protocol })}
+      </p>
+    </div>
   );
 }
 
@@ -164,6 +180,7 @@ function Facts({ w, locale }: { w: QueueItem; locale: string }) {
           <dd>{w.notes}</dd>
         </div>
       ) : null}
+      <PayoutTx txId={w.txId} network={w.txNetwork} />
       <div>
         <dt>{t("withdraw.time")}</dt>
         <dd>

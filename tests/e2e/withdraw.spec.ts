@@ -13,6 +13,8 @@ import { asSteppedUpOperator } from "./operator";
 const OPERATOR = { email: "operator@bourse.local", password: "operator-local-only" };
 const ERC20_ADDRESS = "0x8f3A1c9B2e47D6a05F1b8C3d9E2f4A6b7C8d9E0f";
 const TRC20_ADDRESS = "TQ7vY3kCmhG8pN2xW5rLd9sJf4uBzE6aKt";
+/** A TRON payout transaction id (64 hex digits). */
+const TX_ID = "3f5a9c0e7b1d2468ace02468bdf13579ace02468bdf13579ace02468bdf13579";
 
 async function credit(request: APIRequestContext, email: string, amount: string) {
   const res = await request.post("/dev/credit", { data: { email, amount } });
@@ -131,8 +133,13 @@ test("the operator approves one withdrawal and rejects another; the user sees pa
   await expect(page).toHaveURL(/\/admin\/verify\?from=/);
   await asSteppedUpOperator(page, request, baseURL!);
   await page.goto("/admin/withdrawals");
+  // the payout's transaction id is needed, in the network's format
+  await card(paid).getByRole("button", { name: "Approve" }).click();
+  await expect(page.getByText("Enter the payout's transaction ID in its network's format")).toBeVisible();
+  await card(paid).getByLabel("Transaction ID").fill(TX_ID.toUpperCase());
   await card(paid).getByRole("button", { name: "Approve" }).click();
   await expect(page.getByText("Approved.")).toBeVisible();
+  await expect(card(paid)).toContainText(TX_ID);
 
   // rejecting needs a reason
   await card(rejected).getByRole("button", { name: "Reject" }).click();
@@ -149,6 +156,11 @@ test("the operator approves one withdrawal and rejects another; the user sees pa
   await expect(page).not.toHaveURL(/\/login/);
   await page.goto("/mine/withdraw?type=0");
   await expect(page.locator(`[data-record="${paid}"]`)).toContainText("Paid");
+  await expect(page.locator(`[data-record="${paid}"] [data-field="tx"]`)).toContainText(TX_ID);
+  await expect(page.locator(`[data-record="${paid}"]`).getByRole("link", { name: "View on explorer" })).toHaveAttribute(
+    "href",
+    `https://tronscan.org/#/transaction/${TX_ID}`,
+  );
   await expect(page.locator(`[data-record="${rejected}"]`)).toContainText("Rejected");
   await expect(page.locator(`[data-record="${rejected}"]`)).toContainText("Address not verified");
   await expect(figure(page.locator(".funding-balance"), "available")).toHaveText("400.00 USD");

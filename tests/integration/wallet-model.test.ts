@@ -198,7 +198,7 @@ describe("the wallet under random concurrent use", () => {
           const w = m.withdrawals.splice(Math.floor(random() * m.withdrawals.length), 1)[0]!;
           const r =
             op === "approve_withdrawal"
-              ? await approveWithdrawal(ctx, operator, opSession, w.id)
+              ? await approveWithdrawal(ctx, operator, opSession, w.id, "a".repeat(64))
               : await rejectWithdrawal(ctx, operator, w.id, "model test");
           expect(r.ok, JSON.stringify(r)).toBe(true);
           m.locked.funding -= w.amount;

@@ -116,7 +116,7 @@ async function count(sql: string, ...args: unknown[]) {
 }
 async function withdrawal(id: number) {
   return (await env.DB.prepare(
-    "SELECT status, amount, fee, real_number AS realNumber, notes, reviewed_by AS reviewedBy, settle_tx AS settleTx, lock_tx AS lockTx FROM withdrawals WHERE id = ?1",
+    "SELECT status, amount, fee, real_number AS realNumber, notes, reviewed_by AS reviewedBy, settle_tx AS settleTx, lock_tx AS lockTx, tx_id AS txId, tx_network AS txNetwork FROM withdrawals WHERE id = ?1",
   )
     .bind(id)
     .first<{
@@ -128,6 +128,8 @@ async function withdrawal(id: number) {
       reviewedBy: number | null;
       settleTx: string | null;
       lockTx: string;
+      txId: string | null;
+      txNetwork: string | null;
     }>())!;
 }
 
@@ -144,6 +146,13 @@ async function pendingWithdrawal(amount = "100") {
   expect(res.body.code, res.body.msg).toBe(1);
   return { user, method, id: res.body.data.id };
 }
+
+/** A TRON transaction id (64 hex digits), different each call, as an operator pastes it (upper case). */
+const txId = () =>
+  [...crypto.getRandomValues(new Uint8Array(32))]
+    .map((b) => b.toString(16).padStart(2, "0"))
+    .join("")
+    .toUpperCase();
 
 let operator: SessionUser;
 let operatorCookie = "";
@@ -456,7 +465,8 @@ describe("the operator's review", () => {
     const page = visibleText(await (await get("/admin/withdrawals", { cookie: operatorCookie })).text());
     expect(page).toContain(`#${id}`);
     expect(page).toContain(user.uid);
-    const res = await form("/admin/withdrawals", { intent: "approve", id: String(id) }, { cookie: operatorCookie });
+    const tx = txId();
+    const res = await form("/admin/withdrawals", { intent: "approve", id: String(id), tx }, { cookie: operatorCookie });
     expect(res.status).toBe(302);
     expect(res.headers.get("location")).toBe("/admin/withdrawals");
     expect(await funding(user.accounts.funding)).toEqual({ balance: 900 * USD, locked: 0 });
@@ -471,8 +481,42 @@ describe("the operator's review", () => {
         String(id),
       ),
     ).toBe(1);
-    const list = await api<{ data: WireRecord[] }>(user.token, "/api/account/draw_list?type=1");
-    expect(list.body.data.data[0]).toMatchObject({ id, status: 1, status_name: "Paid" });
+    // the payout's transaction id, stored in one form, shown to the user with the network's explorer page
+    expect(w).toMatchObject({ txId: tx.toLowerCase(), txNetwork: "TRC20" });
+    const list = await api<{ data: (WireRecord & { tx_id: string; tx_url: string })[] }>(user.token, "/api/account/draw_list?type=1");
+    expect(list.body.data.data[0]).toMatchObject({
+      id,
+      status: 1,
+      status_name: "Paid",
+      tx_id: tx.toLowerCase(),
+      tx_url: `https://tronscan.org/#/transaction/${tx.toLowerCase()}`,
+    });
+    const records = await (await get("/mine/withdraw?type=0", { cookie: await signedSessionCookie(user.token) })).text();
+    expect(visibleText(records)).toContain(`Transaction ID ${tx.toLowerCase()} View on explorer`);
+    expect(records).toContain(`href="https://tronscan.org/#/transaction/${tx.toLowerCase()}"`);
+  });
+
+  it("approval needs the payout's transaction id in its network's format; without one nothing moves", async () => {
+    const { user, id } = await pendingWithdrawal("100");
+    const external = await platform(PlatformAccount.ExternalWithdrawals.id);
+    // missing, an EVM hash for a TRON payout, too short, script in it
+    for (const tx of [undefined, `0x${txId().toLowerCase()}`, "abc123", `${txId().slice(0, 60)}<b>x`]) {
+      const res = await form(
+        "/admin/withdrawals",
+        { intent: "approve", id: String(id), ...(tx === undefined ? {} : { tx }) },
+        { cookie: operatorCookie },
+      );
+      expect(res.status).toBe(302);
+      expect(visibleText(await (await get("/admin/withdrawals", { cookie: cookiesFrom(res, operatorCookie) })).text())).toContain(
+        "Enter the payout's transaction ID in its network's format",
+      );
+    }
+    expect(await withdrawal(id)).toMatchObject({ status: 0, txId: null });
+    expect(await funding(user.accounts.funding)).toEqual({ balance: 900 * USD, locked: 100 * USD });
+    expect(await platform(PlatformAccount.ExternalWithdrawals.id)).toBe(external);
+    expect(await count("SELECT COUNT(*) AS n FROM operator_decisions WHERE subject = 'withdrawal' AND subject_id = ?1", String(id))).toBe(
+      0,
+    );
   });
 
   it("reject needs a reason, then unlocks the amount and shows the reason", async () => {
@@ -504,7 +548,7 @@ describe("the operator's review", () => {
       const { user, id } = await pendingWithdrawal("100");
       const ctx = await createServiceContext(env);
       const results = await Promise.all([
-        approveWithdrawal(ctx, operator, operatorSession, id),
+        approveWithdrawal(ctx, operator, operatorSession, id, txId()),
         rejectWithdrawal(ctx, operator, id, "duplicate"),
       ]);
       expect(results.filter((r) => r.ok)).toHaveLength(1);
@@ -523,7 +567,7 @@ describe("the operator's review", () => {
     const { user, id } = await pendingWithdrawal("100");
     const external = await platform(PlatformAccount.ExternalWithdrawals.id);
     const answers = await Promise.all(
-      [1, 2].map(() => form("/admin/withdrawals", { intent: "approve", id: String(id) }, { cookie: operatorCookie })),
+      [1, 2].map(() => form("/admin/withdrawals", { intent: "approve", id: String(id), tx: txId() }, { cookie: operatorCookie })),
     );
     const texts = await Promise.all(
       answers.map(async (a) => visibleText(await (await get("/admin/withdrawals", { cookie: cookiesFrom(a, operatorCookie) })).text())),
@@ -537,7 +581,7 @@ describe("the operator's review", () => {
   it("approval without a step-up is sent to confirm one first and changes nothing", async () => {
     const { user, id } = await pendingWithdrawal("100");
     const fresh = await signedSessionCookie(await sessionFor(operator.id));
-    const res = await form("/admin/withdrawals", { intent: "approve", id: String(id) }, { cookie: fresh });
+    const res = await form("/admin/withdrawals", { intent: "approve", id: String(id), tx: txId() }, { cookie: fresh });
     expect(res.status).toBe(302);
     expect(res.headers.get("location")).toBe("/admin/verify?from=%2Fadmin%2Fwithdrawals");
     expect((await withdrawal(id)).status).toBe(0);
@@ -552,9 +596,9 @@ describe("the operator's review", () => {
       .bind(sessionId, Date.now() - STEP_UP_TTL_MS - 1000)
       .run();
     const ctx = await createServiceContext(env);
-    expect(await approveWithdrawal(ctx, operator, sessionId, id)).toEqual({ ok: false, error: "admin.step_up_expired" });
+    expect(await approveWithdrawal(ctx, operator, sessionId, id, txId())).toEqual({ ok: false, error: "admin.step_up_expired" });
     // a step-up that was fresh when the page loaded but expires before the click: the same
-    expect(await approveWithdrawal(ctx, operator, operatorSession, id, Date.now() + STEP_UP_TTL_MS + 1000)).toEqual({
+    expect(await approveWithdrawal(ctx, operator, operatorSession, id, txId(), Date.now() + STEP_UP_TTL_MS + 1000)).toEqual({
       ok: false,
       error: "admin.step_up_expired",
     });
@@ -570,7 +614,7 @@ describe("the operator's review", () => {
     const ctx = await createServiceContext(env);
     const normal = (await userForToken(env.DB, user.token))!;
     await expect(withdrawalQueue(ctx, normal)).rejects.toBeInstanceOf(OperatorOnly);
-    await expect(approveWithdrawal(ctx, normal, await sessionIdOf(user.token), id)).rejects.toBeInstanceOf(OperatorOnly);
+    await expect(approveWithdrawal(ctx, normal, await sessionIdOf(user.token), id, txId())).rejects.toBeInstanceOf(OperatorOnly);
     await expect(rejectWithdrawal(ctx, normal, id, "no")).rejects.toBeInstanceOf(OperatorOnly);
     await expect(rejectWithdrawal(ctx, null, id, "no")).rejects.toBeInstanceOf(OperatorOnly);
     const cookie = await signedSessionCookie(user.token);

@@ -2,11 +2,14 @@
 import { describe, expect, it } from "vitest";
 import { toDecimalString } from "~/domain/money";
 import {
+  DrawType,
   checkWithdrawal,
   drawTypeOfPage,
+  explorerUrl,
   isValidAddress,
   isValidSwift,
   normaliseAddress,
+  normaliseTxId,
   previewWithdrawal,
   receivedAmount,
   shortAddress,
@@ -156,5 +159,45 @@ describe("payout methods", () => {
     expect(drawTypeOfPage("1")).toBe(2);
     expect(drawTypeOfPage(null)).toBe(1);
     expect(drawTypeOfPage("9")).toBe(1);
+  });
+});
+
+describe("a paid withdrawal's transaction id", () => {
+  const hash = "3F5A9C0E7B1D2468ACE02468BDF13579ACE02468BDF13579ACE02468BDF13579";
+  it("has its network's format, and one stored form (hashes in lower case)", () => {
+    expect(normaliseTxId(DrawType.Coin, "TRC20", ` ${hash} `)).toBe(hash.toLowerCase());
+    expect(normaliseTxId(DrawType.Coin, "btc", hash)).toBe(hash.toLowerCase());
+    expect(normaliseTxId(DrawType.Coin, "ERC20", `0x${hash}`)).toBe(`0x${hash.toLowerCase()}`);
+    expect(normaliseTxId(DrawType.Coin, "BEP20", `0X${hash}`)).toBe(`0x${hash.toLowerCase()}`);
+  });
+
+  it("refuses another network's form, a short or long hash, and anything but its characters", () => {
+    expect(normaliseTxId(DrawType.Coin, "TRC20", `0x${hash}`)).toBeNull();
+    expect(normaliseTxId(DrawType.Coin, "ERC20", hash)).toBeNull();
+    expect(normaliseTxId(DrawType.Coin, "TRC20", hash.slice(1))).toBeNull();
+    expect(normaliseTxId(DrawType.Coin, "TRC20", `${hash}0`)).toBeNull();
+    expect(normaliseTxId(DrawType.Coin, "TRC20", `${hash.slice(4)}<b>`)).toBeNull();
+    expect(normaliseTxId(DrawType.Coin, "TRC20", "")).toBeNull();
+    // a network without a rule: letters and digits, 16 to 128
+    expect(normaliseTxId(DrawType.Coin, "SOL", "5VERv8NMvzbJMEkV8xnrLkEaWRtSz9CosKDYjCJjBRnb")).toBe(
+      "5VERv8NMvzbJMEkV8xnrLkEaWRtSz9CosKDYjCJjBRnb",
+    );
+    expect(normaliseTxId(DrawType.Coin, "SOL", "short")).toBeNull();
+  });
+
+  it("a bank transfer's reference: SWIFT's characters, 4 to 35", () => {
+    expect(normaliseTxId(DrawType.Bank, "", " REF-2026/12  0042 ")).toBe("REF-2026/12 0042");
+    expect(normaliseTxId(DrawType.Bank, "", "abc")).toBeNull();
+    expect(normaliseTxId(DrawType.Bank, "", "x".repeat(36))).toBeNull();
+    expect(normaliseTxId(DrawType.Bank, "", "REF<script>")).toBeNull();
+  });
+
+  it("links to the network's explorer where we know one", () => {
+    expect(explorerUrl("TRC20", "ab")).toBe("https://tronscan.org/#/transaction/ab");
+    expect(explorerUrl("erc20", "0xab")).toBe("https://etherscan.io/tx/0xab");
+    expect(explorerUrl("BEP20", "0xab")).toBe("https://bscscan.com/tx/0xab");
+    expect(explorerUrl("BTC", "ab")).toBe("https://mempool.space/tx/ab");
+    expect(explorerUrl("SOL", "ab")).toBeNull();
+    expect(explorerUrl("", "ab")).toBeNull();
   });
 });

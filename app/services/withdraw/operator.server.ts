@@ -9,7 +9,7 @@ import type { ServiceContext } from "~/context.server";
 import { columnList, joinLists, type RowOf } from "~/db/columns";
 import { users, withdrawals } from "~/db/schema";
 import type { Micros } from "~/domain/money";
-import { WithdrawStatus } from "~/domain/withdraw";
+import { DrawType, WithdrawStatus, normaliseTxId } from "~/domain/withdraw";
 import { AccountKind, Bucket, PlatformAccount } from "~/services/ledger/accounts.server";
 import { LedgerError, post, type Posting } from "~/services/ledger/post.server";
 import { assertOperator, decisionStatement, isAlreadyDecided, isStepUpExpired, stepUpGuard } from "~/services/operator.server";
@@ -49,18 +49,29 @@ export async function withdrawalQueue(
   return { pending: pending!.results as QueueItem[], decided: decided!.results as QueueItem[] };
 }
 
-export type ReviewError = "errors.not_found" | "admin.already_decided" | "admin.step_up_expired" | "admin.reason_required";
+export type ReviewError =
+  "errors.not_found" | "admin.already_decided" | "admin.step_up_expired" | "admin.reason_required" | "withdraw.tx_id_invalid";
 export type ReviewResult = { ok: true } | { ok: false; error: ReviewError };
 
 async function pendingWithdrawal(ctx: ServiceContext, id: number) {
   if (!Number.isSafeInteger(id) || id <= 0) return null;
   return ctx.d1
     .prepare(
-      `SELECT w.id, w.user_id AS userId, w.amount, w.fee, w.status, a.id AS accountId
-         FROM withdrawals w JOIN accounts a ON a.user_id = w.user_id AND a.kind = ?2 WHERE w.id = ?1`,
+      `SELECT w.id, w.user_id AS userId, w.amount, w.fee, w.status, w.type, COALESCE(c.protocol, '') AS protocol, a.id AS accountId
+         FROM withdrawals w JOIN accounts a ON a.user_id = w.user_id AND a.kind = ?2
+         LEFT JOIN withdraw_currencies c ON c.id = w.draw_currency_id WHERE w.id = ?1`,
     )
     .bind(id, AccountKind.Funding.kind)
-    .first<{ id: number; userId: number; amount: Micros; fee: Micros; status: number; accountId: number }>();
+    .first<{
+      id: number;
+      userId: number;
+      amount: Micros;
+      fee: Micros;
+      status: number;
+      type: DrawType;
+      protocol: string;
+      accountId: number;
+    }>();
 }
 
 function settleStatement(
@@ -71,14 +82,15 @@ function settleStatement(
   key: string,
   notes: string | null,
   now: number,
+  tx: { id: string; network: string } | null = null,
 ) {
   return ctx.d1
     .prepare(
       `UPDATE withdrawals SET status = ?2, reviewed_by = ?3, reviewed_at = ?4, notes = COALESCE(?6, notes),
-              settle_tx = (SELECT id FROM ledger_transactions WHERE idempotency_key = ?5)
+              settle_tx = (SELECT id FROM ledger_transactions WHERE idempotency_key = ?5), tx_id = ?7, tx_network = ?8
         WHERE id = ?1 AND status = 0`,
     )
-    .bind(id, status, operatorId, now, key, notes);
+    .bind(id, status, operatorId, now, key, notes, tx?.id ?? null, tx?.network ?? null);
 }
 
 function reviewFailure(error: unknown): ReviewResult {
@@ -98,12 +110,17 @@ export async function approveWithdrawal(
   operator: SessionUser | null,
   sessionId: string,
   id: number,
+  txId: string,
   now = Date.now(),
 ): Promise<ReviewResult> {
   assertOperator(operator);
   const w = await pendingWithdrawal(ctx, id);
   if (!w) return { ok: false, error: "errors.not_found" };
   if (w.status !== WithdrawStatus.Review) return { ok: false, error: "admin.already_decided" };
+  // the payout's transaction id, in its network's format: the user sees it (and its explorer page)
+  const tx = normaliseTxId(w.type, w.protocol, txId);
+  if (!tx) return { ok: false, error: "withdraw.tx_id_invalid" };
+  const network = w.type === DrawType.Bank ? "" : w.protocol.trim().toUpperCase();
   const key = `withdrawal:${w.id}:approve`;
   const postings: Posting[] = [
     { accountId: w.accountId, bucket: Bucket.Locked, amount: -w.amount },
@@ -121,7 +138,7 @@ export async function approveWithdrawal(
         decisionStatement(ctx.d1, { operatorId: operator.id, subject: "withdrawal", subjectId: w.id, decision: "approve" }, now),
         stepUpGuard(ctx.d1, sessionId, now),
       ],
-      effects: [settleStatement(ctx, w.id, WithdrawStatus.Paid, operator.id, key, null, now)],
+      effects: [settleStatement(ctx, w.id, WithdrawStatus.Paid, operator.id, key, null, now, { id: tx, network })],
     });
     // the same approval posted before (a double click): decided already
     if (posted.replayed) return { ok: false, error: "admin.already_decided" };

@@ -75,6 +75,8 @@ export const WITHDRAWAL_KEYS = [
   "memo",
   "status",
   "notes",
+  "txId",
+  "txNetwork",
   "reviewedAt",
   "createdAt",
 ] as const;
