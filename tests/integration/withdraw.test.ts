@@ -11,6 +11,7 @@ import { PlatformAccount, checkInvariants } from "~/services/ledger/accounts.ser
 import { post } from "~/services/ledger/post.server";
 import { sessionIdOf, userForToken, type SessionUser } from "~/services/session.server";
 import { approveWithdrawal, rejectWithdrawal, withdrawalQueue } from "~/services/withdraw/operator.server";
+import { requestWithdrawal } from "~/services/withdraw/commands.server";
 import { withdrawalOf } from "~/services/withdraw/queries.server";
 import { ORIGIN, cookiesFrom, createUser, form, get, latestCode, sessionFor, signedSessionCookie, visibleText } from "./helpers";
 
@@ -622,5 +623,74 @@ describe("the operator's review", () => {
     expect((await form("/admin/withdrawals", { intent: "reject", id: String(id), reason: "x" }, { cookie })).status).toBe(404);
     expect((await get("/admin/withdrawals")).status).toBe(404);
     expect((await withdrawal(id)).status).toBe(0);
+  });
+});
+
+describe("e-mail notices", () => {
+  /** The user's notices in the outbox, oldest first (they are sent in the background after the change commits). */
+  const mails = async (to: string) =>
+    (await env.DB.prepare("SELECT subject, body FROM outbox WHERE `to` = ?1 ORDER BY id").bind(to).all<{ subject: string; body: string }>())
+      .results;
+
+  it("requested, paid with its transaction id and explorer page, rejected with the reason: once each, in the user's language", async () => {
+    const { user, id } = await pendingWithdrawal("100");
+    await env.DB.prepare("UPDATE users SET lang = 'en' WHERE id = ?1").bind(user.id).run();
+    // the request's notice went in the language the user had then (the default, hk): only its count is checked here
+    await expect.poll(async () => (await mails(user.email!)).length).toBe(1);
+    const tx = txId();
+    const res = await form("/admin/withdrawals", { intent: "approve", id: String(id), tx }, { cookie: operatorCookie });
+    expect(res.status).toBe(302);
+    await expect.poll(async () => (await mails(user.email!)).length).toBe(2);
+    const paid = (await mails(user.email!))[1]!;
+    expect(paid.subject).toBe(`Your Bourse withdrawal #${id} has been paid`);
+    expect(paid.body).toBe(
+      `Your withdrawal of 100.00 USD has been paid: 99.00 USDT sent. Transaction ID: ${tx.toLowerCase()}\n\nhttps://tronscan.org/#/transaction/${tx.toLowerCase()}`,
+    );
+
+    const second = await pendingWithdrawal("50");
+    await env.DB.prepare("UPDATE users SET lang = 'de' WHERE id = ?1").bind(second.user.id).run();
+    await expect.poll(async () => (await mails(second.user.email!)).length).toBe(1);
+    await form(
+      "/admin/withdrawals",
+      { intent: "reject", id: String(second.id), reason: "Adresse nicht bestätigt" },
+      { cookie: operatorCookie },
+    );
+    await expect.poll(async () => (await mails(second.user.email!)).length).toBe(2);
+    expect((await mails(second.user.email!))[1]).toEqual({
+      subject: `Ihre Bourse-Auszahlung Nr. ${second.id} wurde abgelehnt`,
+      body: "Ihre Auszahlung über 50.00 USD wurde abgelehnt, der Betrag ist wieder in Ihrem verfügbaren Guthaben. Grund: Adresse nicht bestätigt",
+    });
+  });
+
+  it("the request's notice says what was asked; a replay of the same request sends nothing more", async () => {
+    const user = await customer(1_000 * USD);
+    await env.DB.prepare("UPDATE users SET lang = 'en' WHERE id = ?1").bind(user.id).run();
+    const method = await bindCoin(user.token);
+    // the same request three times at once, in one isolate: all pass the "already placed?" read
+    // before any of them writes, so two are replays of the ledger's idempotent transaction
+    const ctx = await createServiceContext(env);
+    const session = (await userForToken(env.DB, user.token))!;
+    const input = { drawCurrencyId: Currency.Trc20, methodId: method, amount: "100", memo: "", requestId: crypto.randomUUID() };
+    const answers = await Promise.all([1, 2, 3].map(() => requestWithdrawal(ctx, session, input)));
+    const ids = new Set(answers.map((a) => (a.ok ? a.value.id : 0)));
+    expect(ids.size).toBe(1);
+    const [id] = [...ids];
+    await expect.poll(async () => (await mails(user.email!)).length).toBe(1);
+    // nothing more arrives later either
+    await new Promise((r) => setTimeout(r, 300));
+    expect(await mails(user.email!)).toEqual([
+      {
+        subject: `Your Bourse withdrawal request #${id}`,
+        body: "We received your request to withdraw 100.00 USD (you receive 99.00 USDT). The amount is held until it is reviewed. If you did not make this request, change your password and contact support at once.",
+      },
+    ]);
+  });
+
+  it("a failed approval (no transaction id) sends no notice", async () => {
+    const { user, id } = await pendingWithdrawal("100");
+    await expect.poll(async () => (await mails(user.email!)).length).toBe(1);
+    await form("/admin/withdrawals", { intent: "approve", id: String(id) }, { cookie: operatorCookie });
+    await new Promise((r) => setTimeout(r, 300));
+    expect(await mails(user.email!)).toHaveLength(1);
   });
 });

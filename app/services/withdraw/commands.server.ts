@@ -13,6 +13,7 @@ import { Bucket } from "~/services/ledger/accounts.server";
 import { LedgerError, post } from "~/services/ledger/post.server";
 import { fail, type Outcome } from "~/services/outcome";
 import type { SessionUser } from "~/services/session.server";
+import { noticeWithdrawal } from "./notices.server";
 import { findMethod, type PayoutMethod } from "./methods.server";
 import {
   findCurrency,
@@ -104,8 +105,9 @@ export async function requestWithdrawal(
       requestId,
       key,
     );
+  let placed = false;
   try {
-    await post(ctx.d1, {
+    const posted = await post(ctx.d1, {
       idempotencyKey: key,
       kind: "withdraw",
       memo: "withdraw.memo_lock",
@@ -116,11 +118,14 @@ export async function requestWithdrawal(
       ],
       effects: [insert],
     });
+    placed = !posted.replayed;
   } catch (error) {
     if (error instanceof LedgerError && error.code === "insufficient_funds") return fail({ number: "withdraw.insufficient_balance" });
     // the same request_id with other values: the first request stands
     if (!(error instanceof LedgerError && error.code === "idempotency_conflict")) throw error;
   }
   const row = await withdrawalByRequest(ctx, user.id, requestId);
+  // the e-mail goes once, for the request that placed it (not for a replay of it)
+  if (row && placed) noticeWithdrawal(ctx, row.id, "requested");
   return row ? { ok: true, value: row } : fail({ form: "errors.try_again" }, 500);
 }

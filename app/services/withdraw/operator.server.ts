@@ -14,6 +14,7 @@ import { AccountKind, Bucket, PlatformAccount } from "~/services/ledger/accounts
 import { LedgerError, post, type Posting } from "~/services/ledger/post.server";
 import { assertOperator, decisionStatement, isAlreadyDecided, isStepUpExpired, stepUpGuard } from "~/services/operator.server";
 import type { SessionUser } from "~/services/session.server";
+import { noticeWithdrawal } from "./notices.server";
 import { WITHDRAWAL_KEYS, type WithdrawalRow } from "./queries.server";
 
 /** A request as the user's records show it (`w`), with its user (`u`). */
@@ -145,6 +146,7 @@ export async function approveWithdrawal(
   } catch (error) {
     return reviewFailure(error);
   }
+  noticeWithdrawal(ctx, w.id, "paid");
   return { ok: true };
 }
 
@@ -186,5 +188,6 @@ export async function rejectWithdrawal(
   } catch (error) {
     return reviewFailure(error);
   }
+  noticeWithdrawal(ctx, w.id, "rejected");
   return { ok: true };
 }
