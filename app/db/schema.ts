@@ -4,7 +4,7 @@
  * instrument table) are TEXT decimal strings parsed by app/lib/decimal.ts. Never REAL.
  */
 import { sql } from "drizzle-orm";
-import { check, index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { check, index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 
 const createdAt = () =>
   integer("created_at", { mode: "number" })
@@ -124,6 +124,24 @@ export const upstreamSessions = sqliteTable("upstream_sessions", {
   userAgent: text("user_agent").notNull().default(""),
   createdAt: createdAt(),
 });
+
+/**
+ * The devices a user has signed in from (issue 24's "sign-in from a new device" notice): the
+ * SHA-256 of the browser's device cookie, or of an API client's user agent and network.
+ */
+export const userDevices = sqliteTable(
+  "user_devices",
+  {
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id),
+    deviceId: text("device_id").notNull(),
+    userAgent: text("user_agent").notNull().default(""),
+    firstSeenAt: integer("first_seen_at").notNull(),
+    lastSeenAt: integer("last_seen_at").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.deviceId] })],
+);
 
 /** One-time codes sent by e-mail or SMS. Only a hash of the code is stored. */
 export const verificationCodes = sqliteTable(

@@ -19,7 +19,8 @@ import { readForm } from "~/lib/http.server";
 import { safeRedirect } from "~/lib/redirect";
 import { login } from "~/services/auth/sign-in.server";
 import { createCaptcha } from "~/services/codes.server";
-import { redirectWithFlash, sessionSetCookie } from "~/services/web.server";
+import { browserDevice } from "~/services/auth/devices.server";
+import { redirectWithFlash, signedInCookies } from "~/services/web.server";
 import { titled } from "~/lib/meta";
 
 /** The message sections this page renders (app/i18n/sections.ts). */
@@ -44,7 +45,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
   if (submission.status !== "success") {
     return data({ result: submission.reply({ hideFields: ["password", "captcha", "key"] }), captcha: null }, { status: 400 });
   }
-  const result = await login(context, submission.value);
+  const device = await browserDevice(request);
+  const result = await login(context, submission.value, device);
   if (!result.ok) {
     const captcha = result.captchaRequired ? await createCaptcha(context.d1) : null;
     return data({ result: replyWithErrors(submission, result.errors, ["password", "captcha", "key"]), captcha }, { status: result.status });
@@ -53,7 +55,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     context,
     safeRedirect(form.get("from"), "/"),
     { kind: "success", message: "auth.login_success" },
-    { "Set-Cookie": await sessionSetCookie(context, result.value.token) },
+    await signedInCookies(context, result.value.token, device),
   );
 }
 

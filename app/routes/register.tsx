@@ -23,7 +23,8 @@ import { verifyRegType } from "~/services/auth/accounts.server";
 import { register, sendRegisterCode } from "~/services/auth/sign-in.server";
 import { createCaptcha } from "~/services/codes.server";
 import { SanctionsNotice } from "~/components/notice";
-import { redirectWithFlash, sessionSetCookie } from "~/services/web.server";
+import { browserDevice } from "~/services/auth/devices.server";
+import { redirectWithFlash, signedInCookies } from "~/services/web.server";
 import { titled } from "~/lib/meta";
 
 /** The message sections this page renders (app/i18n/sections.ts). */
@@ -90,7 +91,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
           { result: submission.reply({ hideFields: SECRETS }), codeSeconds: 0, captcha: await fresh(), notice: null },
           { status: 400 },
         );
-      const result = await register(context, submission.value);
+      const device = await browserDevice(request);
+      const result = await register(context, submission.value, device);
       if (!result.ok)
         return data(
           { result: replyWithErrors(submission, result.errors, SECRETS), codeSeconds: 0, captcha: await fresh(), notice: null },
@@ -100,7 +102,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
         context,
         "/",
         { kind: "success", message: "auth.register_success" },
-        { "Set-Cookie": await sessionSetCookie(context, result.value.token) },
+        await signedInCookies(context, result.value.token, device),
       );
     }
     default:

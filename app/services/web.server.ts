@@ -7,6 +7,7 @@ import type { AppContext } from "~/context.server";
 import { safeRedirect } from "~/lib/redirect";
 import { DEMO_TTL_MS } from "~/services/demo.server";
 import { sessionCookie, type SessionUser } from "~/services/session.server";
+import { deviceSetCookie, type Device } from "~/services/auth/devices.server";
 
 export { safeRedirect };
 
@@ -68,6 +69,15 @@ export async function requireRealUser(context: AppContext, request: Request): Pr
 
 export async function sessionSetCookie(context: AppContext, token: string) {
   return sessionCookie(context.config).serialize(token);
+}
+
+/** The cookies of a sign-in's answer: the session, and the browser's device cookie when it is new. */
+export async function signedInCookies(context: AppContext, token: string, device: Device): Promise<Headers> {
+  const headers = new Headers();
+  headers.append("Set-Cookie", await sessionSetCookie(context, token));
+  const deviceCookie = deviceSetCookie(device);
+  if (deviceCookie) headers.append("Set-Cookie", await deviceCookie);
+  return headers;
 }
 
 export async function sessionClearCookie(context: AppContext) {

@@ -17,6 +17,7 @@ import { Backoffs, Limits, clear, hit, release, reserve, reserveWithBackoff } fr
 import { createSession, revokeSession } from "~/services/session.server";
 import { fail, type Outcome } from "~/services/outcome";
 import { upstreamLogin, upstreamLogout } from "~/services/upstream/sessions.server";
+import { signedInFrom, type Device } from "./devices.server";
 import { accountExists, insertUser, resolveMobile, verifyRegType } from "./accounts.server";
 import { sendCodeTo } from "./codes.server";
 
@@ -44,6 +45,7 @@ export async function sendRegisterCode(ctx: AppContext, input: SendCodeInput): P
 export async function register(
   ctx: AppContext,
   input: RegisterInput,
+  device: Device = { kind: "api" },
 ): Promise<Outcome<{ token: string; user: { id: number; uid: string } }>> {
   if (!(await hit(ctx.d1, `register:c:${ctx.client.key}`, Limits.registerPerClient)))
     return fail({ form: "errors.too_many_requests" }, 429);
@@ -80,6 +82,8 @@ export async function register(
   const created = await insertUser(ctx, { email, mobile, areaId, passwordHash, referrerId });
   if (!created.ok) return fail({ account: "errors.account_exists" });
   const token = await createSession(ctx.d1, created.id, ctx.client.userAgent);
+  // the account's first device: later sign-ins from other devices are told to the user
+  await signedInFrom(ctx, created.id, device);
   return { ok: true, value: { token, user: { id: created.id, uid: created.uid } } };
 }
 
@@ -91,7 +95,11 @@ export async function register(
  * Both slots are reserved atomically before the password hash is computed, so a parallel burst
  * gets at most LOGIN_FREE_ATTEMPTS guesses evaluated without captchas.
  */
-export async function login(ctx: AppContext, input: LoginInput): Promise<Outcome<{ token: string; userId: number }>> {
+export async function login(
+  ctx: AppContext,
+  input: LoginInput,
+  device: Device = { kind: "api" },
+): Promise<Outcome<{ token: string; userId: number }>> {
   // upstream mode: the backend checks the password and holds the user (ADR 024)
   if (ctx.config.platform.kind === "upstream") return upstreamLogin(ctx, input);
   const account = parseAccount(input.account, input.login_type ?? "");
@@ -118,6 +126,7 @@ export async function login(ctx: AppContext, input: LoginInput): Promise<Outcome
     await ctx.db.update(users).set({ passwordHash: rehashed }).where(eq(users.id, row.id));
   }
   const token = await createSession(ctx.d1, row.id, ctx.client.userAgent);
+  await signedInFrom(ctx, row.id, device);
   return { ok: true, value: { token, userId: row.id } };
 }
 
