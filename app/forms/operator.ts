@@ -55,20 +55,19 @@ export function itemActionSchema<const T extends readonly [Intent, ...Intent[]]>
  * A decision on a review queue's item (ReviewForm): approve, or reject with a reason. An id that
  * is no number decides nothing (0: the service answers "not found").
  */
-export const DecisionSchema = v.pipe(
-  v.object({ intent: intentOf([Intent.Approve, Intent.Reject]), id: text, reason: text }),
-  v.transform(({ intent, id = "", reason = "" }) => ({ intent, id: /^\d{1,15}$/.test(id) ? Number(id) : 0, reason })),
-);
+const decisionFields = { intent: intentOf([Intent.Approve, Intent.Reject]), id: text, reason: text };
+const decisionOf = ({ intent, id = "", reason = "" }: v.InferOutput<v.ObjectSchema<typeof decisionFields, undefined>>) => ({
+  intent,
+  id: /^\d{1,15}$/.test(id) ? Number(id) : 0,
+  reason,
+});
+
+export const DecisionSchema = v.pipe(v.object(decisionFields), v.transform(decisionOf));
 
 /** A decision on a withdrawal: an approval carries the payout's transaction id (its format is checked against the request's network). */
 export const WithdrawalDecisionSchema = v.pipe(
-  v.object({ intent: intentOf([Intent.Approve, Intent.Reject]), id: text, reason: text, tx: text }),
-  v.transform(({ intent, id = "", reason = "", tx = "" }) => ({
-    intent,
-    id: /^\d{1,15}$/.test(id) ? Number(id) : 0,
-    reason,
-    tx: tx.slice(0, 200),
-  })),
+  v.object({ ...decisionFields, tx: text }),
+  v.transform(({ tx = "", ...decision }) => ({ ...decisionOf(decision), tx: tx.slice(0, 200) })),
 );
 
 /** "<user id>-<submission>": a real-name request in the identity queue's forms. */

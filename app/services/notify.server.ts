@@ -3,7 +3,10 @@
  * local outbox table (listed at GET /dev/outbox when running locally); MAIL_PROVIDER=http
  * posts JSON to a provider endpoint with a bearer token (see README: Configuration).
  */
+import type { ServiceContext } from "~/context.server";
 import type { Config } from "~/env.server";
+import { DEFAULT_LANGUAGE, isLanguage } from "~/i18n/config";
+import { fixedT, type ServerT } from "~/i18n/i18n.server";
 
 export interface OutgoingMessage {
   channel: "email" | "sms";
@@ -44,6 +47,26 @@ export class HttpNotifier implements Notifier {
 
 export function notifier(config: Config, db: D1Database): Notifier {
   return config.mail.provider === "http" ? new HttpNotifier(config.mail) : new OutboxNotifier(db);
+}
+
+/**
+ * A notice e-mailed to a user in their own language (not the request's), written by `compose`
+ * with that language's t. Sent in the background: the change it tells of has committed already,
+ * and a failure is logged, never thrown at the user's request.
+ */
+export function emailUser<R extends { email: string | null; lang: string }>(
+  ctx: ServiceContext,
+  what: string,
+  recipient: () => Promise<R | null>,
+  compose: (t: ServerT, recipient: R) => { subject: string; body: string },
+) {
+  const send = async () => {
+    const to = await recipient();
+    if (!to?.email) return;
+    const t = await fixedT(isLanguage(to.lang) ? to.lang : DEFAULT_LANGUAGE);
+    await notifier(ctx.config, ctx.d1).send({ channel: "email", to: to.email, ...compose(t, to) });
+  };
+  ctx.waitUntil(send().catch((error) => console.error(`${what} notice failed`, error)));
 }
 
 export interface OutboxRow {

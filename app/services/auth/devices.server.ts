@@ -7,10 +7,8 @@
  */
 import { createCookie } from "@remix-run/cloudflare";
 import type { AppContext } from "~/context.server";
-import { DEFAULT_LANGUAGE, isLanguage } from "~/i18n/config";
-import { fixedT } from "~/i18n/i18n.server";
 import { randomToken, sha256Hex } from "~/lib/encoding";
-import { notifier } from "~/services/notify.server";
+import { emailUser } from "~/services/notify.server";
 
 export const DEVICE_COOKIE = "__Host-bourse_device";
 const DEVICE_MAX_AGE_S = 400 * 24 * 60 * 60;
@@ -57,23 +55,20 @@ export async function signedInFrom(ctx: AppContext, userId: number, device: Devi
   const firstSeen = (upserted!.results[0] as { firstSeen: number } | undefined)?.firstSeen;
   const devices = (counted!.results[0] as { n: number }).n;
   const isNew = firstSeen === now && devices > 1;
-  if (isNew) ctx.waitUntil(sendNotice(ctx, userId, now).catch((error) => console.error("new-device notice failed", error)));
+  if (isNew) {
+    emailUser(
+      ctx,
+      "new-device",
+      () => ctx.d1.prepare("SELECT email, lang FROM users WHERE id = ?1").bind(userId).first<{ email: string | null; lang: string }>(),
+      (t) => {
+        const values = {
+          device: ctx.client.userAgent.slice(0, 120) || "?",
+          address: ctx.client.ip ?? "?",
+          time: `${new Date(now).toISOString().slice(0, 16).replace("T", " ")} UTC`,
+        };
+        return { subject: t("mail.new_device_subject", values), body: t("mail.new_device_body", values) };
+      },
+    );
+  }
   return isNew;
-}
-
-async function sendNotice(ctx: AppContext, userId: number, at: number) {
-  const user = await ctx.d1.prepare("SELECT email, lang FROM users WHERE id = ?1").bind(userId).first<{ email: string | null; lang: string }>();
-  if (!user?.email) return;
-  const t = await fixedT(isLanguage(user.lang) ? user.lang : DEFAULT_LANGUAGE);
-  const values = {
-    device: ctx.client.userAgent.slice(0, 120) || "?",
-    address: ctx.client.ip ?? "?",
-    time: `${new Date(at).toISOString().slice(0, 16).replace("T", " ")} UTC`,
-  };
-  await notifier(ctx.config, ctx.d1).send({
-    channel: "email",
-    to: user.email,
-    subject: t("mail.new_device_subject", values),
-    body: t("mail.new_device_body", values),
-  });
 }
