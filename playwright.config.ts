@@ -1,5 +1,7 @@
 // End-to-end tests in Debian's Chromium (never a downloaded browser), in three projects:
-// mobile with JavaScript, mobile without JavaScript, desktop. scripts/e2e.mjs starts the app.
+// mobile with JavaScript, mobile without JavaScript, desktop; and the upstream-mode journeys
+// (tests/e2e/upstream/) against a second instance in upstream mode in front of the first, with
+// and without JavaScript (ADR 024). scripts/e2e.mjs starts both.
 import { defineConfig } from "@playwright/test";
 
 const executablePath = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
@@ -16,6 +18,7 @@ const launchOptions = {
     "--disable-dev-shm-usage",
   ],
 };
+const upstream = process.env.E2E_UPSTREAM_URL ?? "http://localhost:8800";
 const mobile = { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 };
 
 export default defineConfig({
@@ -42,8 +45,10 @@ export default defineConfig({
     screenshot: "only-on-failure",
   },
   projects: [
-    { name: "mobile-js", use: { ...mobile, javaScriptEnabled: true } },
-    { name: "mobile-nojs", use: { ...mobile, javaScriptEnabled: false } },
-    { name: "desktop", use: { viewport: { width: 1280, height: 800 }, javaScriptEnabled: true } },
+    { name: "mobile-js", testIgnore: "upstream/**", use: { ...mobile, javaScriptEnabled: true } },
+    { name: "mobile-nojs", testIgnore: "upstream/**", use: { ...mobile, javaScriptEnabled: false } },
+    { name: "desktop", testIgnore: "upstream/**", use: { viewport: { width: 1280, height: 800 }, javaScriptEnabled: true } },
+    { name: "upstream-js", testMatch: "upstream/**/*.spec.ts", use: { ...mobile, javaScriptEnabled: true, baseURL: upstream } },
+    { name: "upstream-nojs", testMatch: "upstream/**/*.spec.ts", use: { ...mobile, javaScriptEnabled: false, baseURL: upstream } },
   ],
 });

@@ -16,7 +16,7 @@ import { useTranslation } from "~/i18n/react";
 import { TAB_PATHS, TabBar } from "~/components/layout";
 import { I18nProvider } from "~/i18n/react";
 import { isAbortError } from "~/lib/abort";
-import { useRootData } from "~/lib/root-data";
+import { useRootData, useServes } from "~/lib/root-data";
 import { rootMessages, translateMessage } from "~/lib/messages";
 import { LiveProvider, StaleRefresher } from "~/components/live";
 import type { Flash } from "~/services/web.server";
@@ -126,7 +126,9 @@ function Document({
 export default function App() {
   const root = useRootData()!;
   const location = useLocation();
-  const withTabs = TAB_PATHS.includes(location.pathname);
+  const served = useServes();
+  // upstream mode before its areas are served: one tab is no tab bar (components/layout.tsx)
+  const withTabs = TAB_PATHS.includes(location.pathname) && TAB_PATHS.filter(served).length > 1;
   const scripts = !useMatches().some((m) => (m.handle as { scripts?: boolean } | undefined)?.scripts === false);
   useServiceWorker(root.lang);
   return (

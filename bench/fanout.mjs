@@ -435,7 +435,12 @@ export async function fanoutFigures({ print = true } = {}) {
     figure("fanout_p99_ratio_5k", "p99 ÷ bare ws p99, 5,000 sockets", at(5_000), "p99Ratio"),
     // beside it, the same run's bare workerd broadcast: Bourse against the runtime's own floor, and that floor against `ws`
     figure("fanout_p99_ratio_5k_bare_workerd", "p99 ÷ bare workerd broadcast's p99, 5,000 sockets", at(5_000), "p99RatioBareWorkerd"),
-    figure("fanout_bare_workerd_p99_ratio_5k", "bare workerd broadcast's p99 ÷ bare ws p99, 5,000 sockets", at(5_000), "bareWorkerdP99Ratio"),
+    figure(
+      "fanout_bare_workerd_p99_ratio_5k",
+      "bare workerd broadcast's p99 ÷ bare ws p99, 5,000 sockets",
+      at(5_000),
+      "bareWorkerdP99Ratio",
+    ),
     figure("fanout_fail_20k", "failed or missed sockets, 20,000 sockets", at(20_000), "failed"),
     { ...figure("fanout_rss_mb_per_1k", `MB of workerd RSS per 1,000 sockets (${rssRow?.clients ?? 20_000} sockets)`, rssRow, "rssPer1k") },
   ];

@@ -2,6 +2,7 @@
 // every binding local (D1, Durable Objects, R2), no Cloudflare login, telemetry off.
 import { bin, run, start } from "./lib.mjs";
 import { seedDatabase } from "./seed.mjs";
+import { LOCAL_UPSTREAM_SECRET } from "./upstream.mjs";
 
 const port = process.env.PORT ?? "8787";
 run(bin("wrangler"), ["d1", "migrations", "apply", "DB", "--local"], { stdio: ["ignore", "inherit", "inherit"] });
@@ -13,6 +14,9 @@ const child = start(bin("wrangler"), [
   port,
   "--var",
   "ENVIRONMENT:local",
+  // honours the browser's address that `npm run start:upstream` forwards (ADR 024)
+  "--var",
+  `UPSTREAM_SHARED_SECRET:${LOCAL_UPSTREAM_SECRET}`,
   "--test-scheduled",
   "--show-interactive-dev-session=false",
 ]);

@@ -36,7 +36,7 @@ export const marketRoutes: Routes = {
       const list = await listCategories(ctx);
       return ok(
         ctx,
-        list.map((c) => ({ Id: c.id, NameShowTrans: ctx.t(`categories.${c.key}`) })),
+        list.map((c) => ({ Id: c.id, NameShowTrans: c.key ? ctx.t(`categories.${c.key}`) : c.name })),
       );
     },
   },

@@ -5,6 +5,7 @@
 import { Link } from "@remix-run/react";
 import { useRef, type ReactNode } from "react";
 import { useTranslation } from "~/i18n/react";
+import { useServes } from "~/lib/root-data";
 import { CopyButton } from "~/components/copy-button";
 import { useHydrated } from "~/components/hydrated";
 import { httpUrl, type ChatButton } from "~/domain/content";
@@ -61,6 +62,7 @@ export function ChatLink({
 }) {
   const { t } = useTranslation();
   const hydrated = useHydrated();
+  const served = useServes();
   const dialog = useRef<HTMLDialogElement>(null);
   if (chat.kind === "navigate")
     return (
@@ -86,6 +88,7 @@ export function ChatLink({
         </dialog>
       </>
     );
+  if (!served("/mine/chat")) return null;
   return (
     <Link to="/mine/chat" className={className} aria-label={label} reloadDocument data-chat={chat.kind}>
       {children}

@@ -3,6 +3,7 @@ import type { ReactNode } from "react";
 import { useTranslation } from "~/i18n/react";
 import { BackIcon, FollowIcon, HomeIcon, OrderIcon, RankIcon, TradeIcon, UserIcon } from "~/components/icons";
 
+import { useServes } from "~/lib/root-data";
 import { TAB_PATHS } from "~/lib/tabs";
 
 export { TAB_PATHS };
@@ -19,9 +20,13 @@ const TABS = [
 /** Bottom tab bar on phones; a side rail on desktop widths. */
 export function TabBar() {
   const { t } = useTranslation();
+  const served = useServes();
+  const tabs = TABS.filter((tab) => served(tab.to));
+  // upstream mode before its areas are served: one tab is no navigation
+  if (tabs.length < 2) return null;
   return (
     <nav className="tabbar" aria-label={t("tabs.label")}>
-      {TABS.map(({ to, label, Icon, end }) => (
+      {tabs.map(({ to, label, Icon, end }) => (
         <NavLink key={to} to={to} end={end} prefetch="intent" className={({ isActive }) => (isActive ? "tab active" : "tab")}>
           <Icon />
           <span>{t(label)}</span>

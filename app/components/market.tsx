@@ -2,6 +2,7 @@
 import { Link } from "@remix-run/react";
 import { useEffect, useRef } from "react";
 import { useTranslation } from "~/i18n/react";
+import { useServes } from "~/lib/root-data";
 import { EmptyState } from "~/components/layout";
 import { direction, formatChange, formatPrice } from "~/lib/format";
 import type { Quote } from "~/domain/market";
@@ -78,17 +79,25 @@ export function InstrumentRow({
   instrument: RowInstrument;
   quote: Quote | undefined;
   locale: string;
-  to: string;
+  /** The instrument's page; null where this deployment serves none (upstream mode, lib/upstream-areas.ts). */
+  to: string | null;
 }) {
-  return (
-    <Link to={to} className="instrument-row" prefetch="intent">
+  const row = (
+    <>
       <span className="symbol">
         {instrument.logo ? <img src={instrument.logo} alt="" width={24} height={24} loading="lazy" /> : null}
         {instrument.showCode}
       </span>
       <LivePrice value={quote?.Close} precision={instrument.pricePrecision} locale={locale} />
       <ChangeBadge quote={quote} locale={locale} />
+    </>
+  );
+  return to ? (
+    <Link to={to} className="instrument-row" prefetch="intent">
+      {row}
     </Link>
+  ) : (
+    <div className="instrument-row">{row}</div>
   );
 }
 
@@ -119,12 +128,13 @@ export function InstrumentList({
   href?: (i: RowInstrument) => string;
 }) {
   const { t } = useTranslation();
+  const served = useServes();
   if (instruments.length === 0) return <EmptyState title={t("common.no_data")} />;
   return (
     <ul className="instrument-list">
       {instruments.map((i) => (
         <li key={i.id}>
-          <InstrumentRow instrument={i} quote={quotes.get(i.code)} locale={locale} to={href(i)} />
+          <InstrumentRow instrument={i} quote={quotes.get(i.code)} locale={locale} to={served(href(i)) ? href(i) : null} />
         </li>
       ))}
     </ul>

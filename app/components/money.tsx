@@ -1,5 +1,6 @@
 import { Link } from "@remix-run/react";
 import { useTranslation } from "~/i18n/react";
+import { useServes } from "~/lib/root-data";
 import { formatBalance, formatMoney, type Micros } from "~/domain/money";
 
 /** An amount in USD at 2 decimals (or `decimals`), formatted exactly, with tabular figures. */
@@ -18,6 +19,7 @@ export function Balance({ value, locale }: { value: Micros; locale: string }) {
 /** The Deposit and Withdraw buttons of the balance cards. */
 export function FundingButtons() {
   const { t } = useTranslation();
+  if (!useServes()("/mine/charge")) return null;
   return (
     <div className="tiles">
       <Link to="/mine/charge" className="button primary">

@@ -126,6 +126,20 @@ export const upstreamSessions = sqliteTable("upstream_sessions", {
 });
 
 /**
+ * Upstream mode's cache (ADR 024): the backend's answers to the public reads that change rarely
+ * (base settings, company, categories, instruments), by call and language. An entry is served
+ * as it is while fresh, and served marked stale when the backend is slow or down; money, orders
+ * and users are never kept here.
+ */
+export const upstreamCache = sqliteTable("upstream_cache", {
+  /** The language, the §7 path and its sorted query ("en /v2/api/forex/trade_list"). */
+  key: text("key").primaryKey(),
+  /** The answer's `data`, as JSON, checked against its schema before it was stored. */
+  body: text("body").notNull(),
+  fetchedAt: integer("fetched_at").notNull(),
+});
+
+/**
  * The devices a user has signed in from (issue 24's "sign-in from a new device" notice): the
  * SHA-256 of the browser's device cookie, or of an API client's user agent and network.
  */

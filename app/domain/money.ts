@@ -55,6 +55,23 @@ export function parseAmount(input: string, maxDecimals = 2): Micros | null {
   return Number.isSafeInteger(value) ? value : null;
 }
 
+const SIGNED_DECIMAL_RE = /^(-?)(\d{1,12})(?:\.(\d{1,6})\d*)?$/;
+
+/**
+ * A decimal amount as another system writes it ("-12.5", "0.000001", 12.5) into micros: digits
+ * past the sixth decimal are cut (a backend's 8-decimal figure shown to the micro), exponents,
+ * separators and more than 12 integer digits are refused (null). A JSON number is read through
+ * its shortest decimal text, which is the number its writer meant.
+ */
+export function decimalToMicros(input: string | number): Micros | null {
+  const text = typeof input === "number" ? (Number.isFinite(input) ? String(input) : "") : input.trim();
+  const m = SIGNED_DECIMAL_RE.exec(text);
+  if (!m) return null;
+  const value = Number(m[2]) * MICROS_PER_USD + Number((m[3] ?? "").padEnd(MICRO_DECIMALS, "0"));
+  if (!Number.isSafeInteger(value)) return null;
+  return m[1] === "-" && value !== 0 ? -value : value;
+}
+
 /** Exact decimal string of micros rounded to `decimals`, e.g. toDecimalString(1234500, 2) = "1.23" (half away: "1.24" for 1235000). */
 export function toDecimalString(value: Micros, decimals = 2): string {
   const rounded = roundMicros(value, decimals);

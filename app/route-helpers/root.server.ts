@@ -44,6 +44,8 @@ function rootData(context: AppLoadContext, url: URL, lang: LanguageCode, visitor
     theme: visitor?.theme ?? null,
     flash: visitor?.flash ?? null,
     isLocal: context.config.isLocal,
+    // upstream mode leaves out links to what it does not serve yet (lib/upstream-areas.ts)
+    platform: context.config.platform.kind,
     // The desktop site (spec §9 pc subdomain): pages on the configured pc host get the desktop layout.
     desktopSite: onPcHost(url, context.config.pcHost),
     user: visitor?.user ?? null,

@@ -1,6 +1,6 @@
 /** Home (spec §2): header, balance card when signed in, featured instruments with mini charts, shortcuts, list by category. */
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
-import { Link, useLoaderData, useNavigation } from "@remix-run/react";
+import { Form, Link, useLoaderData, useNavigation } from "@remix-run/react";
 import { useTranslation } from "~/i18n/react";
 import { Sparkline } from "~/components/sparkline";
 import { BellIcon, ChatIcon, GiftIcon, GlobeIcon, SearchIcon, TradeIcon, WalletIcon } from "~/components/icons";
@@ -10,12 +10,13 @@ import { Balance, FundingButtons, Money } from "~/components/money";
 import { toSummary } from "~/domain/instrument";
 import { direction } from "~/lib/format";
 import { RouteErrorBoundary } from "~/components/route-error";
-import { assetsOverview } from "~/services/account.server";
+import { myAssets } from "~/services/account.server";
+import { signInAgain } from "~/services/web.server";
 import { supportChatButton } from "~/services/content/pages.server";
 import { ChatLink } from "~/components/content";
 import { SanctionsNotice } from "~/components/notice";
 import { listCategories, listInstruments, marketQuotes, miniCharts } from "~/services/market.server";
-import { useRootData } from "~/lib/root-data";
+import { useRootData, useServes } from "~/lib/root-data";
 import { pageMeta } from "~/lib/meta";
 
 /** The message sections this page renders (app/i18n/sections.ts). */
@@ -32,11 +33,12 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     listCategories(context),
     listInstruments(context),
     marketQuotes(context),
-    user ? assetsOverview(context, user.id) : null,
+    user ? myAssets(context, user.id) : null,
     supportChatButton(context, user),
   ]);
   const requested = Number(url.searchParams.get("category")) || null;
   const category = cats.some((c) => c.id === requested) ? requested : null;
+  if (assets && !assets.ok && assets.kind === "session_ended") await signInAgain(context, request);
   const featured = list.slice(0, FEATURED).map(toSummary);
   return {
     categories: cats,
@@ -48,7 +50,9 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     instruments: (category ? list.filter((i) => i.categoryId === category) : list).map(toSummary),
     quotes: [...market.quotes.values()],
     category,
-    assets: assets ? { total: assets.total, profit: assets.profit, percent: assets.percent } : null,
+    assets: assets?.ok ? { total: assets.value.total, profit: assets.value.profit, percent: assets.value.percent } : null,
+    // signed in, but the backend holding the balance did not answer (upstream mode)
+    assetsUnavailable: Boolean(assets && !assets.ok),
     chat,
   };
 }
@@ -59,6 +63,7 @@ export default function Home() {
   const root = useRootData();
   const navigation = useNavigation();
   const quotes = useQuotes(data.quotes);
+  const served = useServes();
   const user = root?.user;
   const locale = root?.locale ?? "en-US";
   const switchingCategory = navigation.state === "loading" && navigation.location.pathname === "/";
@@ -72,6 +77,14 @@ export default function Home() {
               <p className="muted small">
                 {t("user.uid")}: <span className="num">{user.uid}</span>
               </p>
+              {served("/user") ? null : (
+                // upstream mode before the user centre is served: signing out stays one tap away
+                <Form method="post" action="/logout">
+                  <button type="submit" className="link-button small">
+                    {t("user.logout")}
+                  </button>
+                </Form>
+              )}
             </>
           ) : (
             <Link to="/login" className="button small-button">
@@ -89,10 +102,12 @@ export default function Home() {
           </Link>
         </div>
       </header>
-      <Link to="/product" className="search-bar">
-        <SearchIcon />
-        <span>{t("home.search")}</span>
-      </Link>
+      {served("/product") ? (
+        <Link to="/product" className="search-bar">
+          <SearchIcon />
+          <span>{t("home.search")}</span>
+        </Link>
+      ) : null}
 
       {data.assets ? (
         <section className="card assets-card" aria-labelledby="home-assets">
@@ -109,6 +124,13 @@ export default function Home() {
           </p>
           <FundingButtons />
         </section>
+      ) : data.assetsUnavailable ? (
+        <section className="card assets-card" aria-labelledby="home-assets">
+          <h2 id="home-assets">{t("home.total_balance")}</h2>
+          <p className="muted" role="status">
+            {t("home.balance_unavailable")}
+          </p>
+        </section>
       ) : null}
 
       <section aria-labelledby="featured-title">
@@ -122,11 +144,19 @@ export default function Home() {
             if (q && points.length) points[points.length - 1] = q.Close;
             return (
               <li key={i.id} className="card featured-card">
-                <Link to={`/trade?code=${encodeURIComponent(i.code)}`} className="featured-link">
-                  <span className="symbol">{i.showCode}</span>
-                  <LivePrice value={q?.Close} precision={i.pricePrecision} locale={locale} className="featured-price" />
-                  <ChangeBadge quote={q} locale={locale} />
-                </Link>
+                {served("/trade") ? (
+                  <Link to={`/trade?code=${encodeURIComponent(i.code)}`} className="featured-link">
+                    <span className="symbol">{i.showCode}</span>
+                    <LivePrice value={q?.Close} precision={i.pricePrecision} locale={locale} className="featured-price" />
+                    <ChangeBadge quote={q} locale={locale} />
+                  </Link>
+                ) : (
+                  <div className="featured-link">
+                    <span className="symbol">{i.showCode}</span>
+                    <LivePrice value={q?.Close} precision={i.pricePrecision} locale={locale} className="featured-price" />
+                    <ChangeBadge quote={q} locale={locale} />
+                  </div>
+                )}
                 <Sparkline
                   points={points}
                   trend={q ? direction(q.Change) : "flat"}
@@ -140,22 +170,28 @@ export default function Home() {
       </section>
 
       <nav className="shortcuts" aria-label={t("home.shortcuts")}>
-        <Link to="/loan">
-          <WalletIcon />
-          <span>{t("home.loan")}</span>
-        </Link>
+        {served("/loan") ? (
+          <Link to="/loan">
+            <WalletIcon />
+            <span>{t("home.loan")}</span>
+          </Link>
+        ) : null}
         <ChatLink chat={data.chat}>
           <TradeIcon />
           <span>{t("home.buy_coin")}</span>
         </ChatLink>
-        <Link to="/mine/announcement">
-          <BellIcon />
-          <span>{t("home.announcements")}</span>
-        </Link>
-        <Link to="/mining">
-          <GiftIcon />
-          <span>{t("home.mining")}</span>
-        </Link>
+        {served("/mine/announcement") ? (
+          <Link to="/mine/announcement">
+            <BellIcon />
+            <span>{t("home.announcements")}</span>
+          </Link>
+        ) : null}
+        {served("/mining") ? (
+          <Link to="/mining">
+            <GiftIcon />
+            <span>{t("home.mining")}</span>
+          </Link>
+        ) : null}
       </nav>
 
       <section aria-labelledby="markets-title" className="markets">
@@ -173,7 +209,7 @@ export default function Home() {
                 aria-current={active ? "page" : undefined}
                 className={active ? "chip active" : "chip"}
               >
-                {t(`categories.${c.key}`)}
+                {c.key ? t(`categories.${c.key}`) : c.name}
               </Link>
             );
           })}

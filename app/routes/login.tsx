@@ -7,6 +7,7 @@ import { getValibotConstraint } from "@conform-to/valibot";
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { Form, Link, useActionData, useLoaderData, useSearchParams } from "@remix-run/react";
 import { useTranslation } from "~/i18n/react";
+import { useServes } from "~/lib/root-data";
 import { CaptchaField, Field, FormErrors, PasswordField, useClearSecrets } from "~/components/fields";
 import { SubmitButton } from "~/components/forms";
 import { PageHeader } from "~/components/layout";
@@ -20,7 +21,7 @@ import { safeRedirect } from "~/lib/redirect";
 import { login } from "~/services/auth/sign-in.server";
 import { createCaptcha } from "~/services/codes.server";
 import { browserDevice } from "~/services/auth/devices.server";
-import { redirectWithFlash, signedInCookies } from "~/services/web.server";
+import { accountHome, redirectWithFlash, signedInCookies } from "~/services/web.server";
 import { titled } from "~/lib/meta";
 
 /** The message sections this page renders (app/i18n/sections.ts). */
@@ -31,7 +32,7 @@ export const meta = titled("auth.login_title", { description: "auth.login_meta_d
 export async function loader({ context, request }: LoaderFunctionArgs) {
   const user = await context.user();
   const url = new URL(request.url);
-  if (user) throw redirect(safeRedirect(url.searchParams.get("from"), "/user"));
+  if (user) throw redirect(safeRedirect(url.searchParams.get("from"), accountHome(context)));
   // "Show another picture" comes back here with captcha=1.
   return {
     captcha: url.searchParams.get("captcha") === "1" ? await createCaptcha(context.d1) : null,
@@ -66,6 +67,7 @@ export default function Login() {
   const captcha = actionData?.captcha ?? loaderData.captcha;
   const [params] = useSearchParams();
   const from = params.get("from") ?? "";
+  const served = useServes();
   const [form, fields] = useForm({
     id: "login",
     lastResult: actionData?.result,
@@ -98,22 +100,26 @@ export default function Login() {
           />
         ) : null}
         <div className="form-links">
-          <Link to="/forgot">{t("auth.forgot_link")}</Link>
-          <Link to="/register">{t("auth.register_link")}</Link>
+          {served("/forgot") ? <Link to="/forgot">{t("auth.forgot_link")}</Link> : null}
+          {served("/register") ? <Link to="/register">{t("auth.register_link")}</Link> : null}
         </div>
         <SubmitButton intent={Intent.Login}>{t("auth.login_button")}</SubmitButton>
       </Form>
-      <Form method="post" action="/login/demo" className="demo-form">
-        <input type="hidden" name="from" value={from} />
-        <button type="submit" className="link-button">
-          {t("auth.mock_login")}
-        </button>
-      </Form>
-      <p className="center">
-        <Link to={`/user/web3-login${from ? `?from=${encodeURIComponent(from)}` : ""}`} className="button wide">
-          {t("web3.login_link")}
-        </Link>
-      </p>
+      {served("/login/demo") ? (
+        <Form method="post" action="/login/demo" className="demo-form">
+          <input type="hidden" name="from" value={from} />
+          <button type="submit" className="link-button">
+            {t("auth.mock_login")}
+          </button>
+        </Form>
+      ) : null}
+      {served("/user/web3-login") ? (
+        <p className="center">
+          <Link to={`/user/web3-login${from ? `?from=${encodeURIComponent(from)}` : ""}`} className="button wide">
+            {t("web3.login_link")}
+          </Link>
+        </p>
+      ) : null}
     </div>
   );
 }

@@ -1,9 +1,9 @@
 /** Logout: ends the session (D1 row revoked), clears the cookie, goes home with 'logout success'. */
-import { redirect, type ActionFunctionArgs } from "@remix-run/cloudflare";
+import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { logout } from "~/services/auth/sign-in.server";
-import { redirectWithFlash, sessionClearCookie } from "~/services/web.server";
+import { accountHome, redirectWithFlash, sessionClearCookie } from "~/services/web.server";
 
-export const loader = () => redirect("/user");
+export const loader = ({ context }: LoaderFunctionArgs) => redirect(accountHome(context));
 
 export async function action({ context }: ActionFunctionArgs) {
   await logout(context, await context.token());

@@ -3,7 +3,7 @@
  * that the shell and the sign-in screens need. Every user query is scoped by the owner's id.
  */
 import { asc, eq } from "drizzle-orm";
-import type { ServiceContext } from "~/context.server";
+import type { AppContext, ServiceContext } from "~/context.server";
 import { areas, baseSettings, companies, users } from "~/db/schema";
 import { utcDayRange } from "~/domain/day";
 import { CHARGE_ACCOUNTS, CHARGE_KINDS, RESULT_KINDS, realisedResult, type DayEntries } from "~/domain/ledger";
@@ -12,6 +12,8 @@ import { profitPercent } from "~/domain/wallet";
 import { MAIN_COMPANY_ID } from "~/lib/constants";
 import { cached } from "~/services/cache.server";
 import { userAccounts } from "~/services/ledger/accounts.server";
+import { upstreamAssets, type UpstreamRead } from "~/services/upstream/account.server";
+import { upstreamBasicInfo, upstreamCompany } from "~/services/upstream/market.server";
 
 export async function areaList(ctx: ServiceContext) {
   const rows = await ctx.db
@@ -22,6 +24,7 @@ export async function areaList(ctx: ServiceContext) {
 }
 
 export async function basicInfo(ctx: ServiceContext) {
+  if (ctx.config.platform.kind === "upstream") return upstreamBasicInfo(ctx);
   return settingsCached(ctx, "basic", async () => {
     const [row] = await ctx.db.select().from(baseSettings).where(eq(baseSettings.companyId, MAIN_COMPANY_ID));
     return {
@@ -48,6 +51,7 @@ function settingsCached<T>(ctx: ServiceContext, key: string, load: () => Promise
 }
 
 export async function companyInfo(ctx: ServiceContext) {
+  if (ctx.config.platform.kind === "upstream") return (await upstreamCompany(ctx))?.data ?? null;
   return settingsCached(ctx, "company", () => loadCompany(ctx));
 }
 
@@ -204,6 +208,16 @@ export async function assetsOverview(ctx: ServiceContext, userId: number, now = 
   return { ...b, profit, percent: profitPercent(profit, b.total) };
 }
 
+/**
+ * The signed-in user's assets from whichever platform holds them (ADR 024): this one's ledger, or
+ * the backend's figures in upstream mode, where they can also be missing (the backend is down) or
+ * the backend's session over (the page sends the user to sign in again).
+ */
+export async function myAssets(ctx: AppContext, userId: number): Promise<UpstreamRead<Assets>> {
+  if (ctx.config.platform.kind === "upstream") return upstreamAssets(ctx);
+  return { ok: true, value: await assetsOverview(ctx, userId) };
+}
+
 /** Today's realised profit (the UTC day, docs/glossary.md) and its percentage of the total balance. */
 export async function todayProfit(ctx: ServiceContext, userId: number, now = Date.now()) {
   const a = await assetsOverview(ctx, userId, now);
@@ -212,5 +226,7 @@ export async function todayProfit(ctx: ServiceContext, userId: number, now = Dat
 
 /** Remembers a signed-in user's language (for e-mails and their next devices). */
 export async function setUserLanguage(ctx: ServiceContext, userId: number, lang: string) {
+  // upstream mode: the backend holds the user and hears the language on every call (§7 `lang`)
+  if (ctx.config.platform.kind === "upstream") return;
   await ctx.db.update(users).set({ lang }).where(eq(users.id, userId));
 }

@@ -5,32 +5,20 @@
  * The Worker (app/server.ts) builds one per request through the server build.
  */
 import { createServiceContext, type AppContext } from "~/context.server";
-import { ConfigError } from "~/env.server";
 import { detectLanguage } from "~/i18n/i18n.server";
 import { b64url } from "~/lib/encoding";
 import { clientKeyOf } from "~/lib/http.server";
+import { serves } from "~/lib/upstream-areas";
 import { tokenFromRequest, userForToken, type SessionUser } from "~/services/session.server";
 import { upstreamUserForToken } from "~/services/upstream/sessions.server";
 
-export const UPSTREAM_NOT_SERVED =
-  "PLATFORM=upstream is valid, but this page's area has no upstream adapter yet (ADR 024): it answers 503 rather than serve the local platform in the backend's place";
-
-/**
- * The pages and calls upstream mode serves so far. Sessions and sign-in have their adapter
- * (services/upstream/sessions.server.ts), but no page a signed-in user lands on has one yet, so
- * the list stays empty until the first screens' adapters land with it.
- */
-const UPSTREAM_SERVED: readonly RegExp[] = [];
-export function upstreamServes(pathname: string): boolean {
-  return UPSTREAM_SERVED.some((p) => p.test(pathname));
-}
-
 export async function createAppContext(request: Request, env: Env, ctx: Pick<ExecutionContext, "waitUntil">): Promise<AppContext> {
   const base = await createServiceContext(env, { lang: await detectLanguage(request), waitUntil: (p) => ctx.waitUntil(p) });
-  // Upstream mode serves an area once its adapter exists (ADR 024); serving this Worker's own D1
-  // under the backend's name would show users accounts that are not theirs.
-  if (base.config.platform.kind === "upstream" && !upstreamServes(new URL(request.url).pathname)) {
-    throw new ConfigError(UPSTREAM_NOT_SERVED);
+  // Upstream mode serves an area once its adapter exists (lib/upstream-areas.ts, ADR 024); the
+  // rest is hidden (its links are left out) and answers 404: serving this Worker's own D1 under
+  // the backend's name would show users accounts that are not theirs.
+  if (!serves(base.config.platform.kind, new URL(request.url).pathname)) {
+    throw new Response("Not found", { status: 404, headers: { "content-type": "text/plain; charset=utf-8", "cache-control": "no-store" } });
   }
   // upstream mode's sessions map our token to the backend's user (ADR 024); the platform's are ours
   const signedIn = base.config.platform.kind === "upstream" ? upstreamUserForToken : userForToken;

@@ -46,6 +46,9 @@ export const JOBS: Record<string, Record<string, Job>> = {
 };
 
 /** Runs the jobs of one cron expression; a failing job is logged and does not stop the others. */
+/** The jobs of this Worker's own tables, which run in upstream mode too. */
+const UPSTREAM_JOBS = new Set(["prune-sessions", "prune-rate-limits", "market-clock"]);
+
 export async function runScheduledJobs(env: Env, cron: string, scheduledTime = Date.now()): Promise<Record<string, number | string>> {
   const jobs = JOBS[cron];
   if (!jobs) {
@@ -55,6 +58,12 @@ export async function runScheduledJobs(env: Env, cron: string, scheduledTime = D
   const ctx = await createServiceContext(env);
   const report: Record<string, number | string> = {};
   for (const [name, job] of Object.entries(jobs)) {
+    // upstream mode (ADR 024): the backend keeps users and money and runs their jobs; this Worker
+    // only tidies its own sessions and limits and keeps the market room's clock
+    if (ctx.config.platform.kind === "upstream" && !UPSTREAM_JOBS.has(name)) {
+      report[name] = "skipped: the backend runs it";
+      continue;
+    }
     try {
       report[name] = await job(ctx, scheduledTime);
     } catch (error) {

@@ -10,8 +10,13 @@ import type { Instrument } from "~/domain/instrument";
 import { isPeriod, type Candle, type Period, type Quote } from "~/domain/market";
 import { MARKET_ROOM } from "~/domain/rooms";
 import type { SessionKind } from "~/domain/trading-hours";
+import { upstreamCategories, upstreamInstruments, upstreamMiniChart, upstreamRoomInstruments } from "~/services/upstream/market.server";
 
-export async function listCategories(ctx: ServiceContext) {
+/** Upstream mode (ADR 024): the backend's instruments and categories, through the D1 cache. */
+const upstream = (ctx: ServiceContext) => ctx.config.platform.kind === "upstream";
+
+export async function listCategories(ctx: ServiceContext): Promise<{ id: number; key: string; name: string }[]> {
+  if (upstream(ctx)) return upstreamCategories(ctx);
   return ctx.db
     .select({ id: categories.id, key: categories.key, name: categories.name })
     .from(categories)
@@ -32,6 +37,7 @@ export function forgetInstruments() {
 
 /** Every tradable instrument (status 1), in display order. */
 export async function listInstruments(ctx: ServiceContext): Promise<Instrument[]> {
+  if (upstream(ctx)) return upstreamInstruments(ctx);
   const now = Date.now();
   if (instrumentCache && now - instrumentCache.at < INSTRUMENT_TTL_MS) return instrumentCache.list;
   const list = await readInstruments(ctx);
@@ -71,6 +77,7 @@ export async function findInstrument(ctx: ServiceContext, id: number): Promise<I
 
 /** What the simulated market needs of each instrument (its seeded price and volatility). */
 export async function simInstruments(ctx: ServiceContext) {
+  if (upstream(ctx)) return upstreamRoomInstruments(ctx);
   const rows = await ctx.db
     .select({
       id: instruments.id,
@@ -152,7 +159,14 @@ export async function candles(ctx: ServiceContext, code: string, period: Period,
 
 /** Mini-chart points (closes of the last 4 hours in 5-minute candles) for several instruments. */
 export async function miniCharts(ctx: ServiceContext, codes: string[]): Promise<Record<string, number[]>> {
-  const entries = await Promise.all(codes.map(async (code) => [code, (await candles(ctx, code, "5min", 48)).map((c) => c.close)] as const));
+  const ids = upstream(ctx) ? new Map((await listInstruments(ctx)).map((i) => [i.code, i.id])) : null;
+  const closes = async (code: string) => {
+    // upstream mode: the room's feed has no history, the backend has (the room's candles if it does not answer)
+    const id = ids?.get(code);
+    const fromBackend = id ? await upstreamMiniChart(ctx, id) : null;
+    return fromBackend ?? (await candles(ctx, code, "5min", 48)).map((c) => c.close);
+  };
+  const entries = await Promise.all(codes.map(async (code) => [code, await closes(code)] as const));
   return Object.fromEntries(entries);
 }
 

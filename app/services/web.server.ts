@@ -2,6 +2,7 @@
  * Web-app helpers for loaders and actions: guards that throw redirects, post/redirect/get with
  * a flash message (a toast that works with and without JavaScript), and session cookies.
  */
+import { serves } from "~/lib/upstream-areas";
 import { createCookie, redirect } from "@remix-run/cloudflare";
 import type { AppContext } from "~/context.server";
 import { safeRedirect } from "~/lib/redirect";
@@ -41,6 +42,11 @@ export async function redirectWithFlash(context: AppContext, to: string, flash: 
   return redirect(to, { headers: h });
 }
 
+/** Where a signed-in user's account lives: the user centre, or home where upstream mode does not serve it yet. */
+export function accountHome(context: AppContext): string {
+  return serves(context.config.platform.kind, "/user") ? "/user" : "/";
+}
+
 export function loginRedirectPath(request: Request) {
   const url = new URL(request.url);
   return `/login?from=${encodeURIComponent(url.pathname + url.search)}`;
@@ -49,15 +55,20 @@ export function loginRedirectPath(request: Request) {
 /** Login-required pages: no valid session → /login?from=<path> (the spec's code 999). */
 export async function requireUser(context: AppContext, request: Request): Promise<SessionUser> {
   const user = await context.user();
-  if (!user) {
-    const headers = new Headers();
-    // A stale cookie is dropped so the browser stops sending it.
-    if (request.headers.get("cookie")?.includes("__Host-bourse_session")) {
-      headers.append("Set-Cookie", await sessionCookie(context.config).serialize("", { maxAge: 0 }));
-    }
-    throw redirect(loginRedirectPath(request), { headers });
-  }
+  if (!user) return signInAgain(context, request);
   return user;
+}
+
+/**
+ * The session is over (none, expired, or the backend's 999 in upstream mode): to /login with the
+ * page the user was on, dropping the stale cookie so the browser stops sending it.
+ */
+export async function signInAgain(context: AppContext, request: Request): Promise<never> {
+  const headers = new Headers();
+  if (request.headers.get("cookie")?.includes("__Host-bourse_session")) {
+    headers.append("Set-Cookie", await sessionCookie(context.config).serialize("", { maxAge: 0 }));
+  }
+  throw redirect(loginRedirectPath(request), { headers });
 }
 
 /** Deposit, withdraw, transfer, real-name, invite and password reset refuse demo users (spec §5). */

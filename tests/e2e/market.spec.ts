@@ -53,7 +53,9 @@ test.describe("live market", () => {
     }
   });
 
-  test("the trade page draws the server's chart, live, and fetches chart.js only when the user reaches for the chart", async ({ page }, info) => {
+  test("the trade page draws the server's chart, live, and fetches chart.js only when the user reaches for the chart", async ({
+    page,
+  }, info) => {
     test.skip(info.project.name.endsWith("nojs"), "the interactive chart needs JavaScript");
     const chartCode: string[] = [];
     page.on("request", (r) => {

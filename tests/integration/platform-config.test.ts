@@ -4,7 +4,7 @@
 import { describe, expect, it } from "vitest";
 import { env } from "cloudflare:test";
 import { ConfigError, readConfig } from "~/env.server";
-import { UPSTREAM_NOT_SERVED, createAppContext } from "~/services/app-context.server";
+import { createAppContext } from "~/services/app-context.server";
 
 const upstream = {
   ENVIRONMENT: "local",
@@ -60,24 +60,41 @@ describe("PLATFORM", () => {
   });
 });
 
-describe("upstream mode before its adapters exist", () => {
-  it("a request is refused with the reason, never served from this Worker's own D1 in the backend's place", async () => {
-    const request = new Request("https://front.example/", { headers: { "accept-language": "en" } });
-    const waitUntil = () => {};
-    await expect(
-      createAppContext(
-        request,
-        {
-          ...env,
-          PLATFORM: "upstream",
-          UPSTREAM_API_URL: "https://api.example.com",
-          MARKET_FEED: "upstream",
-          MARKET_UPSTREAM_URL: "wss://api.example.com/ws",
-        } as Env,
-        { waitUntil },
-      ),
-    ).rejects.toThrow(UPSTREAM_NOT_SERVED);
-    // the platform itself serves as before
-    expect((await createAppContext(request, env as Env, { waitUntil })).config.platform).toEqual({ kind: "local" });
+describe("upstream mode serves only the areas whose adapters exist", () => {
+  const upstreamEnv = {
+    ...env,
+    PLATFORM: "upstream",
+    UPSTREAM_API_URL: "https://api.example.com",
+    MARKET_FEED: "upstream",
+    MARKET_UPSTREAM_URL: "wss://api.example.com/ws",
+  } as Env;
+  const waitUntil = () => {};
+  const contextFor = (path: string, e: Env = upstreamEnv) =>
+    createAppContext(new Request(`https://front.example${path}`, { headers: { "accept-language": "en" } }), e, { waitUntil });
+
+  it("an area without its adapter is hidden (404), never served from this Worker's own D1 in the backend's place", async () => {
+    for (const path of [
+      "/mine/wallet",
+      "/mine/wallet.data",
+      "/order",
+      "/admin",
+      "/api/user/info",
+      "/v2/api/forex/trade_list",
+      "/dev/outbox",
+    ]) {
+      const refused = await contextFor(path).then(
+        () => null,
+        (error: unknown) => error,
+      );
+      expect(refused, path).toBeInstanceOf(Response);
+      expect((refused as Response).status, path).toBe(404);
+    }
+  });
+
+  it("the served pages get their context; the platform itself serves everything as before", async () => {
+    for (const path of ["/", "/_root.data", "/login", "/login.data", "/logout", "/language", "/locales/ar"]) {
+      expect((await contextFor(path)).config.platform.kind, path).toBe("upstream");
+    }
+    expect((await contextFor("/mine/wallet", env as Env)).config.platform).toEqual({ kind: "local" });
   });
 });

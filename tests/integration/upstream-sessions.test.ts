@@ -4,35 +4,11 @@
 // adapter; the backend's token stays server-side, sealed; a 999 or a sign-out ends our session.
 import { SELF, env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import type { AppContext } from "~/context.server";
-import { createServiceContext } from "~/context.server";
 import { login, logout } from "~/services/auth/sign-in.server";
 import { pruneSessions } from "~/services/session.server";
 import { callAsUser, upstreamTokenOf, upstreamUserForToken } from "~/services/upstream/sessions.server";
 import { createUser } from "./helpers";
-
-const upstreamEnv = {
-  ...env,
-  PLATFORM: "upstream",
-  UPSTREAM_API_URL: "http://backend.test",
-  MARKET_FEED: "upstream",
-  MARKET_UPSTREAM_URL: "ws://backend.test/v2/ws",
-} as Env;
-
-/** The backend: this Worker as the platform (its own env), over the Worker's fetch interface. */
-const backend: typeof fetch = (input, init) => SELF.fetch(new Request(input as RequestInfo, init));
-
-async function frontContext(token: string | null = null, upstreamFetch: typeof fetch = backend): Promise<AppContext> {
-  const base = await createServiceContext(upstreamEnv, { lang: "en" });
-  return {
-    ...base,
-    upstreamFetch,
-    client: { key: "203.0.113.7", ip: "203.0.113.7", userAgent: "vitest front" },
-    nonce: "test",
-    token: async () => token,
-    user: async () => (token ? upstreamUserForToken(env.DB, token) : null),
-  };
-}
+import { frontContext } from "./upstream-helpers";
 
 async function backendUser(backendToken: string) {
   const res = await SELF.fetch(`http://backend.test/api/user/info?t=${Date.now()}`, { headers: { authorization: backendToken } });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import {
+  decimalToMicros,
   exactDecimals,
   formatBalance,
   formatMoney,
@@ -70,5 +71,24 @@ describe("money in integer micro-USD", () => {
 
   it("refuses non-integer amounts", () => {
     expect(() => toDecimalString(0.5)).toThrow(RangeError);
+  });
+});
+
+describe("another system's decimal amounts (decimalToMicros)", () => {
+  it("reads text and JSON numbers exactly, signed, to the micro", () => {
+    expect(decimalToMicros("1234.56")).toBe(1_234_560_000);
+    expect(decimalToMicros("-0.000001")).toBe(-1);
+    expect(decimalToMicros(0.1)).toBe(100_000);
+    expect(decimalToMicros(1234.57)).toBe(1_234_570_000);
+    expect(decimalToMicros(" 7 ")).toBe(7_000_000);
+    expect(decimalToMicros("-0")).toBe(0);
+  });
+
+  it("cuts digits past the sixth decimal and refuses what is not a plain decimal", () => {
+    expect(decimalToMicros("0.12345678")).toBe(123_456);
+    for (const bad of ["", "1e3", "1,000.00", "+5", "0x10", "abc", "1.", ".5", "1234567890123"])
+      expect(decimalToMicros(bad), bad).toBeNull();
+    expect(decimalToMicros(1e21)).toBeNull();
+    expect(decimalToMicros(Number.NaN)).toBeNull();
   });
 });

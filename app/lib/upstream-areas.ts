@@ -1,0 +1,39 @@
+/**
+ * What upstream mode serves so far (issue 23, ADR 024), shared by the Worker's gate
+ * (services/app-context.server.ts) and the pages' navigation, which leaves out links to what is
+ * not served: a half-built upstream mode is smaller, never broken. An area joins the list with
+ * its adapter, never before: serving this Worker's own D1 in the backend's place would show users
+ * accounts that are not theirs.
+ *
+ * Served now: the home page (instruments, categories, the company and base settings through the
+ * D1 cache; the signed-in user's balance from the backend), sign-in and sign-out, the language
+ * and theme choices, the offline page and the message files. The live socket (/v2/ws) is the
+ * market room's, whose feed in upstream mode is the backend's socket.
+ */
+export type PlatformKind = "local" | "upstream";
+
+const UPSTREAM_SERVED: readonly RegExp[] = [
+  /^\/$/,
+  /^\/login$/,
+  /^\/logout$/,
+  /^\/language$/,
+  /^\/settings$/,
+  /^\/offline$/,
+  /^\/locales\/[a-z]{2,3}$/,
+  // Remix's route discovery (route modules only, no data): links and forms of served pages need it
+  /^\/__manifest$/,
+];
+
+/** A page's path, for a document or its data request (Remix's `/login.data`, `/_root.data` for "/"). */
+function pagePath(pathname: string): string {
+  if (!pathname.endsWith(".data")) return pathname;
+  const page = pathname.slice(0, -".data".length);
+  return page === "/_root" ? "/" : page;
+}
+
+/** Whether this deployment serves a path: everything in local mode; the list above in upstream mode. */
+export function serves(platform: PlatformKind, pathname: string): boolean {
+  if (platform === "local") return true;
+  const path = pagePath(pathname.split("?")[0]!);
+  return UPSTREAM_SERVED.some((p) => p.test(path));
+}

@@ -1,0 +1,93 @@
+// Upstream mode (issue 23, ADR 024) in a real browser: the front end on its own port, in front of
+// the platform instance as its §7 backend. The user exists only on the backend: registered,
+// credited and, later, made to change password there; the front end signs in through the
+// backend, shows the backend's balance, and sends the user back to sign in when the backend
+// ends the session (999). What upstream mode does not serve yet is left out, never broken.
+import { request as playwrightRequest, type APIRequestContext } from "@playwright/test";
+import { codeFromOutbox, expect, login, PASSWORD, test, uniqueEmail } from "../fixtures";
+
+const backendUrl = process.env.E2E_BASE_URL ?? "http://localhost:8799";
+
+async function backend(): Promise<APIRequestContext> {
+  return playwrightRequest.newContext({ baseURL: backendUrl, extraHTTPHeaders: { "accept-language": "en" } });
+}
+
+/** A user of the backend (registered through its §7 calls, as an existing app would), with money. */
+async function backendUser(api: APIRequestContext, amount: string) {
+  const email = uniqueEmail("upstream");
+  expect((await api.post("/api/notify/send_email", { form: { to: email, type: 1 } })).ok()).toBe(true);
+  const code = await codeFromOutbox(api, email);
+  const registered = await api.post("/api/user/register", {
+    data: { type: "email", account: email, password: PASSWORD, re_password: PASSWORD, sms_code: code },
+  });
+  expect(((await registered.json()) as { code: number }).code).toBe(1);
+  expect((await api.post("/dev/credit", { data: { email, amount } })).ok()).toBe(true);
+  return email;
+}
+
+test("a visitor sees the backend's instruments with live prices; what is not served yet is left out", async ({
+  page,
+  javaScriptEnabled,
+}) => {
+  await page.goto("/");
+  await expect(page.getByRole("link", { name: "Log in" })).toBeVisible();
+  const featured = page.locator(".featured");
+  await expect(featured.getByText("BTC/USDT")).toBeVisible();
+  // the price is the backend's market (its socket, relayed by this front end's market room)
+  await expect(featured.locator(".featured-price").first()).toHaveText(/\d/);
+  if (javaScriptEnabled) {
+    // and it moves on the page as the backend's market moves (ETH/USDT: no other test holds its price)
+    const eth = page.locator(".instrument-list .instrument-row", { hasText: "ETH/USDT" }).locator(".price");
+    const first = await eth.textContent();
+    await expect(eth).not.toHaveText(first ?? "", { timeout: 15_000 });
+  }
+  // no tab bar, no links to pages whose areas have no upstream adapter yet
+  await expect(page.getByRole("navigation", { name: /tabs|navigation/i })).toHaveCount(0);
+  await expect(page.locator('a[href^="/trade"], a[href="/loan"], a[href="/mining"], a[href="/mine/charge"]')).toHaveCount(0);
+  // and such a page, asked for directly, is not found rather than served from this Worker's own data
+  expect((await page.request.get("/trade")).status()).toBe(404);
+  expect((await page.request.get("/mine/wallet")).status()).toBe(404);
+  await page.goto("/login");
+  await expect(page.getByRole("button", { name: "Log in", exact: true })).toBeVisible();
+  await expect(page.getByRole("link", { name: /register/i })).toHaveCount(0);
+});
+
+test("sign-in goes to the backend; the home shows the backend's balance; sign-out returns to the visitor's home", async ({ page }) => {
+  const api = await backend();
+  const email = await backendUser(api, "1234.56");
+  await login(page, email);
+  await expect(page).toHaveURL(/:\d+\/$/);
+  const card = page.locator(".assets-card");
+  await expect(card).toContainText("1,234.56");
+  await expect(page.getByText(email)).toBeVisible();
+  // the backend's token never reaches the page
+  const html = await page.content();
+  expect(html).not.toMatch(/"token"\s*:/);
+  await page.getByRole("button", { name: "Log out" }).click();
+  await expect(page.getByRole("link", { name: "Log in" })).toBeVisible();
+  await expect(page.locator(".assets-card")).toHaveCount(0);
+  await api.dispose();
+});
+
+test("the backend ends the session (a new password there): the next page sends the user to sign in", async ({ page }) => {
+  const api = await backend();
+  const email = await backendUser(api, "10");
+  await login(page, email);
+  await expect(page.locator(".assets-card")).toContainText("10.00");
+  // on the backend: a password reset, which ends every session of the user there
+  expect((await api.post("/api/notify/send_email", { form: { to: email, type: 2 } })).ok()).toBe(true);
+  const code = await codeFromOutbox(api, email);
+  const reset = await api.post("/api/user/forget_password", {
+    form: { type: "email", account: email, new_password: "e2e-password-2", secondary_password: "e2e-password-2", auth_code: code },
+  });
+  expect(((await reset.json()) as { code: number }).code).toBe(1);
+  await page.goto("/?category=1");
+  await expect(page).toHaveURL(/\/login\?from=%2F%3Fcategory%3D1$/);
+  // signing in again (with the new password) returns to the page the user was on
+  await page.getByLabel("E-mail").fill(email);
+  await page.getByLabel("Password", { exact: true }).fill("e2e-password-2");
+  await page.getByRole("button", { name: "Log in", exact: true }).click();
+  await expect(page).toHaveURL(/\/\?category=1$/);
+  await expect(page.locator(".assets-card")).toContainText("10.00");
+  await api.dispose();
+});
