@@ -6,7 +6,8 @@
  * accounts that are not theirs.
  *
  * Served now: the home page (instruments, categories, the company and base settings through the
- * D1 cache; the signed-in user's balance from the backend), sign-in and sign-out, the language
+ * D1 cache; the signed-in user's balance from the backend), sign-in, registration, the forgotten
+ * password and sign-out, the language
  * and theme choices, the offline page and the message files. The live socket (/v2/ws) is the
  * market room's, whose feed in upstream mode is the backend's socket.
  */
@@ -15,6 +16,8 @@ export type PlatformKind = "local" | "upstream";
 const UPSTREAM_SERVED: readonly RegExp[] = [
   /^\/$/,
   /^\/login$/,
+  /^\/register$/,
+  /^\/forgot$/,
   /^\/logout$/,
   /^\/language$/,
   /^\/settings$/,

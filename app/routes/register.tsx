@@ -24,7 +24,7 @@ import { register, sendRegisterCode } from "~/services/auth/sign-in.server";
 import { createCaptcha } from "~/services/codes.server";
 import { SanctionsNotice } from "~/components/notice";
 import { browserDevice } from "~/services/auth/devices.server";
-import { redirectWithFlash, signedInCookies } from "~/services/web.server";
+import { accountHome, redirectWithFlash, signedInCookies } from "~/services/web.server";
 import { titled } from "~/lib/meta";
 
 /** The message sections this page renders (app/i18n/sections.ts). */
@@ -39,7 +39,7 @@ const SEND_FIELDS = ["type", "account", "area_id"];
 export const meta = titled("auth.register_title", { description: "auth.register_meta_description" });
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  if (await context.user()) throw redirect("/user");
+  if (await context.user()) throw redirect(accountHome(context));
   const url = new URL(request.url);
   const type: RegType = url.searchParams.get("type") === "mobile" ? "mobile" : "email";
   const verifyType = await verifyRegType(context);

@@ -13,9 +13,11 @@ import { MAIN_COMPANY_ID } from "~/lib/constants";
 import { cached } from "~/services/cache.server";
 import { userAccounts } from "~/services/ledger/accounts.server";
 import { upstreamAssets, type UpstreamRead } from "~/services/upstream/account.server";
+import { upstreamAreaList } from "~/services/upstream/accounts.server";
 import { upstreamBasicInfo, upstreamCompany } from "~/services/upstream/market.server";
 
 export async function areaList(ctx: ServiceContext) {
+  if (ctx.config.platform.kind === "upstream") return upstreamAreaList(ctx);
   const rows = await ctx.db
     .select({ id: areas.id, code: areas.code, name: areas.name, globalCode: areas.globalCode })
     .from(areas)

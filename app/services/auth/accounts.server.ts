@@ -9,8 +9,10 @@ import { canonicalInternational, canonicalMobile } from "~/domain/identity";
 import { MAIN_COMPANY_ID } from "~/lib/constants";
 import { ACCOUNT_KINDS } from "~/services/ledger/accounts.server";
 import type { FieldErrors } from "~/services/outcome";
+import { basicInfo } from "~/services/account.server";
 
 export async function verifyRegType(ctx: ServiceContext): Promise<number> {
+  if (ctx.config.platform.kind === "upstream") return (await basicInfo(ctx)).verify_reg_type;
   const [row] = await ctx.db
     .select({ v: baseSettings.verifyRegType })
     .from(baseSettings)

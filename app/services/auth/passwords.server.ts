@@ -12,14 +12,17 @@ import { createSession, revokeAllSessions, type SessionUser } from "~/services/s
 import { fail, type Outcome } from "~/services/outcome";
 import { realUserByEmail } from "./accounts.server";
 import { sendCodeTo, type Channel } from "./codes.server";
+import { upstreamResetPassword, upstreamSendResetCode } from "~/services/upstream/accounts.server";
 
 /** Forgot password (spec: reset by e-mail): same answer, same limits whether or not the account exists. */
 export async function sendResetCode(ctx: AppContext, input: { account: string }): Promise<Outcome<{ seconds: number }>> {
+  if (ctx.config.platform.kind === "upstream") return upstreamSendResetCode(ctx, input);
   const user = await realUserByEmail(ctx, input.account);
   return sendCodeTo(ctx, input.account, "email", "reset", user ? undefined : "nothing");
 }
 
 export async function resetPassword(ctx: AppContext, input: ForgotInput): Promise<Outcome<null>> {
+  if (ctx.config.platform.kind === "upstream") return upstreamResetPassword(ctx, input);
   const user = await realUserByEmail(ctx, input.account);
   const weak = passwordProblem(input.password, identifierWords(user ?? { email: input.account }));
   if (weak) return fail({ password: weak });

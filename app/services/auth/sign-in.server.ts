@@ -17,6 +17,7 @@ import { Backoffs, Limits, clear, hit, release, reserve, reserveWithBackoff } fr
 import { createSession, revokeSession } from "~/services/session.server";
 import { fail, type Outcome } from "~/services/outcome";
 import { upstreamLogin, upstreamLogout } from "~/services/upstream/sessions.server";
+import { upstreamRegister, upstreamSendRegisterCode } from "~/services/upstream/accounts.server";
 import { signedInFrom, type Device } from "./devices.server";
 import { accountExists, insertUser, resolveMobile, verifyRegType } from "./accounts.server";
 import { sendCodeTo } from "./codes.server";
@@ -30,6 +31,7 @@ export const LOGIN_FREE_ATTEMPTS = Limits.loginPerAccount.max;
  * which addresses have accounts.
  */
 export async function sendRegisterCode(ctx: AppContext, input: SendCodeInput): Promise<Outcome<{ seconds: number }>> {
+  if (ctx.config.platform.kind === "upstream") return upstreamSendRegisterCode(ctx, input);
   let target: string;
   if (input.type === "email") target = input.account;
   else {
@@ -49,6 +51,13 @@ export async function register(
 ): Promise<Outcome<{ token: string; user: { id: number; uid: string } }>> {
   if (!(await hit(ctx.d1, `register:c:${ctx.client.key}`, Limits.registerPerClient)))
     return fail({ form: "errors.too_many_requests" }, 429);
+  // upstream mode: the backend checks the code and holds the user (ADR 024)
+  if (ctx.config.platform.kind === "upstream") {
+    const registered = await upstreamRegister(ctx, input);
+    return registered.ok
+      ? { ok: true, value: { token: registered.value.token, user: { id: registered.value.userId, uid: "" } } }
+      : registered;
+  }
   let email: string | null = null;
   let mobile: string | null = null;
   let areaId: number | null = null;

@@ -67,7 +67,7 @@ async function unseal(token: string, stored: string): Promise<string | null> {
 }
 
 /** A refusal of the backend's: its message (in the user's language by the contract), never our own wording over it. */
-function refusedBy(answer: Extract<UpstreamAnswer<unknown>, { ok: false }>, status = 400): Outcome<never> {
+export function refusedBy(answer: Extract<UpstreamAnswer<unknown>, { ok: false }>, status = 400): Outcome<never> {
   if (answer.kind === "refused" && answer.msg.trim())
     return fail({ form: `errors.upstream_refused|${answer.msg.replaceAll("|", "/").slice(0, 300)}` }, status);
   if (answer.kind === "unavailable") return fail({ form: "errors.service_unavailable" }, 503);
@@ -91,9 +91,19 @@ export async function upstreamLogin(ctx: AppContext, input: LoginInput): Promise
     clientIp: ctx.client.ip,
   });
   if (!answer.ok) return refusedBy(answer);
-  const parsed = v.safeParse(LoginAnswer, answer.data);
+  const opened = await openUpstreamSession(ctx, answer.data);
+  if (opened.ok) await release(ctx.d1, clientSlot);
+  return opened;
+}
+
+/**
+ * Our session for the backend's answer to a sign-in (loginForU, register): its shape checked
+ * before anything is stored; the backend's token sealed under our new token (see the module
+ * comment). An answer that is not a sign-in is the backend being unwell: nothing is stored.
+ */
+export async function openUpstreamSession(ctx: AppContext, data: unknown): Promise<Outcome<{ token: string; userId: number }>> {
+  const parsed = v.safeParse(LoginAnswer, data);
   if (!parsed.success) return fail({ form: "errors.service_unavailable" }, 503);
-  await release(ctx.d1, clientSlot);
   const { token: upstreamToken, user } = parsed.output;
   const token = randomToken(32);
   const now = Date.now();

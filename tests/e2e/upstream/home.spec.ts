@@ -4,7 +4,7 @@
 // backend, shows the backend's balance, and sends the user back to sign in when the backend
 // ends the session (999). What upstream mode does not serve yet is left out, never broken.
 import { request as playwrightRequest, type APIRequestContext } from "@playwright/test";
-import { codeFromOutbox, expect, login, PASSWORD, test, uniqueEmail } from "../fixtures";
+import { codeFromOutbox, expect, login, PASSWORD, registerByEmail, test, uniqueEmail } from "../fixtures";
 
 const backendUrl = process.env.E2E_BASE_URL ?? "http://localhost:8799";
 
@@ -49,7 +49,33 @@ test("a visitor sees the backend's instruments with live prices; what is not ser
   expect((await page.request.get("/mine/wallet")).status()).toBe(404);
   await page.goto("/login");
   await expect(page.getByRole("button", { name: "Log in", exact: true })).toBeVisible();
-  await expect(page.getByRole("link", { name: /register/i })).toHaveCount(0);
+});
+
+test("registration and the forgotten password go to the backend, which sends and checks the codes", async ({ page }) => {
+  const api = await backend();
+  const email = uniqueEmail("upstream-register");
+  await page.goto("/login");
+  await page.getByRole("link", { name: "Create an account" }).click();
+  await registerByEmail(page, api, email);
+  // signed in on the front end as the backend's new user
+  await expect(page.getByText(email)).toBeVisible();
+  await expect(page.locator(".assets-card")).toContainText("0.00");
+  await page.getByRole("button", { name: "Log out" }).click();
+  // a new password through the front end's forgot page, with the backend's code
+  await page.goto("/forgot");
+  await page.getByLabel("E-mail").fill(email);
+  await page.getByRole("button", { name: "Send code" }).click();
+  await expect(page.getByText("a code is on its way")).toBeVisible();
+  const code = await codeFromOutbox(api, email);
+  await page.getByLabel("E-mail").fill(email);
+  await page.getByLabel("Verification code").fill(code);
+  await page.getByLabel("New password", { exact: true }).fill("e2e-password-3");
+  await page.getByLabel("Confirm password").fill("e2e-password-3");
+  await page.getByRole("button", { name: "Reset password" }).click();
+  await expect(page).toHaveURL(/\/login/);
+  await login(page, email, "e2e-password-3");
+  await expect(page.getByText(email)).toBeVisible();
+  await api.dispose();
 });
 
 test("sign-in goes to the backend; the home shows the backend's balance; sign-out returns to the visitor's home", async ({ page }) => {
