@@ -36,8 +36,11 @@ export function TabBar() {
   );
 }
 
-export function PageHeader({ title, back, actions }: { title: ReactNode; back?: string; actions?: ReactNode }) {
+export function PageHeader({ title, back: wanted, actions }: { title: ReactNode; back?: string; actions?: ReactNode }) {
   const { t } = useTranslation();
+  const served = useServes();
+  // upstream mode: back to the user centre (or home) where the page it names is not served yet
+  const back = wanted && !served(wanted.split("?")[0]!) ? (served("/user") ? "/user" : "/") : wanted;
   return (
     <header className="page-header">
       {back ? (

@@ -35,9 +35,8 @@ import { TransferSchema, transferCommandOf } from "~/forms/wallet";
 import { readForm } from "~/lib/http.server";
 import { translateMessage } from "~/lib/messages";
 import { useRootData } from "~/lib/root-data";
-import { balances } from "~/services/account.server";
-import { transfer, transferLog } from "~/services/wallet.server";
-import { redirectWithFlash, requireRealUser } from "~/services/web.server";
+import { myBalances, myTransfer, myTransferLog } from "~/services/wallet.server";
+import { redirectWithFlash, requireRealUser, valueOf } from "~/services/web.server";
 import walletStylesHref from "~/styles/wallet.css";
 import { titled } from "~/lib/meta";
 
@@ -59,7 +58,11 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const from = accountTypeOf(url.searchParams.get("from")) ?? 1;
   let to = accountTypeOf(url.searchParams.get("to")) ?? (from === 3 ? 1 : 3);
   if (to === from) to = WALLET_ACCOUNTS.find((a) => a.accountTypeId !== from)!.accountTypeId;
-  const [b, log] = await Promise.all([balances(context, user.id), transferLog(context, user.id, pageParam(url.searchParams.get("page")))]);
+  const [balances, transfers] = await Promise.all([
+    myBalances(context, user.id),
+    myTransferLog(context, user.id, pageParam(url.searchParams.get("page"))),
+  ]);
+  const [b, log] = [await valueOf(context, request, balances), await valueOf(context, request, transfers)];
   return {
     accounts: b.accounts.map((a) => ({ kind: a.kind, accountTypeId: a.accountTypeId, balance: a.balance, lockBalance: a.lockBalance })),
     from,
@@ -93,7 +96,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   if (submission.status !== "success") return data<ActionData>({ result: submission.reply(), confirm: null }, { status: 400 });
   const v = submission.value;
   if (intent === Intent.TransferReview || intent === Intent.TransferAll) {
-    const b = await balances(context, user.id);
+    const b = await valueOf(context, request, await myBalances(context, user.id));
     const available = b.accounts.find((a) => a.accountTypeId === accountTypeOf(v.from))?.balance ?? 0;
     if (intent === Intent.TransferAll && available <= 0) {
       return data<ActionData>({ result: replyWithErrors(submission, { balance: "transfer.err_nothing" }), confirm: null }, { status: 400 });
@@ -108,7 +111,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
       confirm: { from: check.from, to: check.to, amount: check.amount, balance: amount ?? "", requestId: v.request_id ?? null },
     });
   }
-  const result = await transfer(context, user, transferCommandOf(v));
+  const result = await myTransfer(context, user, transferCommandOf(v));
   if (!result.ok) return data<ActionData>({ result: replyWithErrors(submission, result.errors), confirm: null }, { status: result.status });
   const from = accountTypeOf(result.value.fromKind) ?? 1;
   const to = accountTypeOf(result.value.toKind) ?? 3;

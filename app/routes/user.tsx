@@ -24,19 +24,19 @@ import { Balance, FundingButtons, Money } from "~/components/money";
 import { languageInfo } from "~/i18n/config";
 import { reviewStatusKey } from "~/domain/real-name";
 import { shortAddress } from "~/domain/web3-address";
-import { reviewStatusOf } from "~/services/identity.server";
-import { assetsOverview } from "~/services/account.server";
+import { myReviewStatus } from "~/services/identity.server";
+import { myAssets } from "~/services/account.server";
 import { supportChatButton } from "~/services/content/pages.server";
 import { ChatLink } from "~/components/content";
-import { demoStartingBalances, resetDemoAccount } from "~/services/demo.server";
+import { myDemoStartingBalances, resetMyDemo } from "~/services/demo.server";
 import { readHideAssets } from "~/services/preferences.server";
 import { readForm } from "~/lib/http.server";
 import { DemoResetSchema } from "~/forms/account";
 import { parseFields } from "~/forms/parse";
 import { Intent } from "~/forms/intents";
 import { RouteErrorBoundary } from "~/components/route-error";
-import { redirectWithFlash, requireUser } from "~/services/web.server";
-import { useRootData } from "~/lib/root-data";
+import { redirectWithFlash, requireUser, valueOf } from "~/services/web.server";
+import { useRootData, useServes } from "~/lib/root-data";
 import { titled } from "~/lib/meta";
 
 /** The message sections this page renders (app/i18n/sections.ts). */
@@ -46,16 +46,18 @@ export const meta = titled("tabs.user");
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const user = await requireUser(context, request);
-  const b = await assetsOverview(context, user.id);
+  const [assets, review] = await Promise.all([myAssets(context, user.id), myReviewStatus(context, user.id)]);
+  const b = await valueOf(context, request, assets);
   return {
     user: { uid: user.uid, email: user.email, mobile: user.mobile, isDemo: user.isDemo, wallet: shortAddress(user.wallet) },
     total: b.total,
     accounts: b.accounts.map((a) => ({ kind: a.kind, balance: a.balance, lockBalance: a.lockBalance })),
     hideAssets: await readHideAssets(request),
-    confirmReset:
-      user.isDemo && new URL(request.url).searchParams.get("confirm") === Intent.ResetDemo ? await demoStartingBalances(context) : null,
+    confirmReset: user.isDemo && new URL(request.url).searchParams.get("confirm") === Intent.ResetDemo,
+    // the starting balances a reset restores (null where the backend keeps them: not shown)
+    startingBalances: user.isDemo ? await myDemoStartingBalances(context) : null,
     language: languageInfo(context.lang).label,
-    realName: reviewStatusKey(await reviewStatusOf(context, user.id)),
+    realName: reviewStatusKey(await valueOf(context, request, review)),
     chat: await supportChatButton(context, user),
   };
 }
@@ -63,8 +65,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 export async function action({ request, context }: ActionFunctionArgs) {
   const user = await requireUser(context, request);
   if (!parseFields(DemoResetSchema, await readForm(request)).ok) throw new Response("Unknown action", { status: 400 });
-  if (!user.isDemo) return redirectWithFlash(context, "/user", { kind: "error", message: "errors.demo_only" });
-  await resetDemoAccount(context, user.id);
+  const reset = await resetMyDemo(context, user);
+  if (!reset.ok) return redirectWithFlash(context, "/user", { kind: "error", message: reset.errors.form ?? "errors.try_again" });
   return redirectWithFlash(context, "/user", { kind: "success", message: "user.demo_reset_done" });
 }
 
@@ -76,6 +78,8 @@ interface RowProps {
 }
 
 function Row({ to, label, Icon, value }: RowProps) {
+  // upstream mode leaves out what it does not serve yet (lib/upstream-areas.ts)
+  if (!useServes()(to.split("?")[0]!)) return null;
   return (
     <li>
       <Link to={to} className="row">
@@ -136,16 +140,18 @@ export default function UserCentre() {
         <section className="card confirm-card" role="alertdialog" aria-labelledby="reset-title" aria-describedby="reset-desc">
           <h2 id="reset-title">{t("user.reset_mock")}</h2>
           <p id="reset-desc">{t("user.reset_mock_confirm")}</p>
-          <dl className="account-grid">
-            {(["funding", "options", "contract"] as const).map((kind) => (
-              <div key={kind}>
-                <dt>{t(`accounts.${kind}`)}</dt>
-                <dd className="num">
-                  <Money value={data.confirmReset![kind]} locale={locale} />
-                </dd>
-              </div>
-            ))}
-          </dl>
+          {data.startingBalances ? (
+            <dl className="account-grid">
+              {(["funding", "options", "contract"] as const).map((kind) => (
+                <div key={kind}>
+                  <dt>{t(`accounts.${kind}`)}</dt>
+                  <dd className="num">
+                    <Money value={data.startingBalances![kind]} locale={locale} />
+                  </dd>
+                </div>
+              ))}
+            </dl>
+          ) : null}
           <Form method="post" className="tiles">
             <input type="hidden" name="intent" value={Intent.ResetDemo} />
             <Link to="/user" className="button" replace>

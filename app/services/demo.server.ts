@@ -3,7 +3,9 @@
  * money still moves only through the ledger, against the platform's demo account, so the ledger
  * stays balanced and the account log shows every step.
  */
-import type { ServiceContext } from "~/context.server";
+import type { AppContext, ServiceContext } from "~/context.server";
+import { fail, type Outcome } from "~/services/outcome";
+import { upstreamResetDemo } from "~/services/upstream/account.server";
 import { MAIN_COMPANY_ID } from "~/lib/constants";
 import { notifyRemoved } from "~/services/contract/settlement.server";
 import { ACCOUNT_KINDS, PlatformAccount } from "~/services/ledger/accounts.server";
@@ -197,4 +199,17 @@ export async function expireDemoAccounts(ctx: ServiceContext, now = Date.now(), 
     expired += 1;
   }
   return expired;
+}
+
+/** The signed-in demo user's reset, on whichever platform holds the account (ADR 024). */
+export async function resetMyDemo(ctx: AppContext, user: { id: number; isDemo: boolean }): Promise<Outcome<null>> {
+  if (!user.isDemo) return fail({ form: "errors.demo_only" }, 403);
+  if (ctx.config.platform.kind === "upstream") return upstreamResetDemo(ctx);
+  await resetDemoAccount(ctx, user.id);
+  return { ok: true, value: null };
+}
+
+/** The starting balances a reset restores, where this platform knows them (upstream mode: the backend's, not shown). */
+export async function myDemoStartingBalances(ctx: ServiceContext) {
+  return ctx.config.platform.kind === "upstream" ? null : demoStartingBalances(ctx);
 }

@@ -13,7 +13,7 @@
  *   conditional on the same submission still waiting, then a guard that aborts the batch if that
  *   change matched nothing. No money moves, so no step-up is asked.
  */
-import type { ServiceContext } from "~/context.server";
+import type { AppContext, ServiceContext } from "~/context.server";
 import { columnList, joinLists, renamedColumn, type RowOf } from "~/db/columns";
 import { identityVerifications, users } from "~/db/schema";
 import { ReviewStatus, maskCardId } from "~/domain/real-name";
@@ -22,6 +22,7 @@ import { assertOperator, decisionStatement, isAlreadyDecided, type Decision } fr
 import type { SessionUser } from "~/services/session.server";
 import { ownedUpload, uploadIdOf, uploadUrl } from "~/services/uploads.server";
 import { fail, type FieldErrors, type Outcome } from "~/services/outcome";
+import { upstreamReviewStatus, type UpstreamRead } from "~/services/upstream/account.server";
 
 export const REASON_MAX = 200;
 
@@ -45,6 +46,12 @@ export async function identityOf(ctx: ServiceContext, userId: number): Promise<I
 }
 
 /** Just the status (0 when never submitted): the user centre's row shows it. */
+/** The signed-in user's review status from whichever platform holds it (ADR 024). */
+export async function myReviewStatus(ctx: AppContext, userId: number): Promise<UpstreamRead<number>> {
+  if (ctx.config.platform.kind === "upstream") return upstreamReviewStatus(ctx);
+  return { ok: true, value: await reviewStatusOf(ctx, userId) };
+}
+
 export async function reviewStatusOf(ctx: ServiceContext, userId: number): Promise<number> {
   const row = await ctx.d1
     .prepare("SELECT review_status AS s FROM identity_verifications WHERE user_id = ?1")

@@ -5,7 +5,7 @@
  * Every query is scoped by the owner's id. A transfer is one ledger transaction whose batch also
  * inserts the transfer's row.
  */
-import type { ServiceContext } from "~/context.server";
+import type { AppContext, ServiceContext } from "~/context.server";
 import { columnList, type RowOf } from "~/db/columns";
 import { transfers } from "~/db/schema";
 import {
@@ -22,6 +22,8 @@ import type { TransferCommand } from "~/forms/wallet";
 import { accountLog, userAccounts, type AccountLogRow, type AccountRow } from "~/services/ledger/accounts.server";
 import { LedgerError, post } from "~/services/ledger/post.server";
 import { fail, type Outcome } from "~/services/outcome";
+import { balances, type Balances } from "~/services/account.server";
+import { upstreamBalances, upstreamTransfer, upstreamTransferLog, type UpstreamRead } from "~/services/upstream/account.server";
 
 export const HISTORY_PAGE_SIZE = 20;
 export const TRANSFER_PAGE_SIZE = 20;
@@ -182,4 +184,31 @@ export async function transferLog(
           .bind(...args)
           .all<TransferRow>();
   return { transfers: results, total, page: p, lastPage };
+}
+
+/**
+ * The signed-in user's side of the wallet from whichever platform holds it (ADR 024): this one's
+ * ledger, or the backend's in upstream mode, where a read can also be missing (the backend down)
+ * or the session over, and a transfer's outcome unknown (its answer never came; never resent).
+ */
+export async function myBalances(ctx: AppContext, userId: number): Promise<UpstreamRead<Balances>> {
+  if (ctx.config.platform.kind === "upstream") return upstreamBalances(ctx);
+  return { ok: true, value: await balances(ctx, userId) };
+}
+
+export async function myTransferLog(ctx: AppContext, userId: number, page: number, accountTypeId: AccountTypeId | null = null) {
+  if (ctx.config.platform.kind === "upstream") return upstreamTransferLog(ctx, page, accountTypeId);
+  return { ok: true as const, value: await transferLog(ctx, userId, page, accountTypeId) };
+}
+
+export async function myTransfer(
+  ctx: AppContext,
+  user: { id: number; isDemo: boolean },
+  input: TransferCommand,
+): Promise<Outcome<TransferRow>> {
+  if (ctx.config.platform.kind === "upstream") {
+    if (user.isDemo) return fail({ form: "errors.only_real_account" }, 403);
+    return upstreamTransfer(ctx, input);
+  }
+  return transfer(ctx, user, input);
 }

@@ -9,6 +9,7 @@ import { safeRedirect } from "~/lib/redirect";
 import { DEMO_TTL_MS } from "~/services/demo.server";
 import { sessionCookie, type SessionUser } from "~/services/session.server";
 import { deviceSetCookie, type Device } from "~/services/auth/devices.server";
+import type { UpstreamRead } from "~/services/upstream/account.server";
 
 export { safeRedirect };
 
@@ -57,6 +58,17 @@ export async function requireUser(context: AppContext, request: Request): Promis
   const user = await context.user();
   if (!user) return signInAgain(context, request);
   return user;
+}
+
+/**
+ * The value of a read of the user's own data (services' `my…` functions): in upstream mode the
+ * backend may have ended the session (to /login with this page) or not answered (the page's
+ * "service unavailable, retrying" answer, 503; ADR 024). Locally a read always has its value.
+ */
+export async function valueOf<T>(context: AppContext, request: Request, read: UpstreamRead<T>): Promise<T> {
+  if (read.ok) return read.value;
+  if (read.kind === "session_ended") return signInAgain(context, request);
+  throw new Response("Service unavailable", { status: 503, headers: { "cache-control": "no-store" } });
 }
 
 /**

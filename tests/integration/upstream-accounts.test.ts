@@ -36,7 +36,7 @@ describe("registration through the backend", () => {
     expect(await upstreamUserForToken(env.DB, result.value.token)).toMatchObject({ id: created!.id, uid: created!.uid, email });
   });
 
-  it("a wrong code: the backend's refusal in its own words, and nothing created", async () => {
+  it("a wrong code: the backend's refusal in its own words on the code's field, and nothing created", async () => {
     const email = uniqueEmail("front-register");
     await sendRegisterCode(await frontContext(), { type: "email", account: email });
     const result = await register(await frontContext(), {
@@ -46,7 +46,8 @@ describe("registration through the backend", () => {
       re_password: "front-pass-1",
       sms_code: "000000",
     });
-    expect(result).toMatchObject({ ok: false, errors: { form: expect.stringMatching(/^errors\.upstream_refused\|.+/) } });
+    // on the field the backend names, in its words
+    expect(result).toMatchObject({ ok: false, errors: { sms_code: expect.stringMatching(/^errors\.upstream_refused\|.+/) } });
     expect(await backendUserByEmail(email)).toBeNull();
   });
 

@@ -1,14 +1,20 @@
 /**
- * Upstream mode's account reads (issue 23, ADR 024): the signed-in user's balances and today's
- * profit from the backend (§7 getBalance, get_profits), asked for on every page that shows them
- * and never cached: the backend's figures are the truth. Amounts arrive as decimal text and are
- * read into micros exactly (decimalToMicros), the same `Assets` the platform's own service gives.
+ * Upstream mode's account and wallet (issue 23, ADR 024): the signed-in user's balances, today's
+ * profit and transfers from the backend (§7 getBalance, get_profits, transfer, transfer_log),
+ * asked for on every page that shows them and never cached: the backend's figures are the truth.
+ * Amounts arrive as decimal text and are read into micros exactly (decimalToMicros), in the shapes
+ * the platform's own services give (`Assets`, `Balances`, `TransferRow`).
  */
 import * as v from "valibot";
 import type { AppContext } from "~/context.server";
+import type { TransferCommand } from "~/forms/wallet";
 import { decimalToMicros, type Micros } from "~/domain/money";
-import type { Assets } from "~/services/account.server";
-import { callAsUser } from "./sessions.server";
+import { accountTypeOf, walletAccount, type AccountTypeId } from "~/domain/wallet";
+import type { Assets, Balances } from "~/services/account.server";
+import { fail, type Outcome } from "~/services/outcome";
+import type { TransferPage, TransferRow } from "~/services/wallet.server";
+import type { UpstreamAnswer } from "./client.server";
+import { callAsUser, refusedBy } from "./sessions.server";
 
 /** What an adapter's read of the user's own data gives: the value, or why there is none. */
 export type UpstreamRead<T> = { ok: true; value: T } | { ok: false; kind: "session_ended" | "unavailable" };
@@ -18,6 +24,7 @@ const Amount = v.pipe(
   v.transform((x) => decimalToMicros(x)),
   v.custom<Micros>((x) => x !== null, "not an amount"),
 );
+const Int = v.pipe(v.union([v.number(), v.pipe(v.string(), v.regex(/^\d{1,15}$/))]), v.transform(Number), v.integer());
 const Balance = v.object({
   total: Amount,
   list: v.array(
@@ -31,24 +38,54 @@ const Balance = v.object({
   ),
 });
 const Profits = v.object({ profit: Amount, percent: v.pipe(v.union([v.string(), v.number()]), v.transform(String), v.maxLength(24)) });
+/** "2026-12-08 09:30:00" (UTC, as the contract's times are written) or epoch milliseconds. */
+const Time = v.pipe(
+  v.union([v.number(), v.pipe(v.string(), v.regex(/^\d{4}-\d\d-\d\d[ T]\d\d:\d\d(:\d\d)?/))]),
+  v.transform((x) => (typeof x === "number" ? x : Date.parse(`${x.slice(0, 19).replace(" ", "T")}Z`))),
+  v.finite(),
+);
+const Transfer = v.object({
+  id: v.pipe(Int, v.minValue(1)),
+  balance: Amount,
+  from_id: v.pipe(Int, v.minValue(1), v.maxValue(3)),
+  to_id: v.pipe(Int, v.minValue(1), v.maxValue(3)),
+  created_at: Time,
+});
+const TransferLog = v.object({
+  data: v.array(Transfer),
+  total: v.optional(Int, 0),
+  last_page: v.optional(Int, 1),
+  page: v.optional(Int, 1),
+});
 
 const KIND_BY_TYPE = { change: "funding", micro: "options", forex: "contract" } as const;
 
-/** The user's three sub-accounts, total and today's profit, as the backend holds them now. */
-export async function upstreamAssets(ctx: AppContext): Promise<UpstreamRead<Assets>> {
-  const [balance, profits] = await Promise.all([
-    callAsUser<unknown>(ctx, { method: "GET", path: "/v2/api/main/wallet/getBalance", read: true }),
-    callAsUser<unknown>(ctx, { method: "GET", path: "/api/user/get_profits", read: true }),
-  ]);
-  if ((!balance.ok && balance.kind === "session_ended") || (!profits.ok && profits.kind === "session_ended"))
-    return { ok: false, kind: "session_ended" };
-  const b = balance.ok ? v.safeParse(Balance, balance.data) : null;
-  const p = profits.ok ? v.safeParse(Profits, profits.data) : null;
-  if (!b?.success || !p?.success) return { ok: false, kind: "unavailable" };
+function toTransferRow(t: v.InferOutput<typeof Transfer>): TransferRow {
+  return {
+    id: t.id,
+    fromKind: walletAccount(t.from_id as AccountTypeId).kind,
+    toKind: walletAccount(t.to_id as AccountTypeId).kind,
+    amount: t.balance,
+    createdAt: t.created_at,
+  };
+}
+
+/** A read's answer in the schema's shape, or why there is none. */
+function readOf<S extends v.GenericSchema>(answer: UpstreamAnswer<unknown>, schema: S): UpstreamRead<v.InferOutput<S>> {
+  if (!answer.ok) return { ok: false, kind: answer.kind === "session_ended" ? "session_ended" : "unavailable" };
+  const parsed = v.safeParse(schema, answer.data);
+  if (!parsed.success) console.error("upstream: an answer does not match the contract", parsed.issues[0]?.message);
+  return parsed.success ? { ok: true, value: parsed.output } : { ok: false, kind: "unavailable" };
+}
+
+/** The user's three sub-accounts and their total, as the backend holds them now. */
+export async function upstreamBalances(ctx: AppContext): Promise<UpstreamRead<Balances>> {
+  const read = readOf(await callAsUser(ctx, { method: "GET", path: "/v2/api/main/wallet/getBalance", read: true }), Balance);
+  if (!read.ok) return read;
   return {
     ok: true,
     value: {
-      accounts: b.output.list.map((a) => ({
+      accounts: read.value.list.map((a) => ({
         kind: KIND_BY_TYPE[a.type],
         type: a.type,
         accountTypeId: a.accountTypeId,
@@ -56,9 +93,99 @@ export async function upstreamAssets(ctx: AppContext): Promise<UpstreamRead<Asse
         balance: a.balance,
         lockBalance: a.lockBalance,
       })),
-      total: b.output.total,
-      profit: p.output.profit,
-      percent: p.output.percent,
+      total: read.value.total,
     },
   };
+}
+
+/** The balances and today's profit (the home page's and the user centre's figures). */
+export async function upstreamAssets(ctx: AppContext): Promise<UpstreamRead<Assets>> {
+  const [balances, profits] = await Promise.all([
+    upstreamBalances(ctx),
+    callAsUser<unknown>(ctx, { method: "GET", path: "/api/user/get_profits", read: true }).then((a) => readOf(a, Profits)),
+  ]);
+  if (!balances.ok || !profits.ok) {
+    const ended = (!balances.ok && balances.kind === "session_ended") || (!profits.ok && profits.kind === "session_ended");
+    return { ok: false, kind: ended ? "session_ended" : "unavailable" };
+  }
+  return { ok: true, value: { ...balances.value, profit: profits.value.profit, percent: profits.value.percent } };
+}
+
+/** The user's transfers, newest first (spec §7 transfer_log; `type` 0 for all). */
+export async function upstreamTransferLog(
+  ctx: AppContext,
+  page: number,
+  accountTypeId: AccountTypeId | null,
+): Promise<UpstreamRead<TransferPage>> {
+  const read = readOf(
+    await callAsUser(ctx, { method: "GET", path: "/api/account/transfer_log", params: { type: accountTypeId ?? 0, page }, read: true }),
+    TransferLog,
+  );
+  if (!read.ok) return read;
+  return {
+    ok: true,
+    value: {
+      transfers: read.value.data.map(toTransferRow),
+      total: read.value.total,
+      page: read.value.page,
+      lastPage: Math.max(1, read.value.last_page),
+    },
+  };
+}
+
+/**
+ * A transfer between the user's sub-accounts (spec §7 transfer). The form's one-time token goes
+ * along as `request_id` (a Bourse backend makes a repeated one a single transfer; another backend
+ * ignores it). An answer that never came is an unknown outcome, never sent again by itself.
+ */
+export async function upstreamTransfer(ctx: AppContext, input: TransferCommand): Promise<Outcome<TransferRow>> {
+  const from = accountTypeOf(input.from);
+  const to = accountTypeOf(input.to);
+  const answer = await callAsUser<unknown>(ctx, {
+    method: "POST",
+    path: "/api/account/transfer",
+    params: {
+      from: from ?? input.from,
+      to: to ?? input.to,
+      balance: input.amount,
+      currency_id: input.currencyId,
+      request_id: input.requestId,
+    },
+  });
+  if (!answer.ok) {
+    if (answer.kind === "session_ended") return fail({ form: "errors.session_invalid" }, 401);
+    if (answer.kind === "unavailable" && answer.outcomeUnknown) return fail({ form: "errors.outcome_unknown" }, 503);
+    return refusedBy(answer, 400, ["balance", "from", "to"]);
+  }
+  const parsed = v.safeParse(v.object({ transfer: Transfer }), answer.data);
+  if (parsed.success) return { ok: true, value: toTransferRow(parsed.output.transfer) };
+  // the backend said it is done (code 1) without a record we can read: done, as asked
+  if (!from || !to) return fail({ form: "errors.try_again" });
+  return {
+    ok: true,
+    value: {
+      id: 0,
+      fromKind: walletAccount(from).kind,
+      toKind: walletAccount(to).kind,
+      amount: decimalToMicros(input.amount ?? "") ?? 0,
+      createdAt: Date.now(),
+    },
+  };
+}
+
+const Center = v.object({ review_status: v.optional(Int, 0) });
+
+/** The user's identity review status (spec §7 user_real/center): the number the platform keeps too. */
+export async function upstreamReviewStatus(ctx: AppContext): Promise<UpstreamRead<number>> {
+  const read = readOf(await callAsUser(ctx, { method: "GET", path: "/api/user_real/center", read: true }), Center);
+  return read.ok ? { ok: true, value: read.value.review_status } : read;
+}
+
+/** Resets the demo account to the backend's starting balances (spec §7 resetForexDemoAccount). */
+export async function upstreamResetDemo(ctx: AppContext): Promise<Outcome<null>> {
+  const answer = await callAsUser(ctx, { method: "GET", path: "/v2/api/main/user/resetForexDemoAccount" });
+  if (answer.ok) return { ok: true, value: null };
+  if (answer.kind === "session_ended") return fail({ form: "errors.session_invalid" }, 401);
+  if (answer.kind === "unavailable" && answer.outcomeUnknown) return fail({ form: "errors.outcome_unknown" }, 503);
+  return refusedBy(answer);
 }

@@ -49,9 +49,9 @@ function command(ctx: AppContext, call: Omit<UpstreamCall, "lang" | "clientIp" |
 }
 
 /** A command's failure: the backend's own refusal, or an outcome nobody can know yet (never resent). */
-function failed(answer: Extract<UpstreamAnswer<unknown>, { ok: false }>): Outcome<never> {
+function failed(answer: Extract<UpstreamAnswer<unknown>, { ok: false }>, shown: readonly string[]): Outcome<never> {
   if (answer.kind === "unavailable" && answer.outcomeUnknown) return fail({ form: "errors.outcome_unknown" }, 503);
-  return refusedBy(answer);
+  return refusedBy(answer, 400, shown);
 }
 
 const Seconds = v.object({ seconds: v.optional(Int, CODE_SECONDS) });
@@ -86,7 +86,7 @@ export async function upstreamRegister(ctx: AppContext, input: RegisterInput): P
       key: input.key,
     },
   });
-  if (!answer.ok) return failed(answer);
+  if (!answer.ok) return failed(answer, ["account", "sms_code", "password", "re_password", "invite_code", "area_id"]);
   return openUpstreamSession(ctx, answer.data);
 }
 
@@ -108,5 +108,5 @@ export async function upstreamResetPassword(ctx: AppContext, input: ForgotInput)
       auth_code: input.auth_code,
     },
   });
-  return answer.ok ? { ok: true, value: null } : failed(answer);
+  return answer.ok ? { ok: true, value: null } : failed(answer, ["account", "auth_code", "password", "re_password"]);
 }

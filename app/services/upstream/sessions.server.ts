@@ -66,10 +66,31 @@ async function unseal(token: string, stored: string): Promise<string | null> {
   }
 }
 
-/** A refusal of the backend's: its message (in the user's language by the contract), never our own wording over it. */
-export function refusedBy(answer: Extract<UpstreamAnswer<unknown>, { ok: false }>, status = 400): Outcome<never> {
-  if (answer.kind === "refused" && answer.msg.trim())
-    return fail({ form: `errors.upstream_refused|${answer.msg.replaceAll("|", "/").slice(0, 300)}` }, status);
+/**
+ * A refusal of the backend's: its message (in the user's language by the contract), never our own
+ * wording over it; on the field it names when the answer says (`data.errors`, as a Bourse backend
+ * gives) and the form shows that field, else on the form.
+ */
+export function refusedBy(
+  answer: Extract<UpstreamAnswer<unknown>, { ok: false }>,
+  status = 400,
+  /** The fields the form shows: an error on any other goes on the form. */
+  shown: readonly string[] = [],
+): Outcome<never> {
+  const said = (text: string) => `errors.upstream_refused|${text.replaceAll("|", "/").slice(0, 300)}`;
+  if (answer.kind === "refused") {
+    const fields = (answer.data as { errors?: unknown } | null)?.errors;
+    if (fields && typeof fields === "object" && !Array.isArray(fields)) {
+      const errors = Object.fromEntries(
+        Object.entries(fields)
+          .filter(([name, text]) => shown.includes(name) && typeof text === "string" && text.trim())
+          .slice(0, 8)
+          .map(([name, text]) => [name, said(text as string)]),
+      );
+      if (Object.keys(errors).length) return fail(errors, status);
+    }
+    if (answer.msg.trim()) return fail({ form: said(answer.msg) }, status);
+  }
   if (answer.kind === "unavailable") return fail({ form: "errors.service_unavailable" }, 503);
   return fail({ form: "errors.try_again" }, status);
 }

@@ -41,8 +41,9 @@ test("a visitor sees the backend's instruments with live prices; what is not ser
     const first = await eth.textContent();
     await expect(eth).not.toHaveText(first ?? "", { timeout: 15_000 });
   }
-  // no tab bar, no links to pages whose areas have no upstream adapter yet
-  await expect(page.getByRole("navigation", { name: /tabs|navigation/i })).toHaveCount(0);
+  // the tab bar has the tabs served so far; no links to pages whose areas have no adapter yet
+  const tabs = page.getByRole("navigation", { name: "Main" });
+  await expect(tabs.getByRole("link")).toHaveText(["Market", "Account"]);
   await expect(page.locator('a[href^="/trade"], a[href="/loan"], a[href="/mining"], a[href="/mine/charge"]')).toHaveCount(0);
   // and such a page, asked for directly, is not found rather than served from this Worker's own data
   expect((await page.request.get("/trade")).status()).toBe(404);
@@ -60,6 +61,7 @@ test("registration and the forgotten password go to the backend, which sends and
   // signed in on the front end as the backend's new user
   await expect(page.getByText(email)).toBeVisible();
   await expect(page.locator(".assets-card")).toContainText("0.00");
+  await page.goto("/user");
   await page.getByRole("button", { name: "Log out" }).click();
   // a new password through the front end's forgot page, with the backend's code
   await page.goto("/forgot");
@@ -78,18 +80,49 @@ test("registration and the forgotten password go to the backend, which sends and
   await api.dispose();
 });
 
-test("sign-in goes to the backend; the home shows the backend's balance; sign-out returns to the visitor's home", async ({ page }) => {
+/** The backend's own figures for a user (its §7 getBalance, signed in there as the user). */
+async function backendBalances(api: APIRequestContext, email: string, password = PASSWORD) {
+  const signedIn = await api.post("/api/user/loginForU", { form: { account: email, password } });
+  const { data } = (await signedIn.json()) as { data: { token: string } };
+  const answer = await api.get(`/v2/api/main/wallet/getBalance?t=${Date.now()}`, { headers: { authorization: data.token } });
+  const { data: b } = (await answer.json()) as { data: { list: { type: string; balance: string }[] } };
+  return Object.fromEntries(b.list.map((a) => [a.type, a.balance]));
+}
+
+test("sign-in, balances and a transfer all go to the backend; sign-out returns to the visitor's home", async ({ page }) => {
   const api = await backend();
   const email = await backendUser(api, "1234.56");
   await login(page, email);
   await expect(page).toHaveURL(/:\d+\/$/);
-  const card = page.locator(".assets-card");
-  await expect(card).toContainText("1,234.56");
+  await expect(page.locator(".assets-card")).toContainText("1,234.56");
   await expect(page.getByText(email)).toBeVisible();
   // the backend's token never reaches the page
-  const html = await page.content();
-  expect(html).not.toMatch(/"token"\s*:/);
+  expect(await page.content()).not.toMatch(/"token"\s*:/);
+
+  // the user centre: the backend's figures; its menu has only what is served
+  await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Account" }).click();
+  await expect(page).toHaveURL(/\/user$/);
+  await expect(page.locator(".assets-card .big-number")).toContainText("1,234.56");
+  await expect(page.getByRole("link", { name: "Wallet" })).toHaveCount(0);
+  await page.getByRole("link", { name: "Transfer" }).click();
+  await expect(page).toHaveURL(/\/mine\/transfer$/);
+  await expect(page.getByText("Available in Funding: 1,234.56 USD")).toBeVisible();
+  await expect(page.getByText("No transfers yet")).toBeVisible();
+  await page.getByLabel("Amount (USD)").fill("234.56");
+  await page.getByRole("button", { name: "Continue" }).click();
+  await expect(page.getByText("234.56 USD will move from Funding to Contract. There is no fee.")).toBeVisible();
+  await page.getByRole("button", { name: "Confirm transfer" }).click();
+  await expect(page.getByRole("status").filter({ hasText: "Transfer complete." })).toBeVisible();
+  await expect(page.getByText("Available in Funding: 1,000.00 USD")).toBeVisible();
+  await expect(page.locator(".ledger-list li").first()).toContainText("Funding → Contract");
+  // the money moved on the backend, to the cent
+  expect(await backendBalances(api, email)).toMatchObject({ change: "1000.00", forex: "234.56" });
+
+  // the page's back link leads to what is served (the user centre), where the user signs out
+  await page.getByRole("link", { name: "Back" }).click();
+  await expect(page).toHaveURL(/\/user$/);
   await page.getByRole("button", { name: "Log out" }).click();
+  await expect(page).toHaveURL(/:\d+\/$/);
   await expect(page.getByRole("link", { name: "Log in" })).toBeVisible();
   await expect(page.locator(".assets-card")).toHaveCount(0);
   await api.dispose();
