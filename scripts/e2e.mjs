@@ -9,6 +9,8 @@ import { LOCAL_UPSTREAM_SECRET, migrateUpstreamState, upstreamDevArgs } from "./
 
 const port = process.env.E2E_PORT ?? "8799";
 const upstreamPort = process.env.E2E_UPSTREAM_PORT ?? String(Number(port) + 1);
+// between the upstream front end and the platform: the failure test turns it off and on
+const switchPort = String(Number(upstreamPort) + 1);
 const state = path.join(root, ".wrangler", `e2e-state-${port}`);
 const upstreamState = path.join(root, ".wrangler", `e2e-upstream-state-${upstreamPort}`);
 const extra = process.argv.slice(2).filter((a) => a !== "--no-build");
@@ -38,15 +40,19 @@ const server = start(
   { stdio: ["ignore", "ignore", "inherit"] },
 );
 let upstreamServer = null;
+let backendSwitch = null;
 let code = 1;
 try {
   await waitForHttp(`http://localhost:${port}/`, 90_000);
   if (withUpstream) {
     migrateUpstreamState(upstreamState);
+    backendSwitch = start(process.execPath, [path.join(root, "scripts", "backend-switch.mjs"), switchPort, port], {
+      stdio: ["ignore", "ignore", "inherit"],
+    });
     upstreamServer = start(
       bin("wrangler"),
       [
-        ...upstreamDevArgs({ port: upstreamPort, backendPort: port, state: upstreamState, inspectorPort: Number(port) + 1001 }),
+        ...upstreamDevArgs({ port: upstreamPort, backendPort: switchPort, state: upstreamState, inspectorPort: Number(port) + 1001 }),
         "--log-level=warn",
       ],
       { stdio: ["ignore", "ignore", "inherit"] },
@@ -59,6 +65,7 @@ try {
         ...process.env,
         E2E_BASE_URL: `http://localhost:${port}`,
         E2E_UPSTREAM_URL: `http://localhost:${upstreamPort}`,
+        E2E_SWITCH_URL: `http://127.0.0.1:${switchPort}`,
         CHROMIUM_PATH: chromium,
       },
     });
@@ -69,7 +76,7 @@ try {
 } finally {
   // let wrangler stop its own children (workerd, the esbuild watcher) before this process ends:
   // an esbuild service orphaned mid-build prints a Go panic after the summary
-  await Promise.all([upstreamServer, server].filter(Boolean).map(stop));
+  await Promise.all([upstreamServer, backendSwitch, server].filter(Boolean).map(stop));
 }
 process.exit(code);
 

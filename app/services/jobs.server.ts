@@ -23,6 +23,7 @@ import { accrueLoanPenaltiesChunk, loanPenaltyRanges } from "~/services/loan/pen
 import { pruneRateLimits } from "~/services/rate-limit.server";
 import { pruneSessions } from "~/services/session.server";
 import { pruneWeb3Nonces } from "~/services/web3.server";
+import { pruneUpstreamCache } from "~/services/upstream/cache.server";
 
 export const DAILY = "0 3 * * *";
 export const EVERY_FIVE_MINUTES = "*/5 * * * *";
@@ -38,6 +39,7 @@ export const JOBS: Record<string, Record<string, Job>> = {
     "loan-penalties": (ctx, now) => enqueueChunks(ctx, "loan-penalties", now, loanPenaltyRanges),
     "fund-income": (ctx, now) => enqueueChunks(ctx, "fund-income", now, fundIncomeRanges),
     "prune-web3-nonces": (ctx, now) => pruneWeb3Nonces(ctx.d1, now),
+    "prune-upstream-cache": (ctx, now) => pruneUpstreamCache(ctx.d1, now),
   },
   [EVERY_FIVE_MINUTES]: {
     // Belt and braces for the engine's clock: the market room re-arms its alarm when work waits.
@@ -47,7 +49,7 @@ export const JOBS: Record<string, Record<string, Job>> = {
 
 /** Runs the jobs of one cron expression; a failing job is logged and does not stop the others. */
 /** The jobs of this Worker's own tables, which run in upstream mode too. */
-const UPSTREAM_JOBS = new Set(["prune-sessions", "prune-rate-limits", "market-clock"]);
+const UPSTREAM_JOBS = new Set(["prune-sessions", "prune-rate-limits", "prune-upstream-cache", "market-clock"]);
 
 export async function runScheduledJobs(env: Env, cron: string, scheduledTime = Date.now()): Promise<Record<string, number | string>> {
   const jobs = JOBS[cron];

@@ -15,7 +15,7 @@ export const test = base.extend<{ consoleErrors: string[] }>({
     });
   },
   consoleErrors: [
-    async ({ page }, use) => {
+    async ({ page }, use, info) => {
       const errors: string[] = [];
       page.on("console", (msg) => {
         // with where it came from: a failed resource's message does not name it
@@ -26,9 +26,12 @@ export const test = base.extend<{ consoleErrors: string[] }>({
       // A failed form post answered 4xx logs a resource error in Chromium, and Remix logs the abort
       // of a page-data response that a newer navigation (the user's next click) cut off mid-body;
       // anything else is a bug.
+      // a test that provokes another error says so: test.info().annotations.push({ type: "expected-console", description })
+      const announced = info.annotations.filter((a) => a.type === "expected-console").map((a) => a.description ?? "");
       const expected = (e: string) =>
         /Failed to load resource: the server responded with a status of 4\d\d/.test(e) ||
-        /^AbortError: signal is aborted without reason\n/.test(e);
+        /^AbortError: signal is aborted without reason\n/.test(e) ||
+        announced.some((text) => text && e.includes(text));
       expect(errors.filter((e) => !expected(e))).toEqual([]);
     },
     { auto: true },

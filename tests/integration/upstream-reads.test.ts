@@ -10,7 +10,8 @@ import { assetsOverview, companyInfo, myAssets } from "~/services/account.server
 import { login } from "~/services/auth/sign-in.server";
 import { runScheduledJobs } from "~/services/jobs.server";
 import { revokeAllSessions } from "~/services/session.server";
-import { cachedRead, forgetUpstreamCache, FRESH_MS } from "~/services/upstream/cache.server";
+import { cachedRead, forgetUpstreamCache, FRESH_MS, pruneUpstreamCache } from "~/services/upstream/cache.server";
+import { newsItem, newsPage } from "~/services/content/pages.server";
 import { upstreamUserForToken } from "~/services/upstream/sessions.server";
 import * as v from "valibot";
 import { createUser, forgetAllInstruments, fund } from "./helpers";
@@ -113,6 +114,26 @@ describe("instruments, categories and company as the pages see them", () => {
   });
 });
 
+describe("news", () => {
+  it("the backend's news, page and item, in the page's language; an item it does not know is none", async () => {
+    const local = await createServiceContext(env, { lang: "de" });
+    const own = await newsPage(local, { page: 1 });
+    const front = await newsPage(await frontContext(null, backend, "de"), { page: 1 });
+    expect(front.data.map((n) => [n.id, n.title])).toEqual(own.data.map((n) => [n.id, n.title]));
+    expect(front.total).toBe(own.total);
+    const first = own.data[0]!;
+    expect(await newsItem(await frontContext(null, backend, "de"), first.id)).toMatchObject({ id: first.id, title: first.title });
+    expect(await newsItem(await frontContext(), 987_654)).toBeNull();
+  });
+
+  it("the daily prune drops what was not read fresh for a week", async () => {
+    await cachedRead(await frontContext(), { path: "/api/company/getCompany", schema: Company, freshMs: FRESH_MS.settings });
+    const week = 7 * 24 * 60 * 60_000;
+    expect(await pruneUpstreamCache(env.DB, Date.now() + week - 60_000)).toBe(0);
+    expect(await pruneUpstreamCache(env.DB, Date.now() + week + 60_000)).toBeGreaterThan(0);
+  });
+});
+
 describe("the signed-in user's balance", () => {
   async function signIn() {
     const user = await createUser({ password: "front-pass-1" });
@@ -150,6 +171,10 @@ describe("the signed-in user's balance", () => {
 
 it("scheduled jobs in upstream mode tidy this Worker's own tables and leave users and money to the backend", async () => {
   const report = await runScheduledJobs(upstreamEnv, "0 3 * * *", Date.now());
-  expect(report).toMatchObject({ "prune-sessions": expect.any(Number), "prune-rate-limits": expect.any(Number) });
+  expect(report).toMatchObject({
+    "prune-sessions": expect.any(Number),
+    "prune-rate-limits": expect.any(Number),
+    "prune-upstream-cache": expect.any(Number),
+  });
   for (const job of ["fund-income", "loan-penalties", "demo-expiry"]) expect(report[job]).toBe("skipped: the backend runs it");
 });

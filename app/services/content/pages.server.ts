@@ -14,6 +14,7 @@ import { chatButtonOf, chatTarget, isShownEmail, plainSummary, type ChatButton, 
 import type { LanguageCode } from "~/i18n/config";
 import { basicInfo, companyInfo } from "~/services/account.server";
 import { cached } from "~/services/cache.server";
+import { upstreamNewsItem, upstreamNewsPage } from "~/services/upstream/market.server";
 
 /** The language whose text is on the main rows (news, announcements): every other language falls back to it. */
 export const FALLBACK_LANGUAGE: LanguageCode = "en";
@@ -71,6 +72,16 @@ function shape(row: NewsItem): NewsItem {
 export async function newsPage(ctx: ServiceContext, options: { page: number; categoryId?: number; pageSize?: number }) {
   const categoryId = options.categoryId ?? NEWS_CATEGORY;
   const pageSize = options.pageSize ?? NEWS_PAGE_SIZE;
+  if (ctx.config.platform.kind === "upstream") {
+    // the backend's news through the D1 cache (ADR 024); its page size is its own
+    const list = await upstreamNewsPage(ctx, categoryId, options.page);
+    return {
+      data: (list?.data ?? []).map(shape),
+      total: list?.total ?? 0,
+      page: options.page,
+      last_page: Math.max(1, list?.last_page ?? 1),
+    };
+  }
   return cached(ctx, "news", `list:${ctx.lang}:${categoryId}:${options.page}:${pageSize}`, () =>
     loadNewsPage(ctx, { page: options.page, categoryId, pageSize }),
   );
@@ -94,6 +105,10 @@ async function loadNewsPage(ctx: ServiceContext, options: { page: number; catego
 }
 
 export async function newsItem(ctx: ServiceContext, id: number): Promise<NewsItem | null> {
+  if (ctx.config.platform.kind === "upstream") {
+    const item = await upstreamNewsItem(ctx, id);
+    return item ? shape(item) : null;
+  }
   return cached(ctx, "news", `item:${ctx.lang}:${id}`, async () => {
     const [row] = await ctx.db.select(newsColumnsIn()).from(news).leftJoin(newsTexts, newsTextsOn(ctx.lang)).where(eq(news.id, id));
     return row ? shape(row) : null;

@@ -23,6 +23,8 @@ export const FRESH_MS = {
   settings: 5 * 60_000,
   /** Categories, instruments (their static terms; prices come from the market room). */
   instruments: 60_000,
+  /** News lists and items. */
+  news: 2 * 60_000,
 } as const;
 
 /** The wait for a fresh answer when a stale copy can be served instead. */
@@ -110,4 +112,13 @@ export async function cachedRead<S extends v.GenericSchema>(
 function keep<T>(key: string, answer: CachedAnswer<T>, now: number): CachedAnswer<T> {
   kept.set(key, { at: now, answer });
   return answer;
+}
+
+/** Entries not read fresh for a week go (news items nobody opens, languages nobody uses): the daily job. */
+export async function pruneUpstreamCache(db: D1Database, now = Date.now()): Promise<number> {
+  const result = await db
+    .prepare("DELETE FROM upstream_cache WHERE fetched_at < ?1")
+    .bind(now - 7 * 24 * 60 * 60_000)
+    .run();
+  return result.meta.changes ?? 0;
 }

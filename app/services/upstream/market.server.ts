@@ -178,3 +178,39 @@ export async function upstreamMiniChart(ctx: ServiceContext, forexId: number): P
   const parsed = answer.ok ? v.safeParse(MiniChart, answer.data) : null;
   return parsed?.success ? parsed.output.map((c) => c.close) : null;
 }
+
+const NewsItem = v.object({
+  id: v.pipe(Int, v.minValue(1)),
+  category_id: v.optional(Int, 1),
+  title: Text(300),
+  desc: Text(2000),
+  logo: Text(500),
+  content: Text(200_000),
+  created_at: v.pipe(
+    v.union([v.number(), v.pipe(v.string(), v.regex(/^\d{4}-\d\d-\d\d/))]),
+    v.transform((x) => (typeof x === "number" ? (x < 1e12 ? x * 1000 : x) : Date.parse(`${x.slice(0, 19).replace(" ", "T")}Z`))),
+    v.finite(),
+  ),
+});
+const NewsPage = v.object({
+  data: v.array(NewsItem),
+  total: v.optional(Int, 0),
+  last_page: v.optional(Int, 1),
+});
+
+/** A page of the backend's news (spec §7 news/list), through the cache; null when it never answered. */
+export async function upstreamNewsPage(ctx: ServiceContext, categoryId: number, page: number) {
+  const list = await cachedRead(ctx, {
+    path: "/api/news/list",
+    params: { category_id: categoryId, page },
+    schema: NewsPage,
+    freshMs: FRESH_MS.news,
+  });
+  return list?.data ?? null;
+}
+
+/** One of the backend's news items (spec §7 news/info), through the cache; null when unknown or never answered. */
+export async function upstreamNewsItem(ctx: ServiceContext, id: number) {
+  const item = await cachedRead(ctx, { path: "/api/news/info", params: { id }, schema: NewsItem, freshMs: FRESH_MS.news });
+  return item?.data ?? null;
+}

@@ -50,6 +50,13 @@ test("a visitor sees the backend's instruments with live prices; what is not ser
   expect((await page.request.get("/mine/wallet")).status()).toBe(404);
   await page.goto("/login");
   await expect(page.getByRole("button", { name: "Log in", exact: true })).toBeVisible();
+  // the backend's news, through the front end's cache
+  await page.goto("/news");
+  const article = page.locator(".news-card").first();
+  const title = (await article.locator(".news-title").textContent())!.trim();
+  await article.click();
+  await expect(page).toHaveURL(/\/news\/detail\?id=\d+$/);
+  await expect(page.getByRole("heading", { name: title })).toBeVisible();
 });
 
 test("registration and the forgotten password go to the backend, which sends and checks the codes", async ({ page }) => {
@@ -121,6 +128,12 @@ test("sign-in, balances and a transfer all go to the backend; sign-out returns t
   // the page's back link leads to what is served (the user centre), where the user signs out
   await page.getByRole("link", { name: "Back" }).click();
   await expect(page).toHaveURL(/\/user$/);
+  // the invite page: the backend's invite code, in a link to this front end's registration
+  await page.getByRole("link", { name: "Invite friends" }).click();
+  const inviteCode = (await page.locator(".invite-card dd.num").first().textContent())!.trim();
+  expect(inviteCode).toMatch(/^[A-Z0-9]{4,}$/);
+  await expect(page.getByText(`/register?invite_code=${inviteCode}`)).toBeVisible();
+  await page.goto("/user");
   await page.getByRole("button", { name: "Log out" }).click();
   await expect(page).toHaveURL(/:\d+\/$/);
   await expect(page.getByRole("link", { name: "Log in" })).toBeVisible();
