@@ -11,8 +11,8 @@ import { Balance, FundingButtons } from "~/components/money";
 import { RouteErrorBoundary } from "~/components/route-error";
 import { AccountCards, SignedMoney } from "~/components/wallet";
 import { useRootData } from "~/lib/root-data";
-import { assetsOverview } from "~/services/account.server";
-import { requireUser } from "~/services/web.server";
+import { myAssets } from "~/services/account.server";
+import { requireUser, valueOf } from "~/services/web.server";
 import walletStylesHref from "~/styles/wallet.css";
 import { titled } from "~/lib/meta";
 
@@ -25,7 +25,7 @@ export const links: LinksFunction = () => [{ rel: "stylesheet", href: walletStyl
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const user = await requireUser(context, request);
-  const assets = await assetsOverview(context, user.id);
+  const assets = await valueOf(context, request, await myAssets(context, user.id));
   return {
     total: assets.total,
     profit: assets.profit,

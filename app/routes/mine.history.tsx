@@ -14,9 +14,9 @@ import { RouteErrorBoundary } from "~/components/route-error";
 import { Pager, SignedMoney, historyHref } from "~/components/wallet";
 import { WALLET_ACCOUNTS, accountTypeOf, pageParam } from "~/domain/wallet";
 import { ledgerKindText, memoText } from "~/lib/ledger-text";
-import { useRootData } from "~/lib/root-data";
-import { accountDetail, accountHistory } from "~/services/wallet.server";
-import { requireUser } from "~/services/web.server";
+import { useRootData, useServes } from "~/lib/root-data";
+import { myAccountHistory } from "~/services/wallet.server";
+import { requireUser, valueOf } from "~/services/web.server";
 import walletStylesHref from "~/styles/wallet.css";
 import { titled } from "~/lib/meta";
 
@@ -34,10 +34,11 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const id = accountTypeOf(raw);
   // Only the three ids are addresses of this page; anything else goes to the funding account's.
   if (id === null || raw !== String(id)) throw redirect(historyHref(id ?? 1));
-  const [account, page] = await Promise.all([
-    accountDetail(context, user.id, id),
-    accountHistory(context, user.id, id, pageParam(url.searchParams.get("page"))),
-  ]);
+  const { account, history: page } = await valueOf(
+    context,
+    request,
+    await myAccountHistory(context, user.id, id, pageParam(url.searchParams.get("page"))),
+  );
   if (!account) throw new Response("Not found", { status: 404 });
   return {
     accountTypeId: id,
@@ -55,6 +56,7 @@ export default function History() {
   const data = useLoaderData<typeof loader>();
   const locale = useRootData()?.locale ?? "en-US";
   const name = t(`accounts.${data.kind}`);
+  const served = useServes();
   return (
     <div className="page">
       <PageHeader title={t("history.title")} back="/mine/wallet" />
@@ -87,11 +89,13 @@ export default function History() {
             </dd>
           </div>
         </dl>
-        <p>
-          <a href={`/mine/history.csv?accountTypeId=${data.accountTypeId}`} className="button" download>
-            {t("history.csv")}
-          </a>
-        </p>
+        {served("/mine/history.csv") ? (
+          <p>
+            <a href={`/mine/history.csv?accountTypeId=${data.accountTypeId}`} className="button" download>
+              {t("history.csv")}
+            </a>
+          </p>
+        ) : null}
       </section>
       <section className="card" aria-labelledby="history-log">
         <h2 id="history-log">{t("history.log")}</h2>
@@ -101,12 +105,12 @@ export default function History() {
           <ul className="ledger-list">
             {data.entries.map((e) => (
               <li key={e.id}>
-                <span className="ledger-title">{ledgerKindText(t, e.kind)}</span>
+                <span className="ledger-title">{e.kindText ?? ledgerKindText(t, e.kind)}</span>
                 <span className="ledger-amount">
                   <SignedMoney value={e.amount} locale={locale} exact />
                 </span>
                 <span className="ledger-sub">
-                  {e.memo ? <>{memoText(t, e.memo)} · </> : null}
+                  {e.memoText ? <>{e.memoText} · </> : e.memo ? <>{memoText(t, e.memo)} · </> : null}
                   <OrderTime ms={e.createdAt} locale={locale} />
                 </span>
               </li>

@@ -7,9 +7,9 @@ import { PageHeader } from "~/components/layout";
 import { Balance, FundingButtons } from "~/components/money";
 import { RouteErrorBoundary } from "~/components/route-error";
 import { AccountCards } from "~/components/wallet";
-import { useRootData } from "~/lib/root-data";
-import { assetsOverview } from "~/services/account.server";
-import { requireUser } from "~/services/web.server";
+import { useRootData, useServes } from "~/lib/root-data";
+import { myAssets } from "~/services/account.server";
+import { requireUser, valueOf } from "~/services/web.server";
 import walletStylesHref from "~/styles/wallet.css";
 import { titled } from "~/lib/meta";
 
@@ -22,7 +22,7 @@ export const links: LinksFunction = () => [{ rel: "stylesheet", href: walletStyl
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const user = await requireUser(context, request);
-  const assets = await assetsOverview(context, user.id);
+  const assets = await valueOf(context, request, await myAssets(context, user.id));
   return {
     total: assets.total,
     accounts: assets.accounts.map((a) => ({
@@ -45,6 +45,7 @@ export default function Wallet() {
   const { t } = useTranslation();
   const data = useLoaderData<typeof loader>();
   const locale = useRootData()?.locale ?? "en-US";
+  const served = useServes();
   return (
     <div className="page">
       <PageHeader title={t("wallet.title")} back="/user" />
@@ -58,7 +59,7 @@ export default function Wallet() {
       <AccountCards accounts={data.accounts} locale={locale} />
       <nav className="card" aria-label={t("wallet.actions")}>
         <ul className="rows">
-          {LINKS.map(({ to, label, Icon }) => (
+          {LINKS.filter(({ to }) => served(to)).map(({ to, label, Icon }) => (
             <li key={to}>
               <Link to={to} className="row">
                 <Icon />

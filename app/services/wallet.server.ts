@@ -23,7 +23,13 @@ import { accountLog, userAccounts, type AccountLogRow, type AccountRow } from "~
 import { LedgerError, post } from "~/services/ledger/post.server";
 import { fail, type Outcome } from "~/services/outcome";
 import { balances, type Balances } from "~/services/account.server";
-import { upstreamBalances, upstreamTransfer, upstreamTransferLog, type UpstreamRead } from "~/services/upstream/account.server";
+import {
+  upstreamAccountHistory,
+  upstreamBalances,
+  upstreamTransfer,
+  upstreamTransferLog,
+  type UpstreamRead,
+} from "~/services/upstream/account.server";
 
 export const HISTORY_PAGE_SIZE = 20;
 export const TRANSFER_PAGE_SIZE = 20;
@@ -211,4 +217,26 @@ export async function myTransfer(
     return upstreamTransfer(ctx, input);
   }
   return transfer(ctx, user, input);
+}
+
+/** One of the user's accounts and a page of its log, from whichever platform holds them. */
+export async function myAccountHistory(
+  ctx: AppContext,
+  userId: number,
+  accountTypeId: AccountTypeId,
+  page: number,
+): Promise<UpstreamRead<{ account: Pick<AccountRow, "kind" | "balance" | "lockBalance"> | null; history: HistoryPage }>> {
+  if (ctx.config.platform.kind === "upstream") {
+    const [b, history] = await Promise.all([upstreamBalances(ctx), upstreamAccountHistory(ctx, accountTypeId, page)]);
+    if (!b.ok) return b;
+    if (!history.ok) return history;
+    const found = b.value.accounts.find((a) => a.kind === walletAccount(accountTypeId).kind);
+    const account = found ? { kind: found.kind as AccountRow["kind"], balance: found.balance, lockBalance: found.lockBalance } : null;
+    return { ok: true, value: { account, history: history.value } };
+  }
+  const [account, history] = await Promise.all([
+    accountDetail(ctx, userId, accountTypeId),
+    accountHistory(ctx, userId, accountTypeId, page),
+  ]);
+  return { ok: true, value: { account, history } };
 }

@@ -5,7 +5,7 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { login } from "~/services/auth/sign-in.server";
-import { myBalances, myTransfer, myTransferLog } from "~/services/wallet.server";
+import { myAccountHistory, myBalances, myTransfer, myTransferLog } from "~/services/wallet.server";
 import { createUser, fund } from "./helpers";
 import { backend, frontContext } from "./upstream-helpers";
 
@@ -44,6 +44,18 @@ describe("transfers through the backend", () => {
     expect(log).toMatchObject({
       ok: true,
       value: { total: 1, transfers: [{ fromKind: "funding", toKind: "contract", amount: 30_250_000 }] },
+    });
+    // the contract account's log: the backend's line, in the backend's words
+    const history = await myAccountHistory(front, user.id, 3, 1);
+    expect(history).toMatchObject({
+      ok: true,
+      value: {
+        account: { kind: "contract", balance: 30_250_000, lockBalance: 0 },
+        history: {
+          total: 1,
+          entries: [{ amount: 30_250_000, kind: "transfer", kindText: "Transfer", memoText: "Transfer from Funding to Contract" }],
+        },
+      },
     });
   });
 

@@ -74,6 +74,9 @@ export interface AccountLogRow {
   kind: LedgerKind;
   memo: string;
   createdAt: number;
+  /** Upstream mode: the backend's own words for the kind and the memo (its kinds need not be ours). */
+  kindText?: string;
+  memoText?: string;
 }
 
 /** The account log of spec §3 (Value, Type, Memo, CreatedAt): entries of one owned account. */

@@ -12,7 +12,8 @@ import { decimalToMicros, type Micros } from "~/domain/money";
 import { accountTypeOf, walletAccount, type AccountTypeId } from "~/domain/wallet";
 import type { Assets, Balances } from "~/services/account.server";
 import { fail, type Outcome } from "~/services/outcome";
-import type { TransferPage, TransferRow } from "~/services/wallet.server";
+import type { HistoryPage, TransferPage, TransferRow } from "~/services/wallet.server";
+import type { AccountLogRow } from "~/services/ledger/accounts.server";
 import type { UpstreamAnswer } from "./client.server";
 import { callAsUser, refusedBy } from "./sessions.server";
 
@@ -188,4 +189,66 @@ export async function upstreamResetDemo(ctx: AppContext): Promise<Outcome<null>>
   if (answer.kind === "session_ended") return fail({ form: "errors.session_invalid" }, 401);
   if (answer.kind === "unavailable" && answer.outcomeUnknown) return fail({ form: "errors.outcome_unknown" }, 503);
   return refusedBy(answer);
+}
+
+const LogEntry = v.object({
+  Id: v.pipe(Int, v.minValue(1)),
+  Value: Amount,
+  Type: v.pipe(v.union([v.string(), v.number()]), v.transform(String), v.maxLength(40)),
+  TypeTran: v.optional(v.pipe(v.string(), v.maxLength(200)), ""),
+  Memo: v.optional(v.pipe(v.string(), v.maxLength(500)), ""),
+  MemoTran: v.optional(v.pipe(v.string(), v.maxLength(500)), ""),
+  CreatedAt: v.optional(v.union([v.number(), v.string()])),
+  CreatedAtTran: v.optional(v.string()),
+});
+const AccountLog = v.object({
+  data: v.array(LogEntry),
+  total: v.optional(Int, 0),
+  last_page: v.optional(Int, 1),
+  page: v.optional(Int, 1),
+  per_page: v.optional(Int, 20),
+});
+
+/**
+ * One page of an account's log (spec §7 forexChange). The backend's own words for each line's
+ * kind and memo (TypeTran, MemoTran, in the user's language by the contract) are kept, since its
+ * kinds need not be this platform's.
+ */
+export async function upstreamAccountHistory(
+  ctx: AppContext,
+  accountTypeId: AccountTypeId,
+  page: number,
+): Promise<UpstreamRead<HistoryPage>> {
+  const read = readOf(
+    await callAsUser(ctx, {
+      method: "GET",
+      path: "/v2/api/main/accountLog/forexChange",
+      params: { type: accountTypeId, page },
+      read: true,
+    }),
+    AccountLog,
+  );
+  if (!read.ok) return read;
+  const when = (e: v.InferOutput<typeof LogEntry>) => {
+    const parsed = v.safeParse(Time, e.CreatedAtTran ?? e.CreatedAt);
+    return parsed.success ? parsed.output : typeof e.CreatedAt === "string" ? Date.parse(e.CreatedAt) || 0 : 0;
+  };
+  return {
+    ok: true,
+    value: {
+      entries: read.value.data.map((e) => ({
+        id: e.Id,
+        amount: e.Value,
+        kind: e.Type as AccountLogRow["kind"],
+        memo: e.Memo,
+        createdAt: when(e),
+        kindText: e.TypeTran || undefined,
+        memoText: e.MemoTran || undefined,
+      })),
+      total: read.value.total,
+      page: read.value.page,
+      lastPage: Math.max(1, read.value.last_page),
+      pageSize: read.value.per_page,
+    },
+  };
 }

@@ -47,7 +47,7 @@ test("a visitor sees the backend's instruments with live prices; what is not ser
   await expect(page.locator('a[href^="/trade"], a[href="/loan"], a[href="/mining"], a[href="/mine/charge"]')).toHaveCount(0);
   // and such a page, asked for directly, is not found rather than served from this Worker's own data
   expect((await page.request.get("/trade")).status()).toBe(404);
-  expect((await page.request.get("/mine/wallet")).status()).toBe(404);
+  expect((await page.request.get("/mine/charge")).status()).toBe(404);
   await page.goto("/login");
   await expect(page.getByRole("button", { name: "Log in", exact: true })).toBeVisible();
   // the backend's news, through the front end's cache
@@ -110,7 +110,10 @@ test("sign-in, balances and a transfer all go to the backend; sign-out returns t
   await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Account" }).click();
   await expect(page).toHaveURL(/\/user$/);
   await expect(page.locator(".assets-card .big-number")).toContainText("1,234.56");
-  await expect(page.getByRole("link", { name: "Wallet" })).toHaveCount(0);
+  await page.getByRole("link", { name: "Wallet" }).click();
+  await expect(page.locator('[data-account="funding"]')).toContainText("1,234.56");
+  // its menu: only what is served (no payout methods yet)
+  await expect(page.getByRole("link", { name: "Bank accounts" })).toHaveCount(0);
   await page.getByRole("link", { name: "Transfer" }).click();
   await expect(page).toHaveURL(/\/mine\/transfer$/);
   await expect(page.getByText("Available in Funding: 1,234.56 USD")).toBeVisible();
@@ -124,8 +127,15 @@ test("sign-in, balances and a transfer all go to the backend; sign-out returns t
   await expect(page.locator(".ledger-list li").first()).toContainText("Funding → Contract");
   // the money moved on the backend, to the cent
   expect(await backendBalances(api, email)).toMatchObject({ change: "1000.00", forex: "234.56" });
+  // and the contract account's log shows the backend's line
+  await page.goto("/mine/history?accountTypeId=3");
+  await expect(page.locator(".ledger-list li").first()).toContainText("Transfer from Funding to Contract");
+  await expect(page.locator(".ledger-list li").first()).toContainText("+234.56");
+  await page.goto("/mine/transfer");
 
-  // the page's back link leads to what is served (the user centre), where the user signs out
+  // back to the wallet, then the user centre, where the user signs out
+  await page.getByRole("link", { name: "Back" }).click();
+  await expect(page).toHaveURL(/\/mine\/wallet$/);
   await page.getByRole("link", { name: "Back" }).click();
   await expect(page).toHaveURL(/\/user$/);
   // the invite page: the backend's invite code, in a link to this front end's registration
