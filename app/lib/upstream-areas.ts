@@ -8,7 +8,7 @@
  * Served now: the home page (instruments, categories, the company and base settings through the
  * D1 cache; the signed-in user's balance from the backend), sign-in, registration, the forgotten
  * password and sign-out, the user centre (balances, the review status, a demo account's reset),
- * the wallet, its accounts and their logs, transfers between the user's accounts, the invite page, news (through the cache), the company's
+ * the wallet, its accounts and their logs, mining (products, subscriptions, income, redemption), transfers between the user's accounts, the invite page, news (through the cache), the company's
  * e-mail and support chat, the settings page, the language
  * and theme choices, the offline page and the message files. The live socket (/v2/ws) is the
  * market room's, whose feed in upstream mode is the backend's socket.
@@ -26,6 +26,8 @@ const UPSTREAM_SERVED: readonly RegExp[] = [
   /^\/offline$/,
   /^\/user$/,
   /^\/mine\/(system|email|chat|invite)$/,
+  /^\/mining$/,
+  /^\/mining\/(subscribe|record|income)$/,
   /^\/news$/,
   /^\/news\/detail$/,
   /^\/mine\/(transfer|wallet|accounts|history)$/,

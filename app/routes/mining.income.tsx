@@ -13,8 +13,8 @@ import { RouteErrorBoundary } from "~/components/route-error";
 import { Pager } from "~/components/wallet";
 import { useRootData } from "~/lib/root-data";
 import { idParam, pageNumber } from "~/forms/fund";
-import { incomeRecords } from "~/services/fund/queries.server";
-import { requireUser } from "~/services/web.server";
+import { myIncome } from "~/services/fund/queries.server";
+import { requireUser, valueOf } from "~/services/web.server";
 import fundStylesHref from "~/styles/fund.css";
 import { titled } from "~/lib/meta";
 
@@ -28,7 +28,11 @@ export const links: LinksFunction = () => [{ rel: "stylesheet", href: fundStyles
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const user = await requireUser(context, request);
   const url = new URL(request.url);
-  const income = await incomeRecords(context, user.id, idParam(url.searchParams.get("id")), pageNumber(url.searchParams.get("page")));
+  const income = await valueOf(
+    context,
+    request,
+    await myIncome(context, user.id, idParam(url.searchParams.get("id")), pageNumber(url.searchParams.get("page"))),
+  );
   if (!income) throw new Response("Not Found", { status: 404, headers: { "cache-control": "private, no-store" } });
   return { income };
 }

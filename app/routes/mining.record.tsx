@@ -27,9 +27,9 @@ import { Intent } from "~/forms/intents";
 import { parseFields } from "~/forms/parse";
 import { readForm } from "~/lib/http.server";
 import { useRootData } from "~/lib/root-data";
-import { requestRedemption } from "~/services/fund/commands.server";
-import { ownedSubscription, redemptionOf, subscriptionRecords } from "~/services/fund/queries.server";
-import { redirectWithFlash, requireUser } from "~/services/web.server";
+import { redeemMine } from "~/services/fund/commands.server";
+import { myOwnedSubscription, mySubscriptions, redemptionOf } from "~/services/fund/queries.server";
+import { redirectWithFlash, requireUser, valueOf } from "~/services/web.server";
 import fundStylesHref from "~/styles/fund.css";
 import ordersStylesHref from "~/styles/orders.css";
 import { titled } from "~/lib/meta";
@@ -53,10 +53,12 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const url = new URL(request.url);
   const page = pageNumber(url.searchParams.get("page"));
   const redeemParam = url.searchParams.get("redeem");
-  const [records, redeem] = await Promise.all([
-    subscriptionRecords(context, user.id, page),
-    redeemParam !== null ? ownedSubscription(context, user.id, idParam(redeemParam)) : Promise.resolve(null),
+  const [recordsRead, redeemRead] = await Promise.all([
+    mySubscriptions(context, user.id, page),
+    redeemParam !== null ? myOwnedSubscription(context, user.id, idParam(redeemParam)) : null,
   ]);
+  const records = await valueOf(context, request, recordsRead);
+  const redeem = redeemRead ? await valueOf(context, request, redeemRead) : null;
   if (redeemParam !== null && !redeem) throw notFound();
   return { records, redeem: redeem ? { ...redeem, ...redemptionOf(redeem) } : null };
 }
@@ -67,7 +69,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   if (form.get("intent") !== Intent.FundRedeem)
     return redirectWithFlash(context, "/mining/record", { kind: "error", message: "errors.bad_request" });
   const parsed = parseFields(RedeemSchema, form);
-  const result = await requestRedemption(context, user, parsed.ok ? parsed.value.subId : null);
+  const result = await redeemMine(context, user, parsed.ok ? parsed.value.subId : null);
   if (!result.ok) {
     if (result.status === 404) throw notFound();
     return redirectWithFlash(context, "/mining/record", { kind: "error", message: Object.values(result.errors)[0] ?? "errors.try_again" });

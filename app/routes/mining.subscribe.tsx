@@ -28,10 +28,9 @@ import { parseFields } from "~/forms/parse";
 import { readForm } from "~/lib/http.server";
 import { translateMessage } from "~/lib/messages";
 import { useRootData } from "~/lib/root-data";
-import { balances } from "~/services/account.server";
-import { checkSubscription, subscribe } from "~/services/fund/commands.server";
-import { fundInfo } from "~/services/fund/queries.server";
-import { redirectWithFlash, requireRealUser } from "~/services/web.server";
+import { checkMySubscription, subscribeMine } from "~/services/fund/commands.server";
+import { fundInfo, myFundingBalance } from "~/services/fund/queries.server";
+import { redirectWithFlash, requireRealUser, valueOf } from "~/services/web.server";
 import fundStylesHref from "~/styles/fund.css";
 import ordersStylesHref from "~/styles/orders.css";
 import { pageMeta } from "~/lib/meta";
@@ -55,8 +54,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const fund = await fundInfo(context, idParam(new URL(request.url).searchParams.get("id")));
   if (!fund) throw notFound();
   const user = await context.user();
-  const available =
-    user && !user.isDemo ? ((await balances(context, user.id)).accounts.find((a) => a.kind === "funding")?.balance ?? 0) : null;
+  const available = user && !user.isDemo ? await valueOf(context, request, await myFundingBalance(context, user.id)) : null;
   return { fund, available, requestId: crypto.randomUUID() };
 }
 
@@ -93,7 +91,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
       { status },
     );
   if (intent === Intent.FundReview) {
-    const checked = await checkSubscription(context, user, input);
+    const checked = await checkMySubscription(context, user, input);
     if (!checked.ok) {
       if (checked.status === 404) throw notFound();
       return refused(checked.errors, checked.status);
@@ -113,7 +111,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     });
   }
   if (intent === Intent.FundSubscribe) {
-    const result = await subscribe(context, user, input);
+    const result = await subscribeMine(context, user, input);
     if (!result.ok) return refused(result.errors, result.status === 404 ? 409 : result.status);
     return redirectWithFlash(context, "/mining/record", { kind: "success", message: "fund.subscribed" });
   }

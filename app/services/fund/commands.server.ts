@@ -15,7 +15,7 @@
  * - the daily job (`payFundIncome`, in income.server.ts): one set-based batch with a fixed number
  *   of statements, whatever the number of subscriptions (see the function).
  */
-import type { ServiceContext } from "~/context.server";
+import type { AppContext, ServiceContext } from "~/context.server";
 import { SubscriptionStatus, checkSubscribeAmount, fundTermsKey } from "~/domain/fund";
 import type { Micros } from "~/domain/money";
 import type { SubscribeCommand } from "~/forms/fund";
@@ -24,7 +24,16 @@ import { LedgerError, post, txOfKey } from "~/services/ledger/post.server";
 import { decisionStatement, isAlreadyDecided, isStepUpExpired, stepUpGuard } from "~/services/operator.server";
 import { fail, type Outcome } from "~/services/outcome";
 import type { SessionUser } from "~/services/session.server";
-import { fundInfo, fundingAccount, ownedSubscription, quoteOf, redemptionOf, type SubscribeQuote } from "./queries.server";
+import {
+  fundInfo,
+  fundingAccount,
+  myFundingBalance,
+  ownedSubscription,
+  quoteOf,
+  redemptionOf,
+  type SubscribeQuote,
+} from "./queries.server";
+import { upstreamRedeem, upstreamSubscribe } from "~/services/upstream/fund.server";
 
 /** Checks a subscription (product open, amount within bounds and the funding balance). Writes nothing. */
 export async function checkSubscription(
@@ -242,4 +251,49 @@ export async function refund(
     }
     throw error;
   }
+}
+
+/**
+ * The signed-in user's side of subscribing and redeeming, on whichever platform holds the money
+ * (ADR 024). Upstream mode checks what the front end can (the product as the backend last
+ * described it, the backend's balance, the terms the confirm step showed) before the backend,
+ * which decides and moves the money.
+ */
+export async function checkMySubscription(
+  ctx: AppContext,
+  user: SessionUser,
+  input: Pick<SubscribeCommand, "fundId" | "amount">,
+  now = Date.now(),
+): Promise<Outcome<SubscribeQuote>> {
+  if (ctx.config.platform.kind !== "upstream") return checkSubscription(ctx, user, input, now);
+  if (user.isDemo) return fail({ form: "errors.only_real_account" }, 403);
+  const fund = await fundInfo(ctx, input.fundId);
+  if (!fund) return fail({ form: "fund.closed" }, 404);
+  const balance = await myFundingBalance(ctx, user.id);
+  if (!balance.ok) return fail({ form: balance.kind === "session_ended" ? "errors.session_invalid" : "errors.service_unavailable" }, 503);
+  const check = checkSubscribeAmount(input.amount, fund, balance.value);
+  if (!check.ok) return fail({ amount: check.error });
+  return { ok: true, value: quoteOf(fund, check.amount, now) };
+}
+
+export async function subscribeMine(
+  ctx: AppContext,
+  user: SessionUser,
+  input: SubscribeCommand,
+  now = Date.now(),
+): Promise<Outcome<{ id: number }>> {
+  if (ctx.config.platform.kind !== "upstream") {
+    const made = await subscribe(ctx, user, input, now);
+    return made.ok ? { ok: true, value: { id: made.value.id } } : made;
+  }
+  const checked = await checkMySubscription(ctx, user, input, now);
+  if (!checked.ok) return checked;
+  if (input.terms !== undefined && input.terms !== fundTermsKey(checked.value.fund)) return fail({ form: "fund.terms_changed" }, 409);
+  return upstreamSubscribe(ctx, checked.value.fund.id, input.amount.trim(), input.requestId);
+}
+
+export async function redeemMine(ctx: AppContext, user: SessionUser, subId: number | null, now = Date.now()) {
+  if (ctx.config.platform.kind !== "upstream") return requestRedemption(ctx, user, subId, now);
+  if (subId === null) return fail({ form: "errors.not_found" }, 404);
+  return upstreamRedeem(ctx, subId);
 }

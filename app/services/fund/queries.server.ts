@@ -3,12 +3,14 @@
  * /mining/income; §3 Fund, Subscription): the products on offer, a user's subscriptions and their
  * daily income, and the figures the confirm steps show. docs/decisions/015-funds.md.
  */
-import type { ServiceContext } from "~/context.server";
+import type { AppContext, ServiceContext } from "~/context.server";
 import { columnList, columnListExcept, joinLists, type RowOf } from "~/db/columns";
 import { fundSubscriptions, funds } from "~/db/schema";
 import { dayProfit, redemptionPenalty, subscriptionDays, totalProfit, utcDay } from "~/domain/fund";
 import type { Micros } from "~/domain/money";
 import { AccountKind } from "~/services/ledger/accounts.server";
+import { upstreamBalances, type UpstreamRead } from "~/services/upstream/account.server";
+import { upstreamFund, upstreamFunds, upstreamIncome, upstreamSubscription, upstreamSubscriptions } from "~/services/upstream/fund.server";
 
 export const FUNDS_PAGE_SIZE = 10;
 export const RECORDS_PAGE_SIZE = 10;
@@ -32,6 +34,7 @@ function paged<T>(items: T[], page: number, total: number, size: number): Paged<
 
 /** Products open for subscription, in the operators' order (spec §2 /mining). */
 export async function listFunds(ctx: ServiceContext, page = 1): Promise<Paged<Fund>> {
+  if (ctx.config.platform.kind === "upstream") return upstreamFunds(ctx, page);
   const [{ results }, count] = await Promise.all([
     ctx.d1
       .prepare(`SELECT ${FUND_COLUMNS} FROM funds WHERE status = 1 ORDER BY sort, id LIMIT ?1 OFFSET ?2`)
@@ -45,6 +48,7 @@ export async function listFunds(ctx: ServiceContext, page = 1): Promise<Paged<Fu
 /** One product open for subscription (a closed or unknown one: null). */
 export async function fundInfo(ctx: ServiceContext, id: number | null): Promise<Fund | null> {
   if (id === null) return null;
+  if (ctx.config.platform.kind === "upstream") return upstreamFund(ctx, id);
   return ctx.d1.prepare(`SELECT ${FUND_COLUMNS} FROM funds WHERE id = ?1 AND status = 1`).bind(id).first<Fund>();
 }
 
@@ -156,4 +160,44 @@ export async function incomeRecords(
 export function redemptionOf(sub: Pick<SubscriptionRecord, "shareAmount" | "liquidatedDamages">): { penalty: Micros; returned: Micros } {
   const penalty = redemptionPenalty(sub.shareAmount, sub.liquidatedDamages);
   return { penalty, returned: sub.shareAmount - penalty };
+}
+
+/**
+ * The signed-in user's subscriptions and income from whichever platform holds them (ADR 024):
+ * this one's tables, or the backend's calls in upstream mode (where a read may also find the
+ * session over or the backend silent).
+ */
+export async function mySubscriptions(ctx: AppContext, userId: number, page = 1): Promise<UpstreamRead<Paged<SubscriptionRecord>>> {
+  if (ctx.config.platform.kind === "upstream") return upstreamSubscriptions(ctx, page);
+  return { ok: true, value: await subscriptionRecords(ctx, userId, page) };
+}
+
+export async function myOwnedSubscription(
+  ctx: AppContext,
+  userId: number,
+  id: number | null,
+): Promise<UpstreamRead<SubscriptionRecord | null>> {
+  if (id === null) return { ok: true, value: null };
+  if (ctx.config.platform.kind === "upstream") return upstreamSubscription(ctx, id);
+  return { ok: true, value: await ownedSubscription(ctx, userId, id) };
+}
+
+export async function myIncome(
+  ctx: AppContext,
+  userId: number,
+  subId: number | null,
+  page = 1,
+): Promise<UpstreamRead<(Paged<IncomeRecord> & { sub: SubscriptionRecord }) | null>> {
+  if (ctx.config.platform.kind !== "upstream") return { ok: true, value: await incomeRecords(ctx, userId, subId, page) };
+  const sub = await myOwnedSubscription(ctx, userId, subId);
+  if (!sub.ok || !sub.value) return sub.ok ? { ok: true, value: null } : sub;
+  const income = await upstreamIncome(ctx, sub.value.id, page);
+  return income.ok ? { ok: true, value: { ...income.value, sub: sub.value } } : income;
+}
+
+/** The user's available funding balance (the subscription's bound), from whichever platform holds it. */
+export async function myFundingBalance(ctx: AppContext, userId: number): Promise<UpstreamRead<Micros>> {
+  if (ctx.config.platform.kind !== "upstream") return { ok: true, value: (await fundingAccount(ctx, userId))?.balance ?? 0 };
+  const b = await upstreamBalances(ctx);
+  return b.ok ? { ok: true, value: b.value.accounts.find((a) => a.kind === "funding")?.balance ?? 0 } : b;
 }

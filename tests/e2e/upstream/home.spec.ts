@@ -3,27 +3,8 @@
 // credited and, later, made to change password there; the front end signs in through the
 // backend, shows the backend's balance, and sends the user back to sign in when the backend
 // ends the session (999). What upstream mode does not serve yet is left out, never broken.
-import { request as playwrightRequest, type APIRequestContext } from "@playwright/test";
-import { codeFromOutbox, expect, login, PASSWORD, registerByEmail, test, uniqueEmail } from "../fixtures";
-
-const backendUrl = process.env.E2E_BASE_URL ?? "http://localhost:8799";
-
-async function backend(): Promise<APIRequestContext> {
-  return playwrightRequest.newContext({ baseURL: backendUrl, extraHTTPHeaders: { "accept-language": "en" } });
-}
-
-/** A user of the backend (registered through its §7 calls, as an existing app would), with money. */
-async function backendUser(api: APIRequestContext, amount: string) {
-  const email = uniqueEmail("upstream");
-  expect((await api.post("/api/notify/send_email", { form: { to: email, type: 1 } })).ok()).toBe(true);
-  const code = await codeFromOutbox(api, email);
-  const registered = await api.post("/api/user/register", {
-    data: { type: "email", account: email, password: PASSWORD, re_password: PASSWORD, sms_code: code },
-  });
-  expect(((await registered.json()) as { code: number }).code).toBe(1);
-  expect((await api.post("/dev/credit", { data: { email, amount } })).ok()).toBe(true);
-  return email;
-}
+import { codeFromOutbox, expect, login, registerByEmail, test, uniqueEmail } from "../fixtures";
+import { backend, backendBalances, backendUser } from "./helpers";
 
 test("a visitor sees the backend's instruments with live prices; what is not served yet is left out", async ({
   page,
@@ -44,7 +25,8 @@ test("a visitor sees the backend's instruments with live prices; what is not ser
   // the tab bar has the tabs served so far; no links to pages whose areas have no adapter yet
   const tabs = page.getByRole("navigation", { name: "Main" });
   await expect(tabs.getByRole("link")).toHaveText(["Market", "Account"]);
-  await expect(page.locator('a[href^="/trade"], a[href="/loan"], a[href="/mining"], a[href="/mine/charge"]')).toHaveCount(0);
+  await expect(page.locator('a[href^="/trade"], a[href="/loan"], a[href="/mine/charge"], a[href="/mine/announcement"]')).toHaveCount(0);
+  await expect(page.getByRole("link", { name: "Mining" })).toBeVisible();
   // and such a page, asked for directly, is not found rather than served from this Worker's own data
   expect((await page.request.get("/trade")).status()).toBe(404);
   expect((await page.request.get("/mine/charge")).status()).toBe(404);
@@ -86,15 +68,6 @@ test("registration and the forgotten password go to the backend, which sends and
   await expect(page.getByText(email)).toBeVisible();
   await api.dispose();
 });
-
-/** The backend's own figures for a user (its §7 getBalance, signed in there as the user). */
-async function backendBalances(api: APIRequestContext, email: string, password = PASSWORD) {
-  const signedIn = await api.post("/api/user/loginForU", { form: { account: email, password } });
-  const { data } = (await signedIn.json()) as { data: { token: string } };
-  const answer = await api.get(`/v2/api/main/wallet/getBalance?t=${Date.now()}`, { headers: { authorization: data.token } });
-  const { data: b } = (await answer.json()) as { data: { list: { type: string; balance: string }[] } };
-  return Object.fromEntries(b.list.map((a) => [a.type, a.balance]));
-}
 
 test("sign-in, balances and a transfer all go to the backend; sign-out returns to the visitor's home", async ({ page }) => {
   const api = await backend();
