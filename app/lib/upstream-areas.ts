@@ -8,7 +8,8 @@
  * Served now: the home page (instruments, categories, the company and base settings through the
  * D1 cache; the signed-in user's balance from the backend), sign-in, registration, the forgotten
  * password and sign-out, the user centre (balances, the review status, a demo account's reset),
- * the wallet, its accounts and their logs, mining (products, subscriptions, income, redemption), transfers between the user's accounts, the invite page, news (through the cache), the company's
+ * contract trading (the trade page's contract tab, the order page's contract lists, closing,
+ * cancelling and stops), the wallet, its accounts and their logs, mining (products, subscriptions, income, redemption), transfers between the user's accounts, the invite page, news (through the cache), the company's
  * e-mail and support chat, the settings page, the language
  * and theme choices, the offline page and the message files. The live socket (/v2/ws) is the
  * market room's, whose feed in upstream mode is the backend's socket.
@@ -26,6 +27,8 @@ const UPSTREAM_SERVED: readonly RegExp[] = [
   /^\/offline$/,
   /^\/user$/,
   /^\/mine\/(system|email|chat|invite)$/,
+  /^\/trade$/,
+  /^\/order$/,
   /^\/mining$/,
   /^\/mining\/(subscribe|record|income)$/,
   /^\/news$/,
@@ -36,6 +39,13 @@ const UPSTREAM_SERVED: readonly RegExp[] = [
   /^\/__manifest$/,
 ];
 
+/**
+ * Parts of served pages that upstream mode does not serve yet, by their address: timed options
+ * (the trade page's "future" tab, the order page's options lists). Pages ask `serves` with the
+ * query, and their loaders treat such a request as the part that is served.
+ */
+const UPSTREAM_HIDDEN: readonly RegExp[] = [/^\/trade\?(.*&)?tab=future(&|$)/, /^\/order\?(.*&)?source=1(&|$)/];
+
 /** A page's path, for a document or its data request (Remix's `/login.data`, `/_root.data` for "/"). */
 function pagePath(pathname: string): string {
   if (!pathname.endsWith(".data")) return pathname;
@@ -44,8 +54,10 @@ function pagePath(pathname: string): string {
 }
 
 /** Whether this deployment serves a path: everything in local mode; the list above in upstream mode. */
-export function serves(platform: PlatformKind, pathname: string): boolean {
+export function serves(platform: PlatformKind, target: string): boolean {
   if (platform === "local") return true;
-  const path = pagePath(pathname.split("?")[0]!);
-  return UPSTREAM_SERVED.some((p) => p.test(path));
+  const [pathname, query] = target.split("?", 2) as [string, string | undefined];
+  const path = pagePath(pathname);
+  if (!UPSTREAM_SERVED.some((p) => p.test(path))) return false;
+  return !(query && UPSTREAM_HIDDEN.some((p) => p.test(`${path}?${query}`)));
 }

@@ -36,12 +36,13 @@ import { OrderActionSchema, StopsSchema, stopsCommandOf, stopsErrorsOf } from "~
 import { parseFields, submissionOf } from "~/forms/parse";
 import { replyWithErrors } from "~/forms/reply";
 import { readForm } from "~/lib/http.server";
-import { useRootData } from "~/lib/root-data";
-import { cancelOrder, closeOrder, setStops } from "~/services/contract/commands.server";
-import { listOrders, orderDetail } from "~/services/contract/queries.server";
+import { useRootData, useServes } from "~/lib/root-data";
+import { cancelMyOrder, closeMyOrder, setMyStops } from "~/services/contract/commands.server";
+import { myOrder, myOrders } from "~/services/contract/queries.server";
+import { serves } from "~/lib/upstream-areas";
 import type { ContractOrder, OrderView } from "~/services/contract/views";
 import { copiedFrom } from "~/services/copy/views.server";
-import { redirectWithFlash, requireUser, type Flash } from "~/services/web.server";
+import { redirectWithFlash, requireUser, valueOf, type Flash } from "~/services/web.server";
 import type { AppContext } from "~/context.server";
 import ordersStylesHref from "~/styles/orders.css";
 import optionsStylesHref from "~/styles/options.css";
@@ -86,8 +87,8 @@ interface ListParams {
 }
 
 /** The list a URL asks for: source 0 contract / 1 future, its status tab, the page (≥ 1). */
-function listParams(url: URL): ListParams {
-  const source = url.searchParams.get("source") === "1" ? "1" : "0";
+function listParams(url: URL, optionsServed = true): ListParams {
+  const source = url.searchParams.get("source") === "1" && optionsServed ? "1" : "0";
   const tabs = source === "1" ? FUTURE_TABS : CONTRACT_TABS;
   const type = tabs.find((tab) => tab.type === url.searchParams.get("type"))?.type ?? "1";
   const raw = url.searchParams.get("page") ?? "";
@@ -136,13 +137,16 @@ const NO_QUOTES: Quote[] = [];
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const user = await requireUser(context, request);
   const url = new URL(request.url);
-  const params = listParams(url);
+  // upstream mode does not serve timed options yet (lib/upstream-areas.ts): the contract lists
+  const params = listParams(url, serves(context.config.platform.kind, `/order${url.search}`));
   const detailParam = url.searchParams.get("detail");
   const detailId = detailParam !== null && /^\d{1,15}$/.test(detailParam) ? Number(detailParam) : 0;
   const future = params.source === "1";
   const [list, found, optionList, foundOption, market] = await Promise.all([
-    !future ? listOrders(context, user.id, Number(params.type), params.page) : null,
-    detailParam !== null && detailId > 0 && !future ? orderDetail(context, user.id, detailId) : null,
+    !future ? myOrders(context, user.id, Number(params.type), params.page).then((read) => valueOf(context, request, read)) : null,
+    detailParam !== null && detailId > 0 && !future
+      ? myOrder(context, user.id, detailId).then((read) => valueOf(context, request, read))
+      : null,
     future ? listOptions(context, user.id, Number(params.type), params.page) : null,
     detailParam !== null && detailId > 0 && future ? optionDetail(context, user.id, detailId) : null,
     // open options show their predicted profit at the current quotes
@@ -203,7 +207,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
       const input = parseFields(OrderActionSchema, form);
       if (!input.ok) return seeOther(context, listHref(params), { kind: "error", message: "errors.not_found" });
       const id = input.value.id;
-      const result = intent === Intent.CloseOrder ? await closeOrder(context, user.id, id) : await cancelOrder(context, user.id, id);
+      const result = intent === Intent.CloseOrder ? await closeMyOrder(context, user.id, id) : await cancelMyOrder(context, user.id, id);
       if (!result.ok)
         return seeOther(context, result.errors.form === "errors.not_found" ? listHref(params) : listHref(params, { detail: id }), {
           kind: "error",
@@ -219,7 +223,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
       if (submission.status !== "success") return data({ result: submission.reply() }, { status: 400 });
       const command = stopsCommandOf(submission.value);
       const { id } = command;
-      const result = await setStops(context, user.id, command);
+      const result = await setMyStops(context, user.id, command);
       if (!result.ok) {
         const refusal = result.errors.form;
         if (refusal === "errors.not_found") return seeOther(context, listHref(params), { kind: "error", message: refusal });
@@ -308,6 +312,7 @@ export default function Orders() {
   const d = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const root = useRootData();
+  const served = useServes();
   const locale = root?.locale ?? "en-US";
   const hydrated = useHydrated();
   const navigate = useNavigate();
@@ -434,9 +439,11 @@ export default function Orders() {
           <Link to="/order?source=0" replace aria-current={contract ? "page" : undefined} className={contract ? "active" : ""}>
             {t("trade.contract")}
           </Link>
-          <Link to="/order?source=1" replace aria-current={!contract ? "page" : undefined} className={!contract ? "active" : ""}>
-            {t("trade.future")}
-          </Link>
+          {served("/order?source=1") ? (
+            <Link to="/order?source=1" replace aria-current={!contract ? "page" : undefined} className={!contract ? "active" : ""}>
+              {t("trade.future")}
+            </Link>
+          ) : null}
         </nav>
         <nav className="category-tabs" aria-label={t("orders.status")}>
           {tabs.map((tab) => (

@@ -38,10 +38,11 @@ import { levelEdge } from "~/lib/chart-levels";
 import { formatPrice, formatVolume } from "~/lib/format";
 import { candles, listInstruments, marketQuotes } from "~/services/market.server";
 import { readTradeCode, tradeCodeCookie } from "~/services/preferences.server";
-import { placeOrder } from "~/services/contract/commands.server";
-import { feeMode, holdingOn, ownOrder, termsOf } from "~/services/contract/queries.server";
+import { placeMyOrder } from "~/services/contract/commands.server";
+import { feeMode, myHoldingsOn, myOrder, termsOf } from "~/services/contract/queries.server";
+import { serves } from "~/lib/upstream-areas";
 import type { ContractOrderRow } from "~/services/contract/views";
-import { requireUser } from "~/services/web.server";
+import { requireUser, valueOf } from "~/services/web.server";
 import { leverages, toSummary } from "~/domain/instrument";
 import { nextDelivery, scaled6ToDecimal } from "~/domain/contract";
 import type { OrderFormTerms } from "~/domain/order-form";
@@ -51,7 +52,7 @@ import { replyWithErrors } from "~/forms/reply";
 import { readForm } from "~/lib/http.server";
 import { pageMeta } from "~/lib/meta";
 import { RouteErrorBoundary } from "~/components/route-error";
-import { useRootData } from "~/lib/root-data";
+import { useRootData, useServes } from "~/lib/root-data";
 import { DEFAULT_PERIOD, PERIODS, PERIOD_LABELS, isPeriod, priceToSteps, type Period } from "~/domain/market";
 import tradeStylesHref from "~/styles/trade.css";
 import optionsStylesHref from "~/styles/options.css";
@@ -108,7 +109,9 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const current = found ?? list[0] ?? null;
   const periodParam = url.searchParams.get("period");
   const period: Period = isPeriod(periodParam) ? periodParam : DEFAULT_PERIOD;
-  const tab = url.searchParams.get("tab") === "future" ? "future" : "contract";
+  // upstream mode does not serve timed options yet (lib/upstream-areas.ts): the contract tab
+  const tab =
+    url.searchParams.get("tab") === "future" && serves(context.config.platform.kind, `/trade${url.search}`) ? "future" : "contract";
   const notices: string[] = [];
   if (url.searchParams.get("code") && !found) notices.push("errors.unknown_instrument");
   if (periodParam && !isPeriod(periodParam)) notices.push("errors.unknown_period");
@@ -119,9 +122,11 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     marketQuotes(context),
     current ? candles(context, current.code, period, CHART_CANDLES) : [],
     feeMode(context),
-    user && current ? holdingOn(context, user.id, current.code) : null,
+    user && current ? myHoldingsOn(context, user.id, current.code).then((read) => valueOf(context, request, read)) : null,
     // only the owner's order shows (another user's id shows nothing)
-    user && placedId && /^\d{1,15}$/.test(placedId) ? ownOrder(context, user.id, Number(placedId)) : null,
+    user && placedId && /^\d{1,15}$/.test(placedId)
+      ? myOrder(context, user.id, Number(placedId)).then((read) => valueOf(context, request, read))
+      : null,
     tab === "future" ? optionTerms(context) : null,
     // only the owner's option shows (another user's id shows nothing)
     user && boughtId && /^\d{1,15}$/.test(boughtId) ? optionDetail(context, user.id, Number(boughtId)) : null,
@@ -195,10 +200,13 @@ const refusalStatus = (status: number) => (status === 409 ? 409 : 400);
 export async function action({ request, context }: ActionFunctionArgs) {
   const user = await requireUser(context, request);
   const url = new URL(request.url);
-  if (url.searchParams.get("tab") === "future") return buyAction(context, user.id, await readForm(request));
+  if (url.searchParams.get("tab") === "future") {
+    if (!serves(context.config.platform.kind, `/trade${url.search}`)) throw new Response("Not found", { status: 404 });
+    return buyAction(context, user.id, await readForm(request));
+  }
   const submission = submissionOf(OrderSchema, await readForm(request));
   if (submission.status !== "success") return data({ result: submission.reply(), form: "order" as const }, { status: 400 });
-  const result = await placeOrder(context, user.id, orderCommandOf(submission.value), { trader: user.isTrader });
+  const result = await placeMyOrder(context, user, orderCommandOf(submission.value));
   if (!result.ok) {
     return data(
       { result: replyWithErrors(submission, orderErrorsOf(result.errors)), form: "order" as const },
@@ -336,6 +344,7 @@ export default function Trade() {
   const d = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const root = useRootData();
+  const served = useServes();
   const locale = root?.locale ?? "en-US";
   const quotes = useQuotes(d.quotes);
   // each tab draws its own lines: the contract's orders on the contract tab, none of them on the future tab
@@ -362,14 +371,16 @@ export default function Trade() {
         >
           {t("trade.contract")}
         </Link>
-        <Link
-          to={`${base}&period=${d.period}&tab=future`}
-          replace
-          aria-current={d.tab === "future" ? "page" : undefined}
-          className={d.tab === "future" ? "active" : ""}
-        >
-          {t("trade.future")}
-        </Link>
+        {served(`/trade?tab=future`) ? (
+          <Link
+            to={`${base}&period=${d.period}&tab=future`}
+            replace
+            aria-current={d.tab === "future" ? "page" : undefined}
+            className={d.tab === "future" ? "active" : ""}
+          >
+            {t("trade.future")}
+          </Link>
+        ) : null}
       </nav>
       {d.notices.map((n) => (
         <p key={n} className="notice warn" role="alert">

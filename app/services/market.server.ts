@@ -10,7 +10,13 @@ import type { Instrument } from "~/domain/instrument";
 import { isPeriod, type Candle, type Period, type Quote } from "~/domain/market";
 import { MARKET_ROOM } from "~/domain/rooms";
 import type { SessionKind } from "~/domain/trading-hours";
-import { upstreamCategories, upstreamInstruments, upstreamMiniChart, upstreamRoomInstruments } from "~/services/upstream/market.server";
+import {
+  upstreamCandles,
+  upstreamCategories,
+  upstreamInstruments,
+  upstreamMiniChart,
+  upstreamRoomInstruments,
+} from "~/services/upstream/market.server";
 
 /** Upstream mode (ADR 024): the backend's instruments and categories, through the D1 cache. */
 const upstream = (ctx: ServiceContext) => ctx.config.platform.kind === "upstream";
@@ -149,6 +155,17 @@ export async function quoteOf(ctx: ServiceContext, code: string, now = Date.now(
 
 export async function candles(ctx: ServiceContext, code: string, period: Period, limit = 300): Promise<Candle[]> {
   if (!isPeriod(period)) return [];
+  if (upstream(ctx)) {
+    // the room's feed has no history; the backend has (the room's candles if it does not answer)
+    const id = (await listInstruments(ctx)).find((i) => i.code === code)?.id;
+    const fromBackend = id ? await upstreamCandles(ctx, id, period) : null;
+    if (fromBackend?.length) return fromBackend.slice(-limit);
+  }
+  return roomCandles(ctx, code, period, limit);
+}
+
+/** The market room's candles (its feed's, or the simulated market's). */
+async function roomCandles(ctx: ServiceContext, code: string, period: Period, limit: number): Promise<Candle[]> {
   try {
     return (await room(ctx).klines(code, period, limit)) ?? [];
   } catch (error) {
@@ -164,7 +181,7 @@ export async function miniCharts(ctx: ServiceContext, codes: string[]): Promise<
     // upstream mode: the room's feed has no history, the backend has (the room's candles if it does not answer)
     const id = ids?.get(code);
     const fromBackend = id ? await upstreamMiniChart(ctx, id) : null;
-    return fromBackend ?? (await candles(ctx, code, "5min", 48)).map((c) => c.close);
+    return fromBackend ?? (await roomCandles(ctx, code, "5min", 48)).map((c) => c.close);
   };
   const entries = await Promise.all(codes.map(async (code) => [code, await closes(code)] as const));
   return Object.fromEntries(entries);

@@ -74,9 +74,10 @@ describe("upstream mode serves only the areas whose adapters exist", () => {
 
   it("an area without its adapter is hidden (404), never served from this Worker's own D1 in the backend's place", async () => {
     for (const path of [
-      "/mine/wallet",
-      "/mine/wallet.data",
-      "/order",
+      "/mine/charge",
+      "/mine/charge.data",
+      "/loan",
+      "/follow",
       "/admin",
       "/api/user/info",
       "/v2/api/forex/trade_list",

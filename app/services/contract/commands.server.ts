@@ -9,7 +9,7 @@
  * manual close and a stop-loss of the same position, or two tabs closing it, realise exactly once.
  * Figures come from app/domain/contract.ts, the same functions the browser's preview runs.
  */
-import type { ServiceContext } from "~/context.server";
+import type { AppContext, ServiceContext } from "~/context.server";
 import {
   MAX_EFFECTIVE_LEVERAGE,
   OrderStatus,
@@ -29,7 +29,8 @@ import { priceToSteps, type Quote } from "~/domain/market";
 import { AccountKind, Bucket, tradingAccount } from "~/services/ledger/accounts.server";
 import { LedgerError, post, txOfKey, type Posting } from "~/services/ledger/post.server";
 import { notifyEngine } from "~/services/live.server";
-import { findInstrument, quoteOf } from "~/services/market.server";
+import { findInstrument, listInstruments, marketQuotes, quoteOf } from "~/services/market.server";
+import { upstreamOrderAction, upstreamPlace } from "~/services/upstream/contract.server";
 import { fail, refuse, type Outcome } from "~/services/outcome";
 import { forgetCachedSession } from "~/services/session.server";
 import { engineOrderOf, openOrderWrite } from "./engine.server";
@@ -333,4 +334,39 @@ export async function setStops(ctx: ServiceContext, userId: number, command: Sto
   const updated = (await orderRow(ctx, row.id))!;
   tellEngine(ctx, [{ op: "upsert", order: engineOrderOf(updated) }]);
   return { ok: true, value: updated };
+}
+
+/**
+ * The signed-in user's orders on whichever platform holds them (ADR 024): this one's ledger, or
+ * the backend's calls in upstream mode, whose answers come back as rows with live figures.
+ */
+export async function placeMyOrder(
+  ctx: AppContext,
+  user: { id: number; isTrader: boolean },
+  command: PlaceCommand,
+): Promise<Outcome<ContractOrder>> {
+  if (ctx.config.platform.kind !== "upstream") return placeOrder(ctx, user.id, command, { trader: user.isTrader });
+  const list = await listInstruments(ctx);
+  const placed = await upstreamPlace(ctx, user.id, command, list);
+  return placed.ok ? { ok: true, value: await figured(ctx, placed.value) } : placed;
+}
+
+export async function closeMyOrder(ctx: AppContext, userId: number, id: number): Promise<Outcome<ContractOrderRow>> {
+  if (ctx.config.platform.kind !== "upstream") return closeOrder(ctx, userId, id);
+  return upstreamOrderAction(ctx, userId, { kind: "close", id }, await listInstruments(ctx));
+}
+
+export async function cancelMyOrder(ctx: AppContext, userId: number, id: number): Promise<Outcome<ContractOrderRow>> {
+  if (ctx.config.platform.kind !== "upstream") return cancelOrder(ctx, userId, id);
+  return upstreamOrderAction(ctx, userId, { kind: "cancel", id }, await listInstruments(ctx));
+}
+
+export async function setMyStops(ctx: AppContext, userId: number, command: StopsCommand): Promise<Outcome<ContractOrderRow>> {
+  if (ctx.config.platform.kind !== "upstream") return setStops(ctx, userId, command);
+  return upstreamOrderAction(ctx, userId, { kind: "stops", command }, await listInstruments(ctx));
+}
+
+async function figured(ctx: ServiceContext, row: ContractOrderRow): Promise<ContractOrder> {
+  const [list, market] = await Promise.all([listInstruments(ctx), marketQuotes(ctx)]);
+  return withFigures(row, market.quotes, new Map(list.map((i) => [i.code, i.showCode])));
 }

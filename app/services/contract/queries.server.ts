@@ -3,13 +3,16 @@
  * (/order, my_deal), one order's detail, the holdings on an instrument, and the terms an order is
  * figured with (the instrument's rule inputs and the fee mode of the base settings).
  */
-import type { ServiceContext } from "~/context.server";
+import type { AppContext, ServiceContext } from "~/context.server";
 import { OrderStatus, profit as profitOf, realisedProfit, toScaled6, type ContractTerms } from "~/domain/contract";
 import type { Instrument } from "~/domain/instrument";
 import { priceToSteps, type Quote } from "~/domain/market";
 import type { Micros } from "~/domain/money";
 import { MAIN_COMPANY_ID } from "~/lib/constants";
 import { listInstruments, marketQuotes } from "~/services/market.server";
+import { basicInfo } from "~/services/account.server";
+import type { UpstreamRead } from "~/services/upstream/account.server";
+import { upstreamOrder, upstreamOrderPage } from "~/services/upstream/contract.server";
 import { ORDER_COLUMNS } from "./columns";
 import type { ContractOrder, ContractOrderRow } from "./views";
 
@@ -21,6 +24,7 @@ let feeModeCache: { at: number; mode: number } | null = null;
 
 /** trade_fee_type of the base settings (1 = per lot, otherwise a share of the margin). */
 export async function feeMode(ctx: ServiceContext): Promise<number> {
+  if (ctx.config.platform.kind === "upstream") return (await basicInfo(ctx)).trade_fee_type;
   if (feeModeCache && Date.now() - feeModeCache.at < SETTINGS_TTL_MS) return feeModeCache.mode;
   const row = await ctx.d1
     .prepare("SELECT trade_fee_type AS mode FROM base_settings WHERE company_id = ?1")
@@ -140,4 +144,40 @@ export async function holdingOn(ctx: ServiceContext, userId: number, code: strin
     .bind(userId, code)
     .all<ContractOrderRow>();
   return results;
+}
+
+/**
+ * The signed-in user's orders from whichever platform holds them (ADR 024): this one's tables, or
+ * the backend's my_deal in upstream mode, read back into rows whose live figures come from the
+ * market room's prices by the same rules (withFigures).
+ */
+export async function myOrders(ctx: AppContext, userId: number, status: number, page: number): Promise<UpstreamRead<OrderPage>> {
+  if (ctx.config.platform.kind !== "upstream") return { ok: true, value: await listOrders(ctx, userId, status, page) };
+  const [list, market] = await Promise.all([listInstruments(ctx), marketQuotes(ctx)]);
+  const read = await upstreamOrderPage(ctx, userId, status, page, list);
+  if (!read.ok) return read;
+  const names = new Map(list.map((i) => [i.code, i.showCode]));
+  const orders = read.value.rows.map((r) => withFigures(r, market.quotes, names));
+  // the holding list's total is live here as on the platform (this page's positions); the others the backend's
+  const allProfit = status === 1 && read.value.lastPage === 1 ? orders.reduce((s, o) => s + o.currentProfit, 0) : read.value.allProfit;
+  return { ok: true, value: { orders, total: read.value.total, allProfit, page: read.value.page, lastPage: read.value.lastPage } };
+}
+
+/** One of the user's orders with its live figures (null: not the user's, or unknown). */
+export async function myOrder(ctx: AppContext, userId: number, id: number): Promise<UpstreamRead<ContractOrder | null>> {
+  if (ctx.config.platform.kind !== "upstream") return { ok: true, value: await orderDetail(ctx, userId, id) };
+  const [list, market] = await Promise.all([listInstruments(ctx), marketQuotes(ctx)]);
+  const read = await upstreamOrder(ctx, userId, id, list);
+  if (!read.ok || !read.value) return read.ok ? { ok: true, value: null } : read;
+  return { ok: true, value: withFigures(read.value, market.quotes, new Map(list.map((i) => [i.code, i.showCode]))) };
+}
+
+/** The user's open and pending positions on one instrument (the trade page's). */
+export async function myHoldingsOn(ctx: AppContext, userId: number, code: string): Promise<UpstreamRead<ContractOrderRow[]>> {
+  if (ctx.config.platform.kind !== "upstream") return { ok: true, value: await holdingOn(ctx, userId, code) };
+  const list = await listInstruments(ctx);
+  const [holding, pending] = await Promise.all([upstreamOrderPage(ctx, userId, 1, 1, list), upstreamOrderPage(ctx, userId, 0, 1, list)]);
+  if (!holding.ok) return holding;
+  if (!pending.ok) return pending;
+  return { ok: true, value: [...pending.value.rows, ...holding.value.rows].filter((r) => r.code === code).sort((a, b) => b.id - a.id) };
 }

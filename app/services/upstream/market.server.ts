@@ -214,3 +214,28 @@ export async function upstreamNewsItem(ctx: ServiceContext, id: number) {
   const item = await cachedRead(ctx, { path: "/api/news/info", params: { id }, schema: NewsItem, freshMs: FRESH_MS.news });
   return item?.data ?? null;
 }
+
+const Candles = v.array(
+  v.object({
+    timestamp: v.pipe(v.number(), v.integer()),
+    open: v.pipe(v.union([v.number(), v.string()]), v.transform(Number), v.finite()),
+    high: v.pipe(v.union([v.number(), v.string()]), v.transform(Number), v.finite()),
+    low: v.pipe(v.union([v.number(), v.string()]), v.transform(Number), v.finite()),
+    close: v.pipe(v.union([v.number(), v.string()]), v.transform(Number), v.finite()),
+    volume: v.optional(v.pipe(v.union([v.number(), v.string()]), v.transform(Number), v.finite()), 0),
+  }),
+);
+
+/**
+ * An instrument's candles of a period from the backend (§7 kline), for the trade page's chart:
+ * the market room's upstream feed brings candles from now on, the backend has the history.
+ * Market data, not kept: null when the backend does not answer within the short wait.
+ */
+export async function upstreamCandles(ctx: ServiceContext, forexId: number, period: string) {
+  const answer = await callUpstream(
+    { ...targetOf(ctx), timeoutMs: STALE_FALLBACK_TIMEOUT_MS },
+    { method: "GET", path: "/v2/api/forex/kline", params: { forex_id: forexId, period }, lang: ctx.lang, read: true },
+  );
+  const parsed = answer.ok ? v.safeParse(Candles, answer.data) : null;
+  return parsed?.success ? parsed.output : null;
+}

@@ -24,11 +24,13 @@ test("a visitor sees the backend's instruments with live prices; what is not ser
   }
   // the tab bar has the tabs served so far; no links to pages whose areas have no adapter yet
   const tabs = page.getByRole("navigation", { name: "Main" });
-  await expect(tabs.getByRole("link")).toHaveText(["Market", "Account"]);
-  await expect(page.locator('a[href^="/trade"], a[href="/loan"], a[href="/mine/charge"], a[href="/mine/announcement"]')).toHaveCount(0);
+  await expect(tabs.getByRole("link")).toHaveText(["Market", "Trade", "Orders", "Account"]);
+  await expect(
+    page.locator('a[href="/follow"], a[href="/rank"], a[href="/loan"], a[href="/mine/charge"], a[href="/mine/announcement"]'),
+  ).toHaveCount(0);
   await expect(page.getByRole("link", { name: "Mining" })).toBeVisible();
   // and such a page, asked for directly, is not found rather than served from this Worker's own data
-  expect((await page.request.get("/trade")).status()).toBe(404);
+  expect((await page.request.get("/follow")).status()).toBe(404);
   expect((await page.request.get("/mine/charge")).status()).toBe(404);
   await page.goto("/login");
   await expect(page.getByRole("button", { name: "Log in", exact: true })).toBeVisible();
