@@ -8,8 +8,8 @@
  * Served now: the home page (instruments, categories, the company and base settings through the
  * D1 cache; the signed-in user's balance from the backend), sign-in, registration, the forgotten
  * password and sign-out, the user centre (balances, the review status, a demo account's reset),
- * contract trading (the trade page's contract tab, the order page's contract lists, closing,
- * cancelling and stops), the wallet, its accounts and their logs, mining (products, subscriptions, income, redemption), transfers between the user's accounts, the invite page, news (through the cache), the company's
+ * contract trading (placing, the positions, the order lists, closing, cancelling and stops) and
+ * timed options (terms through the cache, buying, the lists and receipts), the wallet, its accounts and their logs, mining (products, subscriptions, income, redemption), transfers between the user's accounts, the invite page, news (through the cache), the company's
  * e-mail and support chat, the settings page, the language
  * and theme choices, the offline page and the message files. The live socket (/v2/ws) is the
  * market room's, whose feed in upstream mode is the backend's socket.
@@ -40,11 +40,11 @@ const UPSTREAM_SERVED: readonly RegExp[] = [
 ];
 
 /**
- * Parts of served pages that upstream mode does not serve yet, by their address: timed options
- * (the trade page's "future" tab, the order page's options lists). Pages ask `serves` with the
- * query, and their loaders treat such a request as the part that is served.
+ * Parts of served pages that upstream mode does not serve yet, by their address (a page's tab,
+ * by its query). Pages ask `serves` with the query, and their loaders treat such a request as the
+ * part that is served. None at the moment: timed options joined with their adapter.
  */
-const UPSTREAM_HIDDEN: readonly RegExp[] = [/^\/trade\?(.*&)?tab=future(&|$)/, /^\/order\?(.*&)?source=1(&|$)/];
+const UPSTREAM_HIDDEN: readonly RegExp[] = [];
 
 /** A page's path, for a document or its data request (Remix's `/login.data`, `/_root.data` for "/"). */
 function pagePath(pathname: string): string {

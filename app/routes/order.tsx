@@ -48,7 +48,7 @@ import ordersStylesHref from "~/styles/orders.css";
 import optionsStylesHref from "~/styles/options.css";
 import { OptionDetail, OptionRow, livePrediction, useClock } from "~/components/options";
 import { useLiveClient, useQuotes } from "~/components/live";
-import { listOptions, optionDetail } from "~/services/option/queries.server";
+import { myOptionDetail, myOptions } from "~/services/option/queries.server";
 import type { OptionRow as OptionRecord, OptionView } from "~/services/option/views";
 import { marketQuotes } from "~/services/market.server";
 import type { Quote } from "~/domain/market";
@@ -147,8 +147,10 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     detailParam !== null && detailId > 0 && !future
       ? myOrder(context, user.id, detailId).then((read) => valueOf(context, request, read))
       : null,
-    future ? listOptions(context, user.id, Number(params.type), params.page) : null,
-    detailParam !== null && detailId > 0 && future ? optionDetail(context, user.id, detailId) : null,
+    future ? myOptions(context, user.id, Number(params.type), params.page).then((read) => valueOf(context, request, read)) : null,
+    detailParam !== null && detailId > 0 && future
+      ? myOptionDetail(context, user.id, detailId).then((read) => valueOf(context, request, read))
+      : null,
     // open options show their predicted profit at the current quotes
     future && (params.type === "1" || detailParam !== null) ? marketQuotes(context) : null,
   ]);

@@ -58,8 +58,8 @@ import tradeStylesHref from "~/styles/trade.css";
 import optionsStylesHref from "~/styles/options.css";
 import { BoughtDialog, OptionForm } from "~/components/option-form";
 import { OpenOptions } from "~/components/options";
-import { buyOption } from "~/services/option/commands.server";
-import { openOptionsOn, optionDetail, optionTerms } from "~/services/option/queries.server";
+import { buyMyOption } from "~/services/option/commands.server";
+import { myOpenOptionsOn, myOptionDetail, optionTerms } from "~/services/option/queries.server";
 import type { BoughtOptionView } from "~/services/option/views";
 import { OptionSchema, buyCommandOf, buyErrorsOf } from "~/forms/option";
 
@@ -129,8 +129,12 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
       : null,
     tab === "future" ? optionTerms(context) : null,
     // only the owner's option shows (another user's id shows nothing)
-    user && boughtId && /^\d{1,15}$/.test(boughtId) ? optionDetail(context, user.id, Number(boughtId)) : null,
-    user && current && tab === "future" ? openOptionsOn(context, user.id, current.code) : null,
+    user && boughtId && /^\d{1,15}$/.test(boughtId)
+      ? myOptionDetail(context, user.id, Number(boughtId)).then((read) => valueOf(context, request, read))
+      : null,
+    user && current && tab === "future"
+      ? myOpenOptionsOn(context, user.id, current.code).then((read) => valueOf(context, request, read))
+      : null,
   ]);
   const bought: BoughtOptionView | null = boughtRow
     ? {
@@ -226,7 +230,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
 async function buyAction(context: ActionFunctionArgs["context"], userId: number, form: Awaited<ReturnType<typeof readForm>>) {
   const submission = submissionOf(OptionSchema, form);
   if (submission.status !== "success") return data({ result: submission.reply(), form: "option" as const }, { status: 400 });
-  const result = await buyOption(context, userId, buyCommandOf(submission.value));
+  const result = await buyMyOption(context, userId, buyCommandOf(submission.value));
   if (!result.ok) {
     return data(
       { result: replyWithErrors(submission, buyErrorsOf(result.errors)), form: "option" as const },

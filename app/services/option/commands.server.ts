@@ -4,16 +4,18 @@
  * BuyCommand, from the form of app/forms/option.ts) and answers an Outcome whose refusals name the
  * command's fields.
  */
-import type { ServiceContext } from "~/context.server";
+import type { AppContext, ServiceContext } from "~/context.server";
 import { checkStake, type BuyCommand } from "~/domain/option";
 import { priceToSteps } from "~/domain/market";
 import { AccountKind, Bucket } from "~/services/ledger/accounts.server";
 import { LedgerError, post, txOfKey } from "~/services/ledger/post.server";
-import { findInstrument, quoteOf } from "~/services/market.server";
+import { findInstrument, listInstruments, quoteOf } from "~/services/market.server";
 import { fail, refuse, type Outcome } from "~/services/outcome";
 import { OPTION_COLUMNS } from "./columns";
 import { MAX_STAKE, optionTerms } from "./queries.server";
 import type { OptionRow } from "./views";
+import { upstreamBuy } from "~/services/upstream/option.server";
+import { basicInfo } from "~/services/account.server";
 
 /** Refusals that depend on the moment, not on the command. */
 const CONFLICT = 409;
@@ -97,4 +99,11 @@ export async function buyOption(ctx: ServiceContext, userId: number, command: Bu
   if (!row) return refuse("errors.try_again", CONFLICT);
   // The market room reads new options at the start of each tick (the price read above keeps it running).
   return { ok: true, value: row };
+}
+
+/** The signed-in user's option purchase on whichever platform holds the money (ADR 024). */
+export async function buyMyOption(ctx: AppContext, userId: number, command: BuyCommand): Promise<Outcome<OptionRow>> {
+  if (ctx.config.platform.kind !== "upstream") return buyOption(ctx, userId, command);
+  const [list, info] = await Promise.all([listInstruments(ctx), basicInfo(ctx)]);
+  return upstreamBuy(ctx, userId, command, list, info.micro_loss_level);
 }

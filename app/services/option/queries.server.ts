@@ -2,11 +2,14 @@
  * Timed options' reads (issue 9): the durations and preset stakes on offer, and the user's
  * options (the lists, the trade page's open ones, one option's detail).
  */
-import type { ServiceContext } from "~/context.server";
+import type { AppContext, ServiceContext } from "~/context.server";
 import { OptionStatus } from "~/domain/option";
 import type { Micros } from "~/domain/money";
 import { MAIN_COMPANY_ID } from "~/lib/constants";
 import { listInstruments } from "~/services/market.server";
+import { basicInfo } from "~/services/account.server";
+import type { UpstreamRead } from "~/services/upstream/account.server";
+import { upstreamOption, upstreamOptionPage, upstreamOptionTerms } from "~/services/upstream/option.server";
 import { DURATION_COLUMNS, OPTION_COLUMNS } from "./columns";
 import type { Duration, OptionRow, OptionTerms } from "./views";
 
@@ -32,7 +35,8 @@ export async function readTerms<D extends Duration>(ctx: ServiceContext, duratio
  * The durations on offer, the preset stakes (spec §7 get_seconds: sec and number) and the loss
  * level (what a wrong option costs, shown before buying and snapshotted into each option).
  */
-export function optionTerms(ctx: ServiceContext): Promise<OptionTerms> {
+export async function optionTerms(ctx: ServiceContext): Promise<OptionTerms> {
+  if (ctx.config.platform.kind === "upstream") return upstreamOptionTerms(ctx, (await basicInfo(ctx)).micro_loss_level);
   return readTerms<Duration>(ctx, `SELECT ${DURATION_COLUMNS} FROM option_durations WHERE status = 1 ORDER BY sort, seconds`);
 }
 
@@ -90,4 +94,31 @@ export async function optionDetail(ctx: ServiceContext, userId: number, id: numb
   if (!row) return null;
   const names = new Map((await listInstruments(ctx)).map((i) => [i.code, i.showCode]));
   return { ...row, showCode: names.get(row.code) ?? row.code };
+}
+
+/**
+ * The signed-in user's options from whichever platform holds them (ADR 024): this one's tables,
+ * or the backend's micro/orders in upstream mode, read back into option rows.
+ */
+export async function myOptions(ctx: AppContext, userId: number, status: number, page: number): Promise<UpstreamRead<OptionPage>> {
+  if (ctx.config.platform.kind !== "upstream") return { ok: true, value: await listOptions(ctx, userId, status, page) };
+  const [list, info] = await Promise.all([listInstruments(ctx), basicInfo(ctx)]);
+  return upstreamOptionPage(ctx, userId, status === OptionStatus.Settled ? 3 : 1, page, list, info.micro_loss_level);
+}
+
+export async function myOpenOptionsOn(ctx: AppContext, userId: number, code: string): Promise<UpstreamRead<OptionRow[]>> {
+  if (ctx.config.platform.kind !== "upstream") return { ok: true, value: await openOptionsOn(ctx, userId, code) };
+  const read = await myOptions(ctx, userId, OptionStatus.Open, 1);
+  return read.ok ? { ok: true, value: read.value.options.filter((o) => o.code === code) } : read;
+}
+
+export async function myOptionDetail(
+  ctx: AppContext,
+  userId: number,
+  id: number,
+): Promise<UpstreamRead<(OptionRow & { showCode: string }) | null>> {
+  if (ctx.config.platform.kind !== "upstream") return { ok: true, value: await optionDetail(ctx, userId, id) };
+  if (!Number.isSafeInteger(id) || id <= 0) return { ok: true, value: null };
+  const [list, info] = await Promise.all([listInstruments(ctx), basicInfo(ctx)]);
+  return upstreamOption(ctx, userId, id, list, info.micro_loss_level);
 }

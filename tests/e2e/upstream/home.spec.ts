@@ -72,6 +72,7 @@ test("registration and the forgotten password go to the backend, which sends and
 });
 
 test("sign-in, balances and a transfer all go to the backend; sign-out returns to the visitor's home", async ({ page }) => {
+  test.setTimeout(60_000);
   const api = await backend();
   const email = await backendUser(api, "1234.56");
   await login(page, email);

@@ -6,6 +6,7 @@ import { expect, login, test } from "../fixtures";
 import { backend, backendBalances, backendUser } from "./helpers";
 
 test("subscribe to a backend product, see its record, redeem early with the stated penalty", async ({ page, javaScriptEnabled }) => {
+  test.setTimeout(60_000);
   const api = await backend();
   const email = await backendUser(api, "1000");
   await login(page, email);

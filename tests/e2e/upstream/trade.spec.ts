@@ -2,7 +2,7 @@
 // backend places a market order on the front end's trade page (ETH/USDT, whose price no test
 // holds), sees it confirmed with the backend's figures and among the page's open orders, finds
 // it on the order page, closes it with the confirm step, and the backend's history and balance
-// show the close. Timed options are not served in upstream mode yet: their tab is left out.
+// show the close; and a timed option bought on the future tab is the backend's.
 import { expect, login, test } from "../fixtures";
 import { backend, backendBalances, backendUser } from "./helpers";
 
@@ -22,7 +22,6 @@ test("place a contract order on the trade page, close it on the order page: all 
   await login(page, email);
   await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Trade" }).click();
   await expect(page).toHaveURL(/\/trade/);
-  await expect(page.getByRole("link", { name: "Future", exact: true })).toHaveCount(0);
   await page.goto("/trade?code=ETHUSDT");
   await page.getByLabel("Lots", { exact: true }).fill("0.1");
   await page.getByRole("button", { name: "Buy", exact: true }).click();
@@ -50,5 +49,41 @@ test("place a contract order on the trade page, close it on the order page: all 
   const after = await api.get(`/v2/api/main/wallet/getBalance?t=${Date.now()}`, { headers: { authorization: token } });
   const list = ((await after.json()) as { data: { list: { type: string; lockBalance: string }[] } }).data.list;
   expect(list.find((a) => a.type === "forex")!.lockBalance).toBe("0.00");
+  await api.dispose();
+});
+
+test("buy a timed option on the future tab; it is the backend's, listed on the order page", async ({ page }) => {
+  // two instances and the backend's calls per page: under the full suite's load this takes longer
+  test.setTimeout(60_000);
+  const api = await backend();
+  const email = await backendUser(api, "500");
+  const signedIn = await api.post("/api/user/loginForU", { form: { account: email, password: "e2e-password-1" } });
+  const token = ((await signedIn.json()) as { data: { token: string } }).data.token;
+  const moved = await api.post("/api/account/transfer", {
+    form: { from: "1", to: "2", balance: "500" },
+    headers: { authorization: token },
+  });
+  expect(((await moved.json()) as { code: number }).code).toBe(1);
+
+  await login(page, email);
+  await page.goto("/trade?code=ETHUSDT");
+  await page.getByRole("link", { name: "Future", exact: true }).click();
+  await expect(page).toHaveURL(/tab=future/);
+  const durations = page.getByRole("group", { name: "Duration" });
+  await expect(durations.getByRole("radio", { name: /^30 seconds/ })).toBeChecked();
+  await expect(durations).toContainText("Payout 80%");
+  await page.getByLabel("Amount (USD)").fill("100");
+  await page.getByRole("button", { name: "Buy up" }).click();
+  const dialog = page.getByRole("dialog", { name: "Option bought" });
+  await expect(dialog).toBeVisible();
+  await expect(dialog).toContainText("ETH/USDT · Up");
+  await expect(dialog).toContainText("100.00 USD");
+  await dialog.getByRole("link", { name: "View orders" }).click();
+  await expect(page).toHaveURL(/\/order\?source=1&type=1$/);
+  await expect(page.locator("a.order-row").filter({ hasText: "ETH/USDT" })).toHaveCount(1);
+  // the stake is locked on the backend
+  const after = await api.get(`/v2/api/main/wallet/getBalance?t=${Date.now()}`, { headers: { authorization: token } });
+  const list = ((await after.json()) as { data: { list: { type: string; balance: string; lockBalance: string }[] } }).data.list;
+  expect(list.find((a) => a.type === "micro")).toMatchObject({ balance: "400.00", lockBalance: "100.00" });
   await api.dispose();
 });
