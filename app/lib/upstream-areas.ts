@@ -6,13 +6,15 @@
  * accounts that are not theirs.
  *
  * Served now: the home page (instruments, categories, the company and base settings through the
- * D1 cache; the signed-in user's balance from the backend), sign-in, registration, the forgotten
- * password and sign-out, the user centre (balances, the review status, a demo account's reset),
+ * D1 cache; the signed-in user's balance from the backend); sign-in, registration, the forgotten
+ * password and sign-out; the user centre (balances, the review status, a demo account's reset);
  * contract trading (placing, the positions, the order lists, closing, cancelling and stops) and
- * timed options (terms through the cache, buying, the lists and receipts), the wallet, its accounts and their logs, mining (products, subscriptions, income, redemption), transfers between the user's accounts, the invite page, news (through the cache), the company's
- * e-mail and support chat, the settings page, the language
- * and theme choices, the offline page and the message files. The live socket (/v2/ws) is the
- * market room's, whose feed in upstream mode is the backend's socket.
+ * timed options (terms through the cache, buying, the lists and receipts); the wallet, its
+ * accounts and their logs, transfers, withdrawals and payout methods; mining (products,
+ * subscriptions, income, redemption); the invite page; news (through the cache); the company's
+ * e-mail and support chat; the settings page, the language and theme choices, the offline page
+ * and the message files. The live socket (/v2/ws) is the market room's, whose feed in upstream
+ * mode is the backend's socket.
  */
 export type PlatformKind = "local" | "upstream";
 
@@ -33,7 +35,7 @@ const UPSTREAM_SERVED: readonly RegExp[] = [
   /^\/mining\/(subscribe|record|income)$/,
   /^\/news$/,
   /^\/news\/detail$/,
-  /^\/mine\/(transfer|wallet|accounts|history)$/,
+  /^\/mine\/(transfer|wallet|accounts|history|withdraw|withdraw-way|bank-card-list|coin-address-list)$/,
   /^\/locales\/[a-z]{2,3}$/,
   // Remix's route discovery (route modules only, no data): links and forms of served pages need it
   /^\/__manifest$/,

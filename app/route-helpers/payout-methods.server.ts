@@ -10,8 +10,8 @@ import { Intent } from "~/forms/intents";
 import { parseFields } from "~/forms/parse";
 import { DeleteMethodSchema } from "~/forms/withdraw";
 import { readForm } from "~/lib/http.server";
-import { deleteMethod, findMethod, listMethods } from "~/services/withdraw/methods.server";
-import { redirectWithFlash, requireRealUser } from "~/services/web.server";
+import { deleteMyMethod, findMyMethod, myMethods } from "~/services/withdraw/methods.server";
+import { redirectWithFlash, requireRealUser, valueOf } from "~/services/web.server";
 
 export const methodsPath = (drawType: DrawType) => (drawType === DrawType.Coin ? "/mine/coin-address-list" : "/mine/bank-card-list");
 
@@ -20,8 +20,10 @@ export async function methodsLoader({ request, context }: LoaderFunctionArgs, dr
   const url = new URL(request.url);
   const idParam = url.searchParams.get("id");
   const [methods, found] = await Promise.all([
-    listMethods(context, user.id, drawType),
-    idParam !== null && /^\d{1,15}$/.test(idParam) ? findMethod(context, user.id, Number(idParam)) : null,
+    myMethods(context, user.id, drawType).then((read) => valueOf(context, request, read)),
+    idParam !== null && /^\d{1,15}$/.test(idParam)
+      ? findMyMethod(context, user.id, Number(idParam), drawType).then((read) => valueOf(context, request, read))
+      : null,
   ]);
   const detail = found && found.drawType === drawType ? found : null;
   const notFound = idParam !== null && !detail;
@@ -35,8 +37,8 @@ export async function methodsAction({ request, context }: ActionFunctionArgs, dr
   const list = methodsPath(drawType);
   if (form.get("intent") !== Intent.DeleteMethod) throw new Response("Unknown action", { status: 400 });
   const input = parseFields(DeleteMethodSchema, form);
-  const method = input.ok ? await findMethod(context, user.id, input.value.id) : null;
-  if (!input.ok || !method || method.drawType !== drawType || !(await deleteMethod(context, user, input.value.id))) {
+  const method = input.ok ? await valueOf(context, request, await findMyMethod(context, user.id, input.value.id, drawType)) : null;
+  if (!input.ok || !method || method.drawType !== drawType || !(await deleteMyMethod(context, user, input.value.id))) {
     return redirectWithFlash(context, list, { kind: "error", message: "errors.not_found" });
   }
   return redirectWithFlash(context, list, { kind: "success", message: "wallet.deleted" });

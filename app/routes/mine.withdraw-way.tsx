@@ -21,9 +21,9 @@ import { replyWithErrors } from "~/forms/reply";
 import { BankMethodSchema, CoinMethodSchema } from "~/forms/withdraw";
 import { readForm } from "~/lib/http.server";
 import { translateMessage } from "~/lib/messages";
-import { bindMethod, listMethods } from "~/services/withdraw/methods.server";
-import { listWithdrawCurrencies } from "~/services/withdraw/queries.server";
-import { redirectWithFlash, requireRealUser } from "~/services/web.server";
+import { bindMyMethod, myMethods } from "~/services/withdraw/methods.server";
+import { myWithdrawCurrencies } from "~/services/withdraw/queries.server";
+import { redirectWithFlash, requireRealUser, valueOf } from "~/services/web.server";
 import walletStylesHref from "~/styles/withdraw.css";
 import { pageMeta } from "~/lib/meta";
 
@@ -46,7 +46,10 @@ export const meta: MetaFunction<typeof loader> = ({ data: d, matches }) =>
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const user = await requireRealUser(context, request);
   const { drawType, fromWithdraw } = params(new URL(request.url));
-  const [currencies, methods] = await Promise.all([listWithdrawCurrencies(context, drawType), listMethods(context, user.id, drawType)]);
+  const [currencies, methods] = await Promise.all([
+    myWithdrawCurrencies(context, drawType).then((read) => valueOf(context, request, read)),
+    myMethods(context, user.id, drawType).then((read) => valueOf(context, request, read)),
+  ]);
   return {
     drawType,
     fromWithdraw,
@@ -65,7 +68,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   form.set("draw_type", String(drawType));
   const submission = drawType === DrawType.Coin ? submissionOf(CoinMethodSchema, form) : submissionOf(BankMethodSchema, form);
   if (submission.status !== "success") return data({ result: submission.reply() }, { status: 400 });
-  const result = await bindMethod(context, user, submission.value);
+  const result = await bindMyMethod(context, user, submission.value);
   if (!result.ok) return data({ result: replyWithErrors(submission, result.errors) }, { status: result.status });
   const to = fromWithdraw ? `/mine/withdraw?type=${pageTypeOf(drawType)}` : listPath(drawType);
   return redirectWithFlash(context, to, { kind: "success", message: "wallet.bound" });

@@ -41,10 +41,10 @@ import { WithdrawSchema, withdrawInputOf } from "~/forms/withdraw";
 import { readForm } from "~/lib/http.server";
 import { translateMessage } from "~/lib/messages";
 import { useRootData } from "~/lib/root-data";
-import { prepareWithdrawal, requestWithdrawal } from "~/services/withdraw/commands.server";
-import { listMethods } from "~/services/withdraw/methods.server";
-import { fundingBalance, listWithdrawCurrencies, listWithdrawals } from "~/services/withdraw/queries.server";
-import { redirectWithFlash, requireRealUser } from "~/services/web.server";
+import { prepareMyWithdrawal, requestMyWithdrawal } from "~/services/withdraw/commands.server";
+import { myMethods } from "~/services/withdraw/methods.server";
+import { myWithdrawBalance, myWithdrawCurrencies, myWithdrawals } from "~/services/withdraw/queries.server";
+import { redirectWithFlash, requireRealUser, valueOf } from "~/services/web.server";
 import walletStylesHref from "~/styles/withdraw.css";
 import { titled } from "~/lib/meta";
 
@@ -65,11 +65,12 @@ function pageParams(url: URL) {
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const user = await requireRealUser(context, request);
   const { type, drawType, page } = pageParams(new URL(request.url));
+  const read = <T,>(r: Promise<Parameters<typeof valueOf<T>>[2]>) => r.then((x) => valueOf(context, request, x));
   const [currencies, methods, balance, records] = await Promise.all([
-    listWithdrawCurrencies(context, drawType),
-    listMethods(context, user.id, drawType),
-    fundingBalance(context, user.id),
-    listWithdrawals(context, user.id, drawType, page),
+    read(myWithdrawCurrencies(context, drawType)),
+    read(myMethods(context, user.id, drawType)),
+    read(myWithdrawBalance(context, user.id)),
+    read(myWithdrawals(context, user.id, drawType, page)),
   ]);
   return {
     type,
@@ -114,7 +115,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
       if (submission.status !== "success") return data<ActionData>({ stage: "form", result: submission.reply() }, { status: 400 });
       const input = { ...withdrawInputOf(submission.value), drawType };
       if (intent === Intent.Preview) {
-        const prepared = await prepareWithdrawal(context, user, input);
+        const prepared = await prepareMyWithdrawal(context, user, input);
         if (!prepared.ok)
           return data<ActionData>({ stage: "form", result: replyWithErrors(submission, prepared.errors) }, { status: prepared.status });
         const { currency, method, figures } = prepared.value;
@@ -123,7 +124,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
           confirm: { currency, method, figures, amount: input.amount, memo: input.memo, requestId: input.requestId ?? crypto.randomUUID() },
         });
       }
-      const result = await requestWithdrawal(context, user, input);
+      const result = await requestMyWithdrawal(context, user, input);
       if (!result.ok)
         return data<ActionData>({ stage: "form", result: replyWithErrors(submission, result.errors) }, { status: result.status });
       return redirectWithFlash(context, `/mine/withdraw?type=${type}`, { kind: "success", message: "withdraw.requested" });

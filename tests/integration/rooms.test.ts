@@ -68,8 +68,10 @@ describe("the engine hook: every tick hands over the ranges crossed since the pr
     });
     const a = await r.snapshot();
     const b = await r.snapshot();
-    expect(a.time).toBe(tickTime);
-    expect(b.time).toBe(tickTime);
+    // the tick's own alarm (a second later) may have fired before it was deleted on a loaded
+    // machine: then the reads see that tick, and still the same one twice
+    expect(a.time).toBeGreaterThanOrEqual(tickTime);
+    expect(b.time).toBe(a.time);
     expect(b.quotes).toEqual(a.quotes);
   });
 });

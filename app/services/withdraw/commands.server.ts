@@ -6,7 +6,7 @@
  * request; the accounts CHECK refuses an overdraft, whatever the concurrency. Rules and figures
  * come from app/domain/withdraw.ts (the browser's preview uses the same).
  */
-import type { ServiceContext } from "~/context.server";
+import type { AppContext, ServiceContext } from "~/context.server";
 import { toDecimalString } from "~/domain/money";
 import { checkWithdrawal, type DrawType, type WithdrawFigures } from "~/domain/withdraw";
 import { Bucket } from "~/services/ledger/accounts.server";
@@ -14,6 +14,8 @@ import { LedgerError, post } from "~/services/ledger/post.server";
 import { fail, type Outcome } from "~/services/outcome";
 import type { SessionUser } from "~/services/session.server";
 import { noticeWithdrawal } from "./notices.server";
+import { upstreamBalances } from "~/services/upstream/account.server";
+import { upstreamCurrencies, upstreamDraw, upstreamMethods } from "~/services/upstream/withdraw.server";
 import { findMethod, type PayoutMethod } from "./methods.server";
 import {
   findCurrency,
@@ -55,6 +57,16 @@ export async function prepareWithdrawal(
     findMethod(ctx, user.id, input.methodId),
     fundingBalance(ctx, user.id),
   ]);
+  return checkPrepared(input, currency, method, balance);
+}
+
+/** The request's checks over its currency, method and balance, wherever they were read. */
+function checkPrepared(
+  input: WithdrawRequestInput,
+  currency: WithdrawCurrency | null,
+  method: PayoutMethod | null,
+  balance: FundingBalance | null,
+): Outcome<PreparedWithdrawal> {
   if (!currency || (input.drawType !== undefined && currency.drawType !== input.drawType))
     return fail({ draw_currency_id: "withdraw.choose_currency" });
   if (!method) return fail({ draw_method_id: "withdraw.method_not_found" });
@@ -128,4 +140,43 @@ export async function requestWithdrawal(
   // the e-mail goes once, for the request that placed it (not for a replay of it)
   if (row && placed) noticeWithdrawal(ctx, row.id, "requested");
   return row ? { ok: true, value: row } : fail({ form: "errors.try_again" }, 500);
+}
+
+/**
+ * The signed-in user's request on whichever platform holds the money (ADR 024). Upstream mode
+ * reads the currency, the method and the balance from the backend and checks them with the same
+ * rule before asking the backend, which decides and locks the amount.
+ */
+export async function prepareMyWithdrawal(
+  ctx: AppContext,
+  user: SessionUser,
+  input: WithdrawRequestInput,
+): Promise<Outcome<PreparedWithdrawal>> {
+  if (ctx.config.platform.kind !== "upstream") return prepareWithdrawal(ctx, user, input);
+  if (user.isDemo) return fail({ form: "errors.only_real_account" }, 403);
+  const drawType = input.drawType ?? 1;
+  const [currencies, methods, balances] = await Promise.all([
+    upstreamCurrencies(ctx, drawType),
+    upstreamMethods(ctx, drawType),
+    upstreamBalances(ctx),
+  ]);
+  if (!currencies.ok || !methods.ok || !balances.ok) return fail({ form: "errors.service_unavailable" }, 503);
+  const funding = balances.value.accounts.find((a) => a.kind === "funding");
+  return checkPrepared(
+    input,
+    currencies.value.find((c) => c.id === input.drawCurrencyId) ?? null,
+    methods.value.find((m) => m.id === input.methodId) ?? null,
+    funding ? { accountId: 0, available: funding.balance, locked: funding.lockBalance } : null,
+  );
+}
+
+export async function requestMyWithdrawal(
+  ctx: AppContext,
+  user: SessionUser,
+  input: WithdrawRequestInput,
+): Promise<Outcome<WithdrawalRow>> {
+  if (ctx.config.platform.kind !== "upstream") return requestWithdrawal(ctx, user, input);
+  const prepared = await prepareMyWithdrawal(ctx, user, input);
+  if (!prepared.ok) return prepared;
+  return upstreamDraw(ctx, user.id, { ...input, amount: input.amount.trim() });
 }

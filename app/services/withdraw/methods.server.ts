@@ -3,7 +3,7 @@
  * get_draw_method, bind_draw_method, del_draw_method): coin addresses and bank accounts a
  * withdrawal pays out to.
  */
-import type { ServiceContext } from "~/context.server";
+import type { AppContext, ServiceContext } from "~/context.server";
 import { columnList, type RowOf } from "~/db/columns";
 import { payoutMethods } from "~/db/schema";
 import { DrawType, MAX_METHODS_PER_TYPE, isValidAddress, normaliseAddress } from "~/domain/withdraw";
@@ -11,6 +11,8 @@ import type { MethodInput } from "~/forms/withdraw";
 import { fail, type Outcome } from "~/services/outcome";
 import type { SessionUser } from "~/services/session.server";
 import { findCurrency } from "./queries.server";
+import type { UpstreamRead } from "~/services/upstream/account.server";
+import { upstreamBindMethod, upstreamDeleteMethod, upstreamMethods } from "~/services/upstream/withdraw.server";
 
 const HEAD = columnList(payoutMethods, ["id", "drawType", "drawCurrencyId"], "m");
 const TAIL = columnList(
@@ -108,4 +110,35 @@ export async function deleteMethod(ctx: ServiceContext, user: SessionUser, id: n
     .bind(id, user.id, now)
     .run();
   return (result.meta.changes ?? 0) > 0;
+}
+
+/** The signed-in user's payout methods on whichever platform holds them (ADR 024). */
+export async function myMethods(ctx: AppContext, userId: number, drawType: DrawType): Promise<UpstreamRead<PayoutMethod[]>> {
+  if (ctx.config.platform.kind === "upstream") return upstreamMethods(ctx, drawType);
+  return { ok: true, value: await listMethods(ctx, userId, drawType) };
+}
+
+export async function findMyMethod(
+  ctx: AppContext,
+  userId: number,
+  id: number,
+  drawType: DrawType,
+): Promise<UpstreamRead<PayoutMethod | null>> {
+  if (ctx.config.platform.kind !== "upstream") return { ok: true, value: await findMethod(ctx, userId, id) };
+  const list = await upstreamMethods(ctx, drawType);
+  return list.ok ? { ok: true, value: list.value.find((m) => m.id === id) ?? null } : list;
+}
+
+export async function bindMyMethod(ctx: AppContext, user: SessionUser, input: MethodInput): Promise<Outcome<{ id: number }>> {
+  if (ctx.config.platform.kind !== "upstream") {
+    const bound = await bindMethod(ctx, user, input);
+    return bound.ok ? { ok: true, value: { id: bound.value.id } } : bound;
+  }
+  if (user.isDemo) return fail({ form: "errors.only_real_account" }, 403);
+  return upstreamBindMethod(ctx, input);
+}
+
+export async function deleteMyMethod(ctx: AppContext, user: SessionUser, id: number): Promise<boolean> {
+  if (ctx.config.platform.kind !== "upstream") return deleteMethod(ctx, user, id);
+  return upstreamDeleteMethod(ctx, id);
 }

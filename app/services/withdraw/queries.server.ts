@@ -2,12 +2,14 @@
  * Withdrawals, the reading side (spec §2 /mine/withdraw, §7 draw_symbol_list, draw_list): the
  * currencies on offer, the funding balance a request is checked against, and the user's records.
  */
-import type { ServiceContext } from "~/context.server";
+import type { AppContext, ServiceContext } from "~/context.server";
 import { columnList, type RowOf } from "~/db/columns";
 import { withdrawCurrencies, withdrawals } from "~/db/schema";
 import type { Micros } from "~/domain/money";
 import type { DrawType, WithdrawStatus } from "~/domain/withdraw";
 import { AccountKind } from "~/services/ledger/accounts.server";
+import { upstreamBalances, type UpstreamRead } from "~/services/upstream/account.server";
+import { upstreamCurrencies, upstreamWithdrawals } from "~/services/upstream/withdraw.server";
 
 export const PAGE_SIZE = 20;
 
@@ -129,4 +131,31 @@ export async function withdrawalOf(ctx: ServiceContext, userId: number, id: numb
     .prepare(`SELECT ${WITHDRAWAL_COLUMNS} FROM withdrawals WHERE id = ?1 AND user_id = ?2`)
     .bind(id, userId)
     .first<WithdrawalRow>();
+}
+
+/**
+ * The signed-in user's side of withdrawals from whichever platform holds it (ADR 024): this one's
+ * tables, or the backend's calls in upstream mode.
+ */
+export async function myWithdrawCurrencies(ctx: AppContext, drawType: DrawType): Promise<UpstreamRead<WithdrawCurrency[]>> {
+  if (ctx.config.platform.kind === "upstream") return upstreamCurrencies(ctx, drawType);
+  return { ok: true, value: await listWithdrawCurrencies(ctx, drawType) };
+}
+
+export async function myWithdrawBalance(ctx: AppContext, userId: number): Promise<UpstreamRead<FundingBalance | null>> {
+  if (ctx.config.platform.kind !== "upstream") return { ok: true, value: await fundingBalance(ctx, userId) };
+  const b = await upstreamBalances(ctx);
+  if (!b.ok) return b;
+  const funding = b.value.accounts.find((a) => a.kind === "funding");
+  return { ok: true, value: funding ? { accountId: 0, available: funding.balance, locked: funding.lockBalance } : null };
+}
+
+export async function myWithdrawals(
+  ctx: AppContext,
+  userId: number,
+  drawType: DrawType | null,
+  page: number,
+): Promise<UpstreamRead<WithdrawalPage>> {
+  if (ctx.config.platform.kind === "upstream") return upstreamWithdrawals(ctx, userId, drawType, page);
+  return { ok: true, value: await listWithdrawals(ctx, userId, drawType, page) };
 }

@@ -1,7 +1,7 @@
 // The upstream e2e journeys' way to the backend (the platform instance): its §7 calls, as an
 // existing app would make them, to create and fund users and to read their figures there.
-import { request as playwrightRequest, type APIRequestContext } from "@playwright/test";
-import { codeFromOutbox, expect, PASSWORD, uniqueEmail } from "../fixtures";
+import { request as playwrightRequest, type APIRequestContext, type Page } from "@playwright/test";
+import { codeFromOutbox, expect, login, PASSWORD, uniqueEmail } from "../fixtures";
 
 const backendUrl = process.env.E2E_BASE_URL ?? "http://localhost:8799";
 
@@ -29,4 +29,10 @@ export async function backendBalances(api: APIRequestContext, email: string, pas
   const answer = await api.get(`/v2/api/main/wallet/getBalance?t=${Date.now()}`, { headers: { authorization: data.token } });
   const { data: b } = (await answer.json()) as { data: { list: { type: string; balance: string }[] } };
   return Object.fromEntries(b.list.map((a) => [a.type, a.balance]));
+}
+
+/** Signs in on the front end and waits for the home page: the session cookie is set before the next navigation. */
+export async function signIn(page: Page, email: string, password = PASSWORD) {
+  await login(page, email, password);
+  await expect(page).toHaveURL(/:\d+\/$/);
 }

@@ -2,14 +2,14 @@
 // subscribes to one of the backend's products through the front end (the confirm step shows the
 // figures from the product's terms), the backend's money moves, the records are the backend's,
 // and an early redemption states its penalty before the backend applies it.
-import { expect, login, test } from "../fixtures";
-import { backend, backendBalances, backendUser } from "./helpers";
+import { expect, test } from "../fixtures";
+import { backend, backendBalances, backendUser, signIn } from "./helpers";
 
 test("subscribe to a backend product, see its record, redeem early with the stated penalty", async ({ page, javaScriptEnabled }) => {
   test.setTimeout(60_000);
   const api = await backend();
   const email = await backendUser(api, "1000");
-  await login(page, email);
+  await signIn(page, email);
   await page.getByRole("link", { name: "Mining" }).click();
   await expect(page).toHaveURL(/\/mining$/);
   const title = "Stable Yield — 7 days";

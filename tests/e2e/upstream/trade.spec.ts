@@ -3,8 +3,8 @@
 // holds), sees it confirmed with the backend's figures and among the page's open orders, finds
 // it on the order page, closes it with the confirm step, and the backend's history and balance
 // show the close; and a timed option bought on the future tab is the backend's.
-import { expect, login, test } from "../fixtures";
-import { backend, backendBalances, backendUser } from "./helpers";
+import { expect, test } from "../fixtures";
+import { backend, backendBalances, backendUser, signIn } from "./helpers";
 
 test("place a contract order on the trade page, close it on the order page: all on the backend", async ({ page }) => {
   test.setTimeout(60_000);
@@ -19,7 +19,7 @@ test("place a contract order on the trade page, close it on the order page: all 
   });
   expect(((await moved.json()) as { code: number }).code).toBe(1);
 
-  await login(page, email);
+  await signIn(page, email);
   await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Trade" }).click();
   await expect(page).toHaveURL(/\/trade/);
   await page.goto("/trade?code=ETHUSDT");
@@ -65,7 +65,7 @@ test("buy a timed option on the future tab; it is the backend's, listed on the o
   });
   expect(((await moved.json()) as { code: number }).code).toBe(1);
 
-  await login(page, email);
+  await signIn(page, email);
   await page.goto("/trade?code=ETHUSDT");
   await page.getByRole("link", { name: "Future", exact: true }).click();
   await expect(page).toHaveURL(/tab=future/);
