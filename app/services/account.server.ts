@@ -12,7 +12,8 @@ import { profitPercent } from "~/domain/wallet";
 import { MAIN_COMPANY_ID } from "~/lib/constants";
 import { cached } from "~/services/cache.server";
 import { userAccounts } from "~/services/ledger/accounts.server";
-import { upstreamAssets, type UpstreamRead } from "~/services/upstream/account.server";
+import { upstreamAssets } from "~/services/upstream/account.server";
+import type { UpstreamRead } from "~/services/upstream/wire";
 import { upstreamAreaList } from "~/services/upstream/accounts.server";
 import { upstreamBasicInfo, upstreamCompany } from "~/services/upstream/market.server";
 

@@ -22,7 +22,8 @@ import { assertOperator, decisionStatement, isAlreadyDecided, type Decision } fr
 import type { SessionUser } from "~/services/session.server";
 import { ownedUpload, uploadIdOf, uploadUrl } from "~/services/uploads.server";
 import { fail, type FieldErrors, type Outcome } from "~/services/outcome";
-import { upstreamReviewStatus, type UpstreamRead } from "~/services/upstream/account.server";
+import { upstreamReviewStatus } from "~/services/upstream/account.server";
+import type { UpstreamRead } from "~/services/upstream/wire";
 
 export const REASON_MAX = 200;
 

@@ -23,13 +23,8 @@ import { accountLog, userAccounts, type AccountLogRow, type AccountRow } from "~
 import { LedgerError, post } from "~/services/ledger/post.server";
 import { fail, type Outcome } from "~/services/outcome";
 import { balances, type Balances } from "~/services/account.server";
-import {
-  upstreamAccountHistory,
-  upstreamBalances,
-  upstreamTransfer,
-  upstreamTransferLog,
-  type UpstreamRead,
-} from "~/services/upstream/account.server";
+import { upstreamAccountHistory, upstreamBalances, upstreamTransfer, upstreamTransferLog } from "~/services/upstream/account.server";
+import type { UpstreamRead } from "~/services/upstream/wire";
 
 export const HISTORY_PAGE_SIZE = 20;
 export const TRANSFER_PAGE_SIZE = 20;

@@ -9,7 +9,7 @@ import { safeRedirect } from "~/lib/redirect";
 import { DEMO_TTL_MS } from "~/services/demo.server";
 import { sessionCookie, type SessionUser } from "~/services/session.server";
 import { deviceSetCookie, type Device } from "~/services/auth/devices.server";
-import type { UpstreamRead } from "~/services/upstream/account.server";
+import type { UpstreamRead } from "~/services/upstream/wire";
 
 export { safeRedirect };
 

@@ -7,19 +7,15 @@ import { afterEach, describe, expect, it } from "vitest";
 import { createServiceContext } from "~/context.server";
 import { cancelMyOrder, closeMyOrder, placeMyOrder, setMyStops } from "~/services/contract/commands.server";
 import { listOrders, myHoldingsOn, myOrder, myOrders, orderDetail } from "~/services/contract/queries.server";
-import { login } from "~/services/auth/sign-in.server";
 import { checkInvariants } from "~/services/ledger/accounts.server";
-import { accountBalances, createUser, fund, holdPrice } from "./helpers";
-import { frontContext } from "./upstream-helpers";
+import { accountBalances, holdPrice } from "./helpers";
+import { upstreamCustomer } from "./upstream-helpers";
 
 const USD = 1_000_000;
 
 async function trader(amount = 10_000 * USD) {
-  const user = await createUser({ password: "front-pass-1" });
-  await fund(user.accounts.contract, amount);
-  const result = await login(await frontContext(), { account: user.email!, password: "front-pass-1" });
-  if (!result.ok) throw new Error("sign-in refused");
-  return { user, front: await frontContext(result.value.token), session: { id: user.id, isTrader: false } };
+  const { user, front } = await upstreamCustomer("contract", amount);
+  return { user, front, session: { id: user.id, isTrader: false } };
 }
 
 const ordersOf = async (userId: number) =>

@@ -4,20 +4,12 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { createServiceContext } from "~/context.server";
-import { login } from "~/services/auth/sign-in.server";
 import { checkMySubscription, redeemMine, subscribeMine } from "~/services/fund/commands.server";
 import { fundInfo, listFunds, myIncome, myOwnedSubscription, mySubscriptions } from "~/services/fund/queries.server";
-import { upstreamUserForToken } from "~/services/upstream/sessions.server";
-import { createUser, fund } from "./helpers";
-import { frontContext } from "./upstream-helpers";
+import { frontContext, upstreamCustomer } from "./upstream-helpers";
 
 async function signedIn(funding: number) {
-  const user = await createUser({ password: "front-pass-1" });
-  await fund(user.accounts.funding, funding);
-  const result = await login(await frontContext(), { account: user.email!, password: "front-pass-1" });
-  if (!result.ok) throw new Error("sign-in refused");
-  const front = await frontContext(result.value.token);
-  return { user, front, session: (await upstreamUserForToken(env.DB, result.value.token))! };
+  return upstreamCustomer("funding", funding);
 }
 
 const balance = async (accountId: number) =>

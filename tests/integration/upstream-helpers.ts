@@ -5,7 +5,9 @@ import { SELF, env } from "cloudflare:test";
 import type { AppContext } from "~/context.server";
 import type { LanguageCode } from "~/i18n/config";
 import { createServiceContext } from "~/context.server";
+import { login } from "~/services/auth/sign-in.server";
 import { upstreamUserForToken } from "~/services/upstream/sessions.server";
+import { createUser, fund } from "./helpers";
 
 export const upstreamEnv = {
   ...env,
@@ -33,4 +35,17 @@ export async function frontContext(
     token: async () => token,
     user: async () => (token ? upstreamUserForToken(env.DB, token) : null),
   };
+}
+
+/**
+ * A user of the backend with money in one account, signed in on the front end: the user, our
+ * token, the front end's context of their requests and their session as the front end sees it.
+ */
+export async function upstreamCustomer(account: "funding" | "options" | "contract", amount: number) {
+  const user = await createUser({ password: "front-pass-1" });
+  if (amount > 0) await fund(user.accounts[account], amount);
+  const result = await login(await frontContext(), { account: user.email!, password: "front-pass-1" });
+  if (!result.ok) throw new Error("sign-in refused");
+  const token = result.value.token;
+  return { user, token, front: await frontContext(token), session: (await upstreamUserForToken(env.DB, token))! };
 }

@@ -6,21 +6,16 @@
 import { env } from "cloudflare:test";
 import { afterEach, describe, expect, it } from "vitest";
 import { createServiceContext } from "~/context.server";
-import { login } from "~/services/auth/sign-in.server";
 import { checkInvariants } from "~/services/ledger/accounts.server";
 import { buyMyOption } from "~/services/option/commands.server";
 import { myOpenOptionsOn, myOptionDetail, myOptions, optionDetail, optionTerms } from "~/services/option/queries.server";
-import { accountBalances, createUser, fund, holdPrice, mainRoom, tickMain } from "./helpers";
-import { frontContext } from "./upstream-helpers";
+import { accountBalances, holdPrice, mainRoom, tickMain } from "./helpers";
+import { frontContext, upstreamCustomer } from "./upstream-helpers";
 
 const USD = 1_000_000;
 
 async function buyer(amount = 1_000 * USD) {
-  const user = await createUser({ password: "front-pass-1" });
-  await fund(user.accounts.options, amount);
-  const result = await login(await frontContext(), { account: user.email!, password: "front-pass-1" });
-  if (!result.ok) throw new Error("sign-in refused");
-  return { user, front: await frontContext(result.value.token) };
+  return upstreamCustomer("options", amount);
 }
 
 const optionsOf = async (userId: number) =>

@@ -4,17 +4,11 @@
 // its way back is an unknown outcome, and sending the same form again does not move money twice.
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { login } from "~/services/auth/sign-in.server";
 import { myAccountHistory, myBalances, myTransfer, myTransferLog } from "~/services/wallet.server";
-import { createUser, fund } from "./helpers";
-import { backend, frontContext } from "./upstream-helpers";
+import { backend, frontContext, upstreamCustomer } from "./upstream-helpers";
 
 async function signedIn(funding: number) {
-  const user = await createUser({ password: "front-pass-1" });
-  await fund(user.accounts.funding, funding);
-  const result = await login(await frontContext(), { account: user.email!, password: "front-pass-1" });
-  if (!result.ok) throw new Error("sign-in refused");
-  return { user, token: result.value.token };
+  return upstreamCustomer("funding", funding);
 }
 
 const backendBalance = async (accountId: number) =>

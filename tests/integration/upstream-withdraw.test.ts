@@ -5,25 +5,18 @@
 import { env } from "cloudflare:test";
 import { afterEach, describe, expect, it } from "vitest";
 import { DrawType } from "~/domain/withdraw";
-import { login } from "~/services/auth/sign-in.server";
 import { checkInvariants } from "~/services/ledger/accounts.server";
-import { upstreamUserForToken } from "~/services/upstream/sessions.server";
 import { prepareMyWithdrawal, requestMyWithdrawal } from "~/services/withdraw/commands.server";
 import { bindMyMethod, deleteMyMethod, myMethods } from "~/services/withdraw/methods.server";
 import { myWithdrawBalance, myWithdrawCurrencies, myWithdrawals } from "~/services/withdraw/queries.server";
-import { accountBalances, createUser, fund } from "./helpers";
-import { frontContext } from "./upstream-helpers";
+import { accountBalances } from "./helpers";
+import { upstreamCustomer } from "./upstream-helpers";
 
 const USD = 1_000_000;
 const TRC20_ADDRESS = "TQ7vY3kCmhG8pN2xW5rLd9sJf4uBzE6aKt";
 
 async function customer(funding = 1_000 * USD) {
-  const user = await createUser({ password: "front-pass-1" });
-  await fund(user.accounts.funding, funding);
-  const result = await login(await frontContext(), { account: user.email!, password: "front-pass-1" });
-  if (!result.ok) throw new Error("sign-in refused");
-  const front = await frontContext(result.value.token);
-  return { user, front, session: (await upstreamUserForToken(env.DB, result.value.token))! };
+  return upstreamCustomer("funding", funding);
 }
 
 afterEach(async () => {

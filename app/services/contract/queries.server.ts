@@ -11,7 +11,7 @@ import type { Micros } from "~/domain/money";
 import { MAIN_COMPANY_ID } from "~/lib/constants";
 import { listInstruments, marketQuotes } from "~/services/market.server";
 import { basicInfo } from "~/services/account.server";
-import type { UpstreamRead } from "~/services/upstream/account.server";
+import type { UpstreamRead } from "~/services/upstream/wire";
 import { upstreamOrder, upstreamOrderPage } from "~/services/upstream/contract.server";
 import { ORDER_COLUMNS } from "./columns";
 import type { ContractOrder, ContractOrderRow } from "./views";

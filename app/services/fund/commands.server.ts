@@ -34,6 +34,7 @@ import {
   type SubscribeQuote,
 } from "./queries.server";
 import { upstreamRedeem, upstreamSubscribe } from "~/services/upstream/fund.server";
+import type { UpstreamRead } from "~/services/upstream/wire";
 
 /** Checks a subscription (product open, amount within bounds and the funding balance). Writes nothing. */
 export async function checkSubscription(
@@ -41,12 +42,15 @@ export async function checkSubscription(
   user: SessionUser,
   input: Pick<SubscribeCommand, "fundId" | "amount">,
   now = Date.now(),
+  /** The available funding balance (this platform's account by default; the backend's in upstream mode). */
+  available: () => Promise<UpstreamRead<Micros>> = async () => ({ ok: true, value: (await fundingAccount(ctx, user.id))?.balance ?? 0 }),
 ): Promise<Outcome<SubscribeQuote>> {
   if (user.isDemo) return fail({ form: "errors.only_real_account" }, 403);
   const fund = await fundInfo(ctx, input.fundId);
   if (!fund) return fail({ form: "fund.closed" }, 404);
-  const account = await fundingAccount(ctx, user.id);
-  const check = checkSubscribeAmount(input.amount, fund, account?.balance ?? 0);
+  const balance = await available();
+  if (!balance.ok) return fail({ form: balance.kind === "session_ended" ? "errors.session_invalid" : "errors.service_unavailable" }, 503);
+  const check = checkSubscribeAmount(input.amount, fund, balance.value);
   if (!check.ok) return fail({ amount: check.error });
   return { ok: true, value: quoteOf(fund, check.amount, now) };
 }
@@ -265,15 +269,7 @@ export async function checkMySubscription(
   input: Pick<SubscribeCommand, "fundId" | "amount">,
   now = Date.now(),
 ): Promise<Outcome<SubscribeQuote>> {
-  if (ctx.config.platform.kind !== "upstream") return checkSubscription(ctx, user, input, now);
-  if (user.isDemo) return fail({ form: "errors.only_real_account" }, 403);
-  const fund = await fundInfo(ctx, input.fundId);
-  if (!fund) return fail({ form: "fund.closed" }, 404);
-  const balance = await myFundingBalance(ctx, user.id);
-  if (!balance.ok) return fail({ form: balance.kind === "session_ended" ? "errors.session_invalid" : "errors.service_unavailable" }, 503);
-  const check = checkSubscribeAmount(input.amount, fund, balance.value);
-  if (!check.ok) return fail({ amount: check.error });
-  return { ok: true, value: quoteOf(fund, check.amount, now) };
+  return checkSubscription(ctx, user, input, now, () => myFundingBalance(ctx, user.id));
 }
 
 export async function subscribeMine(

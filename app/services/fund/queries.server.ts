@@ -9,7 +9,8 @@ import { fundSubscriptions, funds } from "~/db/schema";
 import { dayProfit, redemptionPenalty, subscriptionDays, totalProfit, utcDay } from "~/domain/fund";
 import type { Micros } from "~/domain/money";
 import { AccountKind } from "~/services/ledger/accounts.server";
-import { upstreamBalances, type UpstreamRead } from "~/services/upstream/account.server";
+import { upstreamBalances } from "~/services/upstream/account.server";
+import type { UpstreamRead } from "~/services/upstream/wire";
 import { upstreamFund, upstreamFunds, upstreamIncome, upstreamSubscription, upstreamSubscriptions } from "~/services/upstream/fund.server";
 
 export const FUNDS_PAGE_SIZE = 10;

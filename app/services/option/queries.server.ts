@@ -8,7 +8,7 @@ import type { Micros } from "~/domain/money";
 import { MAIN_COMPANY_ID } from "~/lib/constants";
 import { listInstruments } from "~/services/market.server";
 import { basicInfo } from "~/services/account.server";
-import type { UpstreamRead } from "~/services/upstream/account.server";
+import type { UpstreamRead } from "~/services/upstream/wire";
 import { upstreamOption, upstreamOptionPage, upstreamOptionTerms } from "~/services/upstream/option.server";
 import { DURATION_COLUMNS, OPTION_COLUMNS } from "./columns";
 import type { Duration, OptionRow, OptionTerms } from "./views";

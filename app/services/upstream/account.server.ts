@@ -8,24 +8,15 @@
 import * as v from "valibot";
 import type { AppContext } from "~/context.server";
 import type { TransferCommand } from "~/forms/wallet";
-import { decimalToMicros, type Micros } from "~/domain/money";
+import { decimalToMicros } from "~/domain/money";
 import { accountTypeOf, walletAccount, type AccountTypeId } from "~/domain/wallet";
 import type { Assets, Balances } from "~/services/account.server";
 import { fail, type Outcome } from "~/services/outcome";
 import type { HistoryPage, TransferPage, TransferRow } from "~/services/wallet.server";
 import type { AccountLogRow } from "~/services/ledger/accounts.server";
-import type { UpstreamAnswer } from "./client.server";
-import { callAsUser, refusedBy } from "./sessions.server";
+import { callAsUser } from "./sessions.server";
+import { Amount, commandFailed, Int, readOf, RequiredTime, timeOf, type UpstreamRead } from "./wire";
 
-/** What an adapter's read of the user's own data gives: the value, or why there is none. */
-export type UpstreamRead<T> = { ok: true; value: T } | { ok: false; kind: "session_ended" | "unavailable" };
-
-const Amount = v.pipe(
-  v.union([v.string(), v.number()]),
-  v.transform((x) => decimalToMicros(x)),
-  v.custom<Micros>((x) => x !== null, "not an amount"),
-);
-const Int = v.pipe(v.union([v.number(), v.pipe(v.string(), v.regex(/^\d{1,15}$/))]), v.transform(Number), v.integer());
 const Balance = v.object({
   total: Amount,
   list: v.array(
@@ -39,18 +30,12 @@ const Balance = v.object({
   ),
 });
 const Profits = v.object({ profit: Amount, percent: v.pipe(v.union([v.string(), v.number()]), v.transform(String), v.maxLength(24)) });
-/** "2026-12-08 09:30:00" (UTC, as the contract's times are written) or epoch milliseconds. */
-const Time = v.pipe(
-  v.union([v.number(), v.pipe(v.string(), v.regex(/^\d{4}-\d\d-\d\d[ T]\d\d:\d\d(:\d\d)?/))]),
-  v.transform((x) => (typeof x === "number" ? x : Date.parse(`${x.slice(0, 19).replace(" ", "T")}Z`))),
-  v.finite(),
-);
 const Transfer = v.object({
   id: v.pipe(Int, v.minValue(1)),
   balance: Amount,
   from_id: v.pipe(Int, v.minValue(1), v.maxValue(3)),
   to_id: v.pipe(Int, v.minValue(1), v.maxValue(3)),
-  created_at: Time,
+  created_at: RequiredTime,
 });
 const TransferLog = v.object({
   data: v.array(Transfer),
@@ -69,14 +54,6 @@ function toTransferRow(t: v.InferOutput<typeof Transfer>): TransferRow {
     amount: t.balance,
     createdAt: t.created_at,
   };
-}
-
-/** A read's answer in the schema's shape, or why there is none. */
-function readOf<S extends v.GenericSchema>(answer: UpstreamAnswer<unknown>, schema: S): UpstreamRead<v.InferOutput<S>> {
-  if (!answer.ok) return { ok: false, kind: answer.kind === "session_ended" ? "session_ended" : "unavailable" };
-  const parsed = v.safeParse(schema, answer.data);
-  if (!parsed.success) console.error("upstream: an answer does not match the contract", parsed.issues[0]?.message);
-  return parsed.success ? { ok: true, value: parsed.output } : { ok: false, kind: "unavailable" };
 }
 
 /** The user's three sub-accounts and their total, as the backend holds them now. */
@@ -153,11 +130,7 @@ export async function upstreamTransfer(ctx: AppContext, input: TransferCommand):
       request_id: input.requestId,
     },
   });
-  if (!answer.ok) {
-    if (answer.kind === "session_ended") return fail({ form: "errors.session_invalid" }, 401);
-    if (answer.kind === "unavailable" && answer.outcomeUnknown) return fail({ form: "errors.outcome_unknown" }, 503);
-    return refusedBy(answer, 400, ["balance", "from", "to"]);
-  }
+  if (!answer.ok) return commandFailed(answer, ["balance", "from", "to"]);
   const parsed = v.safeParse(v.object({ transfer: Transfer }), answer.data);
   if (parsed.success) return { ok: true, value: toTransferRow(parsed.output.transfer) };
   // the backend said it is done (code 1) without a record we can read: done, as asked
@@ -185,10 +158,7 @@ export async function upstreamReviewStatus(ctx: AppContext): Promise<UpstreamRea
 /** Resets the demo account to the backend's starting balances (spec §7 resetForexDemoAccount). */
 export async function upstreamResetDemo(ctx: AppContext): Promise<Outcome<null>> {
   const answer = await callAsUser(ctx, { method: "GET", path: "/v2/api/main/user/resetForexDemoAccount" });
-  if (answer.ok) return { ok: true, value: null };
-  if (answer.kind === "session_ended") return fail({ form: "errors.session_invalid" }, 401);
-  if (answer.kind === "unavailable" && answer.outcomeUnknown) return fail({ form: "errors.outcome_unknown" }, 503);
-  return refusedBy(answer);
+  return answer.ok ? { ok: true, value: null } : commandFailed(answer);
 }
 
 const LogEntry = v.object({
@@ -229,10 +199,7 @@ export async function upstreamAccountHistory(
     AccountLog,
   );
   if (!read.ok) return read;
-  const when = (e: v.InferOutput<typeof LogEntry>) => {
-    const parsed = v.safeParse(Time, e.CreatedAtTran ?? e.CreatedAt);
-    return parsed.success ? parsed.output : typeof e.CreatedAt === "string" ? Date.parse(e.CreatedAt) || 0 : 0;
-  };
+  const when = (e: v.InferOutput<typeof LogEntry>) => timeOf(e.CreatedAtTran ?? e.CreatedAt ?? null) ?? 0;
   return {
     ok: true,
     value: {

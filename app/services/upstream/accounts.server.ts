@@ -9,15 +9,15 @@
 import * as v from "valibot";
 import type { AppContext, ServiceContext } from "~/context.server";
 import type { ForgotInput, RegisterInput, SendCodeInput } from "~/forms/auth";
-import { fail, type Outcome } from "~/services/outcome";
+import type { Outcome } from "~/services/outcome";
 import { cachedRead, FRESH_MS, targetOf } from "./cache.server";
 import { callUpstream, type UpstreamAnswer, type UpstreamCall } from "./client.server";
 import { openUpstreamSession, refusedBy } from "./sessions.server";
+import { commandFailed, Int } from "./wire";
 
 /** The code countdown of spec §9 when the backend does not say. */
 const CODE_SECONDS = 60;
 
-const Int = v.pipe(v.union([v.number(), v.pipe(v.string(), v.regex(/^\d{1,9}$/))]), v.transform(Number), v.integer());
 const Areas = v.array(
   v.pipe(
     v.object({
@@ -49,10 +49,6 @@ function command(ctx: AppContext, call: Omit<UpstreamCall, "lang" | "clientIp" |
 }
 
 /** A command's failure: the backend's own refusal, or an outcome nobody can know yet (never resent). */
-function failed(answer: Extract<UpstreamAnswer<unknown>, { ok: false }>, shown: readonly string[]): Outcome<never> {
-  if (answer.kind === "unavailable" && answer.outcomeUnknown) return fail({ form: "errors.outcome_unknown" }, 503);
-  return refusedBy(answer, 400, shown);
-}
 
 const Seconds = v.object({ seconds: v.optional(Int, CODE_SECONDS) });
 function secondsOf(data: unknown): number {
@@ -86,7 +82,7 @@ export async function upstreamRegister(ctx: AppContext, input: RegisterInput): P
       key: input.key,
     },
   });
-  if (!answer.ok) return failed(answer, ["account", "sms_code", "password", "re_password", "invite_code", "area_id"]);
+  if (!answer.ok) return commandFailed(answer, ["account", "sms_code", "password", "re_password", "invite_code", "area_id"]);
   return openUpstreamSession(ctx, answer.data);
 }
 
@@ -108,5 +104,5 @@ export async function upstreamResetPassword(ctx: AppContext, input: ForgotInput)
       auth_code: input.auth_code,
     },
   });
-  return answer.ok ? { ok: true, value: null } : failed(answer, ["account", "auth_code", "password", "re_password"]);
+  return answer.ok ? { ok: true, value: null } : commandFailed(answer, ["account", "auth_code", "password", "re_password"]);
 }

@@ -14,32 +14,23 @@ import type { PlaceCommand, StopsCommand } from "~/domain/contract-command";
 import { toScaled6 } from "~/domain/contract";
 import type { Instrument } from "~/domain/instrument";
 import { priceToSteps } from "~/domain/market";
-import { decimalToMicros, type Micros } from "~/domain/money";
+import type { Micros } from "~/domain/money";
 import { fail, type Outcome } from "~/services/outcome";
 import type { ContractOrderRow } from "~/services/contract/views";
-import type { UpstreamRead } from "./account.server";
-import type { UpstreamAnswer } from "./client.server";
-import { callAsUser, refusedBy } from "./sessions.server";
+import { callAsUser } from "./sessions.server";
+import { Amount, commandFailed, Int, itemsOf, Time, type UpstreamRead } from "./wire";
 
-const Int = v.pipe(v.union([v.number(), v.pipe(v.string(), v.regex(/^-?\d{1,15}$/))]), v.transform(Number), v.integer());
+/** A price as the contract writes it (a number at the instrument's precision); absent is 0. */
 const Num = v.pipe(
   v.optional(v.nullable(v.union([v.number(), v.pipe(v.string(), v.regex(/^-?\d{1,12}(\.\d{1,12})?$/))])), 0),
   v.transform((x) => Number(x ?? 0)),
   v.finite(),
 );
-const Amount = v.pipe(
+/** An amount that may be absent (0). */
+const MaybeAmount = v.pipe(
   v.optional(v.nullable(v.union([v.string(), v.number()])), "0"),
-  v.transform((x) => decimalToMicros(x ?? "0")),
-  v.custom<Micros>((x) => x !== null, "not an amount"),
-);
-const Time = v.pipe(
-  v.optional(v.nullable(v.union([v.number(), v.string()])), ""),
-  v.transform((x) => {
-    if (typeof x === "number") return x;
-    if (!x) return null;
-    const ms = Date.parse(/Z|[+-]\d\d:?\d\d$/.test(x) ? x : `${x.slice(0, 19).replace(" ", "T")}Z`);
-    return Number.isFinite(ms) ? ms : null;
-  }),
+  v.transform((x) => x ?? "0"),
+  Amount,
 );
 
 /** A §3 contract order (toWireOrder is the platform's side of it). */
@@ -54,9 +45,9 @@ const WireOrder = v.object({
   OriginPrice: Num,
   Price: Num,
   ClosePrice: Num,
-  FactProfits: Amount,
-  CautionMoney: Amount,
-  TradeFee: Amount,
+  FactProfits: MaybeAmount,
+  CautionMoney: MaybeAmount,
+  TradeFee: MaybeAmount,
   TargetLossPrice: Num,
   TargetProfitPrice: Num,
   LiquidationPrice: Num,
@@ -70,7 +61,7 @@ type WireOrder = v.InferOutput<typeof WireOrder>;
 
 const OrderList = v.object({
   data: v.array(v.unknown()),
-  all_fact_profits: v.optional(Amount, "0"),
+  all_fact_profits: MaybeAmount,
   total: v.optional(Int, 0),
   last_page: v.optional(Int, 1),
   page: v.optional(Int, 1),
@@ -125,10 +116,9 @@ export function toOrderRow(w: WireOrder, userId: number, byId: Map<number, Instr
 }
 
 function rowsOf(data: unknown[], userId: number, byId: Map<number, Instrument>): ContractOrderRow[] {
-  return data.flatMap((item) => {
-    const parsed = v.safeParse(WireOrder, item);
-    const row = parsed.success ? toOrderRow(parsed.output, userId, byId) : null;
-    if (!row) console.error("upstream my_deal: an order does not match the contract and is left out");
+  return itemsOf(data, WireOrder).flatMap((item) => {
+    const row = toOrderRow(item, userId, byId);
+    if (!row) console.error("upstream my_deal: an order's instrument is not listed; it is left out");
     return row ? [row] : [];
   });
 }
@@ -192,12 +182,6 @@ export async function upstreamOrder(
 
 /** The fields of the order forms, which a backend refusal may name. */
 const ORDER_FORM_FIELDS = ["type", "cont", "forex_id", "status", "target_price", "stop_loss_price", "target_profit_price", "multiple"];
-
-function commandFailed(answer: Extract<UpstreamAnswer<unknown>, { ok: false }>, shown: readonly string[]): Outcome<never> {
-  if (answer.kind === "session_ended") return fail({ form: "errors.session_invalid" }, 401);
-  if (answer.kind === "unavailable" && answer.outcomeUnknown) return fail({ form: "errors.outcome_unknown" }, 503);
-  return refusedBy(answer, 400, shown);
-}
 
 function answeredRow(data: unknown, userId: number, instruments: Instrument[]): ContractOrderRow | null {
   const parsed = v.safeParse(WireOrder, data);

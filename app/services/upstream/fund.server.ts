@@ -8,40 +8,16 @@
  */
 import * as v from "valibot";
 import type { AppContext, ServiceContext } from "~/context.server";
-import { decimalToMicros, type Micros } from "~/domain/money";
+import type { Micros } from "~/domain/money";
 import type { Fund, IncomeRecord, Paged, SubscriptionRecord } from "~/services/fund/queries.server";
-import { fail, type Outcome } from "~/services/outcome";
-import type { UpstreamRead } from "./account.server";
+import type { Outcome } from "~/services/outcome";
 import { cachedRead, FRESH_MS } from "./cache.server";
-import type { UpstreamAnswer } from "./client.server";
-import { callAsUser, refusedBy } from "./sessions.server";
+import { callAsUser } from "./sessions.server";
+import { Amount, commandFailed, Decimal, Int, readOf, RequiredTime, Text, type UpstreamRead } from "./wire";
 
-const Int = v.pipe(v.union([v.number(), v.pipe(v.string(), v.regex(/^-?\d{1,15}$/))]), v.transform(Number), v.integer());
-const Amount = v.pipe(
-  v.union([v.string(), v.number()]),
-  v.transform((x) => decimalToMicros(x)),
-  v.custom<Micros>((x) => x !== null, "not an amount"),
-);
 /** A percentage as decimal text ("1.25"). */
-const Percent = v.pipe(
-  v.union([v.string(), v.number()]),
-  v.transform((x) => String(x).trim()),
-  v.regex(/^\d{1,6}(\.\d{1,8})?$/),
-);
-const Text = (max: number) =>
-  v.pipe(
-    v.optional(v.nullable(v.union([v.string(), v.number()])), ""),
-    v.transform((x) => String(x ?? "")),
-    v.maxLength(max),
-  );
+const Percent = Decimal;
 const Day = v.pipe(v.string(), v.regex(/^\d{4}-\d\d-\d\d$/));
-const Time = v.pipe(
-  v.union([v.number(), v.pipe(v.string(), v.regex(/^\d{4}-\d\d-\d\d[ T]\d\d:\d\d/))]),
-  v.transform((x) =>
-    typeof x === "number" ? x : Date.parse(x.includes("Z") || /[+-]\d\d:?\d\d$/.test(x) ? x : `${x.slice(0, 19).replace(" ", "T")}Z`),
-  ),
-  v.finite(),
-);
 
 const WireFund = v.object({
   id: v.pipe(Int, v.minValue(1)),
@@ -61,7 +37,7 @@ const WireSub = v.object({
   id: v.pipe(Int, v.minValue(1)),
   status: Int,
   share_amount: Amount,
-  sub_time: Time,
+  sub_time: RequiredTime,
   day_profit: Amount,
   sum_profit: Amount,
   penalty: v.optional(Amount, "0"),
@@ -71,7 +47,7 @@ const WireSub = v.object({
 });
 const SubPage = v.object({ data: v.array(WireSub), total: v.optional(Int, 0), last_page: v.optional(Int, 1), page: v.optional(Int, 1) });
 const IncomePage = v.object({
-  data: v.array(v.object({ id: v.pipe(Int, v.minValue(1)), interest: Amount, day: Day, created_at: Time })),
+  data: v.array(v.object({ id: v.pipe(Int, v.minValue(1)), interest: Amount, day: Day, created_at: RequiredTime })),
   total: v.optional(Int, 0),
   last_page: v.optional(Int, 1),
   page: v.optional(Int, 1),
@@ -121,19 +97,6 @@ function toSubscription(s: v.InferOutput<typeof WireSub>): SubscriptionRecord {
 
 function paged<T>(items: T[], p: { total: number; last_page: number; page: number }): Paged<T> {
   return { items, total: p.total, page: p.page, lastPage: Math.max(1, p.last_page) };
-}
-
-function readOf<S extends v.GenericSchema>(answer: UpstreamAnswer<unknown>, schema: S): UpstreamRead<v.InferOutput<S>> {
-  if (!answer.ok) return { ok: false, kind: answer.kind === "session_ended" ? "session_ended" : "unavailable" };
-  const parsed = v.safeParse(schema, answer.data);
-  if (!parsed.success) console.error("upstream fund: an answer does not match the contract", parsed.issues[0]?.message);
-  return parsed.success ? { ok: true, value: parsed.output } : { ok: false, kind: "unavailable" };
-}
-
-function commandFailed(answer: Extract<UpstreamAnswer<unknown>, { ok: false }>, shown: readonly string[]): Outcome<never> {
-  if (answer.kind === "session_ended") return fail({ form: "errors.session_invalid" }, 401);
-  if (answer.kind === "unavailable" && answer.outcomeUnknown) return fail({ form: "errors.outcome_unknown" }, 503);
-  return refusedBy(answer, 400, shown);
 }
 
 /** The backend's products on offer (a page of them), through the cache; none when it never answered. */

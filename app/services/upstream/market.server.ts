@@ -14,20 +14,7 @@ import type { ServiceContext } from "~/context.server";
 import type { Instrument } from "~/domain/instrument";
 import { cachedRead, FRESH_MS, STALE_FALLBACK_TIMEOUT_MS, targetOf, type CachedAnswer } from "./cache.server";
 import { callUpstream } from "./client.server";
-
-const Int = v.pipe(v.union([v.number(), v.pipe(v.string(), v.regex(/^-?\d{1,15}$/))]), v.transform(Number), v.integer());
-/** A non-negative decimal as text ("0.01"); a JSON number is read through its shortest text. */
-const Decimal = v.pipe(
-  v.union([v.number(), v.string()]),
-  v.transform((x) => String(x).trim()),
-  v.regex(/^\d{1,12}(\.\d{1,10})?$/),
-);
-const Text = (max: number) =>
-  v.pipe(
-    v.optional(v.nullable(v.union([v.string(), v.number()])), ""),
-    v.transform((x) => String(x ?? "")),
-    v.maxLength(max),
-  );
+import { Decimal, Int, itemsOf, Text, timeOf } from "./wire";
 
 /** One §3 ForexTradeList item (toTradeListItem is the platform's side of it). */
 const TradeListItem = v.object({
@@ -52,13 +39,7 @@ type TradeListItem = v.InferOutput<typeof TradeListItem>;
 /** The list as a whole must be a list; items it cannot read are dropped one by one (and logged). */
 const TradeList = v.pipe(
   v.array(v.unknown()),
-  v.transform((items) =>
-    items.flatMap((item) => {
-      const parsed = v.safeParse(TradeListItem, item);
-      if (!parsed.success) console.error("upstream trade_list: an item does not match the contract and is left out");
-      return parsed.success ? [parsed.output] : [];
-    }),
-  ),
+  v.transform((items) => itemsOf(items, TradeListItem)),
 );
 
 const Categories = v.array(v.object({ Id: v.pipe(Int, v.minValue(1)), NameShowTrans: Text(100) }));
@@ -186,10 +167,11 @@ const NewsItem = v.object({
   desc: Text(2000),
   logo: Text(500),
   content: Text(200_000),
+  // epoch seconds or milliseconds, or the contract's time text
   created_at: v.pipe(
-    v.union([v.number(), v.pipe(v.string(), v.regex(/^\d{4}-\d\d-\d\d/))]),
-    v.transform((x) => (typeof x === "number" ? (x < 1e12 ? x * 1000 : x) : Date.parse(`${x.slice(0, 19).replace(" ", "T")}Z`))),
-    v.finite(),
+    v.union([v.number(), v.string()]),
+    v.transform((x) => (typeof x === "number" && x < 1e12 ? x * 1000 : timeOf(x))),
+    v.custom<number>((x) => x !== null, "not a time"),
   ),
 });
 const NewsPage = v.object({

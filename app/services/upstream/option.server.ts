@@ -9,37 +9,16 @@
 import * as v from "valibot";
 import type { AppContext, ServiceContext } from "~/context.server";
 import { priceToSteps } from "~/domain/market";
-import { decimalToMicros, type Micros } from "~/domain/money";
 import type { BuyCommand } from "~/domain/option";
 import type { Instrument } from "~/domain/instrument";
 import type { Duration, OptionRow, OptionTerms } from "~/services/option/views";
 import { fail, type Outcome } from "~/services/outcome";
-import type { UpstreamRead } from "./account.server";
 import { cachedRead, FRESH_MS } from "./cache.server";
-import type { UpstreamAnswer } from "./client.server";
-import { callAsUser, refusedBy } from "./sessions.server";
+import { callAsUser } from "./sessions.server";
+import { Amount, commandFailed, Decimal, Int, itemsOf, Time, type UpstreamRead } from "./wire";
 
-const Int = v.pipe(v.union([v.number(), v.pipe(v.string(), v.regex(/^-?\d{1,15}$/))]), v.transform(Number), v.integer());
-const Amount = v.pipe(
-  v.union([v.string(), v.number()]),
-  v.transform((x) => decimalToMicros(x)),
-  v.custom<Micros>((x) => x !== null, "not an amount"),
-);
-const Ratio = v.pipe(
-  v.union([v.string(), v.number()]),
-  v.transform((x) => String(x).trim()),
-  v.regex(/^\d{1,4}(\.\d{1,8})?$/),
-);
+const Ratio = Decimal;
 const Price = v.optional(v.nullable(v.pipe(v.union([v.number(), v.string()]), v.transform(Number), v.finite())), null);
-const Time = v.pipe(
-  v.optional(v.nullable(v.union([v.number(), v.string()])), ""),
-  v.transform((x) => {
-    if (typeof x === "number") return x;
-    if (!x) return null;
-    const ms = Date.parse(/Z|[+-]\d\d:?\d\d$/.test(x) ? x : `${x.slice(0, 19).replace(" ", "T")}Z`);
-    return Number.isFinite(ms) ? ms : null;
-  }),
-);
 
 const Seconds = v.object({
   sec: v.array(v.object({ Id: v.optional(Int, 0), Seconds: v.pipe(Int, v.minValue(1)), ProfitRatio: Ratio, LimitAmount: Amount })),
@@ -153,10 +132,9 @@ export async function upstreamOptionPage(
   const list = v.safeParse(OptionList, answer.data);
   if (!list.success) return { ok: false, kind: "unavailable" };
   const byId = new Map(instruments.map((i) => [i.id, i]));
-  const options = list.output.data.flatMap((item) => {
-    const parsed = v.safeParse(WireOption, item);
-    const row = parsed.success ? toOptionRow(parsed.output, userId, byId, lossLevel) : null;
-    if (!row) console.error("upstream micro/orders: an option does not match the contract and is left out");
+  const options = itemsOf(list.output.data, WireOption).flatMap((item) => {
+    const row = toOptionRow(item, userId, byId, lossLevel);
+    if (!row) console.error("upstream micro/orders: an option's instrument is not listed; it is left out");
     return row ? [row] : [];
   });
   return { ok: true, value: { options, total: list.output.total, page: list.output.page, lastPage: Math.max(1, list.output.last_page) } };
@@ -185,12 +163,6 @@ export async function upstreamOption(
   return { ok: true, value: null };
 }
 
-function commandFailed(answer: Extract<UpstreamAnswer<unknown>, { ok: false }>): Outcome<never> {
-  if (answer.kind === "session_ended") return fail({ form: "errors.session_invalid" }, 401);
-  if (answer.kind === "unavailable" && answer.outcomeUnknown) return fail({ form: "errors.outcome_unknown" }, 503);
-  return refusedBy(answer, 400, ["number", "seconds", "type", "forex_id"]);
-}
-
 /** Buys an option (spec §7 micro/submit, a GET by the contract: never asked again by itself). */
 export async function upstreamBuy(
   ctx: AppContext,
@@ -210,7 +182,7 @@ export async function upstreamBuy(
       request_id: command.requestKey,
     },
   });
-  if (!answer.ok) return commandFailed(answer);
+  if (!answer.ok) return commandFailed(answer, ["number", "seconds", "type", "forex_id"]);
   const parsed = v.safeParse(WireOption, answer.data);
   const row = parsed.success ? toOptionRow(parsed.output, userId, new Map(instruments.map((i) => [i.id, i])), lossLevel) : null;
   return row ? { ok: true, value: row } : fail({ form: "errors.outcome_unknown" }, 503);

@@ -8,38 +8,15 @@
  */
 import * as v from "valibot";
 import type { AppContext } from "~/context.server";
-import { decimalToMicros, type Micros } from "~/domain/money";
 import { DrawType, type WithdrawStatus } from "~/domain/withdraw";
 import type { MethodInput } from "~/forms/withdraw";
 import { fail, type Outcome } from "~/services/outcome";
 import type { PayoutMethod } from "~/services/withdraw/methods.server";
 import type { WithdrawalPage, WithdrawalRow, WithdrawCurrency } from "~/services/withdraw/queries.server";
-import type { UpstreamRead } from "./account.server";
 import type { UpstreamAnswer } from "./client.server";
-import { callAsUser, refusedBy } from "./sessions.server";
+import { callAsUser } from "./sessions.server";
+import { Amount, commandFailed, Decimal, Int, itemsOf, readOf, RequiredTime, Text, Time, type UpstreamRead } from "./wire";
 
-const Int = v.pipe(v.union([v.number(), v.pipe(v.string(), v.regex(/^-?\d{1,15}$/))]), v.transform(Number), v.integer());
-const Amount = v.pipe(
-  v.union([v.string(), v.number()]),
-  v.transform((x) => decimalToMicros(x)),
-  v.custom<Micros>((x) => x !== null, "not an amount"),
-);
-const Decimal = v.pipe(
-  v.union([v.string(), v.number()]),
-  v.transform((x) => String(x).trim()),
-  v.regex(/^\d{1,12}(\.\d{1,10})?$/),
-);
-const Text = (max: number) =>
-  v.pipe(
-    v.optional(v.nullable(v.union([v.string(), v.number()])), ""),
-    v.transform((x) => String(x ?? "")),
-    v.maxLength(max),
-  );
-const Time = v.pipe(
-  v.union([v.number(), v.string()]),
-  v.transform((x) => (typeof x === "number" ? x : Date.parse(/Z|[+-]\d\d:?\d\d$/.test(x) ? x : `${x.slice(0, 19).replace(" ", "T")}Z`))),
-  v.finite(),
-);
 const Type = v.pipe(Int, v.picklist([1, 2]));
 
 const Currency = v.object({
@@ -63,7 +40,10 @@ const Method = v.object({
   payee_account: Text(100),
   draw_currency_id: Int,
   draw_currency: v.optional(v.nullable(v.object({ code: Text(20), protocol: Text(40) })), null),
-  created_at: v.optional(Time, 0),
+  created_at: v.pipe(
+    Time,
+    v.transform((x) => x ?? 0),
+  ),
 });
 const Record = v.object({
   id: v.pipe(Int, v.minValue(1)),
@@ -72,7 +52,7 @@ const Record = v.object({
   draw_currency: v.object({ id: Int, code: Text(20) }),
   fee: v.optional(Amount, "0"),
   status: Int,
-  created_at: Time,
+  created_at: RequiredTime,
   type: Type,
   address: Text(200),
   payee_account: Text(100),
@@ -142,22 +122,8 @@ function toRecord(r: v.InferOutput<typeof Record>, userId: number): WithdrawalRo
 }
 
 function readAll<S extends v.GenericSchema>(answer: UpstreamAnswer<unknown>, item: S): UpstreamRead<v.InferOutput<S>[]> {
-  if (!answer.ok) return { ok: false, kind: answer.kind === "session_ended" ? "session_ended" : "unavailable" };
-  const list = v.safeParse(v.array(v.unknown()), answer.data);
-  if (!list.success) return { ok: false, kind: "unavailable" };
-  return {
-    ok: true,
-    value: list.output.flatMap((x) => {
-      const parsed = v.safeParse(item, x);
-      return parsed.success ? [parsed.output] : [];
-    }),
-  };
-}
-
-function commandFailed(answer: Extract<UpstreamAnswer<unknown>, { ok: false }>, shown: readonly string[]): Outcome<never> {
-  if (answer.kind === "session_ended") return fail({ form: "errors.session_invalid" }, 401);
-  if (answer.kind === "unavailable" && answer.outcomeUnknown) return fail({ form: "errors.outcome_unknown" }, 503);
-  return refusedBy(answer, 400, shown);
+  const list = readOf(answer, v.array(v.unknown()));
+  return list.ok ? { ok: true, value: itemsOf(list.value, item) } : list;
 }
 
 /** The currencies on offer for a method type (spec §7 draw_symbol_list, asked as the user). */
@@ -239,10 +205,7 @@ export async function upstreamWithdrawals(
   if (!answer.ok) return { ok: false, kind: answer.kind === "session_ended" ? "session_ended" : "unavailable" };
   const list = v.safeParse(RecordPage, answer.data);
   if (!list.success) return { ok: false, kind: "unavailable" };
-  const records = list.output.data.flatMap((x) => {
-    const parsed = v.safeParse(Record, x);
-    return parsed.success ? [toRecord(parsed.output, userId)] : [];
-  });
+  const records = itemsOf(list.output.data, Record).map((r) => toRecord(r, userId));
   return { ok: true, value: { records, total: list.output.total, page: list.output.page, lastPage: Math.max(1, list.output.last_page) } };
 }
 

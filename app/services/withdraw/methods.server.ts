@@ -11,7 +11,7 @@ import type { MethodInput } from "~/forms/withdraw";
 import { fail, type Outcome } from "~/services/outcome";
 import type { SessionUser } from "~/services/session.server";
 import { findCurrency } from "./queries.server";
-import type { UpstreamRead } from "~/services/upstream/account.server";
+import type { UpstreamRead } from "~/services/upstream/wire";
 import { upstreamBindMethod, upstreamDeleteMethod, upstreamMethods } from "~/services/upstream/withdraw.server";
 
 const HEAD = columnList(payoutMethods, ["id", "drawType", "drawCurrencyId"], "m");

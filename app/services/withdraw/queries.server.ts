@@ -8,7 +8,8 @@ import { withdrawCurrencies, withdrawals } from "~/db/schema";
 import type { Micros } from "~/domain/money";
 import type { DrawType, WithdrawStatus } from "~/domain/withdraw";
 import { AccountKind } from "~/services/ledger/accounts.server";
-import { upstreamBalances, type UpstreamRead } from "~/services/upstream/account.server";
+import { upstreamBalances } from "~/services/upstream/account.server";
+import type { UpstreamRead } from "~/services/upstream/wire";
 import { upstreamCurrencies, upstreamWithdrawals } from "~/services/upstream/withdraw.server";
 
 export const PAGE_SIZE = 20;
